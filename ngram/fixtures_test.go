@@ -34,8 +34,8 @@ type caseFile struct {
 // cocoGolden is a *.coco.json file: the COCO caption toolkit's output.
 type cocoGolden struct {
 	Modes map[string]struct {
-		Tokenized *caseFile                      `json:"tokenized"`
-		Corpus    map[string]float64             `json:"corpus"`
+		Tokenized *caseFile                     `json:"tokenized"`
+		Corpus    map[string]float64            `json:"corpus"`
 		Items     map[string]map[string]float64 `json:"items"`
 	} `json:"modes"`
 }
