@@ -1,0 +1,186 @@
+package apmodel
+
+import (
+	"bytes"
+	"compress/gzip"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+)
+
+// Limits that bound what Decode accepts, so that corrupt input cannot make it
+// allocate without bound.
+const (
+	// MaxDecodedBytes bounds the decompressed size of a model (NLTK's English
+	// model decompresses to about 1.3 MB).
+	MaxDecodedBytes = 64 << 20
+	maxClasses      = 255
+	maxStringBytes  = 1 << 16
+)
+
+// Decode reads a model written by Encode.
+func Decode(compressed []byte) (*Model, error) {
+	zr, err := gzip.NewReader(bytes.NewReader(compressed))
+	if err != nil {
+		return nil, fmt.Errorf("apmodel: not a gzip stream: %w", err)
+	}
+	raw, err := io.ReadAll(io.LimitReader(zr, MaxDecodedBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("apmodel: decompressing: %w", err)
+	}
+	if len(raw) > MaxDecodedBytes {
+		return nil, fmt.Errorf("apmodel: model decompresses to more than %d bytes", MaxDecodedBytes)
+	}
+	if !bytes.HasPrefix(raw, []byte(magic)) {
+		return nil, errors.New("apmodel: missing the model header")
+	}
+	d := &decoder{buf: raw[len(magic):]}
+	m := d.model()
+	if d.err != nil {
+		return nil, fmt.Errorf("apmodel: corrupt model at byte %d: %w", len(raw)-len(d.buf), d.err)
+	}
+	if len(d.buf) != 0 {
+		return nil, fmt.Errorf("apmodel: %d trailing bytes after the model", len(d.buf))
+	}
+	return m, nil
+}
+
+// decoder consumes buf; the first error sticks and later reads return zero
+// values, so the section readers need no error plumbing.
+type decoder struct {
+	buf []byte
+	err error
+}
+
+func (d *decoder) fail(format string, args ...any) {
+	if d.err == nil {
+		d.err = fmt.Errorf(format, args...)
+	}
+	d.buf = nil
+}
+
+func (d *decoder) uvarint(max uint64, what string) uint64 {
+	if d.err != nil {
+		return 0
+	}
+	v, n := binary.Uvarint(d.buf)
+	if n <= 0 {
+		d.fail("truncated or overlong varint (%s)", what)
+		return 0
+	}
+	d.buf = d.buf[n:]
+	if v > max {
+		d.fail("%s is %d, at most %d allowed", what, v, max)
+		return 0
+	}
+	return v
+}
+
+func (d *decoder) bytes(n uint64, what string) []byte {
+	if d.err != nil {
+		return nil
+	}
+	if n > uint64(len(d.buf)) {
+		d.fail("truncated %s", what)
+		return nil
+	}
+	b := d.buf[:n]
+	d.buf = d.buf[n:]
+	return b
+}
+
+func (d *decoder) frontCoded(prev string, what string) string {
+	shared := d.uvarint(uint64(len(prev)), what+" shared prefix")
+	rest := d.bytes(d.uvarint(maxStringBytes, what+" length"), what)
+	if d.err != nil {
+		return ""
+	}
+	return prev[:shared] + string(rest)
+}
+
+func (d *decoder) model() *Model {
+	m := &Model{}
+	nClasses := d.uvarint(maxClasses, "number of classes")
+	for i := uint64(0); i < nClasses && d.err == nil; i++ {
+		c := string(d.bytes(d.uvarint(maxStringBytes, "class length"), "class"))
+		if i > 0 && c <= m.Classes[i-1] {
+			d.fail("classes are not strictly ascending at %q", c)
+		}
+		m.Classes = append(m.Classes, c)
+	}
+
+	// Every entry takes at least one byte, which bounds the counts below by
+	// what is left of the input.
+	nWords := d.uvarint(uint64(len(d.buf)), "number of tag-dictionary words")
+	m.TagDict = make(map[string]uint8, nWords)
+	prev := ""
+	for i := uint64(0); i < nWords && d.err == nil; i++ {
+		w := d.frontCoded(prev, "tag-dictionary word")
+		c := d.bytes(1, "tag-dictionary class")
+		if d.err == nil && int(c[0]) >= len(m.Classes) {
+			d.fail("tag-dictionary word %q has class %d of %d", w, c[0], len(m.Classes))
+		}
+		if d.err == nil {
+			m.TagDict[w] = c[0]
+		}
+		prev = w
+	}
+
+	nFeats := d.uvarint(uint64(len(d.buf)), "number of features")
+	m.Features = make([]Feature, nFeats)
+	prev = ""
+	for i := range m.Features {
+		if d.err != nil {
+			break
+		}
+		k := d.frontCoded(prev, "feature key")
+		if i > 0 && k <= prev {
+			d.fail("feature keys are not strictly ascending at %q", k)
+		}
+		m.Features[i].Key = k
+		prev = k
+	}
+	total := 0
+	for i := range m.Features {
+		n := int(d.uvarint(uint64(len(m.Classes)), "number of weights of a feature"))
+		total += n
+		if d.err != nil {
+			break
+		}
+		m.Features[i].Classes = make([]uint8, n)
+		m.Features[i].Milli = make([]int32, n)
+	}
+	if d.err != nil || uint64(total) > uint64(len(d.buf)) {
+		d.fail("truncated weights")
+		return m
+	}
+	for i := range m.Features {
+		f := &m.Features[i]
+		last := -1
+		for j := range f.Classes {
+			c := last + 1 + int(d.bytes(1, "class delta")[0])
+			if c >= len(m.Classes) {
+				d.fail("feature %q: class index %d of %d", f.Key, c, len(m.Classes))
+				return m
+			}
+			f.Classes[j] = uint8(c)
+			last = c
+		}
+	}
+	low := d.bytes(uint64(total), "weights")
+	if d.err != nil {
+		return m
+	}
+	k := 0
+	for i := range m.Features {
+		f := &m.Features[i]
+		for j := range f.Milli {
+			hi := d.uvarint(math.MaxUint32>>8, "weight")
+			f.Milli[j] = unzigzag(uint32(hi)<<8 | uint32(low[k]))
+			k++
+		}
+	}
+	return m
+}
