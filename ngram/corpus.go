@@ -1,0 +1,85 @@
+package ngram
+
+import (
+	"fmt"
+	"sort"
+)
+
+// Corpus pairs each candidate with its references, keyed by id. Build one
+// with NewCorpus; it is immutable afterwards and safe for concurrent use.
+type Corpus struct {
+	ids   []string
+	cands map[string]string
+	refs  map[string][]string
+}
+
+// NewCorpus checks that every id has exactly one candidate and at least one
+// reference, as the COCO toolkit asserts, and copies the inputs. Item results
+// are reported for the ids in sorted order; corpus means are taken in that
+// order too.
+func NewCorpus(cands map[string]string, refs map[string][]string) (*Corpus, error) {
+	if len(cands) == 0 {
+		return nil, fmt.Errorf("ngram: no candidates")
+	}
+	c := &Corpus{
+		ids:   make([]string, 0, len(cands)),
+		cands: make(map[string]string, len(cands)),
+		refs:  make(map[string][]string, len(cands)),
+	}
+	for id, cand := range cands {
+		rs, ok := refs[id]
+		if !ok {
+			return nil, fmt.Errorf("ngram: candidate %q has no references", id)
+		}
+		if len(rs) == 0 {
+			return nil, fmt.Errorf("ngram: candidate %q has an empty reference list", id)
+		}
+		c.ids = append(c.ids, id)
+		c.cands[id] = cand
+		c.refs[id] = append([]string(nil), rs...)
+	}
+	for id := range refs {
+		if _, ok := cands[id]; !ok {
+			return nil, fmt.Errorf("ngram: references for %q have no candidate", id)
+		}
+	}
+	sort.Strings(c.ids)
+	return c, nil
+}
+
+// IDs returns the item ids in sorted order. The slice is the caller's.
+func (c *Corpus) IDs() []string { return append([]string(nil), c.ids...) }
+
+// Len returns the number of items.
+func (c *Corpus) Len() int { return len(c.ids) }
+
+// Candidate returns the candidate of item id.
+func (c *Corpus) Candidate(id string) string { return c.cands[id] }
+
+// References returns the references of item id. The slice is the caller's.
+func (c *Corpus) References(id string) []string { return append([]string(nil), c.refs[id]...) }
+
+// Tokenized returns a corpus whose candidates and references have been run
+// through PTBTokenize, which is what the COCO toolkit scores.
+func (c *Corpus) Tokenized() *Corpus {
+	t := &Corpus{
+		ids:   c.ids,
+		cands: make(map[string]string, len(c.ids)),
+		refs:  make(map[string][]string, len(c.ids)),
+	}
+	for _, id := range c.ids {
+		t.cands[id] = PTBTokenize(c.cands[id])
+		rs := make([]string, len(c.refs[id]))
+		for i, r := range c.refs[id] {
+			rs[i] = PTBTokenize(r)
+		}
+		t.refs[id] = rs
+	}
+	return t
+}
+
+// Scores holds a corpus-level score and one score per item id.
+type Scores struct {
+	Corpus float64
+	Items  map[string]float64
+}

@@ -1,0 +1,71 @@
+package ngram
+
+import (
+	"strings"
+
+	"github.com/storyeval/storyeval/internal/pairwise"
+)
+
+// rougeBeta is the COCO toolkit's β for ROUGE-L's F-measure.
+const rougeBeta = 1.2
+
+// ROUGEL computes ROUGE-L as the COCO caption toolkit does (pycocoevalcap
+// Rouge): the longest common subsequence of tokens with each reference,
+// precision and recall maximised independently over the references, and
+// F = (1+β²)PR / (R + β²P) with β = 1.2. The corpus score is numpy's mean
+// of the item scores.
+//
+// Matches the reference implementation, which splits on single spaces
+// (str.split(" ")), so an empty string is one empty token and repeated
+// spaces yield empty tokens; and scores 0 when either maximum is 0.
+func ROUGEL(c *Corpus) Scores {
+	out := Scores{Items: make(map[string]float64, len(c.ids))}
+	all := make([]float64, len(c.ids))
+	in := interner{}
+	var scratch []int
+	for i, id := range c.ids {
+		cand := in.ids(strings.Split(c.cands[id], " "))
+		precMax, recMax := 0.0, 0.0
+		for _, r := range c.refs[id] {
+			ref := in.ids(strings.Split(r, " "))
+			var lcs int
+			lcs, scratch = LCSLength(ref, cand, scratch)
+			precMax = max(precMax, float64(lcs)/float64(len(cand)))
+			recMax = max(recMax, float64(lcs)/float64(len(ref)))
+		}
+		score := 0.0
+		if precMax != 0 && recMax != 0 {
+			b2 := rougeBeta * rougeBeta
+			score = ((1 + b2) * precMax * recMax) / (recMax + b2*precMax)
+		}
+		out.Items[id] = score
+		all[i] = score
+	}
+	out.Corpus = pairwise.Mean(all)
+	return out
+}
+
+// LCSLength returns the length of the longest common subsequence of a and b.
+// scratch is reused when it is long enough and returned for the next call.
+func LCSLength[T comparable](a, b []T, scratch []int) (int, []int) {
+	// One row of the dynamic-programming table plus the previous diagonal.
+	n := len(b) + 1
+	if cap(scratch) < n {
+		scratch = make([]int, n)
+	}
+	row := scratch[:n]
+	clear(row)
+	for i := range a {
+		diag := 0
+		for j := range b {
+			up := row[j+1]
+			if a[i] == b[j] {
+				row[j+1] = diag + 1
+			} else if row[j] > up {
+				row[j+1] = row[j]
+			}
+			diag = up
+		}
+	}
+	return row[n-1], scratch
+}
