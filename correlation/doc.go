@@ -1,0 +1,17 @@
+// Package correlation computes the statistics that validate a metric against
+// human judgements: Pearson's r, Spearman's ρ, Kendall's τ-b and τ-c and the
+// point-biserial r, each with its two-sided p-value, computed as SciPy 1.10
+// computes them (scipy.stats.pearsonr, spearmanr, kendalltau and
+// pointbiserialr), so that numbers agree with those published by metric papers.
+//
+// Beyond SciPy it offers what metric evaluation needs next: seeded bootstrap
+// percentile confidence intervals for any coefficient (Bootstrap), and the
+// Williams test for whether two metrics' correlations with the same human
+// scores differ (Williams, WilliamsFromCorrelations), as used in the WMT
+// metrics shared tasks.
+//
+// Inputs must have equal lengths and hold only finite values; anything else
+// is an error. A coefficient that SciPy reports as NaN (constant input, too
+// few observations) is reported as NaN here too, and Result.Defined tells the
+// caller so. All functions are safe for concurrent use.
+package correlation

@@ -1,0 +1,41 @@
+package correlation
+
+import (
+	"cmp"
+	"slices"
+)
+
+// averageRanks returns the 1-based ranks of xs with ties given the average
+// of the ranks they span, as scipy.stats.rankdata(method='average'). Every
+// rank is a multiple of ½, so later sums of rank products are exact.
+func averageRanks(xs []float64) []float64 {
+	order := sortedOrder(xs)
+	ranks := make([]float64, len(xs))
+	for start := 0; start < len(order); {
+		end := start + 1
+		for end < len(order) && xs[order[end]] == xs[order[start]] {
+			end++
+		}
+		// Positions start..end−1 hold ranks start+1..end; their mean is
+		// (start+1+end)/2, computed as rankdata does: 0.5·(end + start + 1).
+		r := 0.5 * float64(end+start+1)
+		for _, i := range order[start:end] {
+			ranks[i] = r
+		}
+		start = end
+	}
+	return ranks
+}
+
+// sortedOrder returns the indices of xs in ascending order of value (ties in
+// index order).
+func sortedOrder(xs []float64) []int32 {
+	order := make([]int32, len(xs))
+	for i := range order {
+		order[i] = int32(i)
+	}
+	slices.SortStableFunc(order, func(a, b int32) int {
+		return cmp.Compare(xs[a], xs[b])
+	})
+	return order
+}
