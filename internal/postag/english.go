@@ -24,14 +24,17 @@ var english struct {
 // uses), decoding it on the first call. Later calls return the same Tagger.
 func English() (*Tagger, error) {
 	english.once.Do(func() {
-		m, err := apmodel.Decode(englishModel)
-		if err != nil {
-			english.err = fmt.Errorf("postag: embedded English model: %w", err)
-			return
-		}
-		english.tagger, english.err = newTagger(m)
+		english.tagger, english.err = decodeEnglish()
 	})
 	return english.tagger, english.err
+}
+
+func decodeEnglish() (*Tagger, error) {
+	m, err := apmodel.Decode(englishModel)
+	if err != nil {
+		return nil, fmt.Errorf("postag: embedded English model: %w", err)
+	}
+	return newTagger(m)
 }
 
 // Tag tags tokens with the English model, as nltk.pos_tag(tokens) does.
