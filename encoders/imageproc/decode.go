@@ -1,0 +1,131 @@
+package imageproc
+
+import (
+	"bytes"
+	"fmt"
+	"image"
+	"image/jpeg"
+	"image/png"
+	"io"
+	"os"
+)
+
+// DefaultMaxPixels is the largest image Decode accepts unless DecodeOptions
+// says otherwise: 2 × 89,478,485 pixels, the size above which Pillow raises
+// DecompressionBombError.
+const DefaultMaxPixels int64 = 2 * 89478485
+
+// DefaultMaxBytes is the largest encoded file Decode reads unless
+// DecodeOptions says otherwise.
+const DefaultMaxBytes int64 = 256 << 20
+
+// DecodeOptions bounds what Decode accepts and selects the JPEG colour path.
+// The zero value is ready to use.
+type DecodeOptions struct {
+	// MaxPixels is the largest width × height accepted; the header is checked
+	// before any pixel memory is allocated. Zero means DefaultMaxPixels.
+	MaxPixels int64
+	// MaxBytes is the largest encoded input read. Zero means DefaultMaxBytes.
+	MaxBytes int64
+	// StdlibJPEGColor converts JPEG YCbCr with the standard library's
+	// nearest-neighbour chroma and color.YCbCrToRGB instead of libjpeg's
+	// fancy upsampling and tables (further from Pillow; for comparison only).
+	StdlibJPEGColor bool
+}
+
+func (o *DecodeOptions) limits() (maxPixels, maxBytes int64) {
+	maxPixels, maxBytes = DefaultMaxPixels, DefaultMaxBytes
+	if o != nil && o.MaxPixels > 0 {
+		maxPixels = o.MaxPixels
+	}
+	if o != nil && o.MaxBytes > 0 {
+		maxBytes = o.MaxBytes
+	}
+	return maxPixels, maxBytes
+}
+
+// Format names an encoded image format Decode understands.
+type Format string
+
+// The formats Decode recognises by their signature bytes.
+const (
+	FormatPNG  Format = "png"
+	FormatJPEG Format = "jpeg"
+)
+
+// sniff identifies the format from the first bytes of the file.
+func sniff(b []byte) (Format, bool) {
+	switch {
+	case bytes.HasPrefix(b, []byte("\x89PNG\r\n\x1a\n")):
+		return FormatPNG, true
+	case bytes.HasPrefix(b, []byte{0xff, 0xd8}):
+		return FormatJPEG, true
+	}
+	return "", false
+}
+
+// Decode reads a PNG or JPEG image and converts it to RGB as Pillow's
+// Image.open(f).convert("RGB") does (see ToRGB for the mode rules). The image
+// header is checked against the pixel limit before the pixels are decoded, so
+// a file claiming 100000×100000 pixels is an error, not an allocation.
+func Decode(r io.Reader, opts *DecodeOptions) (*RGB, error) {
+	maxPixels, maxBytes := opts.limits()
+	data, err := io.ReadAll(io.LimitReader(r, maxBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("imageproc: reading image: %w", err)
+	}
+	if int64(len(data)) > maxBytes {
+		return nil, fmt.Errorf("imageproc: encoded image larger than the limit of %d bytes", maxBytes)
+	}
+	return decodeBytes(data, maxPixels, opts != nil && opts.StdlibJPEGColor)
+}
+
+// DecodeFile is Decode on the named file; errors name the file.
+func DecodeFile(path string, opts *DecodeOptions) (*RGB, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("imageproc: %w", err)
+	}
+	defer f.Close()
+	m, err := Decode(f, opts)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return m, nil
+}
+
+func decodeBytes(data []byte, maxPixels int64, stdlibColor bool) (*RGB, error) {
+	format, ok := sniff(data)
+	if !ok {
+		return nil, fmt.Errorf("imageproc: unrecognised image format (not PNG or JPEG)")
+	}
+	var cfg image.Config
+	var err error
+	if format == FormatPNG {
+		cfg, err = png.DecodeConfig(bytes.NewReader(data))
+	} else {
+		cfg, err = jpeg.DecodeConfig(bytes.NewReader(data))
+	}
+	if err != nil {
+		return nil, fmt.Errorf("imageproc: %s header: %w", format, err)
+	}
+	if cfg.Width <= 0 || cfg.Height <= 0 {
+		return nil, fmt.Errorf("imageproc: %s image has empty size %dx%d", format, cfg.Width, cfg.Height)
+	}
+	if err := checkSize(cfg.Width, cfg.Height, maxPixels); err != nil {
+		return nil, fmt.Errorf("%s: %w", format, err)
+	}
+	var img image.Image
+	if format == FormatPNG {
+		img, err = png.Decode(bytes.NewReader(data))
+	} else {
+		img, err = jpeg.Decode(bytes.NewReader(data))
+	}
+	if err != nil {
+		return nil, fmt.Errorf("imageproc: decoding %s: %w", format, err)
+	}
+	if ycc, ok := img.(*image.YCbCr); ok && stdlibColor {
+		return stdlibToRGB(ycc), nil
+	}
+	return ToRGB(img)
+}

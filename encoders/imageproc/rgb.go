@@ -1,0 +1,44 @@
+package imageproc
+
+import "fmt"
+
+// RGB is an 8-bit RGB image stored row-major, height × width × 3 — the layout of
+// numpy.asarray(pil_image.convert("RGB")).
+type RGB struct {
+	Width, Height int
+	// Pix holds Height*Width*3 bytes: R, G, B of pixel (x, y) start at
+	// Pix[(y*Width+x)*3].
+	Pix []uint8
+}
+
+// NewRGB returns a black width × height image. It returns an error for a
+// negative size or one above DefaultMaxPixels.
+func NewRGB(width, height int) (*RGB, error) {
+	if err := checkSize(width, height, DefaultMaxPixels); err != nil {
+		return nil, err
+	}
+	return &RGB{Width: width, Height: height, Pix: make([]uint8, width*height*3)}, nil
+}
+
+// checkSize rejects negative sizes and sizes above maxPixels without
+// overflowing.
+func checkSize(width, height int, maxPixels int64) error {
+	if width < 0 || height < 0 {
+		return fmt.Errorf("imageproc: invalid image size %dx%d", width, height)
+	}
+	if width > 0 && int64(height) > maxPixels/int64(width) {
+		return fmt.Errorf("imageproc: image of %dx%d pixels exceeds the limit of %d pixels", width, height, maxPixels)
+	}
+	return nil
+}
+
+// valid reports whether the image's fields are consistent.
+func (m *RGB) valid() error {
+	if m == nil {
+		return fmt.Errorf("imageproc: nil image")
+	}
+	if m.Width < 0 || m.Height < 0 || len(m.Pix) != m.Width*m.Height*3 {
+		return fmt.Errorf("imageproc: inconsistent image: %dx%d with %d bytes of pixels", m.Width, m.Height, len(m.Pix))
+	}
+	return nil
+}
