@@ -1,0 +1,192 @@
+package imageproc
+
+import (
+	"compress/gzip"
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/storyeval/storyeval/internal/npy"
+)
+
+// cropsIndex is testdata/crops.json.gz: the RoViST-VG crop JPEGs and where
+// Pillow's decode of each lies in crops_decoded_u8.
+type cropsIndex struct {
+	Crops []struct {
+		File      string `json:"file"`
+		JPEGStyle string `json:"jpeg_style"`
+		JPEGMode  string `json:"jpeg_mode"`
+		Offset    int    `json:"offset"`
+		H         int    `json:"h"`
+		W         int    `json:"w"`
+	} `json:"crops"`
+}
+
+func readGzipJSON(t testing.TB, path string, v any) {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	if err := json.NewDecoder(zr).Decode(v); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+}
+
+// pillowCrops returns the crop list and Pillow's decoded bytes.
+func pillowCrops(t testing.TB) (cropsIndex, []int64) {
+	t.Helper()
+	var idx cropsIndex
+	readGzipJSON(t, filepath.Join("testdata", "crops.json.gz"), &idx)
+	a, err := npy.ReadFile(filepath.Join("testdata", "crops_decoded_u8.npy.gz"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.I64 == nil {
+		t.Fatalf("crops_decoded_u8: dtype %s, want an integer array", a.DType)
+	}
+	return idx, a.I64
+}
+
+// levelStats compares decoded crops with Pillow's bytes.
+type levelStats struct {
+	n, exact    int
+	sum, maxAbs int
+}
+
+func (s *levelStats) add(got []uint8, want []int64) {
+	for i, g := range got {
+		d := int(g) - int(want[i])
+		if d < 0 {
+			d = -d
+		}
+		s.n++
+		s.sum += d
+		if d == 0 {
+			s.exact++
+		}
+		s.maxAbs = max(s.maxAbs, d)
+	}
+}
+
+func (s levelStats) mean() float64 { return float64(s.sum) / float64(s.n) }
+
+// TestJPEGDecodeMatchesPillow decodes the 107 RoViST-VG crop JPEGs (4:2:0
+// baseline and progressive, 4:4:4, grayscale) and measures the level
+// difference from Pillow 9.4 (libjpeg-turbo). The remaining difference comes
+// from the IDCT (Go's differs from libjpeg's islow); the chroma upsampling and
+// colour conversion follow libjpeg. The bound is the issue's target of 3
+// levels; the standard library's own conversion is measured for comparison
+// and must be worse on average.
+func TestJPEGDecodeMatchesPillow(t *testing.T) {
+	idx, want := pillowCrops(t)
+	if len(idx.Crops) == 0 {
+		t.Fatal("no crops listed")
+	}
+	styles := map[string]*levelStats{}
+	var all, std levelStats
+	for _, c := range idx.Crops {
+		for _, stdlib := range []bool{false, true} {
+			img, err := DecodeFile(filepath.Join("testdata", c.File), &DecodeOptions{StdlibJPEGColor: stdlib})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if img.Width != c.W || img.Height != c.H {
+				t.Fatalf("%s: decoded %dx%d, Pillow %dx%d", c.File, img.Width, img.Height, c.W, c.H)
+			}
+			ref := want[c.Offset : c.Offset+c.W*c.H*3]
+			if stdlib {
+				std.add(img.Pix, ref)
+				continue
+			}
+			all.add(img.Pix, ref)
+			s := styles[c.JPEGStyle]
+			if s == nil {
+				s = &levelStats{}
+				styles[c.JPEGStyle] = s
+			}
+			s.add(img.Pix, ref)
+		}
+	}
+	for name, s := range styles {
+		t.Logf("%-12s %7d values: %6.2f%% exact, mean |diff| %.4f, max %d", name, s.n, 100*float64(s.exact)/float64(s.n), s.mean(), s.maxAbs)
+	}
+	t.Logf("all          %7d values: %6.2f%% exact, mean |diff| %.4f, max %d", all.n, 100*float64(all.exact)/float64(all.n), all.mean(), all.maxAbs)
+	t.Logf("stdlib color %7d values: %6.2f%% exact, mean |diff| %.4f, max %d", std.n, 100*float64(std.exact)/float64(std.n), std.mean(), std.maxAbs)
+	if all.maxAbs > 3 {
+		t.Errorf("max level difference from Pillow %d, want ≤ 3", all.maxAbs)
+	}
+	if !(all.mean() < std.mean()) {
+		t.Errorf("libjpeg-style conversion (mean %.4f) is not closer to Pillow than the standard library's (%.4f)", all.mean(), std.mean())
+	}
+	if all.n != len(want) {
+		t.Errorf("compared %d values, Pillow's array has %d", all.n, len(want))
+	}
+}
+
+// TestViTOnPillowDecodedCrops feeds Pillow's own decode of the crops through
+// the RoViST-VG ViTFeatureExtractor config (legacy "size": 32) and checks
+// float32 equality with the reference's pixel_values, so everything after
+// decoding is bit-exact on JPEG input too.
+func TestViTOnPillowDecodedCrops(t *testing.T) {
+	idx, u8 := pillowCrops(t)
+	f, err := os.Open(filepath.Join("testdata", "vit_in21k_tiny_preprocessor_config.json.gz"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf []byte
+	if buf, err = readAllLimited(zr); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := ParseProcessorConfig(buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Kind != ViT || cfg.Size != (Size{Height: 32, Width: 32}) || cfg.Resample != Bilinear {
+		t.Fatalf("legacy ViTFeatureExtractor config read as %+v", cfg)
+	}
+	p, err := NewProcessor(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := npy.ReadFile(filepath.Join("testdata", "crops_pixel_values.npy.gz"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := want.Shape[0]
+	per := want.Len() / n
+	same := 0
+	for i := 0; i < n; i++ {
+		c := idx.Crops[i]
+		img := &RGB{Width: c.W, Height: c.H, Pix: make([]uint8, c.W*c.H*3)}
+		for j := range img.Pix {
+			img.Pix[j] = uint8(u8[c.Offset+j])
+		}
+		got, err := p.Preprocess(img, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ref := want.F32[i*per : (i+1)*per]
+		for j, v := range got.Data {
+			if math.Float32bits(v) == math.Float32bits(ref[j]) {
+				same++
+			}
+		}
+	}
+	t.Logf("crops pixel_values from Pillow-decoded bytes: %d/%d bit-identical", same, want.Len())
+	if same != want.Len() {
+		t.Errorf("%d/%d values bit-identical", same, want.Len())
+	}
+}
