@@ -1,0 +1,140 @@
+package tokenize
+
+import (
+	"fmt"
+	"strings"
+)
+
+// BERT is the BERT WordPiece tokenizer (HF BertTokenizer, slow): the
+// BasicTokenizer (clean text, CJK split, lower-case, NFD accent strip,
+// punctuation split) followed by greedy longest-match WordPiece.
+type BERT struct {
+	vocab    map[string]int
+	tokens   []string // id to token
+	basic    basicTokenizer
+	wp       wordPiece
+	lower    bool
+	specials specialSplitter
+	pipe     pipeline
+}
+
+var _ Encoder = (*BERT)(nil)
+
+// LoadBERT loads a BERT tokenizer from a HF model directory: vocab.txt
+// (or vocab.txt.gz) and the optional tokenizer_config.json and
+// special_tokens_map.json (do_lower_case, strip_accents,
+// tokenize_chinese_chars, special tokens, model_max_length).
+func LoadBERT(dir string) (*BERT, error) {
+	data, err := readModelFile(dir, "vocab.txt", MaxModelFileBytes)
+	if err != nil {
+		return nil, fmt.Errorf("tokenize: BERT vocabulary: %w", err)
+	}
+	cfg, err := loadHFConfig(dir)
+	if err != nil {
+		return nil, fmt.Errorf("tokenize: BERT config: %w", err)
+	}
+	t, err := newBERT(string(data), cfg)
+	if err != nil {
+		return nil, fmt.Errorf("tokenize: %s: %w", dir, err)
+	}
+	return t, nil
+}
+
+// splitPyLines splits text into lines as Python's universal-newline reading
+// does ("\n", "\r\n" and "\r" all end a line), without the final empty line.
+func splitPyLines(text string) []string {
+	text = strings.ReplaceAll(text, "\r\n", "\n")
+	text = strings.ReplaceAll(text, "\r", "\n")
+	lines := strings.Split(text, "\n")
+	if n := len(lines); n > 0 && lines[n-1] == "" {
+		lines = lines[:n-1]
+	}
+	return lines
+}
+
+func newBERT(vocabText string, cfg hfConfig) (*BERT, error) {
+	lines := splitPyLines(vocabText)
+	if len(lines) == 0 {
+		return nil, fmt.Errorf("empty BERT vocabulary")
+	}
+	t := &BERT{vocab: make(map[string]int, len(lines)), tokens: lines}
+	maxLen := 0
+	for i, tok := range lines {
+		t.vocab[tok] = i // a repeated token keeps its last line, as HF's load_vocab
+		maxLen = max(maxLen, len(tok))
+	}
+	t.lower = cfg.boolean("do_lower_case", true)
+	t.basic = basicTokenizer{
+		lowerCase:    t.lower,
+		stripAccents: cfg.boolean("strip_accents", t.lower),
+		chineseChars: cfg.boolean("tokenize_chinese_chars", true),
+		splitPunct:   true,
+	}
+	unk := cfg.token("unk_token", "[UNK]")
+	t.wp = wordPiece{vocab: t.vocab, unk: unk, maxWordChars: 100, maxPieceLen: maxLen}
+	cls, sep := cfg.token("cls_token", "[CLS]"), cfg.token("sep_token", "[SEP]")
+	pad, mask := cfg.token("pad_token", "[PAD]"), cfg.token("mask_token", "[MASK]")
+	t.specials = newSpecialSplitter([]string{unk, sep, pad, cls, mask})
+	for _, tok := range []string{unk, cls, sep, pad} {
+		if _, ok := t.vocab[tok]; !ok {
+			return nil, fmt.Errorf("special token %q is not in the vocabulary", tok)
+		}
+	}
+	t.pipe = pipeline{
+		name:     "BERT",
+		tokenize: t.Tokenize,
+		lookup:   t.lookup,
+		tokenOf:  t.Token,
+		open:     cls, openID: t.vocab[cls],
+		close: sep, closeID: t.vocab[sep],
+		padToken: pad, padID: t.vocab[pad],
+		modelMax: cfg.integer("model_max_length", 512),
+	}
+	return t, nil
+}
+
+func (t *BERT) lookup(tok string) int {
+	if id, ok := t.vocab[tok]; ok {
+		return id
+	}
+	return t.vocab[t.wp.unk]
+}
+
+// Tokenize returns the WordPiece tokens of text; special tokens written in
+// the text ("[SEP]") are kept whole. Matches the reference implementation,
+// which lower-cases everything else one character at a time first.
+func (t *BERT) Tokenize(text string) []string {
+	var out []string
+	for _, p := range t.specials.split(text) {
+		if p.special {
+			out = append(out, p.text)
+			continue
+		}
+		seg := p.text
+		if t.lower {
+			seg = pyLowerChars(seg)
+		}
+		for _, w := range t.basic.tokenize(seg) {
+			out = t.wp.appendPieces(out, w)
+		}
+	}
+	return out
+}
+
+// TokenID returns the id of a vocabulary token.
+func (t *BERT) TokenID(token string) (int, bool) {
+	id, ok := t.vocab[token]
+	return id, ok
+}
+
+// Token returns the vocabulary token of id, or "" when id is out of range.
+func (t *BERT) Token(id int) string {
+	if id < 0 || id >= len(t.tokens) {
+		return ""
+	}
+	return t.tokens[id]
+}
+
+// VocabSize returns the number of distinct vocabulary tokens (HF
+// vocab_size).
+func (t *BERT) VocabSize() int { return len(t.vocab) }

@@ -1,0 +1,127 @@
+package tokenize
+
+import (
+	"bytes"
+	"compress/gzip"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"math"
+	"os"
+	"path/filepath"
+)
+
+// Size limits of the files a tokenizer reads: a vocabulary or model file
+// larger than these is rejected before it is read whole.
+const (
+	// MaxModelFileBytes bounds vocab.txt, spiece.model, vocab.json and
+	// merges.txt (the largest real ones are about 1 MB).
+	MaxModelFileBytes = 64 << 20
+	// MaxConfigFileBytes bounds tokenizer_config.json and
+	// special_tokens_map.json.
+	MaxConfigFileBytes = 1 << 20
+)
+
+// readModelFile reads dir/name, or dir/name.gz when only the gzipped copy
+// exists, refusing more than limit bytes (after decompression).
+func readModelFile(dir, name string, limit int64) ([]byte, error) {
+	path := filepath.Join(dir, name)
+	f, err := os.Open(path)
+	gz := false
+	if errors.Is(err, fs.ErrNotExist) {
+		if g, gerr := os.Open(path + ".gz"); gerr == nil {
+			f, err, gz, path = g, nil, true, path+".gz"
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var r io.Reader = f
+	if gz {
+		zr, err := gzip.NewReader(f)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		defer zr.Close()
+		r = zr
+	}
+	data, err := io.ReadAll(io.LimitReader(r, limit+1))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if int64(len(data)) > limit {
+		return nil, fmt.Errorf("%s: larger than the %d-byte limit", path, limit)
+	}
+	return data, nil
+}
+
+// hfConfig holds tokenizer_config.json with special_tokens_map.json laid
+// over it, as from_pretrained merges them.
+type hfConfig map[string]json.RawMessage
+
+// loadHFConfig reads the two optional JSON files of a model directory.
+func loadHFConfig(dir string) (hfConfig, error) {
+	cfg := hfConfig{}
+	for _, name := range []string{"tokenizer_config.json", "special_tokens_map.json"} {
+		data, err := readModelFile(dir, name, MaxConfigFileBytes)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		var m map[string]json.RawMessage
+		if err := json.Unmarshal(data, &m); err != nil {
+			return nil, fmt.Errorf("%s: %w", filepath.Join(dir, name), err)
+		}
+		for k, v := range m {
+			cfg[k] = v
+		}
+	}
+	return cfg, nil
+}
+
+// token returns a special token given as a string or as an AddedToken
+// object {"content": …}, or def when absent or null.
+func (c hfConfig) token(key, def string) string {
+	raw, ok := c[key]
+	if !ok {
+		return def
+	}
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	var obj struct {
+		Content *string `json:"content"`
+	}
+	if json.Unmarshal(raw, &obj) == nil && obj.Content != nil {
+		return *obj.Content
+	}
+	return def
+}
+
+// boolean returns a boolean setting, or def when absent or null.
+func (c hfConfig) boolean(key string, def bool) bool {
+	var b *bool
+	if raw, ok := c[key]; ok && json.Unmarshal(raw, &b) == nil && b != nil {
+		return *b
+	}
+	return def
+}
+
+// integer returns an integer setting (HF writes 1e30 for "no limit"), or def
+// when absent, null or not positive.
+func (c hfConfig) integer(key string, def int) int {
+	var f *float64
+	if raw, ok := c[key]; ok && json.Unmarshal(bytes.TrimSpace(raw), &f) == nil && f != nil && *f > 0 {
+		if *f >= math.MaxInt32 {
+			return math.MaxInt32
+		}
+		return int(*f)
+	}
+	return def
+}
