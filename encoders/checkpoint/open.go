@@ -1,0 +1,94 @@
+package checkpoint
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"io"
+	"os"
+)
+
+// Open opens one checkpoint file with the default Options; the format is
+// sniffed from its first bytes: safetensors, a torch.save zip archive
+// (pytorch_model.bin, RoViST's *.pth.tar) or a legacy (pre-1.6) torch pickle.
+// Close the State when done.
+func Open(path string) (*State, error) { return Options{}.Open(path) }
+
+// OpenDir opens a HuggingFace model directory with the default Options; see
+// Options.OpenDir.
+func OpenDir(dir string) (*State, error) { return Options{}.OpenDir(dir) }
+
+// Open is the package-level Open with these limits.
+func (o Options) Open(path string) (*State, error) {
+	o = o.withDefaults()
+	data, release, err := o.load(path)
+	if err != nil {
+		return nil, err
+	}
+	st, err := o.parse(path, data)
+	if err != nil {
+		if cerr := release(); cerr != nil {
+			err = fmt.Errorf("%w (and releasing it: %v)", err, cerr)
+		}
+		return nil, err
+	}
+	st.files.closers = append(st.files.closers, release)
+	return st, nil
+}
+
+// load maps the file (or reads it when mapping is off or fails).
+func (o Options) load(path string) ([]byte, func() error, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, fmt.Errorf("checkpoint: %w", err)
+	}
+	defer f.Close() // a mapping outlives its descriptor
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, nil, fmt.Errorf("checkpoint: %w", err)
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, nil, fmt.Errorf("checkpoint: %s is not a regular file", path)
+	}
+	size := fi.Size()
+	if !o.NoMmap {
+		if b, release, err := mapFile(f, size); err == nil {
+			return b, release, nil
+		}
+	}
+	b := make([]byte, size)
+	if _, err := io.ReadFull(f, b); err != nil {
+		return nil, nil, fmt.Errorf("checkpoint: reading %s: %w", path, err)
+	}
+	return b, func() error { return nil }, nil
+}
+
+// parse sniffs the format of data, the whole content of the file at path.
+func (o Options) parse(path string, data []byte) (*State, error) {
+	var (
+		st  *State
+		err error
+	)
+	switch {
+	case bytes.HasPrefix(data, []byte("PK\x03\x04")) || bytes.HasPrefix(data, []byte("PK\x05\x06")):
+		st, err = o.parseTorchZip(data)
+	case len(data) >= 2 && data[0] == opProto:
+		st, err = o.parseTorchLegacy(data)
+	case len(data) > 8 && binary.LittleEndian.Uint64(data) < uint64(len(data)) && data[8] == '{':
+		st, err = o.parseSafetensors(data)
+	case len(data) > 262 && string(data[257:262]) == "ustar":
+		err = fmt.Errorf("a tar archive: the torch.save format of PyTorch < 0.4 is not supported")
+	default:
+		err = fmt.Errorf("not a safetensors, torch zip or torch pickle file")
+	}
+	if err != nil {
+		return nil, fmt.Errorf("checkpoint: %s: %w", path, err)
+	}
+	st.opts = o
+	st.owner = true
+	return st, nil
+}
+
+func newState(format Format) *State {
+	return &State{files: &fileSet{}, format: format, tensors: make(map[string]*entry), values: make(map[string]any)}
+}

@@ -1,0 +1,50 @@
+package checkpoint
+
+// Options bounds what a reader accepts from an untrusted file and selects the
+// read path. The zero value gives the defaults documented on each field.
+//
+// Tensor data is never copied at open time: safetensors and torch zip files
+// are memory-mapped, and the limits below bound everything the readers
+// allocate from lengths found in the file, so a header that claims 10 GB is
+// an error, not an allocation.
+type Options struct {
+	// MaxHeaderBytes bounds a safetensors JSON header (default 100 MiB, the
+	// limit of the safetensors library itself).
+	MaxHeaderBytes int64
+	// MaxPickleBytes bounds a pickle (data.pkl, or the object part of a
+	// legacy torch file) (default 64 MiB).
+	MaxPickleBytes int64
+	// MaxTensorElements bounds the elements of one tensor that Float32 or
+	// Int64 allocates (default 1<<31). It matters for strided views, whose
+	// size is not bounded by their storage (a stride of 0 repeats elements).
+	MaxTensorElements int64
+	// MaxDecompressedBytes bounds what is inflated from compressed zip
+	// entries, which torch never writes but a re-zipped file may hold
+	// (default 4 GiB, counted per file).
+	MaxDecompressedBytes int64
+	// NoMmap reads files into memory instead of mapping them.
+	NoMmap bool
+}
+
+const (
+	defaultMaxHeaderBytes       = 100 << 20
+	defaultMaxPickleBytes       = 64 << 20
+	defaultMaxTensorElements    = 1 << 31
+	defaultMaxDecompressedBytes = 4 << 30
+)
+
+func (o Options) withDefaults() Options {
+	if o.MaxHeaderBytes <= 0 {
+		o.MaxHeaderBytes = defaultMaxHeaderBytes
+	}
+	if o.MaxPickleBytes <= 0 {
+		o.MaxPickleBytes = defaultMaxPickleBytes
+	}
+	if o.MaxTensorElements <= 0 {
+		o.MaxTensorElements = defaultMaxTensorElements
+	}
+	if o.MaxDecompressedBytes <= 0 {
+		o.MaxDecompressedBytes = defaultMaxDecompressedBytes
+	}
+	return o
+}
