@@ -1,13 +1,15 @@
 package postag
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
 
 // FuzzTag: any token sequence (split from the fuzz input on '\x00', so
 // tokens may hold spaces, invalid UTF-8 or nothing) gets exactly one tag per
-// token, each one of the model's classes, without panicking.
+// token, each one of the model's classes, the same as the literal
+// transcription of NLTK's code gives, without panicking.
 func FuzzTag(f *testing.F) {
 	for _, s := range []string{
 		"The\x00quick\x00brown\x00fox",
@@ -21,6 +23,7 @@ func FuzzTag(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
+	lt := englishLiteral(f)
 	valid := map[string]bool{}
 	for _, c := range tagger.Classes() {
 		valid[c] = true
@@ -38,6 +41,9 @@ func FuzzTag(f *testing.F) {
 			if !valid[tag] {
 				t.Fatalf("token %q got tag %q, not one of the model's classes", tokens[i], tag)
 			}
+		}
+		if want := lt.tag(tokens); !slices.Equal(tags, want) {
+			t.Fatalf("Tag(%q) = %q, literal transcription %q", tokens, tags, want)
 		}
 	})
 }
