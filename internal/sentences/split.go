@@ -1,0 +1,215 @@
+package sentences
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	"github.com/storyeval/storyeval/internal/pyunicode"
+)
+
+// Span is the byte range text[Start:End] of one sentence.
+type Span struct {
+	Start, End int
+}
+
+// Split returns the sentences of text as nltk.sent_tokenize(text) does
+// (NLTK 3.8, English). Each sentence is a substring of text; whitespace
+// between sentences is dropped, and so is trailing whitespace.
+//
+// Matches the reference implementation, which keeps leading whitespace of
+// the text in the first sentence and keeps line breaks inside sentences.
+func Split(text string) []string {
+	spans := Spans(text)
+	out := make([]string, len(spans))
+	for i, s := range spans {
+		out[i] = text[s.Start:s.End]
+	}
+	return out
+}
+
+// Spans returns the byte ranges of the sentences that Split returns
+// (PunktSentenceTokenizer.span_tokenize with boundary realignment).
+func Spans(text string) []Span {
+	var buf buffers
+	slices := english().slices(text, &buf)
+	return realign(text, slices)
+}
+
+// buffers holds scratch space reused across the candidate breaks of one
+// text.
+type buffers struct {
+	words []string
+	toks  []token
+	ctx   strings.Builder
+}
+
+// candidate is one match of punkt.py's period-context pattern
+// [.?!](?=(?P<after_tok>NonWord|\s+(?P<next_tok>\S+))): a sentence-end mark
+// at text[pos] followed by either a non-word character or whitespace and a
+// token.
+type candidate struct {
+	pos      int // offset of the mark; the match ends at pos+1
+	afterEnd int // end of after_tok
+	nextTok  int // start of next_tok, or -1 when after_tok is punctuation
+}
+
+// matchCandidate tests the period-context pattern at text[i].
+func matchCandidate(text string, i int) (candidate, bool) {
+	switch text[i] {
+	case '.', '?', '!':
+	default:
+		return candidate{}, false
+	}
+	j := i + 1
+	if j >= len(text) {
+		return candidate{}, false
+	}
+	r, size := utf8.DecodeRuneInString(text[j:])
+	if isNonWord(r) {
+		return candidate{pos: i, afterEnd: j + size, nextTok: -1}, true
+	}
+	for j < len(text) {
+		r, size := utf8.DecodeRuneInString(text[j:])
+		if !pyunicode.IsSpace(r) {
+			break
+		}
+		j += size
+	}
+	if j == i+1 || j == len(text) {
+		return candidate{}, false
+	}
+	k := j
+	for k < len(text) {
+		r, size := utf8.DecodeRuneInString(text[k:])
+		if pyunicode.IsSpace(r) {
+			break
+		}
+		k += size
+	}
+	return candidate{pos: i, afterEnd: k, nextTok: j}, true
+}
+
+// lastASCIISpace is _get_last_whitespace_index: the offset of the last
+// character of s in Python's string.whitespace, or 0 when there is none.
+func lastASCIISpace(s string) int {
+	for i := len(s) - 1; i >= 0; i-- {
+		switch s[i] {
+		case ' ', '\t', '\n', '\r', '\v', '\f':
+			return i
+		}
+	}
+	return 0
+}
+
+// slices is PunktSentenceTokenizer._slices_from_text combined with
+// _match_potential_end_contexts: it finds the candidate breaks, pairs each
+// with the word before it (dropping a candidate whose word overlaps the
+// next candidate's, so that "!!!" is decided once, at its last mark), asks
+// whether the context holds a sentence break, and cuts there.
+func (p *params) slices(text string, buf *buffers) []Span {
+	var out []Span
+	lastBreak := 0
+	var prev candidate
+	havePrev := false
+	prevStart, prevStop := 0, 0
+	decide := func(c candidate, wordStart, wordStop int) {
+		buf.ctx.Reset()
+		buf.ctx.WriteString(text[wordStart:wordStop])
+		buf.ctx.WriteString(text[c.pos:c.afterEnd])
+		if !p.containsSentbreak(buf.ctx.String(), buf) {
+			return
+		}
+		out = append(out, Span{lastBreak, c.pos + 1})
+		if c.nextTok >= 0 {
+			lastBreak = c.nextTok
+		} else {
+			lastBreak = c.pos + 1
+		}
+	}
+	for i := 0; i < len(text); i++ {
+		c, ok := matchCandidate(text, i)
+		if !ok {
+			continue
+		}
+		// Matches the reference implementation, which treats whitespace
+		// at offset 0 of the text between candidates as no whitespace.
+		wordStart := prevStart
+		if idx := lastASCIISpace(text[prevStop:c.pos]); idx != 0 {
+			wordStart = prevStop + idx + 1
+		}
+		if havePrev && prevStop <= wordStart {
+			decide(prev, prevStart, prevStop)
+		}
+		prev, havePrev = c, true
+		prevStart, prevStop = wordStart, c.pos
+	}
+	if havePrev {
+		decide(prev, prevStart, prevStop)
+	}
+	end := len(strings.TrimRightFunc(text, pyunicode.IsSpace))
+	if lastBreak > end {
+		end = lastBreak
+	}
+	return append(out, Span{lastBreak, end})
+}
+
+// closersLen matches re_boundary_realignment, ["')\]}]+?(?:\s+|(?=--)|$),
+// at the start of s. It returns the number of closing characters and the
+// length of the whole match, or zeros when it does not match.
+func closersLen(s string) (closers, matched int) {
+	k := 0
+	for k < len(s) {
+		switch s[k] {
+		case '"', '\'', ')', ']', '}':
+			k++
+			continue
+		}
+		break
+	}
+	if k == 0 {
+		return 0, 0
+	}
+	if k == len(s) || strings.HasPrefix(s[k:], "--") {
+		return k, k
+	}
+	j := k
+	for j < len(s) {
+		r, size := utf8.DecodeRuneInString(s[j:])
+		if !pyunicode.IsSpace(r) {
+			break
+		}
+		j += size
+	}
+	if j == k {
+		return 0, 0
+	}
+	return k, j
+}
+
+// realign is PunktSentenceTokenizer._realign_boundaries: closing quotes and
+// brackets at the start of a sentence (followed by whitespace, "--" or the
+// end) move to the end of the sentence before; empty sentences are dropped.
+func realign(text string, slices []Span) []Span {
+	out := slices[:0]
+	shift := 0
+	for k, s1 := range slices {
+		start := s1.Start + shift
+		if k == len(slices)-1 {
+			if start < s1.End {
+				out = append(out, Span{start, s1.End})
+			}
+			continue
+		}
+		s2 := slices[k+1]
+		if closers, matched := closersLen(text[s2.Start:s2.End]); closers > 0 {
+			out = append(out, Span{start, s2.Start + closers})
+			shift = matched
+			continue
+		}
+		shift = 0
+		if start < s1.End {
+			out = append(out, Span{start, s1.End})
+		}
+	}
+	return out
+}
