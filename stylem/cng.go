@@ -1,0 +1,105 @@
+package stylem
+
+import (
+	"fmt"
+
+	"github.com/storyeval/storyeval/internal/pairwise"
+)
+
+// CNGFormula selects how the ECDF values of an n-gram under every style are
+// combined into its contrastive score for one style p.
+type CNGFormula int
+
+const (
+	// CNGMeanOverOthers is the reference code's formula
+	// (prepro_ngrams_style_tokptb_wdivminuseach.py, contrast_p):
+	// mean over the other styles q of ECDF_p/occur − ECDF_q/occur, where
+	// occur is 1 + the number of other styles in which the n-gram occurs.
+	// The mean is numpy's (pairwise summation), so values are bit-identical.
+	CNGMeanOverOthers CNGFormula = iota
+	// CNGSumOverStyleCount is the paper's eq. 4:
+	// (1/|S|) Σ_{q≠p} (ECDF_p − ECDF_q)/occur, which divides by the number
+	// of styles |S| instead of |S|−1 and stays within [−1/|S|, (|S|−1)/|S|].
+	CNGSumOverStyleCount
+)
+
+// String returns the name used by table files and the command: "code" or "paper".
+func (f CNGFormula) String() string {
+	switch f {
+	case CNGMeanOverOthers:
+		return "code"
+	case CNGSumOverStyleCount:
+		return "paper"
+	}
+	return fmt.Sprintf("CNGFormula(%d)", int(f))
+}
+
+func (f CNGFormula) valid() bool { return f == CNGMeanOverOthers || f == CNGSumOverStyleCount }
+
+// FormulaByName returns the formula called "code" or "paper".
+func FormulaByName(name string) (CNGFormula, error) {
+	switch name {
+	case "code":
+		return CNGMeanOverOthers, nil
+	case "paper":
+		return CNGSumOverStyleCount, nil
+	}
+	return 0, fmt.Errorf("stylem: unknown CNG formula %q (want code or paper)", name)
+}
+
+// cngScratch is per-build scratch space for computing CNG values.
+type cngScratch struct {
+	terms []float64
+	// alone caches the score of an n-gram found in one style only: all
+	// |S|−1 terms then equal ECDF_p, so the score depends on ECDF_p alone.
+	alone map[float64]float64
+}
+
+// contrast computes the CNG of one n-gram for the style at position p of
+// its entries. ecdf[j] is the ECDF value of the n-gram under the style
+// entStyle[j] of those entries (all > 0); nStyles is |S|.
+func (sc *cngScratch) contrast(f CNGFormula, styles []uint16, ecdf []float64, p, nStyles int) float64 {
+	occur := float64(len(styles)) // the n-gram's styles other than p, plus 1
+	sp := ecdf[p]
+	if len(styles) == 1 {
+		if v, ok := sc.alone[sp]; ok {
+			return v
+		}
+	}
+	terms := sc.terms[:nStyles-1]
+	// A style q without the n-gram has ECDF_q = 0, so its term is ECDF_p/occur.
+	var absent float64
+	if f == CNGMeanOverOthers {
+		absent = sp/occur - 0/occur
+	} else {
+		absent = (sp - 0) / occur
+	}
+	for i := range terms {
+		terms[i] = absent
+	}
+	own := int(styles[p])
+	for j, q := range styles {
+		if j == p {
+			continue
+		}
+		pos := int(q)
+		if pos > own {
+			pos-- // terms skip the style p itself
+		}
+		if f == CNGMeanOverOthers {
+			terms[pos] = sp/occur - ecdf[j]/occur
+		} else {
+			terms[pos] = (sp - ecdf[j]) / occur
+		}
+	}
+	var v float64
+	if f == CNGMeanOverOthers {
+		v = pairwise.Mean(terms)
+	} else {
+		v = pairwise.Sum(terms) / float64(nStyles)
+	}
+	if len(styles) == 1 {
+		sc.alone[sp] = v
+	}
+	return v
+}

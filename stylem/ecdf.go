@@ -1,0 +1,90 @@
+package stylem
+
+import (
+	"fmt"
+	"slices"
+)
+
+// ECDFKind selects how the empirical CDF of document frequencies turns a
+// count into a value in (0, 1].
+type ECDFKind int
+
+const (
+	// ECDFStatsmodels is statsmodels' ECDF, which the reference calls: the
+	// value for the i-th smallest of m df values is element i of
+	// np.linspace(1/m, 1, m), computed as i·((1−1/m)/(m−1)) + 1/m with the
+	// last element exactly 1. It can differ from (i+1)/m in the last bit.
+	ECDFStatsmodels ECDFKind = iota
+	// ECDFCountRatio is #{df values ≤ x} / m computed as one division: the
+	// exact-rational form, which the golden fixture's stand-in for
+	// statsmodels used.
+	ECDFCountRatio
+)
+
+// String returns the kind's name as used in table files and the command.
+func (e ECDFKind) String() string {
+	switch e {
+	case ECDFStatsmodels:
+		return "statsmodels"
+	case ECDFCountRatio:
+		return "count-ratio"
+	}
+	return fmt.Sprintf("ECDFKind(%d)", int(e))
+}
+
+func (e ECDFKind) valid() bool { return e == ECDFStatsmodels || e == ECDFCountRatio }
+
+// ecdfTable holds ECDF(x) for every df value x from 0 to the largest of
+// one style's n-grams of one order: x is an integer count, so a lookup
+// table replaces the search.
+type ecdfTable []float64
+
+// newECDF builds the table for the df values dfs (unsorted, all ≥ 1).
+// ECDF(0) = 0, as for an n-gram absent from the style.
+func newECDF(dfs []uint32, kind ECDFKind) ecdfTable {
+	if len(dfs) == 0 {
+		return ecdfTable{0}
+	}
+	sorted := slices.Clone(dfs)
+	slices.Sort(sorted)
+	m := len(sorted)
+	t := make(ecdfTable, int(sorted[m-1])+1)
+	// count = #{values ≤ x}, walked up as x grows (searchsorted side='right').
+	count := 0
+	for x := range t {
+		for count < m && int(sorted[count]) <= x {
+			count++
+		}
+		t[x] = ecdfValue(count, m, kind)
+	}
+	return t
+}
+
+// ecdfValue is the ECDF value when count of the m values are ≤ x.
+func ecdfValue(count, m int, kind ECDFKind) float64 {
+	if count == 0 {
+		return 0
+	}
+	if kind == ECDFCountRatio {
+		return float64(count) / float64(m)
+	}
+	// statsmodels: StepFunction over y = np.linspace(1/m, 1, m); the step
+	// index for count values ≤ x is count-1.
+	i := count - 1
+	if i == m-1 {
+		return 1 // linspace sets its endpoint to stop exactly (also m = 1)
+	}
+	start := 1 / float64(m)
+	step := (1 - start) / float64(m-1)
+	// The explicit conversion keeps the compiler from fusing into an FMA:
+	// numpy multiplies, rounds, then adds.
+	return float64(float64(i)*step) + start
+}
+
+// at returns ECDF(x); x beyond the largest value gives 1.
+func (t ecdfTable) at(x uint32) float64 {
+	if int(x) >= len(t) {
+		return t[len(t)-1]
+	}
+	return t[x]
+}

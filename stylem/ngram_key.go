@@ -1,0 +1,70 @@
+package stylem
+
+import "strings"
+
+// maxOrder is the longest n-gram counted (the reference's n = 4).
+const maxOrder = 4
+
+// ngramKey is an n-gram of interned token ids (ids start at 1); unused
+// positions are 0, so the order is the number of leading non-zero ids.
+type ngramKey [maxOrder]uint32
+
+// order returns n, the number of tokens in k.
+func (k ngramKey) order() int {
+	n := 0
+	for n < maxOrder && k[n] != 0 {
+		n++
+	}
+	return n
+}
+
+// appendDistinctNgrams appends to dst the distinct n-grams (n = 1..4) of
+// ids in the order the reference's precook inserts them into its dict: all
+// unigrams left to right, then all bigrams, and so on; a repeated n-gram
+// keeps its first place. seen is scratch space, cleared on return.
+func appendDistinctNgrams(dst []ngramKey, ids []uint32, seen map[ngramKey]struct{}) []ngramKey {
+	for n := 1; n <= maxOrder; n++ {
+		for i := 0; i+n <= len(ids); i++ {
+			var k ngramKey
+			copy(k[:n], ids[i:i+n])
+			if _, dup := seen[k]; dup {
+				continue
+			}
+			seen[k] = struct{}{}
+			dst = append(dst, k)
+		}
+	}
+	clear(seen)
+	return dst
+}
+
+// vocabulary interns tokens as ids starting at 1.
+type vocabulary struct {
+	ids    map[string]uint32
+	tokens []string // tokens[id-1]
+}
+
+func newVocabulary() *vocabulary { return &vocabulary{ids: map[string]uint32{}} }
+
+// intern returns the id of tok, adding it if new.
+func (v *vocabulary) intern(tok string) uint32 {
+	if id, ok := v.ids[tok]; ok {
+		return id
+	}
+	v.tokens = append(v.tokens, tok)
+	id := uint32(len(v.tokens))
+	v.ids[tok] = id
+	return id
+}
+
+// text returns the n-gram as the reference prints it: tokens joined by spaces.
+func (v *vocabulary) text(k ngramKey) string {
+	var b strings.Builder
+	for i := 0; i < maxOrder && k[i] != 0; i++ {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(v.tokens[k[i]-1])
+	}
+	return b.String()
+}

@@ -1,0 +1,328 @@
+package stylem
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+)
+
+// Table file format, version 1. A file starts with the 8-byte magic
+// "STYLEMTB" and a little-endian uint16 version, followed by a gzip stream
+// of uvarint-encoded fields:
+//
+//	formula, ecdf kind, tokenization name (length + bytes)
+//	#styles, then each style name (length + bytes)
+//	#tokens, then each token (length + bytes); token ids are 1-based
+//	#n-grams, then for each: n (1..4), n token ids, #entries, then per
+//	entry: style index (strictly increasing), df (≥ 1), CNG (8 bytes,
+//	IEEE-754 little endian)
+//
+// CNG values are stored bit for bit, so a saved table scores exactly as the
+// table it was saved from.
+const (
+	tableMagic   = "STYLEMTB"
+	tableVersion = 1
+)
+
+// DefaultMaxTableBytes is the default limit on a table's decompressed size.
+const DefaultMaxTableBytes = 4 << 30
+
+// WriteTo writes the table in the versioned binary format. It implements
+// io.WriterTo.
+func (t *Table) WriteTo(w io.Writer) (int64, error) {
+	cw := &countingWriter{w: w}
+	var hdr [10]byte
+	copy(hdr[:], tableMagic)
+	binary.LittleEndian.PutUint16(hdr[8:], tableVersion)
+	if _, err := cw.Write(hdr[:]); err != nil {
+		return cw.n, err
+	}
+	zw, err := gzip.NewWriterLevel(cw, gzip.BestSpeed)
+	if err != nil {
+		return cw.n, err
+	}
+	bw := bufio.NewWriterSize(zw, 1<<16)
+	var buf [binary.MaxVarintLen64]byte
+	putU := func(x uint64) { bw.Write(buf[:binary.PutUvarint(buf[:], x)]) }
+	putS := func(s string) { putU(uint64(len(s))); bw.WriteString(s) }
+
+	putU(uint64(t.formula))
+	putU(uint64(t.ecdf))
+	putS(t.step)
+	putU(uint64(len(t.styles)))
+	for _, s := range t.styles {
+		putS(s)
+	}
+	putU(uint64(len(t.vocab.tokens)))
+	for _, tok := range t.vocab.tokens {
+		putS(tok)
+	}
+	putU(uint64(len(t.keys)))
+	var f [8]byte
+	for i, k := range t.keys {
+		n := k.order()
+		putU(uint64(n))
+		for _, id := range k[:n] {
+			putU(uint64(id))
+		}
+		putU(uint64(t.off[i+1] - t.off[i]))
+		for e := t.off[i]; e < t.off[i+1]; e++ {
+			putU(uint64(t.entStyle[e]))
+			putU(uint64(t.entDF[e]))
+			binary.LittleEndian.PutUint64(f[:], math.Float64bits(t.entCNG[e]))
+			bw.Write(f[:])
+		}
+	}
+	if err := bw.Flush(); err != nil {
+		return cw.n, err
+	}
+	if err := zw.Close(); err != nil {
+		return cw.n, err
+	}
+	return cw.n, nil
+}
+
+type countingWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// ReadOptions configures ReadTable.
+type ReadOptions struct {
+	// MaxBytes limits the decompressed size; 0 means DefaultMaxTableBytes.
+	MaxBytes int64
+}
+
+// ReadTable reads a table written by Table.WriteTo, validating every field:
+// the magic and version, names, token ids, n-gram orders, uniqueness, style
+// indices, df values and finite CNG values. opts may be nil.
+func ReadTable(r io.Reader, opts *ReadOptions) (*Table, error) {
+	limit := int64(DefaultMaxTableBytes)
+	if opts != nil && opts.MaxBytes > 0 {
+		limit = opts.MaxBytes
+	}
+	var hdr [10]byte
+	if _, err := io.ReadFull(r, hdr[:]); err != nil {
+		return nil, fmt.Errorf("stylem: reading table header: %w", err)
+	}
+	if string(hdr[:8]) != tableMagic {
+		return nil, fmt.Errorf("stylem: not a StyleM table (magic %q, want %q)", hdr[:8], tableMagic)
+	}
+	if v := binary.LittleEndian.Uint16(hdr[8:]); v != tableVersion {
+		return nil, fmt.Errorf("stylem: table format version %d is not supported (want %d)", v, tableVersion)
+	}
+	zr, err := gzip.NewReader(r)
+	if err != nil {
+		return nil, fmt.Errorf("stylem: table body: %w", err)
+	}
+	defer zr.Close()
+	d := &tableDecoder{r: bufio.NewReaderSize(io.LimitReader(zr, limit+1), 1<<16), limit: limit}
+	t, err := d.table()
+	if err != nil {
+		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+			err = fmt.Errorf("truncated: %w", io.ErrUnexpectedEOF)
+		}
+		return nil, fmt.Errorf("stylem: table body at byte %d: %w", d.pos, err)
+	}
+	// Nothing may follow the last n-gram.
+	if _, err := d.r.ReadByte(); err == nil {
+		return nil, fmt.Errorf("stylem: table body at byte %d: trailing data", d.pos)
+	}
+	if d.pos > limit {
+		return nil, fmt.Errorf("stylem: table body is larger than the %d-byte limit", limit)
+	}
+	return t, nil
+}
+
+type tableDecoder struct {
+	r     *bufio.Reader
+	pos   int64
+	limit int64
+}
+
+func (d *tableDecoder) ReadByte() (byte, error) {
+	b, err := d.r.ReadByte()
+	if err == nil {
+		d.pos++
+		if d.pos > d.limit {
+			return 0, fmt.Errorf("larger than the %d-byte limit", d.limit)
+		}
+	}
+	return b, err
+}
+
+// uint reads a uvarint no larger than max, naming what it is on error.
+func (d *tableDecoder) uint(what string, max uint64) (uint64, error) {
+	x, err := binary.ReadUvarint(d)
+	if err != nil {
+		return 0, fmt.Errorf("%s: %w", what, err)
+	}
+	if x > max {
+		return 0, fmt.Errorf("%s = %d exceeds %d", what, x, max)
+	}
+	return x, nil
+}
+
+func (d *tableDecoder) str(what string) (string, error) {
+	n, err := d.uint(what+" length", 1<<20)
+	if err != nil {
+		return "", err
+	}
+	b := make([]byte, n)
+	for i := range b {
+		if b[i], err = d.ReadByte(); err != nil {
+			return "", fmt.Errorf("%s: %w", what, err)
+		}
+	}
+	return string(b), nil
+}
+
+// capHint bounds preallocation from an untrusted count.
+func capHint(n uint64) int { return int(min(n, 1<<16)) }
+
+func (d *tableDecoder) table() (*Table, error) {
+	t := &Table{styleIdx: map[string]int{}, vocab: newVocabulary(), ngramIdx: map[ngramKey]uint32{}}
+	f, err := d.uint("formula", math.MaxInt32)
+	if err != nil {
+		return nil, err
+	}
+	if t.formula = CNGFormula(f); !t.formula.valid() {
+		return nil, fmt.Errorf("unknown CNG formula %d", f)
+	}
+	e, err := d.uint("ECDF kind", math.MaxInt32)
+	if err != nil {
+		return nil, err
+	}
+	if t.ecdf = ECDFKind(e); !t.ecdf.valid() {
+		return nil, fmt.Errorf("unknown ECDF kind %d", e)
+	}
+	if t.step, err = d.str("tokenization"); err != nil {
+		return nil, err
+	}
+	nS, err := d.uint("style count", maxStyles)
+	if err != nil {
+		return nil, err
+	}
+	if nS < 2 {
+		return nil, fmt.Errorf("%d styles; a table has at least 2", nS)
+	}
+	for i := uint64(0); i < nS; i++ {
+		s, err := d.str("style name")
+		if err != nil {
+			return nil, err
+		}
+		if s == "" {
+			return nil, fmt.Errorf("style %d has an empty name", i)
+		}
+		if _, dup := t.styleIdx[s]; dup {
+			return nil, fmt.Errorf("style %q appears twice", s)
+		}
+		t.styleIdx[s] = len(t.styles)
+		t.styles = append(t.styles, s)
+	}
+	nT, err := d.uint("token count", math.MaxUint32-1)
+	if err != nil {
+		return nil, err
+	}
+	t.vocab.tokens = make([]string, 0, capHint(nT))
+	for i := uint64(0); i < nT; i++ {
+		tok, err := d.str("token")
+		if err != nil {
+			return nil, err
+		}
+		if tok == "" || bytes.ContainsAny([]byte(tok), " \t\n") {
+			return nil, fmt.Errorf("token %d (%q) is empty or contains white space", i+1, tok)
+		}
+		if _, dup := t.vocab.ids[tok]; dup {
+			return nil, fmt.Errorf("token %q appears twice", tok)
+		}
+		t.vocab.intern(tok)
+	}
+	nG, err := d.uint("n-gram count", math.MaxUint32-1)
+	if err != nil {
+		return nil, err
+	}
+	t.keys = make([]ngramKey, 0, capHint(nG))
+	t.off = make([]uint32, 1, capHint(nG)+1)
+	var fb [8]byte
+	for i := uint64(0); i < nG; i++ {
+		n, err := d.uint("n-gram order", maxOrder)
+		if err != nil {
+			return nil, err
+		}
+		if n == 0 {
+			return nil, fmt.Errorf("n-gram %d has order 0", i)
+		}
+		var k ngramKey
+		for j := range n {
+			id, err := d.uint("token id", nT)
+			if err != nil {
+				return nil, err
+			}
+			if id == 0 {
+				return nil, fmt.Errorf("n-gram %d: token id 0", i)
+			}
+			k[j] = uint32(id)
+		}
+		if _, dup := t.ngramIdx[k]; dup {
+			return nil, fmt.Errorf("n-gram %q appears twice", t.vocab.text(k))
+		}
+		t.ngramIdx[k] = uint32(len(t.keys))
+		t.keys = append(t.keys, k)
+		nE, err := d.uint("entry count", nS)
+		if err != nil {
+			return nil, err
+		}
+		if nE == 0 {
+			return nil, fmt.Errorf("n-gram %q has no style", t.vocab.text(k))
+		}
+		prev := -1
+		for range nE {
+			s, err := d.uint("style index", nS-1)
+			if err != nil {
+				return nil, err
+			}
+			if int(s) <= prev {
+				return nil, fmt.Errorf("n-gram %q: style indices not increasing", t.vocab.text(k))
+			}
+			prev = int(s)
+			df, err := d.uint("df", math.MaxUint32)
+			if err != nil {
+				return nil, err
+			}
+			if df == 0 {
+				return nil, fmt.Errorf("n-gram %q: df 0 for style %q", t.vocab.text(k), t.styles[s])
+			}
+			for j := range fb {
+				if fb[j], err = d.ReadByte(); err != nil {
+					return nil, fmt.Errorf("CNG value: %w", err)
+				}
+			}
+			v := math.Float64frombits(binary.LittleEndian.Uint64(fb[:]))
+			if math.IsNaN(v) || math.IsInf(v, 0) || math.Abs(v) > 1 {
+				return nil, fmt.Errorf("n-gram %q: CNG %v for style %q is outside [-1, 1]", t.vocab.text(k), v, t.styles[s])
+			}
+			t.entStyle = append(t.entStyle, uint16(s))
+			t.entDF = append(t.entDF, uint32(df))
+			t.entCNG = append(t.entCNG, v)
+		}
+		if uint64(len(t.entStyle)) > math.MaxUint32 {
+			return nil, fmt.Errorf("more than %d entries", uint64(math.MaxUint32))
+		}
+		t.off = append(t.off, uint32(len(t.entStyle)))
+	}
+	t.keys = slices.Clip(t.keys)
+	return t, nil
+}
