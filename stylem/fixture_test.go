@@ -2,10 +2,10 @@ package stylem
 
 import (
 	"bytes"
-	"math"
 	"compress/gzip"
 	"encoding/json"
 	"io"
+	"math"
 	"os"
 	"strings"
 	"testing"
