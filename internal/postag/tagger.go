@@ -1,13 +1,13 @@
 package postag
 
-import (
-	"fmt"
-
-	"github.com/storyeval/storyeval/internal/postag/internal/apmodel"
-)
-
 // Tagger tags token sequences with an averaged-perceptron model. It is
 // immutable after construction and safe for concurrent use.
+//
+// NLTK builds fourteen feature strings per token and looks each up in a
+// dict. Tagger reaches the same features through indexes built once from the
+// model (see index.go): tag features by tag number, context-word features
+// through one lookup per word of the sentence. The features, and the order
+// their weights are added in, are NLTK's.
 type Tagger struct {
 	// classes are the tags in ascending order; ties are broken towards the
 	// later one.
@@ -15,44 +15,12 @@ type Tagger struct {
 	tagDict map[string]uint8
 
 	// The weights of feature k are cls[start[k]:start[k+1]] and
-	// wt[start[k]:start[k+1]].
+	// wt[start[k]:start[k+1]]; feature -1 (absent) has none.
 	start []int32
 	cls   []uint8
 	wt    []float64
 
-	// byArgs[t] maps the argument string of a template-t feature to its
-	// index k; bias is the index of the "bias" feature or -1.
-	byArgs [numTemplates]map[string]int32
-	bias   int32
-}
-
-// newTagger builds a Tagger from a decoded model.
-func newTagger(m *apmodel.Model) (*Tagger, error) {
-	t := &Tagger{classes: m.Classes, tagDict: m.TagDict, bias: -1}
-	for i := range t.byArgs {
-		t.byArgs[i] = map[string]int32{}
-	}
-	t.start = make([]int32, 0, len(m.Features)+1)
-	for k, f := range m.Features {
-		tmpl, args, ok := splitFeature(f.Key)
-		if !ok {
-			return nil, fmt.Errorf("postag: model feature %q matches no NLTK feature template", f.Key)
-		}
-		if tmpl == tmplBias {
-			t.bias = int32(k)
-		} else {
-			t.byArgs[tmpl][args] = int32(k)
-		}
-		t.start = append(t.start, int32(len(t.cls)))
-		t.cls = append(t.cls, f.Classes...)
-		for _, milli := range f.Milli {
-			// Correctly rounded, so exactly the double Python parsed from
-			// the three-decimal literal (see package apmodel).
-			t.wt = append(t.wt, float64(milli)/1000)
-		}
-	}
-	t.start = append(t.start, int32(len(t.cls)))
-	return t, nil
+	idx featureIndex
 }
 
 // Classes returns the tags the model can assign, in ascending order.
@@ -71,64 +39,72 @@ func (t *Tagger) Tag(tokens []string) []string {
 	return t.AppendTags(make([]string, 0, len(tokens)), tokens)
 }
 
+// contextWord is one position of NLTK's context (START + normalised tokens +
+// END): the indexes of its word and suffix features.
+type contextWord struct {
+	word, suffix int32
+}
+
 // AppendTags appends one tag per token to dst and returns the extended
 // slice, like Tag.
 func (t *Tagger) AppendTags(dst []string, tokens []string) []string {
 	if len(tokens) == 0 {
 		return dst
 	}
-	// context is NLTK's START + normalised tokens + END.
-	context := make([]string, len(tokens)+4)
-	context[0], context[1] = start1, start2
-	for i, w := range tokens {
-		context[i+2] = normalize(w)
+	var buf [64]contextWord
+	ctx := buf[:0]
+	if len(tokens)+4 > len(buf) {
+		ctx = make([]contextWord, 0, len(tokens)+4)
 	}
-	context[len(tokens)+2], context[len(tokens)+3] = end1, end2
+	ctx = append(ctx, t.idx.contextWord(start1), t.idx.contextWord(start2))
+	for _, w := range tokens {
+		ctx = append(ctx, t.idx.contextWord(normalize(w)))
+	}
+	ctx = append(ctx, t.idx.contextWord(end1), t.idx.contextWord(end2))
 
-	var sc scorer
-	prev, prev2 := start1, start2
+	var scores [maxClasses]float64
+	prev, prev2 := t.idx.start1, t.idx.start2
 	for i, word := range tokens {
-		tag := ""
-		if c, ok := t.tagDict[word]; ok {
-			tag = t.classes[c]
-		} else {
-			tag = t.predict(&sc, word, context[i:i+5], prev, prev2)
+		c, ok := t.tagDict[word]
+		if !ok {
+			c = t.predict(scores[:len(t.classes)], word, ctx[i:i+5], prev, prev2)
 		}
-		dst = append(dst, tag)
-		prev2, prev = prev, tag
+		dst = append(dst, t.classes[c])
+		prev2, prev = prev, int(c)
 	}
 	return dst
 }
 
-// scorer holds the per-call scratch space of predict.
-type scorer struct {
-	scores [256]float64
-	key    []byte
-}
+// maxClasses is the most tags a model can have (package apmodel stores a
+// tag in a byte).
+const maxClasses = 256
 
 // predict is NLTK's AveragedPerceptron.predict over the features of
-// PerceptronTagger._get_features. ctx is the context window i-2 .. i+2.
-func (t *Tagger) predict(sc *scorer, word string, ctx []string, prev, prev2 string) string {
-	scores := sc.scores[:len(t.classes)]
-	clear(scores)
+// PerceptronTagger._get_features; ctx is the context window i-2 .. i+2 and
+// prev, prev2 are tag numbers (START tags included).
+func (t *Tagger) predict(scores []float64, word string, ctx []contextWord, prev, prev2 int) uint8 {
+	x := &t.idx
+	// The bias is the first feature, so its weights land on zeros:
+	// copying them is the same as adding them.
+	copy(scores, x.biasScores)
 	// Features are visited in NLTK's insertion order so that every tag's
-	// score is summed in the same order, hence to the same double.
-	t.add(scores, t.bias)
-	t.addArgs(scores, tmplSuffix, lastChars(word, 3))
-	t.addArgs(scores, tmplPref1, firstChar(word))
-	t.addArgs(scores, tmplPrevTag, prev)
-	t.addArgs(scores, tmplPrev2Tag, prev2)
-	sc.key = append(append(append(sc.key[:0], prev...), ' '), prev2...)
-	t.addKey(scores, tmplTagPair, sc.key)
-	t.addArgs(scores, tmplWord, ctx[2])
-	sc.key = append(append(append(sc.key[:0], prev...), ' '), ctx[2]...)
-	t.addKey(scores, tmplPrevTagWord, sc.key)
-	t.addArgs(scores, tmplPrevWord, ctx[1])
-	t.addArgs(scores, tmplPrevSuffix, lastChars(ctx[1], 3))
-	t.addArgs(scores, tmplPrev2Word, ctx[0])
-	t.addArgs(scores, tmplNextWord, ctx[3])
-	t.addArgs(scores, tmplNextSuffix, lastChars(ctx[3], 3))
-	t.addArgs(scores, tmplNext2Word, ctx[4])
+	// score is summed in the same order, hence to the same double. NLTK
+	// multiplies each weight by the feature's count, which is always 1: no
+	// two templates can produce the same string.
+	t.add(scores, x.lookup(x.suffix, lastChars(word, 3)))
+	t.add(scores, x.lookup(x.pref1, firstChar(word)))
+	t.add(scores, x.prevTag[prev])
+	t.add(scores, x.prev2Tag[prev2])
+	t.add(scores, x.tagPair[prev*x.numTags+prev2])
+	cur := x.wordFeatures(ctx[2].word)
+	t.add(scores, cur.asCurrent)
+	t.add(scores, x.prevTagWord(cur, prev))
+	t.add(scores, x.wordFeatures(ctx[1].word).asPrev)
+	t.add(scores, x.suffixFeatures(ctx[1].suffix).asPrev)
+	t.add(scores, x.wordFeatures(ctx[0].word).asPrev2)
+	t.add(scores, x.wordFeatures(ctx[3].word).asNext)
+	t.add(scores, x.suffixFeatures(ctx[3].suffix).asNext)
+	t.add(scores, x.wordFeatures(ctx[4].word).asNext2)
 
 	// max(classes, key=lambda label: (scores[label], label)): classes are
 	// ascending, so on equal scores the later (greater) label wins.
@@ -138,27 +114,17 @@ func (t *Tagger) predict(sc *scorer, word string, ctx []string, prev, prev2 stri
 			best = c
 		}
 	}
-	return t.classes[best]
+	return uint8(best)
 }
 
-func (t *Tagger) addArgs(scores []float64, tmpl template, args string) {
-	if k, ok := t.byArgs[tmpl][args]; ok {
-		t.add(scores, k)
-	}
-}
-
-func (t *Tagger) addKey(scores []float64, tmpl template, args []byte) {
-	if k, ok := t.byArgs[tmpl][string(args)]; ok {
-		t.add(scores, k)
-	}
-}
-
+// add adds the weights of feature k (none when k < 0) to the scores.
 func (t *Tagger) add(scores []float64, k int32) {
 	if k < 0 {
 		return
 	}
 	lo, hi := t.start[k], t.start[k+1]
-	for j := lo; j < hi; j++ {
-		scores[t.cls[j]] += t.wt[j]
+	cls, wt := t.cls[lo:hi], t.wt[lo:hi]
+	for j, c := range cls {
+		scores[c] += wt[j]
 	}
 }
