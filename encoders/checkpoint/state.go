@@ -192,7 +192,9 @@ func (s *State) Float32(name string) (*tensor.Dense, error) {
 		return nil, err
 	}
 	buf := make([]float32, n)
-	if err := s.read(e, func(src []byte, dstStart, count int) { decodeFloat32(buf[dstStart:dstStart+count], src, e.dtype, e.bigEndian) }); err != nil {
+	if err := s.read(e, func(src []byte, dstStart, count int) {
+		decodeFloat32(buf[dstStart:dstStart+count], src, e.dtype, e.bigEndian)
+	}); err != nil {
 		return nil, fmt.Errorf("checkpoint: reading %q: %w", name, err)
 	}
 	return tensor.New(tensor.WithShape(e.shape...), tensor.WithBacking(buf)), nil
@@ -211,7 +213,9 @@ func (s *State) ReadFloat32(name string, dst []float32) error {
 	if n := numElements(e.shape); int64(len(dst)) != n {
 		return fmt.Errorf("checkpoint: tensor %q has %d elements, destination %d", name, n, len(dst))
 	}
-	if err := s.read(e, func(src []byte, dstStart, count int) { decodeFloat32(dst[dstStart:dstStart+count], src, e.dtype, e.bigEndian) }); err != nil {
+	if err := s.read(e, func(src []byte, dstStart, count int) {
+		decodeFloat32(dst[dstStart:dstStart+count], src, e.dtype, e.bigEndian)
+	}); err != nil {
 		return fmt.Errorf("checkpoint: reading %q: %w", name, err)
 	}
 	return nil
@@ -232,7 +236,9 @@ func (s *State) Int64(name string) (*tensor.Dense, error) {
 		return nil, err
 	}
 	buf := make([]int64, n)
-	if err := s.read(e, func(src []byte, dstStart, count int) { decodeInt64(buf[dstStart:dstStart+count], src, e.dtype, e.bigEndian) }); err != nil {
+	if err := s.read(e, func(src []byte, dstStart, count int) {
+		decodeInt64(buf[dstStart:dstStart+count], src, e.dtype, e.bigEndian)
+	}); err != nil {
 		return nil, fmt.Errorf("checkpoint: reading %q: %w", name, err)
 	}
 	return tensor.New(tensor.WithShape(e.shape...), tensor.WithBacking(buf)), nil
