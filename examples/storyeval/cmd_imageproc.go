@@ -1,0 +1,181 @@
+package main
+
+import (
+	"bytes"
+	"encoding/binary"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/storyeval/storyeval/encoders/imageproc"
+)
+
+func init() {
+	register(command{
+		name:    "imageproc",
+		summary: "ViT/CLIP image preprocessing (Pillow-exact) of PNG/JPEG files to pixel_values",
+		run:     runImageproc,
+	})
+}
+
+// imageprocItem is the JSON summary of one preprocessed image.
+type imageprocItem struct {
+	File   string  `json:"file"`
+	Width  int     `json:"width"`
+	Height int     `json:"height"`
+	Shape  [3]int  `json:"shape"`
+	Mean   Float   `json:"mean"`
+	Min    Float   `json:"min"`
+	Max    Float   `json:"max"`
+	First  []Float `json:"first"`
+}
+
+func runImageproc(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("imageproc", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	config := fs.String("config", "", "preprocessor_config.json of the model (overrides -processor)")
+	processor := fs.String("processor", "vit", "processor defaults when no -config is given: vit or clip")
+	box := fs.String("box", "", `crop every image to this region first, "left,top,right,bottom" (floats, rounded as PIL's crop)`)
+	rounding := fs.String("crop-rounding", "floor", "center-crop offset for odd excess: floor (HuggingFace) or half-even (torchvision)")
+	npyOut := fs.String("npy", "", "also write all pixel_values as a float32 .npy array [N,3,H,W] to this file")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: storyeval imageproc [-config preprocessor_config.json | -processor vit|clip] [-box l,t,r,b] [-crop-rounding floor|half-even] [-npy OUT.npy] IMAGE...")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() == 0 {
+		return fmt.Errorf("no image files given")
+	}
+	var cfg imageproc.ProcessorConfig
+	var err error
+	if *config != "" {
+		data, err := readFile(*config)
+		if err != nil {
+			return err
+		}
+		if cfg, err = imageproc.ParseProcessorConfig(data); err != nil {
+			return fmt.Errorf("%s: %w", *config, err)
+		}
+	} else {
+		kind := map[string]imageproc.ProcessorKind{"vit": imageproc.ViT, "clip": imageproc.CLIP}[strings.ToLower(*processor)]
+		if cfg, err = imageproc.DefaultConfig(kind); err != nil {
+			return fmt.Errorf("-processor %q: want vit or clip", *processor)
+		}
+	}
+	switch *rounding {
+	case "floor":
+		cfg.CropRounding = imageproc.CropFloor
+	case "half-even":
+		cfg.CropRounding = imageproc.CropRoundHalfEven
+	default:
+		return fmt.Errorf("-crop-rounding %q: want floor or half-even", *rounding)
+	}
+	var region *imageproc.Box
+	if *box != "" {
+		b, err := parseBox(*box)
+		if err != nil {
+			return fmt.Errorf("-box: %w", err)
+		}
+		region = &b
+	}
+	p, err := imageproc.NewProcessor(cfg)
+	if err != nil {
+		return err
+	}
+	var items []imageprocItem
+	var all []float32
+	var shape [3]int
+	for _, path := range fs.Args() {
+		img, err := imageproc.DecodeFile(path, nil)
+		if err != nil {
+			return err
+		}
+		w, h := img.Width, img.Height
+		if region != nil {
+			if img, err = imageproc.Crop(img, *region); err != nil {
+				return fmt.Errorf("%s: %w", path, err)
+			}
+		}
+		pv, err := p.Preprocess(img, nil)
+		if err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+		s := [3]int{pv.Channels, pv.Height, pv.Width}
+		if len(items) > 0 && s != shape {
+			return fmt.Errorf("%s: pixel_values shape %v differs from the first image's %v", path, s, shape)
+		}
+		shape = s
+		items = append(items, summarize(path, w, h, pv))
+		if *npyOut != "" {
+			all = append(all, pv.Data...)
+		}
+	}
+	if *npyOut != "" {
+		if err := writeNpyF32(*npyOut, []int{len(items), shape[0], shape[1], shape[2]}, all); err != nil {
+			return err
+		}
+	}
+	return writeJSON(stdout, map[string]any{"processor": cfg.Kind.String(), "images": items})
+}
+
+func summarize(path string, w, h int, pv imageproc.PixelValues) imageprocItem {
+	it := imageprocItem{File: path, Width: w, Height: h, Shape: [3]int{pv.Channels, pv.Height, pv.Width}}
+	lo, hi, sum := math.Inf(1), math.Inf(-1), 0.0
+	for _, v := range pv.Data {
+		x := float64(v)
+		lo, hi, sum = math.Min(lo, x), math.Max(hi, x), sum+x
+	}
+	it.Mean, it.Min, it.Max = Float(sum/float64(len(pv.Data))), Float(lo), Float(hi)
+	for _, v := range pv.Data[:min(5, len(pv.Data))] {
+		it.First = append(it.First, Float(v))
+	}
+	return it
+}
+
+// parseBox reads "left,top,right,bottom", optionally in brackets as the
+// region CSVs write it ("[62.0, 62.0, 126.0, 94.0]").
+func parseBox(s string) (imageproc.Box, error) {
+	parts := strings.Split(strings.Trim(strings.TrimSpace(s), "[]()"), ",")
+	if len(parts) != 4 {
+		return imageproc.Box{}, fmt.Errorf("%q: want 4 comma-separated numbers", s)
+	}
+	var v [4]float64
+	for i, p := range parts {
+		f, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
+		if err != nil {
+			return imageproc.Box{}, fmt.Errorf("%q: %w", s, err)
+		}
+		v[i] = f
+	}
+	return imageproc.Box{Left: v[0], Top: v[1], Right: v[2], Bottom: v[3]}, nil
+}
+
+// writeNpyF32 writes a little-endian float32 .npy (format 1.0).
+func writeNpyF32(path string, shape []int, data []float32) error {
+	dims := make([]string, len(shape))
+	for i, d := range shape {
+		dims[i] = strconv.Itoa(d)
+	}
+	header := fmt.Sprintf("{'descr': '<f4', 'fortran_order': False, 'shape': (%s), }", strings.Join(dims, ", "))
+	pad := 64 - (10+len(header)+1)%64
+	header += strings.Repeat(" ", pad%64) + "\n"
+	var buf bytes.Buffer
+	buf.WriteString("\x93NUMPY\x01\x00")
+	if err := binary.Write(&buf, binary.LittleEndian, uint16(len(header))); err != nil {
+		return err
+	}
+	buf.WriteString(header)
+	if err := binary.Write(&buf, binary.LittleEndian, data); err != nil {
+		return err
+	}
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	return nil
+}
