@@ -14,13 +14,20 @@ import (
 // the beta distribution with equal shapes that is the regularized incomplete
 // beta function at 1 − (|r|+1)/2, a subtraction that is exact there.
 func pearsonTwoSidedP(r float64, n int) float64 {
+	if math.IsNaN(r) { // only from overflow on values near ±MaxFloat64
+		return math.NaN()
+	}
 	ab := float64(n)/2 - 1
 	x := (math.Abs(r) + 1) / 2
 	if x >= 1 {
 		return 0
 	}
-	return 2 * mathext.RegIncBeta(ab, ab, 1-x)
+	return clipP(2 * mathext.RegIncBeta(ab, ab, 1-x))
 }
+
+// clipP limits a p-value to at most 1: near r = 0 the incomplete beta
+// function can exceed ½ by a few ulps, which would give p > 1.
+func clipP(p float64) float64 { return math.Min(p, 1) }
 
 // studentTwoSidedP is the two-sided p-value 2·P(T ≤ −|t|) of Student's t
 // with df degrees of freedom. Matches the reference implementation
@@ -31,7 +38,7 @@ func studentTwoSidedP(df, t float64) float64 {
 	if math.IsNaN(t) || math.IsNaN(df) || df <= 0 {
 		return math.NaN()
 	}
-	return 2 * studentLowerTail(df, -math.Abs(t))
+	return clipP(2 * studentLowerTail(df, -math.Abs(t)))
 }
 
 // studentLowerTail is P(T ≤ t) for Student's t with df > 0 degrees of

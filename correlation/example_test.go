@@ -1,0 +1,123 @@
+package correlation_test
+
+import (
+	"fmt"
+
+	"github.com/storyeval/storyeval/correlation"
+)
+
+// Human ratings (1–5 Likert) of eight stories and a metric's scores.
+var (
+	human  = []float64{4, 2, 5, 3, 1, 4, 2, 5}
+	metric = []float64{0.71, 0.42, 0.80, 0.55, 0.30, 0.62, 0.48, 0.77}
+	other  = []float64{0.52, 0.61, 0.70, 0.40, 0.45, 0.66, 0.38, 0.59}
+)
+
+func ExamplePearson() {
+	res, err := correlation.Pearson(human, metric)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("r = %.4f, p = %.2g\n", res.Statistic, res.P)
+	// Output: r = 0.9835, p = 1.1e-05
+}
+
+func ExampleSpearman() {
+	res, err := correlation.Spearman(human, metric)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("rho = %.4f, p = %.2g\n", res.Statistic, res.P)
+	// Output: rho = 0.9820, p = 1.4e-05
+}
+
+func ExampleKendall() {
+	// τ-b with the p-value forced to the normal approximation.
+	res, err := correlation.Kendall(human, metric, correlation.KendallOptions{
+		Variant: correlation.TauB,
+		Method:  correlation.KendallAsymptotic,
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("tau-b = %.4f, p = %.3f\n", res.Statistic, res.P)
+	// Output: tau-b = 0.9449, p = 0.002
+}
+
+func ExampleKendallTauB() {
+	res, err := correlation.KendallTauB(human, metric)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("tau-b = %.4f, p = %.3f\n", res.Statistic, res.P)
+	// Output: tau-b = 0.9449, p = 0.002
+}
+
+func ExampleKendallTauC() {
+	res, err := correlation.KendallTauC(human, metric)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("tau-c = %.4f, p = %.3f\n", res.Statistic, res.P)
+	// Output: tau-c = 0.9766, p = 0.002
+}
+
+func ExamplePointBiserial() {
+	// Whether annotators flagged an error in each story, against the metric.
+	flagged := []bool{false, true, false, true, true, false, true, false}
+	res, err := correlation.PointBiserial(flagged, metric)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("r_pb = %.4f, p = %.3f\n", res.Statistic, res.P)
+	// Output: r_pb = -0.8710, p = 0.005
+}
+
+func ExampleResult_Defined() {
+	constant := []float64{3, 3, 3, 3, 3, 3, 3, 3}
+	res, err := correlation.Spearman(constant, metric)
+	fmt.Println(res.Defined(), res.Statistic, err)
+	// Output: false NaN <nil>
+}
+
+func ExampleBootstrap() {
+	iv, err := correlation.Bootstrap(human, metric, correlation.Spearman, correlation.BootstrapOptions{
+		Resamples: 2000,
+		Seed:      1,
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("rho = %.3f, 95%% CI [%.3f, %.3f], %d undefined resamples\n", iv.Estimate, iv.Low, iv.High, iv.Undefined)
+	// Output: rho = 0.982, 95% CI [0.899, 1.000], 0 undefined resamples
+}
+
+func ExampleWilliams() {
+	// Does metric correlate with the humans significantly better than other?
+	res, err := correlation.Williams(human, metric, other, correlation.Pearson)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("r12 = %.3f, r13 = %.3f, r23 = %.3f: t(%d) = %.3f, one-sided p = %.4f\n",
+		res.R12, res.R13, res.R23, res.DF, res.T, res.P)
+	// Output: r12 = 0.984, r13 = 0.633, r23 = 0.547: t(5) = 3.657, one-sided p = 0.0073
+}
+
+func ExampleWilliamsFromCorrelations() {
+	// Steiger's (1980) example: n = 103, r12 = .5, r13 = .4, r23 = .1.
+	res, err := correlation.WilliamsFromCorrelations(0.5, 0.4, 0.1, 103)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("t(%d) = %.4f, two-sided p = %.4f\n", res.DF, res.T, res.PTwoSided)
+	// Output: t(100) = 0.8913, two-sided p = 0.3749
+}
