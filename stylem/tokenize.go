@@ -3,8 +3,8 @@ package stylem
 import (
 	"fmt"
 	"strings"
-	"unicode"
 
+	"github.com/storyeval/storyeval/internal/pyunicode"
 	"github.com/storyeval/storyeval/ngram"
 )
 
@@ -24,14 +24,14 @@ type PTBStep func(caption string) string
 // the reference runs.
 func PTB(caption string) string { return ngram.PTBTokenize(caption) }
 
-// Simple lower-cases the caption, splits it on white space and drops the
+// Simple lower-cases the caption (as str.lower), splits it on white space and drops the
 // tokens of the COCO toolkit's punctuation list. It is the stand-in for the
 // Java PTB tokenizer that the golden fixture was generated with.
 //
 // Matches the reference's drop list, which is compared with lower-cased
 // tokens, so the upper-case bracket names (-LRB- …) never match.
 func Simple(caption string) string {
-	toks := strings.FieldsFunc(strings.ToLower(caption), isPySpace)
+	toks := strings.FieldsFunc(pyunicode.Lower(caption), pyunicode.IsSpace)
 	kept := toks[:0]
 	for _, t := range toks {
 		if !ptbPunctuation[t] {
@@ -67,7 +67,7 @@ func Tokenize(caption string, step PTBStep) []string {
 	if step == nil {
 		step = PTB
 	}
-	toks := strings.FieldsFunc(step(retokJoin(caption)), isPySpace)
+	toks := strings.FieldsFunc(step(retokJoin(caption)), pyunicode.IsSpace)
 	return append(toks, EOS)
 }
 
@@ -80,13 +80,13 @@ func retokJoin(s string) string {
 	inWord := false
 	for _, r := range s {
 		switch {
-		case isPyWord(r):
+		case pyunicode.IsWord(r):
 			if !inWord && b.Len() > 0 {
 				b.WriteByte(' ')
 			}
 			inWord = true
 			b.WriteRune(r)
-		case r == '\n' || !isPySpace(r):
+		case r == '\n' || !pyunicode.IsSpace(r):
 			if b.Len() > 0 {
 				b.WriteByte(' ')
 			}
@@ -97,16 +97,4 @@ func retokJoin(s string) string {
 		}
 	}
 	return b.String()
-}
-
-// isPyWord reports whether r matches Python's Unicode \w.
-func isPyWord(r rune) bool {
-	return r == '_' || unicode.IsLetter(r) || unicode.IsNumber(r)
-}
-
-// isPySpace reports whether r is white space for Python's str.split and \s:
-// Go's unicode.IsSpace plus the separators U+001C..U+001F, which Python
-// also splits on.
-func isPySpace(r rune) bool {
-	return unicode.IsSpace(r) || (r >= 0x1c && r <= 0x1f)
 }
