@@ -1,0 +1,246 @@
+package rovist
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/storyeval/storyeval/internal/pairwise"
+	"github.com/storyeval/storyeval/internal/sentences"
+	"github.com/storyeval/storyeval/internal/words"
+)
+
+// DefaultBlockLength is the length of the token blocks compared within a
+// sentence, the reference scorer's --intra_sent_ngram_len default.
+const DefaultBlockLength = 4
+
+// NROptions configures NonRedundancy. A nil *NROptions, or the zero value,
+// gives the reference scorer's behaviour.
+type NROptions struct {
+	// SetJaccard scores a pair of token lists with the set Jaccard index
+	// |A∩B| / |A∪B| over distinct tokens, as the paper defines it, instead
+	// of the reference code's count of equal (a, b) token pairs over |A∪B|,
+	// which can exceed 1 when tokens repeat.
+	SetJaccard bool
+
+	// BlockLength is the length of the consecutive, non-overlapping blocks
+	// compared within a sentence; 0 means DefaultBlockLength.
+	BlockLength int
+
+	// ErrorOnEmptyUnion makes a pair of sentences that are both empty
+	// after the last-token drop an error, as in the original scorer, which
+	// raises ZeroDivisionError there. By default such pairs are skipped,
+	// as the dHM re-implementation (akskuchi/dHM-visual-storytelling,
+	// evaluate/eval_C_R.py) does.
+	ErrorOnEmptyUnion bool
+}
+
+// NRResult is the RoViST-NR score of one story with the pair scores it was
+// averaged from, so that a caller can see what repeats.
+type NRResult struct {
+	// Score is 1 − mean(mean(Inter), mean(Intra) or 0): 1 for no
+	// repetition; it can fall below 0, since the reference numerator can
+	// exceed the union. NaN when Defined is false.
+	Score float64
+	// Defined is false when no inter-sentence pair could be scored: the
+	// story has fewer than two sentences (the reference yields NaN and the
+	// published files omit the story) or every pair was skipped.
+	Defined bool
+
+	// Tokens holds the tokens scored, per sentence: NLTK's word_tokenize of
+	// the sentence without its last token.
+	Tokens [][]string
+	// Inter holds every pair of sentences (First < Second), in the
+	// reference's order: for each Second from 1, each First below it.
+	Inter []NRPair
+	// Intra holds, for each sentence, block k against block k+1 (Second =
+	// First + 1 are block numbers, Sentence the sentence index).
+	Intra []NRPair
+	// InterMean and IntraMean are the numpy means of the pair scores;
+	// IntraMean is 0 when no sentence has two blocks, as in the reference.
+	InterMean, IntraMean float64
+	// Skipped counts the inter-sentence pairs left out because both
+	// sentences were empty.
+	Skipped int
+}
+
+// NRPair is one compared pair of token lists.
+type NRPair struct {
+	// Sentence is the sentence of an intra-sentence pair; 0 for Inter.
+	Sentence int
+	// First and Second are sentence indices (Inter) or block indices
+	// (Intra).
+	First, Second int
+	// Shared is the numerator: the number of equal token pairs (or of
+	// shared distinct tokens with SetJaccard). Union is the number of
+	// distinct tokens in both lists.
+	Shared, Union int
+	// Score is Shared / Union.
+	Score float64
+}
+
+// NonRedundancy returns RoViST-NR for a story, reproducing the reference
+// scorer (usydnlp/rovist scripts/non_redun_scorer.py) bit for bit: the story
+// is split with NLTK's sent_tokenize, each sentence tokenized with
+// word_tokenize (which re-splits it) and scored by NonRedundancyTokens.
+//
+// Matches the reference implementation, which drops the last token of every
+// sentence whatever it is (meant to be the final punctuation), and compares
+// tokens case-sensitively.
+func NonRedundancy(story string, opts *NROptions) (NRResult, error) {
+	sents := sentences.Split(story)
+	toks := make([][]string, len(sents))
+	for i, s := range sents {
+		w := words.Tokenize(s)
+		if len(w) > 0 {
+			w = w[:len(w)-1]
+		}
+		toks[i] = w
+	}
+	return NonRedundancyTokens(toks, opts)
+}
+
+// NonRedundancyTokens scores a story given as the tokens of each sentence,
+// already without the tokens that should not count. The pair score is the
+// reference's "Jaccard": the number of equal (a, b) token pairs over the
+// number of distinct tokens in both lists (or the set Jaccard index, see
+// NROptions.SetJaccard). Inter is every pair of sentences; Intra compares,
+// within each sentence, consecutive non-overlapping blocks of BlockLength
+// tokens. The score is 1 − mean(mean(Inter), mean(Intra) or 0), every mean
+// computed with numpy's pairwise summation.
+//
+// Matches the reference implementation, which compares a sentence's final,
+// shorter block with the full block before it. The result keeps
+// sentenceTokens as its Tokens field.
+func NonRedundancyTokens(sentenceTokens [][]string, opts *NROptions) (NRResult, error) {
+	var o NROptions
+	if opts != nil {
+		o = *opts
+	}
+	block := o.BlockLength
+	switch {
+	case block == 0:
+		block = DefaultBlockLength
+	case block < 0:
+		return NRResult{}, fmt.Errorf("rovist: NonRedundancy: BlockLength %d is negative", block)
+	}
+
+	ids, vocab := tokenIDs(sentenceTokens)
+	sc := pairScorer{seen: make([]uint32, vocab), inB: make([]uint32, vocab), set: o.SetJaccard}
+	res := NRResult{Tokens: sentenceTokens}
+
+	n := len(ids)
+	if n > 1 {
+		res.Inter = make([]NRPair, 0, n*(n-1)/2)
+	}
+	for i := 1; i < n; i++ {
+		for j := 0; j < i; j++ {
+			shared, union := sc.score(ids[i], ids[j])
+			if union == 0 {
+				if o.ErrorOnEmptyUnion {
+					return NRResult{}, fmt.Errorf("rovist: NonRedundancy: sentences %d and %d are both empty after dropping their last token (the reference scorer divides by zero)", j, i)
+				}
+				res.Skipped++
+				continue
+			}
+			res.Inter = append(res.Inter, NRPair{First: j, Second: i, Shared: shared, Union: union,
+				Score: float64(shared) / float64(union)})
+		}
+	}
+	for s, t := range ids {
+		for k := 0; k*block < len(t); k++ {
+			prev := t[k*block : min((k+1)*block, len(t))]
+			next := t[min((k+1)*block, len(t)):min((k+2)*block, len(t))]
+			if len(next) == 0 {
+				continue
+			}
+			shared, union := sc.score(prev, next)
+			res.Intra = append(res.Intra, NRPair{Sentence: s, First: k, Second: k + 1,
+				Shared: shared, Union: union, Score: float64(shared) / float64(union)})
+		}
+	}
+
+	scores := make([]float64, 0, max(len(res.Inter), len(res.Intra)))
+	for _, p := range res.Inter {
+		scores = append(scores, p.Score)
+	}
+	res.InterMean = pairwise.Mean(scores) // NaN when empty, as np.mean
+	if len(res.Intra) > 0 {
+		scores = scores[:0]
+		for _, p := range res.Intra {
+			scores = append(scores, p.Score)
+		}
+		res.IntraMean = pairwise.Mean(scores)
+	}
+	res.Score = 1 - pairwise.Mean([]float64{res.InterMean, res.IntraMean})
+	res.Defined = len(res.Inter) > 0
+	if !res.Defined {
+		res.Score = math.NaN()
+	}
+	return res, nil
+}
+
+// tokenIDs numbers the distinct tokens of a story, so that pairs are
+// compared as small integers.
+func tokenIDs(sentenceTokens [][]string) (ids [][]uint32, vocab int) {
+	index := make(map[string]uint32)
+	ids = make([][]uint32, len(sentenceTokens))
+	total := 0
+	for _, t := range sentenceTokens {
+		total += len(t)
+	}
+	flat := make([]uint32, 0, total)
+	for i, t := range sentenceTokens {
+		start := len(flat)
+		for _, w := range t {
+			id, ok := index[w]
+			if !ok {
+				id = uint32(len(index))
+				index[w] = id
+			}
+			flat = append(flat, id)
+		}
+		ids[i] = flat[start:len(flat):len(flat)]
+	}
+	return ids, len(index)
+}
+
+// pairScorer computes pair numerators and unions with generation-stamped
+// marks instead of allocating a set per pair.
+type pairScorer struct {
+	seen, inB []uint32 // stamps per token id
+	stamp     uint32
+	set       bool
+}
+
+// score returns the numerator and |set(a) ∪ set(b)| for token lists a, b.
+func (p *pairScorer) score(a, b []uint32) (shared, union int) {
+	p.stamp++
+	for _, x := range b {
+		p.inB[x] = p.stamp
+	}
+	for _, x := range a {
+		if p.seen[x] != p.stamp {
+			p.seen[x] = p.stamp
+			union++
+			if p.set && p.inB[x] == p.stamp {
+				shared++
+			}
+		}
+	}
+	for _, x := range b {
+		if p.seen[x] != p.stamp {
+			p.seen[x] = p.stamp
+			union++
+		}
+	}
+	if !p.set {
+		for _, x := range a {
+			for _, y := range b {
+				if x == y {
+					shared++
+				}
+			}
+		}
+	}
+	return shared, union
+}
