@@ -1,0 +1,282 @@
+package ngram
+
+import (
+	"errors"
+	"fmt"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+)
+
+// MeteorOptions configures NewMeteor. The zero value (or nil) is the COCO
+// caption toolkit's configuration without a paraphrase table.
+type MeteorOptions struct {
+	// ParaphraseTable is the path of a Meteor paraphrase table in the format
+	// of Meteor 1.5's data/paraphrase-en.gz (gzipped; per entry a probability
+	// line, a phrase line and a paraphrase line). Empty: no paraphrase stage.
+	// Without the table, scores sit below the COCO toolkit's published
+	// values whenever a paraphrase would have matched.
+	ParaphraseTable string
+
+	// ParaphraseLimit caps the decompressed bytes read from ParaphraseTable;
+	// 0 means DefaultMeteorParaphraseLimit.
+	ParaphraseLimit int64
+
+	// BeamSize is the alignment beam width; 0 means the reference's 40.
+	BeamSize int
+}
+
+// Meteor scores candidates with METEOR 1.5 as the COCO caption toolkit runs
+// it (meteor-1.5.jar -l en -norm -stdio): text is normalized (mteval-style
+// punctuation tokenization with English non-breaking prefixes, then lower
+// case), aligned to each reference in the stages exact, stem (Snowball
+// English), synonym (WordNet synsets) and, when a table is given,
+// paraphrase, and scored with alpha 0.85, beta 0.2, gamma 0.6, delta 0.75 and
+// stage weights 1.0/0.6/0.8/0.6. A Meteor is safe for concurrent use.
+type Meteor struct {
+	res     *meteorResources
+	para    *meteorParaphraser
+	beam    int
+	scratch sync.Pool
+}
+
+// NewMeteor returns a scorer. The embedded English resources are parsed on
+// first use (once per process); a paraphrase table, if named, is read now.
+func NewMeteor(opts *MeteorOptions) (*Meteor, error) {
+	if opts == nil {
+		opts = &MeteorOptions{}
+	}
+	if opts.BeamSize < 0 {
+		return nil, fmt.Errorf("meteor: BeamSize %d is negative", opts.BeamSize)
+	}
+	if opts.ParaphraseLimit < 0 {
+		return nil, fmt.Errorf("meteor: ParaphraseLimit %d is negative", opts.ParaphraseLimit)
+	}
+	res, err := loadMeteorResources()
+	if err != nil {
+		return nil, err
+	}
+	m := &Meteor{res: res, beam: opts.BeamSize}
+	if m.beam == 0 {
+		m.beam = 40
+	}
+	if opts.ParaphraseTable != "" {
+		limit := opts.ParaphraseLimit
+		if limit == 0 {
+			limit = DefaultMeteorParaphraseLimit
+		}
+		if m.para, err = loadMeteorParaphrases(opts.ParaphraseTable, limit); err != nil {
+			return nil, err
+		}
+	}
+	return m, nil
+}
+
+// meteorScratch is the per-goroutine state of a scorer: buffers and a cache
+// of analysed words.
+type meteorScratch struct {
+	norm  meteorNormalizer
+	al    meteorAligner
+	words map[string]*meteorWord
+	toks  []string
+	test  []*meteorWord
+	ref   []*meteorWord
+}
+
+func (m *Meteor) getScratch() *meteorScratch {
+	if sc, ok := m.scratch.Get().(*meteorScratch); ok {
+		return sc
+	}
+	return &meteorScratch{
+		norm:  meteorNormalizer{prefixes: m.res.prefixes},
+		al:    meteorAligner{para: m.para, beam: m.beam},
+		words: map[string]*meteorWord{},
+	}
+}
+
+func (m *Meteor) putScratch(sc *meteorScratch) {
+	if len(sc.words) > 1<<16 {
+		clear(sc.words) // keep the cache bounded
+	}
+	m.scratch.Put(sc)
+}
+
+// word returns the analysed form of a normalized token.
+func (m *Meteor) word(sc *meteorScratch, tok string) *meteorWord {
+	if w, ok := sc.words[tok]; ok {
+		return w
+	}
+	w := &meteorWord{
+		key:      meteorJavaHash(tok),
+		stemKey:  meteorJavaHash(meteorStem(tok)),
+		syn:      m.res.synonymSets(tok),
+		function: m.res.functionWords[meteorJavaLower(tok)],
+		para:     -1,
+	}
+	if m.para != nil {
+		w.para = m.para.translate(tok)
+	}
+	sc.words[strings.Clone(tok)] = w
+	return w
+}
+
+// analyse normalizes line and returns its words, appended to dst.
+func (m *Meteor) analyse(sc *meteorScratch, line string, dst []*meteorWord) []*meteorWord {
+	sc.toks = meteorJavaTokens(sc.norm.normalize(line), sc.toks[:0])
+	for _, t := range sc.toks {
+		dst = append(dst, m.word(sc, t))
+	}
+	return dst
+}
+
+// Score returns the statistics and score of cand against its references,
+// those of the best-scoring reference (MeteorScorer.getMeteorStats). Matches
+// the reference implementation, which keeps the first reference on ties.
+func (m *Meteor) Score(cand string, refs []string) (MeteorStats, error) {
+	if len(refs) == 0 {
+		return MeteorStats{}, errors.New("meteor: no references")
+	}
+	sc := m.getScratch()
+	defer m.putScratch(sc)
+	return m.score(sc, cand, refs), nil
+}
+
+func (m *Meteor) score(sc *meteorScratch, cand string, refs []string) MeteorStats {
+	sc.test = m.analyse(sc, cand, sc.test[:0])
+	best := MeteorStats{Score: -1}
+	for _, ref := range refs {
+		sc.ref = m.analyse(sc, ref, sc.ref[:0])
+		a := sc.al.align(sc.test, sc.ref)
+		s := meteorStatsOf(a, len(sc.test), len(sc.ref))
+		meteorComputeMetrics(&s)
+		if s.Score > best.Score {
+			best = s
+		}
+	}
+	return best
+}
+
+// meteorStatsOf is MeteorScorer.getMeteorStats(Alignment) for word counts.
+func meteorStatsOf(a meteorAlignment, n1, n2 int) MeteorStats {
+	s := MeteorStats{
+		TestLength:             float64(n1),
+		ReferenceLength:        float64(n2),
+		TestFunctionWords:      float64(a.fn1),
+		ReferenceFunctionWords: float64(a.fn2),
+		Chunks:                 float64(a.chunks),
+	}
+	for i := 0; i < meteorStages; i++ {
+		s.TestStageMatchesContent[i] = float64(a.content1[i])
+		s.ReferenceStageMatchesContent[i] = float64(a.content2[i])
+		s.TestStageMatchesFunction[i] = float64(a.function1[i])
+		s.ReferenceStageMatchesFunction[i] = float64(a.function2[i])
+		s.TestTotalMatches += float64(a.content1[i]) + float64(a.function1[i])
+		s.ReferenceTotalMatches += float64(a.content2[i]) + float64(a.function2[i])
+	}
+	s.TestWordMatches = s.TestTotalMatches
+	s.ReferenceWordMatches = s.ReferenceTotalMatches
+	return s
+}
+
+// ComputeScore fills the computed fields of s (precision, recall, F1, fMean,
+// fragmentation penalty, score) from its counts, as the jar's EVAL command
+// does; use it on statistics summed with MeteorStats.Add.
+func (m *Meteor) ComputeScore(s *MeteorStats) { meteorComputeMetrics(s) }
+
+// Corpus scores every candidate against its references and returns the
+// corpus score (the score of the summed statistics) and the per-item scores,
+// as pycocoevalcap's Meteor.compute_score does. cands and refs must have the
+// same keys and every item at least one reference.
+//
+// Matches the reference implementation, whose wrapper removes "|||" from the
+// candidate and then replaces each double space with one, and whose line
+// protocol splits a reference containing "|||" into several references.
+// Line breaks, which would break that protocol, are read as spaces.
+func (m *Meteor) Corpus(cands map[string]string, refs map[string][]string) (corpus float64, items map[string]float64, err error) {
+	ids := make([]string, 0, len(cands))
+	for id := range cands {
+		if len(refs[id]) == 0 {
+			if _, ok := refs[id]; !ok {
+				return 0, nil, fmt.Errorf("meteor: candidate %q has no entry in refs", id)
+			}
+			return 0, nil, fmt.Errorf("meteor: candidate %q has no references", id)
+		}
+		ids = append(ids, id)
+	}
+	for id := range refs {
+		if _, ok := cands[id]; !ok {
+			return 0, nil, fmt.Errorf("meteor: reference id %q has no candidate", id)
+		}
+	}
+	if len(ids) == 0 {
+		return 0, nil, errors.New("meteor: empty corpus")
+	}
+	slices.Sort(ids)
+
+	stats := make([]MeteorStats, len(ids))
+	workers := min(runtime.GOMAXPROCS(0), len(ids))
+	var wg sync.WaitGroup
+	next := make(chan int, len(ids))
+	for i := range ids {
+		next <- i
+	}
+	close(next)
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sc := m.getScratch()
+			defer m.putScratch(sc)
+			var rs []string
+			for i := range next {
+				id := ids[i]
+				rs = meteorCocoRefs(refs[id], rs[:0])
+				stats[i] = m.score(sc, meteorCocoHypothesis(cands[id]), rs)
+			}
+		}()
+	}
+	wg.Wait()
+
+	items = make(map[string]float64, len(ids))
+	var total MeteorStats
+	for i, id := range ids {
+		items[id] = stats[i].Score
+		total.Add(stats[i])
+	}
+	meteorComputeMetrics(&total)
+	return total.Score, items, nil
+}
+
+// meteorCocoHypothesis is what pycocoevalcap's Meteor._stat sends as the
+// hypothesis: "|||" removed, then double spaces replaced by single ones; the
+// jar trims it.
+func meteorCocoHypothesis(h string) string {
+	h = meteorOneLine(h)
+	h = strings.ReplaceAll(h, "|||", "")
+	return meteorJavaTrim(strings.ReplaceAll(h, "  ", " "))
+}
+
+// meteorCocoRefs is how the jar's -stdio SCORE command reads the references
+// of the line the wrapper sends: split at "|||", each part trimmed.
+func meteorCocoRefs(refs []string, dst []string) []string {
+	for _, r := range refs {
+		r = meteorOneLine(r)
+		for {
+			part, rest, found := strings.Cut(r, "|||")
+			dst = append(dst, meteorJavaTrim(part))
+			if !found {
+				break
+			}
+			r = rest
+		}
+	}
+	return dst
+}
+
+func meteorOneLine(s string) string {
+	if strings.ContainsAny(s, "\r\n") {
+		s = strings.NewReplacer("\r\n", " ", "\r", " ", "\n", " ").Replace(s)
+	}
+	return s
+}
