@@ -16,7 +16,6 @@ const (
 	meteorStages
 )
 
-
 // meteorWord is a normalized token with everything the stages compare.
 type meteorWord struct {
 	key      int32 // String.hashCode of the word
