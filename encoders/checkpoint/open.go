@@ -2,8 +2,7 @@ package checkpoint
 
 import (
 	"bytes"
-	"encoding/binary"
-	"fmt"
+		"fmt"
 	"io"
 	"os"
 )
@@ -74,7 +73,7 @@ func (o Options) parse(path string, data []byte) (*State, error) {
 		st, err = o.parseTorchZip(data)
 	case len(data) >= 2 && data[0] == opProto:
 		st, err = o.parseTorchLegacy(data)
-	case len(data) > 8 && binary.LittleEndian.Uint64(data) < uint64(len(data)) && data[8] == '{':
+	case len(data) > 8 && data[8] == '{':
 		st, err = o.parseSafetensors(data)
 	case len(data) > 262 && string(data[257:262]) == "ustar":
 		err = fmt.Errorf("a tar archive: the torch.save format of PyTorch < 0.4 is not supported")

@@ -15,6 +15,8 @@ func resolveBuiltin(module, name string) any {
 		return callable{name: "collections.OrderedDict", call: newOrderedDict}
 	case "builtins.set", "__builtin__.set", "builtins.frozenset", "__builtin__.frozenset":
 		return callable{name: module + "." + name, call: newSet}
+	case "builtins.bytearray", "__builtin__.bytearray", "builtins.bytes", "__builtin__.bytes":
+		return callable{name: module + "." + name, call: newBytes}
 	case "_codecs.encode":
 		return callable{name: "_codecs.encode", call: codecsEncode}
 	case "copyreg._reconstructor", "copy_reg._reconstructor":
@@ -108,4 +110,19 @@ func reconstructor(args Tuple) (any, error) {
 		return nil, fmt.Errorf("class of type %s", typeName(args[0]))
 	}
 	return &Object{Class: g, Args: args[1:]}, nil
+}
+
+// newBytes is bytes() or bytearray() of nothing, of bytes, or of a str and
+// the latin1 encoding (how protocols 0–2 write them).
+func newBytes(args Tuple) (any, error) {
+	switch len(args) {
+	case 0:
+		return []byte{}, nil
+	case 1:
+		if b, ok := args[0].([]byte); ok {
+			return append([]byte{}, b...), nil
+		}
+		return nil, fmt.Errorf("argument of type %s", typeName(args[0]))
+	}
+	return codecsEncode(args)
 }
