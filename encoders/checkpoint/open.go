@@ -2,7 +2,7 @@ package checkpoint
 
 import (
 	"bytes"
-		"fmt"
+	"fmt"
 	"io"
 	"os"
 )
