@@ -15,7 +15,7 @@ import (
 const (
 	// MaxDecodedBytes bounds the decompressed size of a model (NLTK's English
 	// model decompresses to about 1.3 MB).
-	MaxDecodedBytes = 64 << 20
+	MaxDecodedBytes = 16 << 20
 	maxClasses      = 255
 	maxStringBytes  = 1 << 16
 )
@@ -114,7 +114,7 @@ func (d *decoder) model() *Model {
 	// Every entry takes at least one byte, which bounds the counts below by
 	// what is left of the input.
 	nWords := d.uvarint(uint64(len(d.buf)), "number of tag-dictionary words")
-	m.TagDict = make(map[string]uint8, nWords)
+	m.TagDict = make(map[string]uint8, min(nWords, 1<<16))
 	prev := ""
 	for i := uint64(0); i < nWords && d.err == nil; i++ {
 		w := d.frontCoded(prev, "tag-dictionary word")
@@ -128,31 +128,33 @@ func (d *decoder) model() *Model {
 		prev = w
 	}
 
+	// Slices grow as entries are read rather than being sized by the
+	// counts, so memory stays proportional to the input actually present.
 	nFeats := d.uvarint(uint64(len(d.buf)), "number of features")
-	m.Features = make([]Feature, nFeats)
 	prev = ""
-	for i := range m.Features {
-		if d.err != nil {
-			break
-		}
+	for i := uint64(0); i < nFeats && d.err == nil; i++ {
 		k := d.frontCoded(prev, "feature key")
 		if i > 0 && k <= prev {
 			d.fail("feature keys are not strictly ascending at %q", k)
 		}
-		m.Features[i].Key = k
+		m.Features = append(m.Features, Feature{Key: k})
 		prev = k
 	}
 	total := 0
 	for i := range m.Features {
 		n := int(d.uvarint(uint64(len(m.Classes)), "number of weights of a feature"))
 		total += n
+		// Each weight takes at least two more bytes (class delta, low byte).
+		if d.err == nil && total > len(d.buf) {
+			d.fail("truncated weights")
+		}
 		if d.err != nil {
-			break
+			return m
 		}
 		m.Features[i].Classes = make([]uint8, n)
 		m.Features[i].Milli = make([]int32, n)
 	}
-	if d.err != nil || uint64(total) > uint64(len(d.buf)) {
+	if d.err != nil || total > len(d.buf) {
 		d.fail("truncated weights")
 		return m
 	}
