@@ -1,0 +1,74 @@
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+
+	"github.com/storyeval/storyeval/internal/sentences"
+	"github.com/storyeval/storyeval/internal/words"
+)
+
+func init() {
+	register(command{
+		name:    "tokens",
+		summary: "NLTK 3.8 sentences and per-sentence word tokens of each story, as JSON lines",
+		run:     runTokens,
+	})
+}
+
+// tokensLine is one output line of the tokens subcommand; field order is
+// output order.
+type tokensLine struct {
+	ID        string     `json:"id"`
+	Sentences []string   `json:"sentences"`
+	Words     [][]string `json:"words"`
+}
+
+func runTokens(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("tokens", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	storiesPath := fs.String("stories", "", "JSON file {id: story text} (required)")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: storyeval tokens -stories FILE.json")
+		fmt.Fprintln(stderr, "\nPrints one JSON object per story, in the input's order:")
+		fmt.Fprintln(stderr, `{"id": ..., "sentences": nltk.sent_tokenize(story), "words": [nltk.word_tokenize(s) for s in sentences]}`)
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected arguments %q", fs.Args())
+	}
+	if *storiesPath == "" {
+		fs.Usage()
+		return fmt.Errorf("-stories is required")
+	}
+	ids, texts, err := readStories(*storiesPath)
+	if err != nil {
+		return err
+	}
+	enc := json.NewEncoder(stdout)
+	enc.SetEscapeHTML(false)
+	for _, id := range ids {
+		line := tokensLine{ID: id, Sentences: sentences.Split(texts[id])}
+		if line.Sentences == nil {
+			line.Sentences = []string{} // [] rather than null for an empty story
+		}
+		line.Words = make([][]string, len(line.Sentences))
+		for i, s := range line.Sentences {
+			// word_tokenize re-splits each sentence with Punkt, as RoViST
+			// calls it.
+			line.Words[i] = words.Tokenize(s)
+			if line.Words[i] == nil {
+				line.Words[i] = []string{}
+			}
+		}
+		if err := enc.Encode(line); err != nil {
+			return err
+		}
+	}
+	return nil
+}
