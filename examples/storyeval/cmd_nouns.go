@@ -1,0 +1,82 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+
+	"github.com/storyeval/storyeval/rovist"
+)
+
+func init() {
+	register(command{
+		name:    "nouns",
+		summary: "RoViST's nouns per sentence (NLTK sentences, words, POS tags) of each story",
+		run:     runNouns,
+	})
+}
+
+func runNouns(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("nouns", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	storiesPath := fs.String("stories", "", "JSON file {id: story text} (required)")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: storyeval nouns -stories FILE.json")
+		fmt.Fprintln(stderr, "\nPrints {id: [[sorted unique nouns of sentence 1], ...]} in the input's order.")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected arguments %q", fs.Args())
+	}
+	if *storiesPath == "" {
+		fs.Usage()
+		return fmt.Errorf("-stories is required")
+	}
+	ids, texts, err := readStories(*storiesPath)
+	if err != nil {
+		return err
+	}
+	out := nounsByStory{ids: ids, nouns: make(map[string][][]string, len(ids))}
+	for _, id := range ids {
+		nouns, err := rovist.Nouns(texts[id])
+		if err != nil {
+			return fmt.Errorf("story %q: %w", id, err)
+		}
+		out.nouns[id] = nouns
+	}
+	return writeJSON(stdout, out)
+}
+
+// nounsByStory marshals as a JSON object whose members keep the input
+// file's order, which a Go map would lose.
+type nounsByStory struct {
+	ids   []string
+	nouns map[string][][]string
+}
+
+// MarshalJSON implements json.Marshaler.
+func (s nounsByStory) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false) // as writeJSON: nouns such as "<3" stay readable
+	buf.WriteByte('{')
+	for i, id := range s.ids {
+		if i > 0 {
+			buf.WriteByte(',')
+		}
+		if err := enc.Encode(id); err != nil {
+			return nil, err
+		}
+		buf.WriteByte(':')
+		if err := enc.Encode(s.nouns[id]); err != nil {
+			return nil, err
+		}
+	}
+	buf.WriteByte('}')
+	return buf.Bytes(), nil
+}
