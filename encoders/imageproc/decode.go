@@ -2,6 +2,7 @@ package imageproc
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"image"
 	"image/jpeg"
@@ -27,11 +28,28 @@ type DecodeOptions struct {
 	MaxPixels int64
 	// MaxBytes is the largest encoded input read. Zero means DefaultMaxBytes.
 	MaxBytes int64
-	// StdlibJPEGColor converts JPEG YCbCr with the standard library's
-	// nearest-neighbour chroma and color.YCbCrToRGB instead of libjpeg's
-	// fancy upsampling and tables (further from Pillow; for comparison only).
-	StdlibJPEGColor bool
+	// JPEG selects the JPEG decoder; the zero value is JPEGLibjpeg.
+	JPEG JPEGMethod
 }
+
+// JPEGMethod selects how JPEG files are decoded.
+type JPEGMethod int
+
+const (
+	// JPEGLibjpeg decodes baseline and progressive Huffman JPEGs (8-bit, 1
+	// or 3 components) with this package's port of libjpeg-turbo's output
+	// path — islow IDCT, fancy upsampling, integer colour tables — giving
+	// Pillow's pixels. Other JPEG variants (arithmetic coding, CMYK, …) fall
+	// back to JPEGStdlibFancy.
+	JPEGLibjpeg JPEGMethod = iota
+	// JPEGStdlibFancy uses the standard library's decoder (its own IDCT) and
+	// applies libjpeg's fancy upsampling and colour tables to its planes:
+	// within a few levels of Pillow.
+	JPEGStdlibFancy
+	// JPEGStdlib uses the standard library's decoder and colour conversion
+	// unchanged (nearest-neighbour chroma): for comparison only.
+	JPEGStdlib
+)
 
 func (o *DecodeOptions) limits() (maxPixels, maxBytes int64) {
 	maxPixels, maxBytes = DefaultMaxPixels, DefaultMaxBytes
@@ -77,7 +95,11 @@ func Decode(r io.Reader, opts *DecodeOptions) (*RGB, error) {
 	if int64(len(data)) > maxBytes {
 		return nil, fmt.Errorf("imageproc: encoded image larger than the limit of %d bytes", maxBytes)
 	}
-	return decodeBytes(data, maxPixels, opts != nil && opts.StdlibJPEGColor)
+	method := JPEGLibjpeg
+	if opts != nil {
+		method = opts.JPEG
+	}
+	return decodeBytes(data, maxPixels, method)
 }
 
 // DecodeFile is Decode on the named file; errors name the file.
@@ -94,7 +116,7 @@ func DecodeFile(path string, opts *DecodeOptions) (*RGB, error) {
 	return m, nil
 }
 
-func decodeBytes(data []byte, maxPixels int64, stdlibColor bool) (*RGB, error) {
+func decodeBytes(data []byte, maxPixels int64, method JPEGMethod) (*RGB, error) {
 	format, ok := sniff(data)
 	if !ok {
 		return nil, fmt.Errorf("imageproc: unrecognised image format (not PNG or JPEG)")
@@ -115,6 +137,12 @@ func decodeBytes(data []byte, maxPixels int64, stdlibColor bool) (*RGB, error) {
 	if err := checkSize(cfg.Width, cfg.Height, maxPixels); err != nil {
 		return nil, fmt.Errorf("%s: %w", format, err)
 	}
+	if format == FormatJPEG && method == JPEGLibjpeg {
+		m, err := decodeJPEGLibjpeg(data, maxPixels)
+		if !errors.Is(err, errJPEGUnsupported) {
+			return m, err
+		}
+	}
 	var img image.Image
 	if format == FormatPNG {
 		img, err = png.Decode(bytes.NewReader(data))
@@ -124,7 +152,7 @@ func decodeBytes(data []byte, maxPixels int64, stdlibColor bool) (*RGB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("imageproc: decoding %s: %w", format, err)
 	}
-	if ycc, ok := img.(*image.YCbCr); ok && stdlibColor {
+	if ycc, ok := img.(*image.YCbCr); ok && method == JPEGStdlib {
 		return stdlibToRGB(ycc), nil
 	}
 	return ToRGB(img)
