@@ -4,12 +4,22 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/storyeval/storyeval/internal/pyunicode"
 )
 
 // normalize is NLTK 3.8's PerceptronTagger.normalize: a token containing a
 // hyphen not at its start is "!HYPHEN", four digits are "!YEAR", a token
 // starting with a digit is "!DIGITS", anything else is lower-cased. Digits
 // and lower-casing follow Python's str.isdigit and str.lower.
+//
+// Lower-casing matters only through which characters end up ASCII and how
+// many characters result, because every feature string of the model is
+// ASCII and suffix features take the last three characters. Python and Go
+// differ there only on U+0130 (İ), which Python lowers to "i" + U+0307;
+// pyunicode.Lower does the same. Python's final-sigma rule (ς rather than σ)
+// is not reproduced: both are one non-ASCII character, so no feature can
+// tell them apart.
 func normalize(word string) string {
 	if strings.IndexByte(word, '-') > 0 {
 		return "!HYPHEN"
@@ -19,7 +29,7 @@ func normalize(word string) string {
 	}
 	first, _ := utf8.DecodeRuneInString(word)
 	if !isDigit(first) {
-		return pyLower(word)
+		return pyunicode.Lower(word)
 	}
 	if runeCount(word) == 4 && allDigits(word) {
 		return "!YEAR"
@@ -77,46 +87,6 @@ var numericTypeDigit = &unicode.RangeTable{
 		{Lo: 0x11052, Hi: 0x1105a, Stride: 1},
 		{Lo: 0x1f100, Hi: 0x1f10a, Stride: 1},
 	},
-}
-
-// pyLower lower-cases like Python's str.lower as far as tagging can tell.
-// The model's feature strings are all ASCII, so what matters is which
-// characters lower to ASCII and how many characters result (suffix features
-// take the last three). Python and Go agree on both except for U+0130 (İ),
-// which Python lowers to two characters, "i" + U+0307, and Go to "i". Python's
-// final-sigma rule (Σ to ς rather than σ) is not reproduced: both are
-// non-ASCII single characters, so no feature can tell them apart.
-func pyLower(s string) string {
-	ascii := true
-	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
-			ascii = false
-			break
-		}
-	}
-	if ascii {
-		for i := 0; i < len(s); i++ {
-			if 'A' <= s[i] && s[i] <= 'Z' {
-				return strings.ToLower(s)
-			}
-		}
-		return s
-	}
-	var b strings.Builder
-	b.Grow(len(s))
-	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size == 1:
-			b.WriteByte(s[i]) // keep the byte: one character, as counted by runeCount
-		case r == 'İ':
-			b.WriteString("i\u0307")
-		default:
-			b.WriteRune(unicode.ToLower(r))
-		}
-		i += size
-	}
-	return b.String()
 }
 
 // lastChars returns the last n characters of s (Python's s[-n:]).

@@ -15,14 +15,14 @@ func TestNormalize(t *testing.T) {
 		{"19999", "!DIGITS"},
 		{"3rd", "!DIGITS"},
 		{"7", "!DIGITS"},
-		{"1-2", "!HYPHEN"},   // the hyphen rule comes first
-		{"²³⁴⁵", "!YEAR"},    // Python's str.isdigit accepts superscripts
-		{"①ab", "!DIGITS"},   // and circled digits
-		{"١٢٣٤", "!YEAR"},    // Arabic-Indic digits are Nd
-		{"½", "½"},           // numeric but not a digit
-		{"İA", "i\u0307a"},   // Python lowers U+0130 to two characters
-		{"ÉCOLE", "école"},   //
-		{"\xffAB", "\xffab"}, // invalid UTF-8 is kept, not replaced
+		{"1-2", "!HYPHEN"},     // the hyphen rule comes first
+		{"²³⁴⁵", "!YEAR"},      // Python's str.isdigit accepts superscripts
+		{"①ab", "!DIGITS"},     // and circled digits
+		{"١٢٣٤", "!YEAR"},      // Arabic-Indic digits are Nd
+		{"½", "½"},             // numeric but not a digit
+		{"İA", "i\u0307a"},     // Python lowers U+0130 to two characters
+		{"ÉCOLE", "école"},     //
+		{"\xffAB", "\ufffdab"}, // invalid UTF-8: one character, as U+FFFD
 	} {
 		if got := normalize(c.in); got != c.want {
 			t.Errorf("normalize(%q) = %q, want %q", c.in, got, c.want)
