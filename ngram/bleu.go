@@ -34,47 +34,58 @@ type bleuStats struct {
 // an empty candidate exactly 0; and scores items with the same formula on
 // their own counts, so the corpus score is not the mean of the item scores.
 func BLEU(c *Corpus) BLEUScores {
-	in := interner{}
+	x := newGramIndex()
 	out := BLEUScores{Items: make(map[string][maxOrder]float64, len(c.ids))}
 	var total bleuStats
 	for _, id := range c.ids {
-		s := bleuSentenceStats(in, c.cands[id], c.refs[id])
-		total.testLen += s.testLen
-		total.refLen += s.refLen
-		for k := range maxOrder {
-			total.guess[k] += s.guess[k]
-			total.correct[k] += s.correct[k]
-		}
+		s := bleuSentenceStats(x, pyFields(c.cands[id]), c.refs[id], pyFields)
+		total.add(s)
 		out.Items[id] = s.scores()
 	}
 	out.Corpus = total.scores()
 	return out
 }
 
-// bleuSentenceStats is the toolkit's cook_refs + cook_test for one item.
-func bleuSentenceStats(in interner, cand string, refs []string) bleuStats {
-	maxRef := map[gram]int{}
+func (s *bleuStats) add(o bleuStats) {
+	s.testLen += o.testLen
+	s.refLen += o.refLen
+	for k := range maxOrder {
+		s.guess[k] += o.guess[k]
+		s.correct[k] += o.correct[k]
+	}
+}
+
+// bleuSentenceStats counts one item's clipped n-gram matches: the toolkit's
+// cook_refs + cook_test (SacreBLEU's segment statistics are the same
+// counts). Captions are short, so counting by scanning the item's own
+// n-gram lists beats hashing them into a corpus-wide table.
+func bleuSentenceStats(x *gramIndex, cand []string, refs []string, split func(string) []string) bleuStats {
+	refKeys := make([]sentenceKeys, len(refs))
 	refLens := make([]int, len(refs))
 	for i, r := range refs {
-		ids := in.ids(pyFields(r))
-		refLens[i] = len(ids)
-		list, _ := countGrams(ids, maxOrder)
-		for _, gc := range list {
-			if gc.count > maxRef[gc.g] {
-				maxRef[gc.g] = gc.count
-			}
-		}
+		refKeys[i] = newSentenceKeys(x.tokenIDs(split(r)))
+		refLens[i] = refKeys[i].tokens
 	}
-	ids := in.ids(pyFields(cand))
+	ck := newSentenceKeys(x.tokenIDs(cand))
 	var s bleuStats
-	s.testLen = len(ids)
+	s.testLen = ck.tokens
 	s.refLen = ClosestRefLength(s.testLen, refLens)
 	for k := range maxOrder {
 		s.guess[k] = max(0, s.testLen-k)
-	}
-	list, _ := countGrams(ids, maxOrder)
-	for _, gc := range list {
-		s.correct[gc.g.n-1] += min(maxRef[gc.g], gc.count)
+		keys := ck.keys[k]
+	next:
+		for i, key := range keys {
+			for _, prev := range keys[:i] {
+				if prev == key {
+					continue next // counted at its first occurrence
+				}
+			}
+			refMax := 0
+			for _, rk := range refKeys {
+				refMax = max(refMax, countKey(rk.keys[k], key))
+			}
+			s.correct[k] += min(refMax, countKey(keys[i:], key))
+		}
 	}
 	return s
 }

@@ -12,12 +12,12 @@ const (
 	ciderScale = 10.0
 )
 
-// ciderVec is one sentence's tf-idf vectors, one per n-gram order, with their
-// norms and the sentence "length" CIDEr-D's Gaussian penalty uses.
+// ciderVec is one sentence's tf-idf vectors, one per n-gram order (the
+// entries of grams, in first-occurrence order), with their norms and the
+// sentence "length" CIDEr-D's Gaussian penalty uses.
 type ciderVec struct {
-	grams  []gramCount // n-grams in first-occurrence order
-	index  map[gram]int
-	values []float64 // tf·idf per entry of grams
+	grams  *sentenceGrams
+	values []float64 // tf·idf per entry of grams.ids
 	norm   [maxOrder]float64
 	length int
 }
@@ -35,34 +35,47 @@ type ciderVec struct {
 // when both are non-zero; and derives idf from the corpus being scored, so an
 // item's score depends on the other items.
 func CIDErD(c *Corpus) Scores {
-	in := interner{}
+	x := newGramIndex()
 	n := len(c.ids)
-	cands := make([][]gramCount, n)
-	refs := make([][][]gramCount, n)
-	df := map[gram]int{}
+	cands := make([]sentenceGrams, n)
+	refs := make([][]sentenceGrams, n)
+	var df []int32
+	var seen []int32 // seen[id] == item+1 once item's references counted gram id
 	for i, id := range c.ids {
-		cands[i], _ = countGrams(in.ids(pyFields(c.cands[id])), maxOrder)
-		refs[i] = make([][]gramCount, len(c.refs[id]))
-		seen := map[gram]bool{}
+		cands[i] = x.count(pyFields(c.cands[id]))
+		refs[i] = make([]sentenceGrams, len(c.refs[id]))
 		for j, r := range c.refs[id] {
-			refs[i][j], _ = countGrams(in.ids(pyFields(r)), maxOrder)
-			for _, gc := range refs[i][j] {
-				if !seen[gc.g] {
-					seen[gc.g] = true
-					df[gc.g]++
+			refs[i][j] = x.count(pyFields(r))
+		}
+		df = growInt32(df, x.size())
+		seen = growInt32(seen, x.size())
+		for _, rg := range refs[i] {
+			for _, g := range rg.ids {
+				if seen[g] != int32(i+1) {
+					seen[g] = int32(i + 1)
+					df[g]++
 				}
 			}
 		}
 	}
+	df = growInt32(df, x.size())
 	refLen := math.Log(float64(n))
+	idf := func(g uint32) float64 { return refLen - math.Log(math.Max(1, float64(df[g]))) }
 	out := Scores{Items: make(map[string]float64, n)}
 	all := make([]float64, n)
+	refVal := make([]float64, x.size()) // scratch: a reference's tf·idf by gram id
 	for i, id := range c.ids {
-		hyp := newCiderVec(cands[i], df, refLen)
+		hyp := newCiderVec(&cands[i], x, idf)
 		var sum [maxOrder]float64
-		for _, r := range refs[i] {
-			ref := newCiderVec(r, df, refLen)
-			sim := hyp.similarity(&ref)
+		for j := range refs[i] {
+			ref := newCiderVec(&refs[i][j], x, idf)
+			for e, g := range ref.grams.ids {
+				refVal[g] = ref.values[e]
+			}
+			sim := hyp.similarity(&ref, x, refVal)
+			for _, g := range ref.grams.ids {
+				refVal[g] = 0
+			}
 			for k := range sum {
 				sum[k] += sim[k]
 			}
@@ -79,18 +92,16 @@ func CIDErD(c *Corpus) Scores {
 }
 
 // newCiderVec is the toolkit's counts2vec.
-func newCiderVec(grams []gramCount, df map[gram]int, refLen float64) ciderVec {
-	v := ciderVec{grams: grams, index: make(map[gram]int, len(grams)), values: make([]float64, len(grams))}
+func newCiderVec(sg *sentenceGrams, x *gramIndex, idf func(uint32) float64) ciderVec {
+	v := ciderVec{grams: sg, values: make([]float64, len(sg.ids))}
 	var sq [maxOrder]float64
-	for i, gc := range grams {
-		idf := math.Log(math.Max(1, float64(df[gc.g])))
-		x := float64(gc.count) * (refLen - idf)
-		v.values[i] = x
-		v.index[gc.g] = i
-		k := gc.g.n - 1
-		sq[k] += x * x
+	for e, g := range sg.ids {
+		val := float64(sg.counts[e]) * idf(g)
+		v.values[e] = val
+		k := x.order[g] - 1
+		sq[k] += val * val
 		if k == 1 {
-			v.length += gc.count
+			v.length += int(sg.counts[e])
 		}
 	}
 	for k := range sq {
@@ -100,16 +111,13 @@ func newCiderVec(grams []gramCount, df map[gram]int, refLen float64) ciderVec {
 }
 
 // similarity is the toolkit's sim: per order, the clipped dot product over
-// the hypothesis n-grams, normalised, times the length penalty.
-func (h *ciderVec) similarity(r *ciderVec) [maxOrder]float64 {
+// the hypothesis n-grams, normalised, times the length penalty. refVal holds
+// r's values by gram id (zero for n-grams r lacks).
+func (h *ciderVec) similarity(r *ciderVec, x *gramIndex, refVal []float64) [maxOrder]float64 {
 	var val [maxOrder]float64
-	for i, gc := range h.grams {
-		j, ok := r.index[gc.g]
-		if !ok {
-			continue // the reference value is 0, and so is the product
-		}
-		rv := r.values[j]
-		val[gc.g.n-1] += math.Min(h.values[i], rv) * rv
+	for e, g := range h.grams.ids {
+		rv := refVal[g]
+		val[x.order[g]-1] += math.Min(h.values[e], rv) * rv
 	}
 	delta := float64(h.length - r.length)
 	penalty := math.Pow(math.E, -(delta*delta)/(2*ciderSigma*ciderSigma))

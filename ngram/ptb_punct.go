@@ -51,7 +51,7 @@ func (lx *ptbLexer) lexPunct() {
 	case '!', '?':
 		// Runs such as "!!!" or "?!" are one token.
 		n := run(func(c rune) bool { return c == '!' || c == '?' })
-		lx.emit(string(lx.in[lx.pos : lx.pos+n]))
+		lx.emit(lx.text(lx.pos, lx.pos+n))
 		lx.pos += n
 	case '-':
 		// ptb3Dashes: runs of two to four hyphens become "--".
@@ -62,7 +62,7 @@ func (lx *ptbLexer) lexPunct() {
 		case n <= 4:
 			lx.emit("--")
 		default:
-			lx.emit(string(lx.in[lx.pos : lx.pos+n]))
+			lx.emit(lx.text(lx.pos, lx.pos+n))
 		}
 		lx.pos += n
 	case '\u2012', '\u2013', '\u2014', '\u2015':
@@ -83,7 +83,7 @@ func (lx *ptbLexer) lexPunct() {
 		lx.emit("'")
 		lx.pos++
 	default:
-		lx.emit(string(r))
+		lx.emit(lx.text(lx.pos, lx.pos+1))
 		lx.pos++
 	}
 }

@@ -30,7 +30,8 @@ func PTBTokenize(caption string) string {
 	toks := ptbTokens(caption)
 	kept := toks[:0]
 	for _, t := range toks {
-		if t = strings.ToLower(t); !ptbDropped[t] {
+		// Only punctuation can be dropped, so skip the lookup for words.
+		if t = strings.ToLower(t); isAlnum(rune(t[0])) || !ptbDropped[t] {
 			kept = append(kept, t)
 		}
 	}
@@ -39,15 +40,29 @@ func PTBTokenize(caption string) string {
 
 // ptbTokens splits text into PTB tokens (not lower-cased, punctuation kept).
 func ptbTokens(text string) []string {
-	lx := ptbLexer{in: []rune(text)}
+	lx := ptbLexer{src: text, in: make([]rune, 0, len(text)), offs: make([]int, 0, len(text)+1)}
+	for i, r := range text {
+		lx.in = append(lx.in, r)
+		lx.offs = append(lx.offs, i)
+	}
+	lx.offs = append(lx.offs, len(text))
+	lx.hasAt = strings.IndexByte(text, '@') >= 0
 	return lx.run()
 }
 
+// ptbLexer scans runes but emits tokens as substrings of the source, so
+// tokenizing allocates little beyond the token list.
 type ptbLexer struct {
-	in   []rune
-	pos  int
-	toks []string
+	src   string
+	in    []rune
+	offs  []int // offs[i] is the byte offset of rune i in src; offs[len(in)] = len(src)
+	hasAt bool  // whether src contains '@', so e-mail addresses are possible
+	pos   int
+	toks  []string
 }
+
+// text returns the source text of runes [a, b).
+func (lx *ptbLexer) text(a, b int) string { return lx.src[lx.offs[a]:lx.offs[b]] }
 
 func (lx *ptbLexer) at(i int) rune {
 	if i < 0 || i >= len(lx.in) {
@@ -66,6 +81,9 @@ func isPTBSpace(r rune) bool {
 }
 
 func isAlnum(r rune) bool {
+	if r < 128 {
+		return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9'
+	}
 	return unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r) || unicode.Is(unicode.Mc, r)
 }
 
@@ -109,7 +127,7 @@ func (lx *ptbLexer) lexAngle() {
 	if c := lx.at(i); c < 128 && (unicode.IsLetter(c) || c == '!' || c == '?') {
 		for j := i; j < len(lx.in); j++ {
 			if lx.in[j] == '>' {
-				lx.emit(string(lx.in[lx.pos : j+1]))
+				lx.emit(lx.text(lx.pos, j+1))
 				lx.pos = j + 1
 				return
 			}
@@ -134,7 +152,7 @@ func (lx *ptbLexer) lexAmpersand() {
 		k++
 	}
 	if k > j && lx.at(k) == ';' {
-		ent := string(lx.in[lx.pos : k+1])
+		ent := lx.text(lx.pos, k+1)
 		if strings.EqualFold(ent, "&amp;") {
 			ent = "&"
 		}
@@ -149,12 +167,14 @@ func (lx *ptbLexer) lexAmpersand() {
 // lexURL reads http://, https://, ftp:// and www. addresses whole, leaving
 // trailing sentence punctuation for the next token.
 func (lx *ptbLexer) lexURL() bool {
-	rest := lx.in[lx.pos:]
+	switch lx.in[lx.pos] {
+	case 'h', 'H', 'f', 'F', 'w', 'W':
+	default:
+		return false
+	}
+	rest := lx.src[lx.offs[lx.pos]:]
 	hasPrefix := func(p string) bool {
-		if len(rest) < len(p) {
-			return false
-		}
-		return strings.EqualFold(string(rest[:len(p)]), p)
+		return len(rest) >= len(p) && strings.EqualFold(rest[:len(p)], p)
 	}
 	if !(hasPrefix("http://") || hasPrefix("https://") || hasPrefix("ftp://") || hasPrefix("www.")) {
 		return false
@@ -169,7 +189,7 @@ func (lx *ptbLexer) lexURL() bool {
 	if end-lx.pos <= len("www.") {
 		return false
 	}
-	lx.emit(string(lx.in[lx.pos:end]))
+	lx.emit(lx.text(lx.pos, end))
 	lx.pos = end
 	return true
 }
@@ -180,6 +200,9 @@ func isEmailLocal(r rune) bool {
 
 // lexEmail reads name@host.domain whole.
 func (lx *ptbLexer) lexEmail() bool {
+	if !lx.hasAt {
+		return false
+	}
 	i := lx.pos
 	for i < len(lx.in) && isEmailLocal(lx.in[i]) {
 		i++
@@ -195,10 +218,10 @@ func (lx *ptbLexer) lexEmail() bool {
 	for k > j && !(unicode.IsLetter(lx.in[k-1]) || unicode.IsDigit(lx.in[k-1])) {
 		k--
 	}
-	if k-j < 3 || !strings.ContainsRune(string(lx.in[j:k]), '.') {
+	if k-j < 3 || !strings.ContainsRune(lx.text(j, k), '.') {
 		return false
 	}
-	lx.emit(string(lx.in[lx.pos:k]))
+	lx.emit(lx.text(lx.pos, k))
 	lx.pos = k
 	return true
 }

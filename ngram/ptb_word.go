@@ -72,21 +72,23 @@ scan:
 			break scan
 		}
 	}
-	word := string(lx.in[start:i])
+	word := lx.text(start, i)
 	lx.pos = i
 	switch {
 	case clitic == "n't":
 		lx.emit(word[:len(word)-1])
-		lx.emit(string(lx.in[i-1]) + "'" + string(lx.in[i+1]))
+		lx.emit(lx.text(i-1, i) + "'" + lx.text(i+1, i+2))
 		lx.pos = i + 2
 		return
 	case clitic != "":
 		lx.emit(word)
-		lx.emit("'" + string(lx.in[i+1:i+1+len(clitic)]))
+		lx.emit("'" + lx.text(i+1, i+1+len(clitic)))
 		lx.pos = i + 1 + len(clitic)
 		return
 	}
-	if n, ok := ptbAssimilations[strings.ToLower(word)]; ok {
+	if len(word) != 5 && len(word) != 6 {
+		// Not an assimilation; skip the lower-casing and lookup.
+	} else if n, ok := ptbAssimilations[strings.ToLower(word)]; ok {
 		lx.emit(word[:n])
 		lx.emit(word[n:])
 		return

@@ -1,20 +1,47 @@
 package ngram
 
-import "unicode"
+import (
+	"unicode"
+	"unicode/utf8"
+)
 
 // isPySpace reports whether Python's str.split() with no argument splits at
 // r: Unicode White_Space plus the separators \x1c–\x1f, which Python counts
 // as whitespace and Go's unicode.IsSpace does not.
 func isPySpace(r rune) bool {
-	return unicode.IsSpace(r) || (r >= 0x1c && r <= 0x1f)
+	if r < utf8.RuneSelf {
+		return asciiPySpace[r]
+	}
+	return unicode.IsSpace(r)
 }
 
+// asciiPySpace marks the ASCII characters str.split() splits at.
+var asciiPySpace = [utf8.RuneSelf]bool{'\t': true, '\n': true, '\v': true, '\f': true, '\r': true, ' ': true, 0x1c: true, 0x1d: true, 0x1e: true, 0x1f: true}
+
 // pyFields splits s as Python's s.split() does: on runs of whitespace, with
-// no empty fields.
+// no empty fields. The fields are substrings of s.
 func pyFields(s string) []string {
-	var out []string
+	n := 0
+	inField := false
+	for i := 0; i < len(s); {
+		r, size := rune(s[i]), 1
+		if r >= utf8.RuneSelf {
+			r, size = utf8.DecodeRuneInString(s[i:])
+		}
+		sp := isPySpace(r)
+		if !sp && !inField {
+			n++
+		}
+		inField = !sp
+		i += size
+	}
+	out := make([]string, 0, n)
 	start := -1
-	for i, r := range s {
+	for i := 0; i < len(s); {
+		r, size := rune(s[i]), 1
+		if r >= utf8.RuneSelf {
+			r, size = utf8.DecodeRuneInString(s[i:])
+		}
 		if isPySpace(r) {
 			if start >= 0 {
 				out = append(out, s[start:i])
@@ -23,6 +50,7 @@ func pyFields(s string) []string {
 		} else if start < 0 {
 			start = i
 		}
+		i += size
 	}
 	if start >= 0 {
 		out = append(out, s[start:])

@@ -21,13 +21,13 @@ const rougeBeta = 1.2
 func ROUGEL(c *Corpus) Scores {
 	out := Scores{Items: make(map[string]float64, len(c.ids))}
 	all := make([]float64, len(c.ids))
-	in := interner{}
+	x := newGramIndex()
 	var scratch []int
 	for i, id := range c.ids {
-		cand := in.ids(strings.Split(c.cands[id], " "))
+		cand := x.tokenIDs(strings.Split(c.cands[id], " "))
 		precMax, recMax := 0.0, 0.0
 		for _, r := range c.refs[id] {
-			ref := in.ids(strings.Split(r, " "))
+			ref := x.tokenIDs(strings.Split(r, " "))
 			var lcs int
 			lcs, scratch = LCSLength(ref, cand, scratch)
 			precMax = max(precMax, float64(lcs)/float64(len(cand)))

@@ -33,12 +33,6 @@ type SacreBLEUOptions struct {
 	ItemsWithoutEffectiveOrder bool
 }
 
-// sacreStats are SacreBLEU's sufficient statistics for one segment.
-type sacreStats struct {
-	sysLen, refLen int
-	correct, total [maxOrder]int
-}
-
 // SacreBLEU computes SacreBLEU 2.x's BLEU on the 0–100 scale with exp
 // smoothing and 4-grams: the corpus score from summed statistics
 // (corpus_score) and one score per item (sentence_bleu).
@@ -67,43 +61,16 @@ func SacreBLEU(c *Corpus, opts *SacreBLEUOptions) (Scores, error) {
 		}
 		return pyFields(tokenize(strings.TrimRightFunc(s, isPySpace)))
 	}
-	in := interner{}
+	x := newGramIndex()
 	out := Scores{Items: make(map[string]float64, len(c.ids))}
-	var sum sacreStats
+	var sum bleuStats
 	for _, id := range c.ids {
-		st := sacreSegmentStats(in, prep(c.cands[id]), c.refs[id], prep)
-		out.Items[id] = st.bleu(!o.ItemsWithoutEffectiveOrder)
-		sum.sysLen += st.sysLen
-		sum.refLen += st.refLen
-		for k := range maxOrder {
-			sum.correct[k] += st.correct[k]
-			sum.total[k] += st.total[k]
-		}
+		st := bleuSentenceStats(x, prep(c.cands[id]), c.refs[id], prep)
+		out.Items[id] = sacreBLEUScore(st, !o.ItemsWithoutEffectiveOrder)
+		sum.add(st)
 	}
-	out.Corpus = sum.bleu(false)
+	out.Corpus = sacreBLEUScore(sum, false)
 	return out, nil
-}
-
-func sacreSegmentStats(in interner, hyp []string, refs []string, prep func(string) []string) sacreStats {
-	maxRef := map[gram]int{}
-	refLens := make([]int, len(refs))
-	for i, r := range refs {
-		ids := in.ids(prep(r))
-		refLens[i] = len(ids)
-		list, _ := countGrams(ids, maxOrder)
-		for _, gc := range list {
-			maxRef[gc.g] = max(maxRef[gc.g], gc.count)
-		}
-	}
-	ids := in.ids(hyp)
-	st := sacreStats{sysLen: len(ids), refLen: ClosestRefLength(len(ids), refLens)}
-	list, _ := countGrams(ids, maxOrder)
-	for _, gc := range list {
-		k := gc.g.n - 1
-		st.total[k] += gc.count
-		st.correct[k] += min(gc.count, maxRef[gc.g])
-	}
-	return st
 }
 
 // sacreLog is SacreBLEU's my_log: log(0) is taken as −9999999999.
@@ -114,13 +81,15 @@ func sacreLog(x float64) float64 {
 	return math.Log(x)
 }
 
-// bleu is BLEU.compute_bleu with smooth_method "exp".
-func (s sacreStats) bleu(effectiveOrder bool) float64 {
+// sacreBLEUScore is BLEU.compute_bleu with smooth_method "exp". SacreBLEU's
+// sys_len, ref_len, correct and total are the toolkit's testLen, refLen,
+// correct and guess.
+func sacreBLEUScore(s bleuStats, effectiveOrder bool) float64 {
 	bp := 1.0
-	if s.sysLen < s.refLen {
+	if s.testLen < s.refLen {
 		bp = 0
-		if s.sysLen > 0 {
-			bp = math.Exp(1 - float64(s.refLen)/float64(s.sysLen))
+		if s.testLen > 0 {
+			bp = math.Exp(1 - float64(s.refLen)/float64(s.testLen))
 		}
 	}
 	anyCorrect := false
@@ -134,7 +103,7 @@ func (s sacreStats) bleu(effectiveOrder bool) float64 {
 	smooth := 1.0
 	effOrder := maxOrder
 	for n := 1; n <= maxOrder; n++ {
-		if s.total[n-1] == 0 {
+		if s.guess[n-1] == 0 {
 			break
 		}
 		if effectiveOrder {
@@ -142,9 +111,9 @@ func (s sacreStats) bleu(effectiveOrder bool) float64 {
 		}
 		if s.correct[n-1] == 0 {
 			smooth *= 2
-			prec[n-1] = 100 / (smooth * float64(s.total[n-1]))
+			prec[n-1] = 100 / (smooth * float64(s.guess[n-1]))
 		} else {
-			prec[n-1] = 100 * float64(s.correct[n-1]) / float64(s.total[n-1])
+			prec[n-1] = 100 * float64(s.correct[n-1]) / float64(s.guess[n-1])
 		}
 	}
 	// Python's sum() adds left to right.
