@@ -1,0 +1,155 @@
+package stylem
+
+import (
+	"bytes"
+	"compress/gzip"
+	"encoding/binary"
+	"math"
+	"strings"
+	"testing"
+)
+
+func TestTableRoundTrip(t *testing.T) {
+	fx := loadToy(t)
+	for _, opts := range []BuildOptions{
+		{Step: Simple, StepName: "simple", ECDF: ECDFCountRatio},
+		{Step: Simple, StepName: "simple", Formula: CNGSumOverStyleCount},
+	} {
+		tab, err := Build(toyRecords(fx), &opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var buf bytes.Buffer
+		n, err := tab.WriteTo(&buf)
+		if err != nil || n != int64(buf.Len()) {
+			t.Fatalf("WriteTo = %d, %v; wrote %d bytes", n, err, buf.Len())
+		}
+		got, err := ReadTable(bytes.NewReader(buf.Bytes()), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Formula() != tab.Formula() || got.ECDF() != tab.ECDF() || got.Tokenization() != "simple" ||
+			strings.Join(got.Styles(), ",") != strings.Join(tab.Styles(), ",") || got.NumNgrams() != tab.NumNgrams() {
+			t.Fatalf("read table differs in its header: %v %v %q %v", got.Formula(), got.ECDF(), got.Tokenization(), got.Styles())
+		}
+		for i, k := range tab.keys {
+			g := tab.vocab.text(k)
+			for _, s := range tab.styles {
+				c1, ok1 := tab.CNG(s, g)
+				c2, ok2 := got.CNG(s, g)
+				if c1 != c2 || ok1 != ok2 || tab.DocFreq(s, g) != got.DocFreq(s, g) {
+					t.Fatalf("n-gram %d %q style %s: %v/%v vs %v/%v", i, g, s, c1, ok1, c2, ok2)
+				}
+			}
+		}
+		// Scores from the read table are bit-identical.
+		for _, tc := range fx.Tests.Values {
+			var refs [][]string
+			for _, r := range tc.Refs {
+				refs = append(refs, strings.Fields(r))
+			}
+			a, _ := tab.Score(strings.Fields(tc.Hyp), refs, nil)
+			b, _ := got.Score(strings.Fields(tc.Hyp), refs, nil)
+			for s := range a.StyleCIDEr {
+				if a.StyleCIDEr[s] != b.StyleCIDEr[s] || a.OnlyStyle[s] != b.OnlyStyle[s] || a.OnlyStyleExist[s] != b.OnlyStyleExist[s] {
+					t.Fatalf("scores differ after a round trip: %+v vs %+v", a, b)
+				}
+			}
+		}
+	}
+}
+
+// body gzips a hand-written table body behind a valid header.
+func tableBytes(version uint16, body []byte) []byte {
+	var buf bytes.Buffer
+	buf.WriteString(tableMagic)
+	binary.Write(&buf, binary.LittleEndian, version)
+	zw := gzip.NewWriter(&buf)
+	zw.Write(body)
+	zw.Close()
+	return buf.Bytes()
+}
+
+// uv encodes uvarints and strings for hand-written bodies.
+func uv(parts ...any) []byte {
+	var b []byte
+	for _, p := range parts {
+		switch v := p.(type) {
+		case int:
+			b = binary.AppendUvarint(b, uint64(v))
+		case string:
+			b = binary.AppendUvarint(b, uint64(len(v)))
+			b = append(b, v...)
+		case float64:
+			b = binary.LittleEndian.AppendUint64(b, math.Float64bits(v))
+		}
+	}
+	return b
+}
+
+func TestReadTableRejects(t *testing.T) {
+	// A valid minimal table: 2 styles, tokens "a", "<eos>", one bigram in style 0.
+	valid := uv(0, 0, "simple", 2, "A", "B", 2, "a", "<eos>", 1, 2, 1, 2, 1, 0, 1, 0.5)
+	if _, err := ReadTable(bytes.NewReader(tableBytes(1, valid)), nil); err != nil {
+		t.Fatalf("valid table rejected: %v", err)
+	}
+	tests := []struct {
+		name string
+		data []byte
+		want string
+	}{
+		{"magic", append([]byte("STYLEMTX\x01\x00"), tableBytes(1, valid)[10:]...), "not a StyleM table"},
+		{"version", tableBytes(2, valid), "version 2"},
+		{"short", []byte("STYLEM"), "header"},
+		{"not gzip", []byte("STYLEMTB\x01\x00plain"), "table body"},
+		{"truncated", tableBytes(1, valid[:len(valid)-3]), "truncated"},
+		{"trailing", tableBytes(1, append(valid[:len(valid):len(valid)], 0)), "trailing data"},
+		{"formula", tableBytes(1, uv(7)), "unknown CNG formula"},
+		{"ecdf", tableBytes(1, uv(0, 9)), "unknown ECDF kind"},
+		{"one style", tableBytes(1, uv(0, 0, "simple", 1, "A")), "at least 2"},
+		{"dup style", tableBytes(1, uv(0, 0, "simple", 2, "A", "A")), `"A" appears twice`},
+		{"empty style", tableBytes(1, uv(0, 0, "simple", 2, "A", "")), "empty name"},
+		{"dup token", tableBytes(1, uv(0, 0, "simple", 2, "A", "B", 2, "a", "a")), `"a" appears twice`},
+		{"space token", tableBytes(1, uv(0, 0, "simple", 2, "A", "B", 1, "a b")), "white space"},
+		{"order", tableBytes(1, uv(0, 0, "simple", 2, "A", "B", 1, "a", 1, 5)), "n-gram order = 5"},
+		{"token id", tableBytes(1, uv(0, 0, "simple", 2, "A", "B", 1, "a", 1, 1, 2)), "token id = 2"},
+		{"token id 0", tableBytes(1, uv(0, 0, "simple", 2, "A", "B", 1, "a", 1, 1, 0)), "token id 0"},
+		{"no entries", tableBytes(1, uv(0, 0, "simple", 2, "A", "B", 1, "a", 1, 1, 1, 0)), "no style"},
+		{"style index", tableBytes(1, uv(0, 0, "simple", 2, "A", "B", 1, "a", 1, 1, 1, 1, 2)), "style index = 2"},
+		{"df 0", tableBytes(1, uv(0, 0, "simple", 2, "A", "B", 1, "a", 1, 1, 1, 1, 0, 0)), "df 0"},
+		{"order of styles", tableBytes(1, uv(0, 0, "simple", 2, "A", "B", 1, "a", 1, 1, 1, 2, 1, 1, 0.1, 0, 1, 0.1)), "not increasing"},
+		{"nan", tableBytes(1, uv(0, 0, "simple", 2, "A", "B", 1, "a", 1, 1, 1, 1, 0, 1, math.NaN())), "outside [-1, 1]"},
+		{"dup ngram", tableBytes(1, uv(0, 0, "simple", 2, "A", "B", 1, "a", 2, 1, 1, 1, 0, 1, 0.1, 1, 1, 1, 0, 1, 0.1)), `"a" appears twice`},
+	}
+	for _, tt := range tests {
+		_, err := ReadTable(bytes.NewReader(tt.data), nil)
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: error = %v, want one containing %q", tt.name, err, tt.want)
+		}
+	}
+	if _, err := ReadTable(bytes.NewReader(tableBytes(1, valid)), &ReadOptions{MaxBytes: 10}); err == nil || !strings.Contains(err.Error(), "limit") {
+		t.Errorf("size limit: error = %v", err)
+	}
+}
+
+func FuzzReadTable(f *testing.F) {
+	fx := loadToy(f)
+	tab, err := Build(toyRecords(fx), &BuildOptions{Step: Simple})
+	if err != nil {
+		f.Fatal(err)
+	}
+	var buf bytes.Buffer
+	tab.WriteTo(&buf)
+	f.Add(buf.Bytes())
+	f.Add(tableBytes(1, uv(0, 0, "simple", 2, "A", "B", 2, "a", "<eos>", 1, 2, 1, 2, 1, 0, 1, 0.5)))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		got, err := ReadTable(bytes.NewReader(data), &ReadOptions{MaxBytes: 1 << 20})
+		if err != nil {
+			return
+		}
+		// A table that loads must score without failing.
+		if _, err := got.Score([]string{"a", "<eos>"}, [][]string{{"a", "b", "<eos>"}}, nil); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
