@@ -49,7 +49,7 @@ type goldenFile struct {
 }
 
 // goldenFiles discovers the tokenizer golden files of the fixture directory.
-func goldenFiles(t *testing.T) []goldenFile {
+func goldenFiles(t testing.TB) []goldenFile {
 	t.Helper()
 	dir := filepath.Join(fixturedir.Dir(), "tokenizers")
 	var names []string
@@ -82,7 +82,7 @@ func goldenFiles(t *testing.T) []goldenFile {
 // layout, relative to the fixture root once the "../" are dropped;
 // "clip_full/vocab.json, …" relative to tokenizers/), falling back to
 // tokenizers/<dir name>, where this repository keeps its copy.
-func modelDir(t *testing.T, g goldenFile, need string) string {
+func modelDir(t testing.TB, g goldenFile, need string) string {
 	t.Helper()
 	root := fixturedir.Dir()
 	tokdir := filepath.Join(root, "tokenizers")
