@@ -37,7 +37,9 @@ type BootstrapOptions struct {
 	// rand.New(rand.NewPCG(Seed, b)) (math/rand/v2), so results are
 	// reproducible and independent of Workers.
 	Seed uint64
-	// Workers is the number of goroutines (0: runtime.GOMAXPROCS(0)).
+	// Workers is the number of goroutines (0: runtime.GOMAXPROCS(0)); with
+	// more than one, the coefficient function is called concurrently and
+	// must be safe for that (the package's functions are).
 	Workers int
 }
 

@@ -52,8 +52,15 @@ func studentLowerTail(df, t float64) float64 {
 	switch {
 	case xx <= 0: // t = ±Inf
 		a = 0
-	case yy <= 0 || xx >= 1: // t = 0, or t² negligible next to df
+	case yy <= 0: // t = 0
 		a = 1
+	case tt < 1:
+		// CDFLIB's bratio receives both xx and yy = 1 − xx; Cephes takes
+		// only xx and, for xx > df/(df+1) (that is t² < 1), works on 1 − xx,
+		// losing the relative precision of a small yy (t² ≪ df, large
+		// samples). There p > 0.3, so the reflection
+		// I(xx; a, b) = 1 − I(yy; b, a) with the accurate yy loses nothing.
+		a = 1 - mathext.RegIncBeta(0.5, 0.5*df, yy)
 	default:
 		a = mathext.RegIncBeta(0.5*df, 0.5, xx)
 	}

@@ -46,8 +46,10 @@ const maxExactKendallN = 1000
 // KendallOptions configures Kendall. The zero value is SciPy's default:
 // τ-b with method 'auto'.
 type KendallOptions struct {
+	// Variant is TauB (default) or TauC.
 	Variant KendallVariant
-	Method  KendallMethod
+	// Method is KendallAuto (default), KendallExact or KendallAsymptotic.
+	Method KendallMethod
 }
 
 // ErrTiesExact is returned (wrapped) when the exact Kendall p-value is
