@@ -13,5 +13,15 @@
 // Inputs must have equal lengths and hold only finite values; anything else
 // is an error. A coefficient that SciPy reports as NaN (constant input, too
 // few observations) is reported as NaN here too, and Result.Defined tells the
-// caller so. All functions are safe for concurrent use.
+// caller so. All functions are safe for concurrent use. Each function
+// documents where it follows a SciPy quirk.
+//
+// Accuracy: Spearman's ρ and Kendall's τ are bit-identical to SciPy's;
+// Pearson's r, computed here with double-double sums where SciPy calls BLAS,
+// agrees to a few ulps. p-values come from gonum's Cephes incomplete beta
+// function where SciPy uses Boost and CDFLIB: on the 25 SciPy golden cases
+// (n ≤ 400) they agree to 1.5e-13 relative; beyond n ≈ 1,000 the Cephes
+// log-gamma differences limit the relative accuracy of Pearson and Spearman
+// p-values to about 5e-15·n (1e-10 at n = 10⁵). Kendall's p-values use erfc
+// or exact counts and stay near machine precision.
 package correlation
