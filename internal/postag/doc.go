@@ -10,5 +10,5 @@
 // greater tag string. The model (Penn Treebank tags, from nltk_data
 // taggers/averaged_perceptron_tagger, Apache-2.0) is decoded once, on first
 // use; internal/modelgen re-encodes it losslessly from NLTK's JSON export
-// into the 0.75 MB file embedded here.
+// into the 0.65 MB file embedded here.
 package postag

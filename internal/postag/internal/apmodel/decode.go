@@ -100,6 +100,42 @@ func (d *decoder) frontCoded(prev string, what string) string {
 	return prev[:shared] + string(rest)
 }
 
+// frontCodedList reads a count and that many strictly ascending front-coded
+// strings.
+func (d *decoder) frontCodedList(what string) []string {
+	n := d.uvarint(uint64(len(d.buf)), "number of "+what+"s")
+	var out []string
+	prev := ""
+	for i := uint64(0); i < n && d.err == nil; i++ {
+		s := d.frontCoded(prev, what)
+		if i > 0 && s <= prev {
+			d.fail("%ss are not strictly ascending at %q", what, s)
+		}
+		out = append(out, s)
+		prev = s
+	}
+	return out
+}
+
+// ids reads a count and that many delta-coded, strictly ascending indexes
+// into vocab, and returns the words.
+func (d *decoder) ids(vocab []string, what string) []string {
+	n := d.uvarint(uint64(len(d.buf)), "number of "+what+" features")
+	var out []string
+	last := -1
+	for i := uint64(0); i < n && d.err == nil; i++ {
+		id := uint64(last+1) + d.uvarint(uint64(len(vocab)), what+" word index")
+		if d.err == nil && id >= uint64(len(vocab)) {
+			d.fail("%s word index %d of %d", what, id, len(vocab))
+		}
+		if d.err == nil {
+			out = append(out, vocab[id])
+			last = int(id)
+		}
+	}
+	return out
+}
+
 func (d *decoder) model() *Model {
 	m := &Model{}
 	nClasses := d.uvarint(maxClasses, "number of classes")
@@ -130,15 +166,21 @@ func (d *decoder) model() *Model {
 
 	// Slices grow as entries are read rather than being sized by the
 	// counts, so memory stays proportional to the input actually present.
-	nFeats := d.uvarint(uint64(len(d.buf)), "number of features")
-	prev = ""
-	for i := uint64(0); i < nFeats && d.err == nil; i++ {
-		k := d.frontCoded(prev, "feature key")
-		if i > 0 && k <= prev {
-			d.fail("feature keys are not strictly ascending at %q", k)
+	vocab := d.frontCodedList("vocabulary word")
+	for _, name := range wordTemplates {
+		for _, w := range d.ids(vocab, name) {
+			m.Features = append(m.Features, Feature{Key: name + " " + w})
 		}
+	}
+	nTags := d.uvarint(uint64(len(d.buf)), "number of tags with tag+word features")
+	for i := uint64(0); i < nTags && d.err == nil; i++ {
+		tag := string(d.bytes(d.uvarint(maxStringBytes, "tag length"), "tag"))
+		for _, w := range d.ids(vocab, tagWordTemplate) {
+			m.Features = append(m.Features, Feature{Key: tagWordTemplate + " " + tag + " " + w})
+		}
+	}
+	for _, k := range d.frontCodedList("feature key") {
 		m.Features = append(m.Features, Feature{Key: k})
-		prev = k
 	}
 	total := 0
 	for i := range m.Features {

@@ -3,6 +3,7 @@ package apmodel
 import (
 	"bytes"
 	"reflect"
+	"sort"
 	"testing"
 )
 
@@ -14,6 +15,12 @@ func sampleModel() *Model {
 			{Key: "bias", Classes: []uint8{0, 1, 2}, Milli: []int32{-1, 34390, -18876}},
 			{Key: "i suffix ing", Classes: []uint8{2}, Milli: []int32{1250}},
 			{Key: "i suffix ion", Classes: []uint8{1}, Milli: []int32{-127}},
+			{Key: "i word dog", Classes: []uint8{1, 2}, Milli: []int32{2000, -3}},
+			{Key: "i+2 word the", Classes: []uint8{0}, Milli: []int32{7}},
+			{Key: "i-1 tag+i word DT dog", Classes: []uint8{1}, Milli: []int32{900}},
+			{Key: "i-1 tag+i word -START- the", Classes: []uint8{0}, Milli: []int32{-900}},
+			{Key: "i-1 tag+i word NN", Classes: []uint8{2}, Milli: []int32{1}}, // no word: stored whole
+			{Key: "i-1 word a b", Classes: []uint8{2}, Milli: []int32{-1}},     // a space in the word
 		},
 	}
 }
@@ -28,6 +35,11 @@ func TestEncodeDecodeRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	byKey := func(fs []Feature) func(i, j int) bool {
+		return func(i, j int) bool { return fs[i].Key < fs[j].Key }
+	}
+	sort.Slice(got.Features, byKey(got.Features))
+	sort.Slice(m.Features, byKey(m.Features))
 	if !reflect.DeepEqual(got, m) {
 		t.Fatalf("round trip:\n got %+v\nwant %+v", got, m)
 	}
@@ -60,6 +72,11 @@ func TestEncodeRejectsBadModels(t *testing.T) {
 	m.Classes = []string{"VB", "NN", "DT"}
 	if err := Encode(&bytes.Buffer{}, m); err == nil {
 		t.Error("Encode accepted unsorted classes")
+	}
+	m = sampleModel()
+	m.Features = append(m.Features, m.Features[0])
+	if err := Encode(&bytes.Buffer{}, m); err == nil {
+		t.Error("Encode accepted a duplicate feature")
 	}
 }
 

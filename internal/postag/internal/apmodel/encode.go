@@ -6,11 +6,13 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
+	"strings"
 )
 
 // Encode writes m in the package's gzip-compressed format. Classes must be
-// ascending and at most 255; features are written in ascending key order.
+// ascending and at most 255; feature keys must be distinct.
 func Encode(w io.Writer, m *Model) error {
 	if len(m.Classes) > maxClasses {
 		return fmt.Errorf("apmodel: %d classes, at most %d can be encoded", len(m.Classes), maxClasses)
@@ -37,21 +39,38 @@ func Encode(w io.Writer, m *Model) error {
 		prev = word
 	}
 
-	feats := append([]Feature(nil), m.Features...)
-	sort.Slice(feats, func(i, j int) bool { return feats[i].Key < feats[j].Key })
-	buf = binary.AppendUvarint(buf, uint64(len(feats)))
-	prev = ""
-	for i, f := range feats {
-		if i > 0 && f.Key == prev {
+	byKey := make(map[string]*Feature, len(m.Features))
+	for i := range m.Features {
+		f := &m.Features[i]
+		if byKey[f.Key] != nil {
 			return fmt.Errorf("apmodel: feature %q appears twice", f.Key)
 		}
-		buf = appendFrontCoded(buf, prev, f.Key)
-		prev = f.Key
-	}
-	for _, f := range feats {
 		if len(f.Classes) != len(f.Milli) {
 			return fmt.Errorf("apmodel: feature %q has %d classes but %d weights", f.Key, len(f.Classes), len(f.Milli))
 		}
+		byKey[f.Key] = f
+	}
+	g := groupKeys(m.Features)
+	buf = appendFrontCodedList(buf, g.vocab)
+	vocabID := make(map[string]int, len(g.vocab))
+	for i, v := range g.vocab {
+		vocabID[v] = i
+	}
+	for _, ws := range g.wordTemplates {
+		buf = appendIDs(buf, ws, vocabID)
+	}
+	buf = binary.AppendUvarint(buf, uint64(len(g.tagWords)))
+	for _, tw := range g.tagWords {
+		buf = appendString(buf, tw.tag)
+		buf = appendIDs(buf, tw.words, vocabID)
+	}
+	buf = appendFrontCodedList(buf, g.other)
+
+	feats := make([]*Feature, 0, len(m.Features))
+	for _, key := range g.keys() {
+		feats = append(feats, byKey[key])
+	}
+	for _, f := range feats {
 		buf = binary.AppendUvarint(buf, uint64(len(f.Classes)))
 	}
 	for _, f := range feats {
@@ -87,6 +106,107 @@ func Encode(w io.Writer, m *Model) error {
 		return fmt.Errorf("apmodel: writing model: %w", err)
 	}
 	return bw.Flush()
+}
+
+// keyGroups sorts feature keys into the groups the format stores them in.
+type keyGroups struct {
+	vocab         []string                     // every word of the two groups below, ascending
+	wordTemplates [len(wordTemplates)][]string // words of "i word X" etc., ascending
+	tagWords      []tagWords                   // "i-1 tag+i word T W" by T, ascending
+	other         []string                     // every other key, ascending
+}
+
+type tagWords struct {
+	tag   string
+	words []string
+}
+
+func groupKeys(feats []Feature) *keyGroups {
+	g := &keyGroups{}
+	vocab := map[string]bool{}
+	byTag := map[string][]string{}
+	for _, f := range feats {
+		if i, word, ok := cutWordTemplate(f.Key); ok {
+			g.wordTemplates[i] = append(g.wordTemplates[i], word)
+			vocab[word] = true
+		} else if tag, word, ok := cutTagWordTemplate(f.Key); ok {
+			byTag[tag] = append(byTag[tag], word)
+			vocab[word] = true
+		} else {
+			g.other = append(g.other, f.Key)
+		}
+	}
+	for v := range vocab {
+		g.vocab = append(g.vocab, v)
+	}
+	slices.Sort(g.vocab)
+	for i := range g.wordTemplates {
+		slices.Sort(g.wordTemplates[i])
+	}
+	for tag, ws := range byTag {
+		slices.Sort(ws)
+		g.tagWords = append(g.tagWords, tagWords{tag, ws})
+	}
+	sort.Slice(g.tagWords, func(i, j int) bool { return g.tagWords[i].tag < g.tagWords[j].tag })
+	slices.Sort(g.other)
+	return g
+}
+
+// keys lists the feature keys in the order the format stores their weights.
+func (g *keyGroups) keys() []string {
+	var keys []string
+	for i, ws := range g.wordTemplates {
+		for _, w := range ws {
+			keys = append(keys, wordTemplates[i]+" "+w)
+		}
+	}
+	for _, tw := range g.tagWords {
+		for _, w := range tw.words {
+			keys = append(keys, tagWordTemplate+" "+tw.tag+" "+w)
+		}
+	}
+	return append(keys, g.other...)
+}
+
+// cutWordTemplate splits "i word X" and the like into the template's index
+// in wordTemplates and X.
+func cutWordTemplate(key string) (int, string, bool) {
+	for i, name := range wordTemplates {
+		if w, ok := strings.CutPrefix(key, name+" "); ok {
+			return i, w, true
+		}
+	}
+	return 0, "", false
+}
+
+// cutTagWordTemplate splits "i-1 tag+i word T W" at the first space after
+// the name; joining the parts again restores the key whatever T and W hold.
+func cutTagWordTemplate(key string) (tag, word string, ok bool) {
+	rest, ok := strings.CutPrefix(key, tagWordTemplate+" ")
+	if !ok {
+		return "", "", false
+	}
+	return strings.Cut(rest, " ")
+}
+
+func appendIDs(buf []byte, words []string, id map[string]int) []byte {
+	buf = binary.AppendUvarint(buf, uint64(len(words)))
+	last := -1
+	for _, w := range words {
+		buf = binary.AppendUvarint(buf, uint64(id[w]-last-1))
+		last = id[w]
+	}
+	return buf
+}
+
+func appendFrontCodedList(buf []byte, strs []string) []byte {
+	buf = binary.AppendUvarint(buf, uint64(len(strs)))
+	prev := ""
+	for _, s := range strs {
+		buf = appendFrontCoded(buf, prev, s)
+		prev = s
+	}
+	return buf
 }
 
 func appendString(buf []byte, s string) []byte {

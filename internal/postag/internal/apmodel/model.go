@@ -7,7 +7,8 @@ type Model struct {
 	// TagDict maps a word (as it appears in the text, case-sensitive) to the
 	// index in Classes of its only tag.
 	TagDict map[string]uint8
-	// Features are the weighted features, in ascending key order.
+	// Features are the weighted features, with distinct keys, in the order
+	// the encoding groups them (see the package documentation).
 	Features []Feature
 }
 
@@ -22,4 +23,12 @@ type Feature struct {
 }
 
 // magic starts every encoded model, so that a wrong file is refused at once.
-const magic = "NLTKAP\x01"
+const magic = "NLTKAP\x02"
+
+// wordTemplates and tagWordTemplate name NLTK's feature templates whose
+// arguments are context words (PerceptronTagger._get_features); the format
+// stores those words once, in a shared vocabulary. The tagger itself does
+// not depend on this grouping.
+var wordTemplates = [...]string{"i word", "i-1 word", "i-2 word", "i+1 word", "i+2 word"}
+
+const tagWordTemplate = "i-1 tag+i word"
