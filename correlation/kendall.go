@@ -182,16 +182,25 @@ func countPairs(x, y []float64) pairCounts {
 	c.yTies, c.y0, c.y1 = tieStats(byY, func(a, b int32) bool { return y[a] == y[b] })
 
 	// Order by x, then by y rank.
-	order := make([]int32, n)
-	for i := range order {
-		order[i] = int32(i)
+	type key struct {
+		x     float64
+		yRank int32
+		i     int32
 	}
-	slices.SortFunc(order, func(a, b int32) int {
-		if d := cmp.Compare(x[a], x[b]); d != 0 {
+	keys := make([]key, n)
+	for i := range keys {
+		keys[i] = key{x[i], yRank[i], int32(i)}
+	}
+	slices.SortFunc(keys, func(a, b key) int {
+		if d := cmp.Compare(a.x, b.x); d != 0 {
 			return d
 		}
-		return cmp.Compare(yRank[a], yRank[b])
+		return cmp.Compare(a.yRank, b.yRank)
 	})
+	order := make([]int32, n)
+	for k, kk := range keys {
+		order[k] = kk.i
+	}
 	sameX := func(a, b int32) bool { return x[a] == x[b] }
 	c.xTies, c.x0, c.x1 = tieStats(order, sameX)
 	c.jointTies, _, _ = tieStats(order, func(a, b int32) bool { return x[a] == x[b] && yRank[a] == yRank[b] })

@@ -27,15 +27,22 @@ func averageRanks(xs []float64) []float64 {
 	return ranks
 }
 
-// sortedOrder returns the indices of xs in ascending order of value (ties in
-// index order).
+// sortedOrder returns the indices of xs in ascending order of value (ties
+// in any order). Values travel with their indices during the sort, which is
+// several times faster than comparing through the indices.
 func sortedOrder(xs []float64) []int32 {
-	order := make([]int32, len(xs))
-	for i := range order {
-		order[i] = int32(i)
+	type valueIndex struct {
+		v float64
+		i int32
 	}
-	slices.SortStableFunc(order, func(a, b int32) int {
-		return cmp.Compare(xs[a], xs[b])
-	})
+	pairs := make([]valueIndex, len(xs))
+	for i, v := range xs {
+		pairs[i] = valueIndex{v, int32(i)}
+	}
+	slices.SortFunc(pairs, func(a, b valueIndex) int { return cmp.Compare(a.v, b.v) })
+	order := make([]int32, len(xs))
+	for k, p := range pairs {
+		order[k] = p.i
+	}
 	return order
 }
