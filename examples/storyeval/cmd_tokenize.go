@@ -1,0 +1,117 @@
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+
+	"github.com/storyeval/storyeval/encoders/tokenize"
+)
+
+func init() {
+	register(command{
+		name:    "tokenize",
+		summary: "BERT WordPiece, ALBERT SentencePiece or CLIP BPE model inputs of each text, as JSON lines",
+		run:     runTokenize,
+	})
+}
+
+// tokenizeLine is one output line of the tokenize subcommand; field order is
+// output order.
+type tokenizeLine struct {
+	ID            string   `json:"id"`
+	Tokens        []string `json:"tokens"`
+	InputIDs      []int    `json:"input_ids"`
+	AttentionMask []int    `json:"attention_mask"`
+	TokenTypeIDs  []int    `json:"token_type_ids"`
+}
+
+func runTokenize(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("tokenize", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	family := fs.String("family", "", "tokenizer family: bert, albert or clip (required)")
+	model := fs.String("model", "", "HuggingFace model directory with the tokenizer files (required)")
+	textsPath := fs.String("texts", "", "JSON file {id: text} (required)")
+	maxLength := fs.Int("max-length", 0, "truncation / max_length padding length (0: the model's model_max_length)")
+	truncation := fs.String("truncation", "do_not_truncate", "longest_first, only_first, only_second or do_not_truncate")
+	padding := fs.String("padding", "none", "none, longest or max_length (over all texts of the file)")
+	cleaner := fs.String("clip-cleaner", "openai", "CLIP text cleaning: openai, hf or hf-noftfy")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: storyeval tokenize -family bert|albert|clip -model DIR -texts FILE.json [flags]")
+		fmt.Fprintln(stderr, "\nPrints one JSON object per text, in the input's order, as HuggingFace's tokenizer(...) returns it:")
+		fmt.Fprintln(stderr, `{"id": ..., "tokens": [...], "input_ids": [...], "attention_mask": [...], "token_type_ids": [...]}`)
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected arguments %q", fs.Args())
+	}
+	if *family == "" || *model == "" || *textsPath == "" {
+		fs.Usage()
+		return fmt.Errorf("-family, -model and -texts are required")
+	}
+	opt := tokenize.Options{MaxLength: *maxLength}
+	var err error
+	if opt.Truncation, err = tokenize.ParseTruncation(*truncation); err != nil {
+		return err
+	}
+	switch *padding {
+	case "none":
+	case "longest":
+		opt.Padding = tokenize.PadLongest
+	case "max_length":
+		opt.Padding = tokenize.PadMaxLength
+	default:
+		return fmt.Errorf("unknown -padding %q (want none, longest or max_length)", *padding)
+	}
+	enc, err := loadEncoder(*family, *model, *cleaner)
+	if err != nil {
+		return err
+	}
+	ids, texts, err := readStories(*textsPath)
+	if err != nil {
+		return err
+	}
+	batch := make([]string, len(ids))
+	for i, id := range ids {
+		batch[i] = texts[id]
+	}
+	encs, err := enc.EncodeBatch(batch, opt)
+	if err != nil {
+		return err
+	}
+	out := json.NewEncoder(stdout)
+	out.SetEscapeHTML(false)
+	for i, e := range encs {
+		line := tokenizeLine{ID: ids[i], Tokens: e.Tokens, InputIDs: e.IDs, AttentionMask: e.AttentionMask, TokenTypeIDs: e.TypeIDs}
+		if err := out.Encode(line); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func loadEncoder(family, dir, cleaner string) (tokenize.Encoder, error) {
+	switch family {
+	case "bert":
+		return tokenize.LoadBERT(dir)
+	case "albert":
+		return tokenize.LoadALBERT(dir)
+	case "clip":
+		opt := tokenize.CLIPOptions{}
+		switch cleaner {
+		case "openai":
+		case "hf":
+			opt.Cleaner = tokenize.CleanHF
+		case "hf-noftfy":
+			opt.Cleaner = tokenize.CleanHFNoFTFY
+		default:
+			return nil, fmt.Errorf("unknown -clip-cleaner %q (want openai, hf or hf-noftfy)", cleaner)
+		}
+		return tokenize.LoadCLIP(dir, opt)
+	}
+	return nil, fmt.Errorf("unknown -family %q (want bert, albert or clip)", family)
+}
