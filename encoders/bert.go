@@ -1,0 +1,209 @@
+package encoders
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+
+	"github.com/storyeval/storyeval/encoders/checkpoint"
+	"github.com/storyeval/storyeval/encoders/tokenize"
+)
+
+// BERTConfig is the part of a HuggingFace BertConfig (config.json) the
+// forward pass needs.
+type BERTConfig struct {
+	VocabSize             int     `json:"vocab_size"`
+	HiddenSize            int     `json:"hidden_size"`
+	NumHiddenLayers       int     `json:"num_hidden_layers"`
+	NumAttentionHeads     int     `json:"num_attention_heads"`
+	IntermediateSize      int     `json:"intermediate_size"`
+	HiddenAct             string  `json:"hidden_act"`
+	MaxPositionEmbeddings int     `json:"max_position_embeddings"`
+	TypeVocabSize         int     `json:"type_vocab_size"`
+	LayerNormEps          float64 `json:"layer_norm_eps"`
+	PositionEmbeddingType string  `json:"position_embedding_type"`
+}
+
+func (c *BERTConfig) validate(path string) error {
+	if err := positive(path, map[string]int{"vocab_size": c.VocabSize, "hidden_size": c.HiddenSize,
+		"num_hidden_layers": c.NumHiddenLayers, "num_attention_heads": c.NumAttentionHeads,
+		"intermediate_size": c.IntermediateSize, "max_position_embeddings": c.MaxPositionEmbeddings,
+		"type_vocab_size": c.TypeVocabSize}); err != nil {
+		return err
+	}
+	if c.HiddenSize%c.NumAttentionHeads != 0 {
+		return fmt.Errorf("%s: hidden_size %d is not a multiple of num_attention_heads %d", path, c.HiddenSize, c.NumAttentionHeads)
+	}
+	if c.PositionEmbeddingType != "" && c.PositionEmbeddingType != "absolute" {
+		return fmt.Errorf("%s: position_embedding_type %q is not supported (only absolute)", path, c.PositionEmbeddingType)
+	}
+	return nil
+}
+
+// BERT is a BertModel: embeddings, post-LN transformer layers and the
+// optional pooler tanh(dense(h_CLS)). It is immutable and safe for
+// concurrent use.
+type BERT struct {
+	cfg                      BERTConfig
+	wordEmb, posEmb, typeEmb []float32
+	embNorm                  layerNorm
+	layers                   []encoderLayer
+	pooler                   *linear
+}
+
+// LoadBERT loads a BERT model from a HuggingFace model directory.
+func LoadBERT(dir string) (*BERT, error) {
+	var cfg BERTConfig
+	if err := ReadConfig(dir, &cfg); err != nil {
+		return nil, fmt.Errorf("encoders: %w", err)
+	}
+	st, err := checkpoint.OpenDir(dir)
+	if err != nil {
+		return nil, fmt.Errorf("encoders: %w", err)
+	}
+	defer st.Close()
+	m, err := NewBERT(cfg, st)
+	if err != nil {
+		return nil, fmt.Errorf("encoders: %s: %w", dir, err)
+	}
+	return m, nil
+}
+
+// NewBERT builds a BERT model from a configuration and an open checkpoint;
+// the weights are copied, so st may be closed afterwards.
+func NewBERT(cfg BERTConfig, st *checkpoint.State) (*BERT, error) {
+	if cfg.LayerNormEps == 0 {
+		cfg.LayerNormEps = 1e-12
+	}
+	if cfg.HiddenAct == "" {
+		cfg.HiddenAct = "gelu"
+	}
+	if err := cfg.validate(filepath.Join("BERT", "config")); err != nil {
+		return nil, err
+	}
+	act, err := activationByName(cfg.HiddenAct)
+	if err != nil {
+		return nil, err
+	}
+	p := bertParams
+	r, err := newWeightReader(st, p.wordEmb, p.prefixes...)
+	if err != nil {
+		return nil, err
+	}
+	H, I := cfg.HiddenSize, cfg.IntermediateSize
+	m := &BERT{
+		cfg:     cfg,
+		wordEmb: r.tensor(p.wordEmb, cfg.VocabSize, H),
+		posEmb:  r.tensor(p.posEmb, cfg.MaxPositionEmbeddings, H),
+		typeEmb: r.tensor(p.typeEmb, cfg.TypeVocabSize, H),
+		embNorm: r.layerNorm(p.embNorm, H, cfg.LayerNormEps),
+	}
+	for i := 0; i < cfg.NumHiddenLayers; i++ {
+		name := func(f string) string { return fmt.Sprintf(f, i) }
+		m.layers = append(m.layers, encoderLayer{
+			attn: selfAttention{
+				q: r.linear(name(p.query), H, H, true), k: r.linear(name(p.key), H, H, true),
+				v: r.linear(name(p.value), H, H, true), o: r.linear(name(p.attnOut), H, H, true),
+				heads: cfg.NumAttentionHeads,
+			},
+			ln1: r.layerNorm(name(p.attnNorm), H, cfg.LayerNormEps),
+			fc1: r.linear(name(p.intermediate), I, H, true),
+			fc2: r.linear(name(p.output), H, I, true),
+			ln2: r.layerNorm(name(p.outNorm), H, cfg.LayerNormEps),
+			act: act,
+		})
+	}
+	if r.has(p.pooler + ".weight") {
+		pl := r.linear(p.pooler, H, H, true)
+		m.pooler = &pl
+	}
+	if r.err != nil {
+		return nil, r.err
+	}
+	return m, nil
+}
+
+// Config returns the model's configuration.
+func (m *BERT) Config() BERTConfig { return m.cfg }
+
+// Forward runs the model on a padded batch of encodings (all of one
+// length, as tokenize's EncodeBatch returns them) and returns the last
+// hidden states, the pooled output (when the checkpoint has a pooler) and,
+// if opts asks, every layer's hidden states.
+func (m *BERT) Forward(ctx context.Context, encs []tokenize.Encoding, opts *ForwardOptions) (*TextOutput, error) {
+	tb, err := newTextBatch(encs, m.cfg.VocabSize, m.cfg.TypeVocabSize, m.cfg.MaxPositionEmbeddings)
+	if err != nil {
+		return nil, fmt.Errorf("encoders: BERT input: %w", err)
+	}
+	H := m.cfg.HiddenSize
+	rows := tb.batch * tb.seq
+	x := make([]float32, rows*H)
+	m.embed(x, tb)
+	out := &TextOutput{}
+	keep := opts != nil && opts.HiddenStates
+	if keep {
+		out.HiddenStates = append(out.HiddenStates, denseOf(append([]float32(nil), x...), tb.batch, tb.seq, H))
+	}
+	s := newScratch(rows, H, m.cfg.IntermediateSize, tb.seq, workers())
+	mask := attentionMask{keyValid: tb.keyValid}
+	for i := range m.layers {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		m.layers[i].apply(x, tb.batch, tb.seq, mask, s)
+		if keep {
+			out.HiddenStates = append(out.HiddenStates, denseOf(append([]float32(nil), x...), tb.batch, tb.seq, H))
+		}
+	}
+	out.LastHiddenState = denseOf(x, tb.batch, tb.seq, H)
+	if m.pooler != nil {
+		out.PoolerOutput = denseOf(poolCLS(m.pooler, x, tb.batch, tb.seq), tb.batch, H)
+	}
+	out.mask = tb.keyValid
+	return out, nil
+}
+
+// embed writes LayerNorm(word + position + token type embeddings) into x.
+func (m *BERT) embed(x []float32, tb *textBatch) {
+	H := m.cfg.HiddenSize
+	for b := 0; b < tb.batch; b++ {
+		for t := 0; t < tb.seq; t++ {
+			i := b*tb.seq + t
+			row := x[i*H : (i+1)*H]
+			w := m.wordEmb[tb.ids[i]*H:]
+			p := m.posEmb[t*H:]
+			ty := m.typeEmb[tb.types[i]*H:]
+			for j := range row {
+				row[j] = w[j] + p[j] + ty[j]
+			}
+		}
+	}
+	m.embNorm.apply(x, x)
+}
+
+// poolCLS is BERT's and ALBERT's pooler: tanh(dense(h)) at position 0 of
+// each sequence.
+func poolCLS(pooler *linear, x []float32, batch, seq int) []float32 {
+	H := pooler.in
+	cls := make([]float32, batch*H)
+	for b := 0; b < batch; b++ {
+		copy(cls[b*H:(b+1)*H], x[b*seq*H:])
+	}
+	out := make([]float32, batch*pooler.out)
+	pooler.apply(out, cls, batch)
+	tanhInPlace(out)
+	return out
+}
+
+// FLOPs returns the floating-point operations of one forward pass over a
+// batch of the given shape, for reporting GFLOP/s.
+func (m *BERT) FLOPs(batch, seq int) float64 {
+	f := 0.0
+	for i := range m.layers {
+		f += m.layers[i].flops(batch, seq)
+	}
+	if m.pooler != nil {
+		f += m.pooler.flops(batch)
+	}
+	return f
+}

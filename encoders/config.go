@@ -1,0 +1,42 @@
+package encoders
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+// maxConfigBytes bounds config.json.
+const maxConfigBytes = 1 << 20
+
+// ReadConfig decodes dir/config.json into v, one of the *Config types (or
+// any struct matching the HF config it reads), with a size limit.
+func ReadConfig(dir string, v any) error {
+	path := filepath.Join(dir, "config.json")
+	st, err := os.Stat(path)
+	if err != nil {
+		return err
+	}
+	if st.Size() > maxConfigBytes {
+		return fmt.Errorf("%s: %d bytes is larger than the %d-byte limit", path, st.Size(), maxConfigBytes)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	if err := json.Unmarshal(data, v); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return nil
+}
+
+// positive checks that the named config sizes are positive.
+func positive(path string, sizes map[string]int) error {
+	for name, v := range sizes {
+		if v <= 0 {
+			return fmt.Errorf("%s: %s = %d, want a positive number", path, name, v)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,21 @@
+// Package encoders runs the neural networks the learned metrics are built on
+// — BERT (and SimCSE sentence embeddings), ALBERT with its sentence-order and
+// classification heads, ViT and CLIP — with the numbers of HuggingFace
+// transformers 4.29 on PyTorch 1.13, in float32, on gorgonia.org/tensor.
+//
+// Models load from a HuggingFace model directory: config.json (architecture
+// sizes and hidden_act are read from it) and the weights in any format the
+// checkpoint subpackage reads (model.safetensors, sharded safetensors,
+// pytorch_model.bin). Parameter names are mapped from the checkpoint in one
+// table per architecture (the *_params.go files), so a checkpoint with a
+// prefix ("bert.", "vit.", "albert.") loads too.
+//
+// Subpackages hold what comes before the first matrix multiply: checkpoint
+// (weights), tokenize (WordPiece, SentencePiece, CLIP BPE) and imageproc
+// (Pillow-exact image preprocessing).
+//
+// Models are immutable after loading and safe for concurrent use. Matrix
+// products go through gorgonia.org/tensor's BLAS, which is gonum's pure-Go
+// implementation unless the program is built with the "openblas" tag (see
+// blas_openblas.go), which switches it to OpenBLAS through cgo.
+package encoders

@@ -1,0 +1,74 @@
+package encoders
+
+import (
+	"fmt"
+
+	"github.com/storyeval/storyeval/encoders/checkpoint"
+)
+
+// weightReader reads named parameters from a checkpoint, checking their
+// shapes; the first error is kept and later reads are no-ops, so model
+// constructors read every parameter and check err once.
+type weightReader struct {
+	st     *checkpoint.State
+	prefix string
+	err    error
+}
+
+// newWeightReader picks the prefix under which probe exists: "" or one of
+// prefixes (e.g. "bert." for a BertFor… checkpoint).
+func newWeightReader(st *checkpoint.State, probe string, prefixes ...string) (*weightReader, error) {
+	for _, p := range append([]string{""}, prefixes...) {
+		if st.Has(p + probe) {
+			return &weightReader{st: st, prefix: p}, nil
+		}
+	}
+	return nil, fmt.Errorf("checkpoint has no %q (tried prefixes %q)", probe, prefixes)
+}
+
+func (r *weightReader) has(name string) bool { return r.st.Has(r.prefix + name) }
+
+// tensor reads name and checks it has the given shape.
+func (r *weightReader) tensor(name string, shape ...int) []float32 {
+	if r.err != nil {
+		return nil
+	}
+	t, err := r.st.Float32(r.prefix + name)
+	if err != nil {
+		r.err = fmt.Errorf("parameter %s%s: %w", r.prefix, name, err)
+		return nil
+	}
+	got := t.Shape()
+	n := 1
+	ok := len(got) == len(shape)
+	for i, d := range shape {
+		n *= d
+		if ok && got[i] != d {
+			ok = false
+		}
+	}
+	if !ok {
+		r.err = fmt.Errorf("parameter %s%s has shape %v, want %v (does config.json match the weights?)", r.prefix, name, []int(got), shape)
+		return nil
+	}
+	data, _ := t.Data().([]float32)
+	if len(data) != n {
+		r.err = fmt.Errorf("parameter %s%s: %d values for shape %v", r.prefix, name, len(data), shape)
+		return nil
+	}
+	return data
+}
+
+// linear reads prefix.weight [out, in] and, if bias, prefix.bias [out].
+func (r *weightReader) linear(prefix string, out, in int, bias bool) linear {
+	l := linear{w: r.tensor(prefix+".weight", out, in), in: in, out: out}
+	if bias {
+		l.b = r.tensor(prefix+".bias", out)
+	}
+	return l
+}
+
+// layerNorm reads prefix.weight and prefix.bias [dim].
+func (r *weightReader) layerNorm(prefix string, dim int, eps float64) layerNorm {
+	return layerNorm{gamma: r.tensor(prefix+".weight", dim), beta: r.tensor(prefix+".bias", dim), eps: eps}
+}
