@@ -178,6 +178,16 @@ func (d *jpegDecoder) readSOF(seg []byte, progressive bool) error {
 	}
 	d.mcusX = (d.width + 8*d.hmax - 1) / (8 * d.hmax)
 	d.mcusY = (d.height + 8*d.vmax - 1) / (8 * d.vmax)
+	// Every block costs at least one bit of entropy-coded data (a DC code),
+	// so a frame with more blocks than the file has bits is truncated or
+	// hostile: refuse it before allocating coefficient memory.
+	blocks := 0
+	for _, c := range d.comps {
+		blocks += d.mcusX * c.h * d.mcusY * c.v
+	}
+	if blocks > 8*len(d.data)+64 {
+		return fmt.Errorf("frame of %dx%d needs %d blocks but the file has only %d bytes", d.width, d.height, blocks, len(d.data))
+	}
 	for i := range d.comps {
 		c := &d.comps[i]
 		if d.hmax%c.h != 0 || d.vmax%c.v != 0 {

@@ -102,6 +102,9 @@ func newHuffTable(counts [16]int, vals []byte) (*huffTable, error) {
 	code, k := int32(0), 0
 	for l := 1; l <= 16; l++ {
 		n := counts[l-1]
+		if code+int32(n) > 1<<l {
+			return nil, errors.New("bad Huffman table (over-subscribed)")
+		}
 		if n == 0 {
 			t.maxcode[l] = -1
 		} else {
@@ -119,9 +122,6 @@ func newHuffTable(counts [16]int, vals []byte) (*huffTable, error) {
 			code += int32(n)
 			k += n
 			t.maxcode[l] = code - 1
-		}
-		if code > 1<<l {
-			return nil, errors.New("bad Huffman table")
 		}
 		code <<= 1
 	}
