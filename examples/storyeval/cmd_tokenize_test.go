@@ -9,7 +9,7 @@ import (
 )
 
 func TestTokenizeCommand(t *testing.T) {
-	const texts = "../../encoders/testdata/tokenizers/cli_texts.json"
+	const texts = "../../encoders/testdata/tokenizers/cli/texts.json"
 	tests := []struct {
 		family, model string
 		extra         []string
