@@ -9,8 +9,11 @@ import (
 // ToRGB converts a decoded image to 8-bit RGB the way Pillow's
 // Image.convert("RGB") treats the mode Pillow would have opened the file in:
 //
-//   - *image.YCbCr (JPEG): libjpeg's fancy chroma upsampling and integer
-//     YCbCr→RGB tables (see jpegcolor.go);
+//   - *image.YCbCr (a JPEG from the standard library's decoder): libjpeg's
+//     fancy chroma upsampling and integer YCbCr→RGB tables (jpegcolor.go);
+//     the samples themselves come from the standard library's IDCT, so this
+//     is within a few levels of Pillow — Decode uses its own libjpeg-exact
+//     decoder instead where it can;
 //   - gray (L) is replicated into R, G and B;
 //   - alpha is dropped, not composited: Matches the reference implementation
 //     (Pillow), which converts RGBA and LA to RGB by discarding A;

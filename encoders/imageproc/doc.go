@@ -5,15 +5,17 @@
 //
 // The pipeline is: [Decode] (PNG or JPEG, converted to 8-bit RGB as Pillow's
 // Image.convert("RGB")), optionally [Crop] to a region box, then
-// [Processor.Preprocess]: [Resize] with Pillow's resampling filters, [CenterCrop],
-// rescale, normalise, and a channels-first float32 layout.
+// [Processor.Preprocess]: [Resize] with Pillow's resampling filters,
+// [CenterCrop], rescale, normalise, and a channels-first float32 layout.
 //
 // Parity: resizing, cropping and the float32 arithmetic reproduce Pillow and
-// HuggingFace bit for bit on PNG input. JPEG decoding uses the standard
-// library's entropy decoder and IDCT but libjpeg's "fancy" chroma upsampling
-// and integer YCbCr→RGB tables, which brings decoded pixels within a few
-// levels of Pillow's libjpeg-turbo; the package tests measure the difference.
+// HuggingFace bit for bit. JPEG files are decoded by a port of the parts of
+// libjpeg-turbo that decide the pixel values (the islow integer IDCT,
+// "fancy" triangular chroma upsampling, the integer YCbCr→RGB tables), so
+// baseline and progressive Huffman JPEGs decode to Pillow's bytes exactly;
+// other JPEG variants fall back to the standard library's decoder with
+// libjpeg's upsampling and colour tables, within a few levels of Pillow.
 //
 // All functions are safe for concurrent use; nothing holds global mutable
-// state.
+// state. Decoding checks the header against a pixel limit before allocating.
 package imageproc

@@ -1,8 +1,12 @@
 package imageproc
 
 import (
+	"bytes"
 	"compress/gzip"
 	"encoding/json"
+	"image"
+	"image/color"
+	"image/jpeg"
 	"math"
 	"os"
 	"path/filepath"
@@ -170,26 +174,83 @@ func TestViTOnPillowDecodedCrops(t *testing.T) {
 	}
 	n := want.Shape[0]
 	per := want.Len() / n
-	same := 0
-	for i := 0; i < n; i++ {
-		c := idx.Crops[i]
-		img := &RGB{Width: c.W, Height: c.H, Pix: make([]uint8, c.W*c.H*3)}
-		for j := range img.Pix {
-			img.Pix[j] = uint8(u8[c.Offset+j])
-		}
-		got, err := p.Preprocess(img, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ref := want.F32[i*per : (i+1)*per]
-		for j, v := range got.Data {
-			if math.Float32bits(v) == math.Float32bits(ref[j]) {
-				same++
+	// From Pillow's decoded bytes, and end to end from the JPEG files.
+	for _, fromFile := range []bool{false, true} {
+		same := 0
+		for i := 0; i < n; i++ {
+			c := idx.Crops[i]
+			img := &RGB{Width: c.W, Height: c.H, Pix: make([]uint8, c.W*c.H*3)}
+			for j := range img.Pix {
+				img.Pix[j] = uint8(u8[c.Offset+j])
+			}
+			if fromFile {
+				if img, err = DecodeFile(filepath.Join("testdata", c.File), nil); err != nil {
+					t.Fatal(err)
+				}
+			}
+			got, err := p.Preprocess(img, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ref := want.F32[i*per : (i+1)*per]
+			for j, v := range got.Data {
+				if math.Float32bits(v) == math.Float32bits(ref[j]) {
+					same++
+				}
 			}
 		}
+		t.Logf("crops pixel_values (decoded from the JPEG files: %v): %d/%d bit-identical", fromFile, same, want.Len())
+		if same != want.Len() {
+			t.Errorf("decoded from files %v: %d/%d values bit-identical", fromFile, same, want.Len())
+		}
 	}
-	t.Logf("crops pixel_values from Pillow-decoded bytes: %d/%d bit-identical", same, want.Len())
-	if same != want.Len() {
-		t.Errorf("%d/%d values bit-identical", same, want.Len())
+}
+
+// TestLibjpegDecoderAgreesWithStdlib decodes JPEGs written by the standard
+// library's encoder (its own Huffman tables, 4:2:0 and grayscale, sizes
+// that are not multiples of the MCU) with both decoders: they differ only
+// by the IDCT, so every sample must lie within 3 levels.
+func TestLibjpegDecoderAgreesWithStdlib(t *testing.T) {
+	src := benchImage()
+	for _, size := range [][2]int{{640, 480}, {37, 23}, {17, 9}, {1, 1}} {
+		for _, gray := range []bool{false, true} {
+			var m image.Image
+			if gray {
+				g := image.NewGray(image.Rect(0, 0, size[0], size[1]))
+				for i := range g.Pix {
+					g.Pix[i] = src.Pix[3*i]
+				}
+				m = g
+			} else {
+				rgba := image.NewRGBA(image.Rect(0, 0, size[0], size[1]))
+				for y := 0; y < size[1]; y++ {
+					for x := 0; x < size[0]; x++ {
+						o := (y*src.Width + x) * 3
+						rgba.SetRGBA(x, y, color.RGBA{src.Pix[o], src.Pix[o+1], src.Pix[o+2], 255})
+					}
+				}
+				m = rgba
+			}
+			var buf bytes.Buffer
+			if err := jpeg.Encode(&buf, m, &jpeg.Options{Quality: 85}); err != nil {
+				t.Fatal(err)
+			}
+			a, err := Decode(bytes.NewReader(buf.Bytes()), nil)
+			if err != nil {
+				t.Fatalf("%v gray=%v: %v", size, gray, err)
+			}
+			b, err := Decode(bytes.NewReader(buf.Bytes()), &DecodeOptions{JPEG: JPEGStdlibFancy})
+			if err != nil {
+				t.Fatal(err)
+			}
+			maxd := 0
+			for i := range a.Pix {
+				d := int(a.Pix[i]) - int(b.Pix[i])
+				maxd = max(maxd, d, -d)
+			}
+			if maxd > 3 {
+				t.Errorf("%v gray=%v: decoders differ by up to %d levels", size, gray, maxd)
+			}
+		}
 	}
 }
