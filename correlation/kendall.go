@@ -140,6 +140,9 @@ func tauCDenominator(n, m int) float64 {
 
 // kendallNullVariance is the variance of con − dis under independence with
 // the tie corrections of Kendall (1970), in SciPy's order of operations.
+// SciPy forms 2·xTies·yTies in int64, which wraps around for heavily tied
+// samples beyond n ≈ 10⁵; the product is taken in float64 here, so such
+// inputs get the correct variance where SciPy's would be wrong.
 func kendallNullVariance(n int, c pairCounts) float64 {
 	size := float64(n)
 	m := size * (size - 1)
