@@ -165,20 +165,25 @@ func (m *BERT) Forward(ctx context.Context, encs []tokenize.Encoding, opts *Forw
 
 // embed writes LayerNorm(word + position + token type embeddings) into x.
 func (m *BERT) embed(x []float32, tb *textBatch) {
-	H := m.cfg.HiddenSize
+	sumEmbeddings(x, tb, m.wordEmb, m.posEmb, m.typeEmb, m.cfg.HiddenSize)
+	m.embNorm.apply(x, x)
+}
+
+// sumEmbeddings writes word + absolute position + token type embeddings of
+// width w for every token of the batch into x.
+func sumEmbeddings(x []float32, tb *textBatch, word, pos, typ []float32, w int) {
 	for b := 0; b < tb.batch; b++ {
 		for t := 0; t < tb.seq; t++ {
 			i := b*tb.seq + t
-			row := x[i*H : (i+1)*H]
-			w := m.wordEmb[tb.ids[i]*H:]
-			p := m.posEmb[t*H:]
-			ty := m.typeEmb[tb.types[i]*H:]
+			row := x[i*w : (i+1)*w]
+			wd := word[tb.ids[i]*w:]
+			p := pos[t*w:]
+			ty := typ[tb.types[i]*w:]
 			for j := range row {
-				row[j] = w[j] + p[j] + ty[j]
+				row[j] = wd[j] + p[j] + ty[j]
 			}
 		}
 	}
-	m.embNorm.apply(x, x)
 }
 
 // poolCLS is BERT's and ALBERT's pooler: tanh(dense(h)) at position 0 of

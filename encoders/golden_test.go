@@ -193,6 +193,7 @@ func (g *golden) compare64(label, name string, got []float64, shape []int) {
 // done fails the test for golden arrays no check used.
 func (g *golden) done() {
 	g.t.Helper()
+	g.t.Logf("%s: %d/%d golden arrays checked", g.dir, len(g.checked), len(g.Arrays))
 	for name := range g.Arrays {
 		if !g.checked[name] {
 			g.t.Errorf("%s: golden array %q was not checked", g.dir, name)

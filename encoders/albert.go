@@ -1,0 +1,289 @@
+package encoders
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/storyeval/storyeval/encoders/checkpoint"
+	"github.com/storyeval/storyeval/encoders/tokenize"
+	"gorgonia.org/tensor"
+)
+
+// ALBERTConfig is the part of a HuggingFace AlbertConfig the forward pass
+// needs.
+type ALBERTConfig struct {
+	VocabSize             int     `json:"vocab_size"`
+	EmbeddingSize         int     `json:"embedding_size"`
+	HiddenSize            int     `json:"hidden_size"`
+	NumHiddenLayers       int     `json:"num_hidden_layers"`
+	NumHiddenGroups       int     `json:"num_hidden_groups"`
+	InnerGroupNum         int     `json:"inner_group_num"`
+	NumAttentionHeads     int     `json:"num_attention_heads"`
+	IntermediateSize      int     `json:"intermediate_size"`
+	HiddenAct             string  `json:"hidden_act"`
+	MaxPositionEmbeddings int     `json:"max_position_embeddings"`
+	TypeVocabSize         int     `json:"type_vocab_size"`
+	LayerNormEps          float64 `json:"layer_norm_eps"`
+	NumLabels             int     `json:"num_labels"`
+}
+
+// ALBERT is an AlbertModel: factorised embeddings (size E) projected to the
+// hidden size H, layer groups whose weights are shared across the
+// num_hidden_layers applications (one group in every released model), and
+// the pooler tanh(dense(h_CLS)); plus whichever heads the checkpoint holds
+// (sentence-order prediction, sequence classification, masked LM). It is
+// immutable and safe for concurrent use.
+type ALBERT struct {
+	cfg                      ALBERTConfig
+	wordEmb, posEmb, typeEmb []float32
+	embNorm                  layerNorm
+	mapIn                    linear
+	groups                   [][]encoderLayer
+	pooler                   *linear
+	sop, classifier          *linear
+	mlm                      *albertMLMHead
+}
+
+// albertMLMHead is AlbertMLMHead: dense(H→E), activation, LayerNorm,
+// decoder(E→V) whose weight is tied to the word embeddings.
+type albertMLMHead struct {
+	dense   linear
+	norm    layerNorm
+	decoder linear
+	act     activation
+}
+
+// LoadALBERT loads an ALBERT model from a HuggingFace model directory.
+func LoadALBERT(dir string) (*ALBERT, error) {
+	var cfg ALBERTConfig
+	if err := ReadConfig(dir, &cfg); err != nil {
+		return nil, fmt.Errorf("encoders: %w", err)
+	}
+	st, err := checkpoint.OpenDir(dir)
+	if err != nil {
+		return nil, fmt.Errorf("encoders: %w", err)
+	}
+	defer st.Close()
+	m, err := NewALBERT(cfg, st)
+	if err != nil {
+		return nil, fmt.Errorf("encoders: %s: %w", dir, err)
+	}
+	return m, nil
+}
+
+// NewALBERT builds an ALBERT model from a configuration and an open
+// checkpoint; the weights are copied, so st may be closed afterwards.
+func NewALBERT(cfg ALBERTConfig, st *checkpoint.State) (*ALBERT, error) {
+	if cfg.NumHiddenGroups == 0 {
+		cfg.NumHiddenGroups = 1
+	}
+	if cfg.InnerGroupNum == 0 {
+		cfg.InnerGroupNum = 1
+	}
+	if cfg.LayerNormEps == 0 {
+		cfg.LayerNormEps = 1e-12
+	}
+	if cfg.HiddenAct == "" {
+		cfg.HiddenAct = "gelu_new"
+	}
+	if err := positive("ALBERT config", map[string]int{"vocab_size": cfg.VocabSize, "embedding_size": cfg.EmbeddingSize,
+		"hidden_size": cfg.HiddenSize, "num_hidden_layers": cfg.NumHiddenLayers, "num_attention_heads": cfg.NumAttentionHeads,
+		"intermediate_size": cfg.IntermediateSize, "max_position_embeddings": cfg.MaxPositionEmbeddings, "type_vocab_size": cfg.TypeVocabSize}); err != nil {
+		return nil, err
+	}
+	if cfg.HiddenSize%cfg.NumAttentionHeads != 0 || cfg.NumHiddenLayers%cfg.NumHiddenGroups != 0 {
+		return nil, fmt.Errorf("ALBERT config: hidden_size %d must be a multiple of num_attention_heads %d and num_hidden_layers %d of num_hidden_groups %d",
+			cfg.HiddenSize, cfg.NumAttentionHeads, cfg.NumHiddenLayers, cfg.NumHiddenGroups)
+	}
+	act, err := activationByName(cfg.HiddenAct)
+	if err != nil {
+		return nil, err
+	}
+	p := albertParams
+	r, err := newWeightReader(st, p.wordEmb, p.prefixes...)
+	if err != nil {
+		return nil, err
+	}
+	E, H, I := cfg.EmbeddingSize, cfg.HiddenSize, cfg.IntermediateSize
+	eps := cfg.LayerNormEps
+	m := &ALBERT{
+		cfg:     cfg,
+		wordEmb: r.tensor(p.wordEmb, cfg.VocabSize, E),
+		posEmb:  r.tensor(p.posEmb, cfg.MaxPositionEmbeddings, E),
+		typeEmb: r.tensor(p.typeEmb, cfg.TypeVocabSize, E),
+		embNorm: r.layerNorm(p.embNorm, E, eps),
+		mapIn:   r.linear(p.mapIn, H, E, true),
+	}
+	for g := 0; g < cfg.NumHiddenGroups; g++ {
+		var group []encoderLayer
+		for l := 0; l < cfg.InnerGroupNum; l++ {
+			name := func(f string) string { return fmt.Sprintf(f, g, l) }
+			group = append(group, encoderLayer{
+				attn: selfAttention{
+					q: r.linear(name(p.query), H, H, true), k: r.linear(name(p.key), H, H, true),
+					v: r.linear(name(p.value), H, H, true), o: r.linear(name(p.attnOut), H, H, true),
+					heads: cfg.NumAttentionHeads,
+				},
+				ln1: r.layerNorm(name(p.attnNorm), H, eps),
+				fc1: r.linear(name(p.ffn), I, H, true),
+				fc2: r.linear(name(p.ffnOut), H, I, true),
+				ln2: r.layerNorm(name(p.ffnNorm), H, eps),
+				act: act,
+			})
+		}
+		m.groups = append(m.groups, group)
+	}
+	if r.has(p.pooler + ".weight") {
+		pl := r.linear(p.pooler, H, H, true)
+		m.pooler = &pl
+	}
+	// Heads live at the checkpoint root, beside the encoder prefix.
+	root := &weightReader{st: st}
+	if root.has(p.sop + ".weight") {
+		l := root.linear(p.sop, 2, H, true)
+		m.sop = &l
+	}
+	if root.has(p.classifier+".weight") && cfg.NumLabels > 0 {
+		l := root.linear(p.classifier, cfg.NumLabels, H, true)
+		m.classifier = &l
+	}
+	if root.has(p.mlmDense + ".weight") {
+		head := &albertMLMHead{dense: root.linear(p.mlmDense, E, H, true), norm: root.layerNorm(p.mlmNorm, E, eps), act: act}
+		// The decoder weight is tied to the word embeddings; safetensors
+		// files written by HF omit it.
+		head.decoder = linear{w: m.wordEmb, in: E, out: cfg.VocabSize}
+		if root.has(p.mlmDecoder) {
+			head.decoder.w = root.tensor(p.mlmDecoder, cfg.VocabSize, E)
+		}
+		if root.has(p.mlmDecoderBias) {
+			head.decoder.b = root.tensor(p.mlmDecoderBias, cfg.VocabSize)
+		} else {
+			head.decoder.b = root.tensor(p.mlmBias, cfg.VocabSize)
+		}
+		m.mlm = head
+	}
+	for _, e := range []error{r.err, root.err} {
+		if e != nil {
+			return nil, e
+		}
+	}
+	return m, nil
+}
+
+// Config returns the model's configuration.
+func (m *ALBERT) Config() ALBERTConfig { return m.cfg }
+
+// ALBERTOutput is ALBERT's forward-pass result: the text encoder outputs
+// and the factorised embedding output [batch, seq, embedding_size].
+type ALBERTOutput struct {
+	TextOutput
+	EmbeddingOutput *tensor.Dense
+}
+
+// Forward runs the model on a padded batch of encodings.
+func (m *ALBERT) Forward(ctx context.Context, encs []tokenize.Encoding, opts *ForwardOptions) (*ALBERTOutput, error) {
+	tb, err := newTextBatch(encs, m.cfg.VocabSize, m.cfg.TypeVocabSize, m.cfg.MaxPositionEmbeddings)
+	if err != nil {
+		return nil, fmt.Errorf("encoders: ALBERT input: %w", err)
+	}
+	E, H := m.cfg.EmbeddingSize, m.cfg.HiddenSize
+	rows := tb.batch * tb.seq
+	emb := make([]float32, rows*E)
+	sumEmbeddings(emb, tb, m.wordEmb, m.posEmb, m.typeEmb, E)
+	m.embNorm.apply(emb, emb)
+	x := make([]float32, rows*H)
+	m.mapIn.apply(x, emb, rows)
+	out := &ALBERTOutput{EmbeddingOutput: denseOf(emb, tb.batch, tb.seq, E)}
+	keep := opts != nil && opts.HiddenStates
+	if keep {
+		out.HiddenStates = append(out.HiddenStates, denseOf(append([]float32(nil), x...), tb.batch, tb.seq, H))
+	}
+	s := newScratch(rows, H, m.cfg.IntermediateSize, tb.seq, workers())
+	mask := attentionMask{keyValid: tb.keyValid}
+	perGroup := m.cfg.NumHiddenLayers / m.cfg.NumHiddenGroups
+	for i := 0; i < m.cfg.NumHiddenLayers; i++ {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		// AlbertTransformer: layer i runs group i / (layers / groups).
+		for l := range m.groups[i/perGroup] {
+			m.groups[i/perGroup][l].apply(x, tb.batch, tb.seq, mask, s)
+		}
+		if keep {
+			out.HiddenStates = append(out.HiddenStates, denseOf(append([]float32(nil), x...), tb.batch, tb.seq, H))
+		}
+	}
+	out.LastHiddenState = denseOf(x, tb.batch, tb.seq, H)
+	if m.pooler != nil {
+		out.PoolerOutput = denseOf(poolCLS(m.pooler, x, tb.batch, tb.seq), tb.batch, H)
+	}
+	out.mask = tb.keyValid
+	return out, nil
+}
+
+// headLogits applies a linear head to the pooled output.
+func headLogits(head *linear, what string, out *ALBERTOutput) (*tensor.Dense, error) {
+	if head == nil {
+		return nil, fmt.Errorf("encoders: the checkpoint has no %s head", what)
+	}
+	if out.PoolerOutput == nil {
+		return nil, fmt.Errorf("encoders: the checkpoint has no pooler, which the %s head reads", what)
+	}
+	B := out.PoolerOutput.Shape()[0]
+	logits := make([]float32, B*head.out)
+	head.apply(logits, out.PoolerOutput.Data().([]float32), B)
+	return denseOf(logits, B, head.out), nil
+}
+
+// SOPLogits returns the sentence-order-prediction logits [batch, 2] of
+// AlbertForPreTraining (sop_classifier on the pooled output). RoViST-C's
+// coherence score is softmax(logits)[1] of its own head of the same shape.
+func (m *ALBERT) SOPLogits(out *ALBERTOutput) (*tensor.Dense, error) {
+	return headLogits(m.sop, "sentence-order (sop_classifier)", out)
+}
+
+// ClassifierLogits returns AlbertForSequenceClassification's logits
+// [batch, num_labels].
+func (m *ALBERT) ClassifierLogits(out *ALBERTOutput) (*tensor.Dense, error) {
+	return headLogits(m.classifier, "sequence classification (classifier)", out)
+}
+
+// MLMLogits returns the masked-LM vocabulary logits at the given
+// (sequence, position) pairs, [len(positions), vocab_size].
+func (m *ALBERT) MLMLogits(out *ALBERTOutput, positions [][2]int) (*tensor.Dense, error) {
+	if m.mlm == nil {
+		return nil, fmt.Errorf("encoders: the checkpoint has no masked-LM (predictions) head")
+	}
+	shape := out.LastHiddenState.Shape()
+	B, T, H := shape[0], shape[1], shape[2]
+	x := out.LastHiddenState.Data().([]float32)
+	sel := make([]float32, len(positions)*H)
+	for i, p := range positions {
+		if p[0] < 0 || p[0] >= B || p[1] < 0 || p[1] >= T {
+			return nil, fmt.Errorf("encoders: MLM position %v outside the batch [%d, %d]", p, B, T)
+		}
+		copy(sel[i*H:(i+1)*H], x[(p[0]*T+p[1])*H:])
+	}
+	n := len(positions)
+	E := m.cfg.EmbeddingSize
+	h := make([]float32, n*E)
+	m.mlm.dense.apply(h, sel, n)
+	m.mlm.act(h)
+	m.mlm.norm.apply(h, h)
+	logits := make([]float32, n*m.cfg.VocabSize)
+	m.mlm.decoder.apply(logits, h, n)
+	return denseOf(logits, n, m.cfg.VocabSize), nil
+}
+
+// FLOPs returns the floating-point operations of one forward pass over a
+// batch of the given shape.
+func (m *ALBERT) FLOPs(batch, seq int) float64 {
+	f := m.mapIn.flops(batch * seq)
+	perGroup := m.cfg.NumHiddenLayers / m.cfg.NumHiddenGroups
+	for i := 0; i < m.cfg.NumHiddenLayers; i++ {
+		for l := range m.groups[i/perGroup] {
+			f += m.groups[i/perGroup][l].flops(batch, seq)
+		}
+	}
+	return f
+}
