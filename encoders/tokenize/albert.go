@@ -19,6 +19,7 @@ type ALBERT struct {
 	keepAccents bool
 	specials    specialSplitter
 	pipe        pipeline
+	specialIDs  map[int]bool
 }
 
 var _ Encoder = (*ALBERT)(nil)
@@ -63,6 +64,7 @@ func newALBERT(model []byte, cfg hfConfig) (*ALBERT, error) {
 	mask := cfg.token("mask_token", "[MASK]")
 	bos, eos := cfg.token("bos_token", "[CLS]"), cfg.token("eos_token", "[SEP]")
 	t.specials = newSpecialSplitter([]string{bos, eos, unk, sep, pad, cls, mask})
+	t.specialIDs = specialIDs(t.TokenID, bos, eos, unk, sep, pad, cls, mask)
 	for _, tok := range []string{cls, sep, pad} {
 		if _, ok := u.all[tok]; !ok {
 			return nil, fmt.Errorf("special token %q is not a piece of the model", tok)

@@ -9,13 +9,14 @@ import (
 // BasicTokenizer (clean text, CJK split, lower-case, NFD accent strip,
 // punctuation split) followed by greedy longest-match WordPiece.
 type BERT struct {
-	vocab    map[string]int
-	tokens   []string // id to token
-	basic    basicTokenizer
-	wp       wordPiece
-	lower    bool
-	specials specialSplitter
-	pipe     pipeline
+	vocab      map[string]int
+	tokens     []string // id to token
+	basic      basicTokenizer
+	wp         wordPiece
+	lower      bool
+	specials   specialSplitter
+	pipe       pipeline
+	specialIDs map[int]bool
 }
 
 var _ Encoder = (*BERT)(nil)
@@ -75,6 +76,7 @@ func newBERT(vocabText string, cfg hfConfig) (*BERT, error) {
 	cls, sep := cfg.token("cls_token", "[CLS]"), cfg.token("sep_token", "[SEP]")
 	pad, mask := cfg.token("pad_token", "[PAD]"), cfg.token("mask_token", "[MASK]")
 	t.specials = newSpecialSplitter([]string{unk, sep, pad, cls, mask})
+	t.specialIDs = specialIDs(t.TokenID, unk, sep, pad, cls, mask)
 	for _, tok := range []string{unk, cls, sep, pad} {
 		if _, ok := t.vocab[tok]; !ok {
 			return nil, fmt.Errorf("special token %q is not in the vocabulary", tok)

@@ -38,14 +38,15 @@ type CLIPOptions struct {
 // CLIP's pattern, each word spelled in bytes and merged, the last piece of
 // a word marked "</w>"; <|startoftext|> … <|endoftext|> around it.
 type CLIP struct {
-	encoder  map[string]int
-	decoder  []string
-	merger   *bpeMerger
-	cleaner  CLIPCleaner
-	basic    basicTokenizer
-	specials specialSplitter
-	unkID    int
-	pipe     pipeline
+	encoder    map[string]int
+	decoder    []string
+	merger     *bpeMerger
+	cleaner    CLIPCleaner
+	basic      basicTokenizer
+	specials   specialSplitter
+	unkID      int
+	pipe       pipeline
+	specialIDs map[int]bool
 }
 
 var _ Encoder = (*CLIP)(nil)
@@ -129,6 +130,7 @@ func newCLIP(vocabJSON []byte, merges string, cfg hfConfig, opt CLIPOptions) (*C
 		cache:    map[string][]string{},
 	}
 	t.specials = newSpecialSplitter([]string{bos, eos, unk, pad})
+	t.specialIDs = specialIDs(t.TokenID, bos, eos, unk, pad)
 	t.basic = basicTokenizer{lowerCase: true, stripAccents: true, chineseChars: true, splitPunct: true}
 	t.pipe = pipeline{
 		name:     "CLIP",

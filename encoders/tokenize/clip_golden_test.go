@@ -15,6 +15,7 @@ type clipCase struct {
 		AttentionMask   []int    `json:"attention_mask"`
 		InputIDs77      []int    `json:"input_ids_77"`
 		AttentionMask77 []int    `json:"attention_mask_77"`
+		Decoded         *string  `json:"decoded"`
 	} `json:"hf_ftfy"`
 	HFNoFtfy struct {
 		Pieces   []string `json:"pieces"`
@@ -53,6 +54,13 @@ func checkCLIPGolden(t *testing.T, g goldenFile, dir string) {
 		e := hf.Encode(tc.Text)
 		c.check("hf_ftfy", q+" ids", e.IDs, tc.HFFtfy.InputIDs)
 		c.check("hf_ftfy", q+" mask", e.AttentionMask, tc.HFFtfy.AttentionMask)
+		if tc.HFFtfy.Decoded != nil {
+			text, err := hf.Decode(e.IDs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c.check("decoded", q, text, *tc.HFFtfy.Decoded)
+		}
 		b, err := hf.EncodeBatch([]string{tc.Text}, pad77)
 		if err != nil {
 			t.Fatal(err)

@@ -38,6 +38,9 @@ type Encoder interface {
 	// EncodePairBatch encodes the pairs (a[i], b[i]) with truncation and
 	// padding.
 	EncodePairBatch(a, b []string, opt Options) ([]Encoding, error)
+	// Decode turns ids back into text as HF's decode with
+	// skip_special_tokens=True and the config's clean-up of spaces.
+	Decode(ids []int) (string, error)
 	// TokenID returns the id of a vocabulary token.
 	TokenID(token string) (id int, ok bool)
 	// VocabSize returns the number of ids.

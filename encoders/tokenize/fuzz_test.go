@@ -44,7 +44,11 @@ func fuzzEncoder(f *testing.F, pick func(t *testing.T) fuzzTarget) {
 		enc := pick(t)
 		vocab := enc.VocabSize()
 		checkEncoding(t, "single", enc.Encode(a), vocab, enc.Token)
-		checkEncoding(t, "pair", enc.EncodePair(a, b), vocab, enc.Token)
+		pair := enc.EncodePair(a, b)
+		checkEncoding(t, "pair", pair, vocab, enc.Token)
+		if _, err := enc.Decode(pair.IDs); err != nil {
+			t.Fatal(err)
+		}
 		for _, s := range []Truncation{LongestFirst, OnlyFirst, OnlySecond} {
 			opt := Options{Truncation: s, MaxLength: int(maxLen)%40 + 1}
 			e, err := enc.EncodePairWith(a, b, opt)

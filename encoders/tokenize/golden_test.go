@@ -24,6 +24,7 @@ type goldenCase struct {
 	TokenTypeIDs  []int    `json:"token_type_ids"`
 	MaxLength     int      `json:"max_length"`
 	Truncation    string   `json:"truncation"`
+	Decoded       *string  `json:"decoded"`
 }
 
 type goldenBatch struct {
@@ -167,6 +168,13 @@ func checkWordLevel(t *testing.T, c *counter, g goldenFile, enc Encoder) {
 		c.check("single", q+" ids", e.IDs, tc.InputIDs)
 		c.check("single", q+" mask", e.AttentionMask, tc.AttentionMask)
 		c.check("single", q+" types", e.TypeIDs, tc.TokenTypeIDs)
+		if tc.Decoded != nil {
+			text, err := enc.Decode(e.IDs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c.check("decoded", q, text, *tc.Decoded)
+		}
 	}
 	for _, tc := range g.Pairs {
 		q := quote(tc.Text) + "+" + quote(*tc.TextPair)

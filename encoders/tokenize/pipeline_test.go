@@ -207,3 +207,35 @@ func TestConcurrentEncode(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+func TestDecodeUTF8Replace(t *testing.T) {
+	// Python: bytes.decode("utf-8", "replace").
+	tests := []struct {
+		in   []byte
+		want string
+	}{
+		{[]byte("abc"), "abc"},
+		{[]byte{0xe2, 0x82, 'x'}, "\ufffdx"},
+		{[]byte{0xff, 0xfe}, "\ufffd\ufffd"},
+		{[]byte{0xed, 0xa0, 0x80}, "\ufffd\ufffd\ufffd"},
+		{[]byte{0xf0, 0x9f, 0x98}, "\ufffd"},
+		{[]byte{0xc3, 0xa9, 0xc3}, "é\ufffd"},
+	}
+	for _, tc := range tests {
+		if got := decodeUTF8Replace(tc.in); got != tc.want {
+			t.Errorf("decodeUTF8Replace(% x) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestDecodeRejectsBadIDs(t *testing.T) {
+	bert, albert, clip := loadTestTokenizers(t)
+	for _, enc := range []Encoder{bert, albert, clip} {
+		if _, err := enc.Decode([]int{5, -1}); err == nil || !strings.Contains(err.Error(), "id -1 at position 1") {
+			t.Errorf("%T.Decode: err = %v", enc, err)
+		}
+		if _, err := enc.Decode([]int{enc.VocabSize()}); err == nil {
+			t.Errorf("%T.Decode accepted id %d", enc, enc.VocabSize())
+		}
+	}
+}
