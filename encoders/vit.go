@@ -1,0 +1,212 @@
+package encoders
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/storyeval/storyeval/encoders/checkpoint"
+	"github.com/storyeval/storyeval/encoders/imageproc"
+	"gorgonia.org/tensor"
+)
+
+// ViTConfig is the part of a HuggingFace ViTConfig the forward pass needs.
+type ViTConfig struct {
+	HiddenSize        int     `json:"hidden_size"`
+	NumHiddenLayers   int     `json:"num_hidden_layers"`
+	NumAttentionHeads int     `json:"num_attention_heads"`
+	IntermediateSize  int     `json:"intermediate_size"`
+	HiddenAct         string  `json:"hidden_act"`
+	ImageSize         int     `json:"image_size"`
+	PatchSize         int     `json:"patch_size"`
+	NumChannels       int     `json:"num_channels"`
+	LayerNormEps      float64 `json:"layer_norm_eps"`
+	QKVBias           *bool   `json:"qkv_bias"`
+}
+
+// ViT is a ViTModel: patch embedding with a [CLS] token and learned
+// positions, pre-LN transformer layers, a final LayerNorm and the optional
+// pooler tanh(dense(LN(h)_CLS)); plus the image-classification head when the
+// checkpoint holds one. It is immutable and safe for concurrent use.
+type ViT struct {
+	cfg        ViTConfig
+	cls, pos   []float32
+	patch      patchEmbedding
+	layers     []encoderLayer
+	norm       layerNorm
+	pooler     *linear
+	classifier *linear
+}
+
+// LoadViT loads a ViT model from a HuggingFace model directory.
+func LoadViT(dir string) (*ViT, error) {
+	var cfg ViTConfig
+	if err := ReadConfig(dir, &cfg); err != nil {
+		return nil, fmt.Errorf("encoders: %w", err)
+	}
+	st, err := checkpoint.OpenDir(dir)
+	if err != nil {
+		return nil, fmt.Errorf("encoders: %w", err)
+	}
+	defer st.Close()
+	m, err := NewViT(cfg, st)
+	if err != nil {
+		return nil, fmt.Errorf("encoders: %s: %w", dir, err)
+	}
+	return m, nil
+}
+
+// NewViT builds a ViT model from a configuration and an open checkpoint.
+func NewViT(cfg ViTConfig, st *checkpoint.State) (*ViT, error) {
+	if cfg.NumChannels == 0 {
+		cfg.NumChannels = 3
+	}
+	if cfg.LayerNormEps == 0 {
+		cfg.LayerNormEps = 1e-12
+	}
+	if cfg.HiddenAct == "" {
+		cfg.HiddenAct = "gelu"
+	}
+	if err := positive("ViT config", map[string]int{"hidden_size": cfg.HiddenSize, "num_hidden_layers": cfg.NumHiddenLayers,
+		"num_attention_heads": cfg.NumAttentionHeads, "intermediate_size": cfg.IntermediateSize,
+		"image_size": cfg.ImageSize, "patch_size": cfg.PatchSize}); err != nil {
+		return nil, err
+	}
+	if cfg.ImageSize%cfg.PatchSize != 0 || cfg.HiddenSize%cfg.NumAttentionHeads != 0 {
+		return nil, fmt.Errorf("ViT config: image_size %d must be a multiple of patch_size %d, hidden_size %d of num_attention_heads %d",
+			cfg.ImageSize, cfg.PatchSize, cfg.HiddenSize, cfg.NumAttentionHeads)
+	}
+	act, err := activationByName(cfg.HiddenAct)
+	if err != nil {
+		return nil, err
+	}
+	p := vitParams
+	r, err := newWeightReader(st, p.cls, p.prefixes...)
+	if err != nil {
+		return nil, err
+	}
+	H, I, eps := cfg.HiddenSize, cfg.IntermediateSize, cfg.LayerNormEps
+	qkvBias := cfg.QKVBias == nil || *cfg.QKVBias
+	m := &ViT{cfg: cfg, patch: patchEmbedding{channels: cfg.NumChannels, patch: cfg.PatchSize, imgSize: cfg.ImageSize}}
+	m.cls = r.tensor(p.cls, 1, 1, H)
+	m.pos = r.tensor(p.pos, 1, m.patch.numPatches()+1, H)
+	m.patch.proj = r.convAsLinear(p.patch, H, cfg.NumChannels, cfg.PatchSize, true)
+	for i := 0; i < cfg.NumHiddenLayers; i++ {
+		name := func(f string) string { return fmt.Sprintf(f, i) }
+		m.layers = append(m.layers, encoderLayer{
+			attn: selfAttention{
+				q: r.linear(name(p.query), H, H, qkvBias), k: r.linear(name(p.key), H, H, qkvBias),
+				v: r.linear(name(p.value), H, H, qkvBias), o: r.linear(name(p.attnOut), H, H, true),
+				heads: cfg.NumAttentionHeads,
+			},
+			ln1:     r.layerNorm(name(p.normBefore), H, eps),
+			fc1:     r.linear(name(p.intermediate), I, H, true),
+			fc2:     r.linear(name(p.output), H, I, true),
+			ln2:     r.layerNorm(name(p.normAfter), H, eps),
+			act:     act,
+			preNorm: true,
+		})
+	}
+	m.norm = r.layerNorm(p.norm, H, eps)
+	if r.has(p.pool + ".weight") {
+		l := r.linear(p.pool, H, H, true)
+		m.pooler = &l
+	}
+	root := &weightReader{st: st}
+	if info, ok := st.Info(p.classifier + ".weight"); ok && len(info.Shape) == 2 {
+		l := root.linear(p.classifier, info.Shape[0], H, true)
+		m.classifier = &l
+	}
+	for _, e := range []error{r.err, root.err} {
+		if e != nil {
+			return nil, e
+		}
+	}
+	return m, nil
+}
+
+// Config returns the model's configuration.
+func (m *ViT) Config() ViTConfig { return m.cfg }
+
+// ImageOutput is the result of an image encoder's forward pass.
+type ImageOutput struct {
+	// LastHiddenState is [batch, 1+patches, hidden].
+	LastHiddenState *tensor.Dense
+	// PoolerOutput is [batch, hidden], or nil when the model has no pooler.
+	PoolerOutput *tensor.Dense
+	// HiddenStates are the embeddings and each layer's output [batch,
+	// 1+patches, hidden], when requested (without the final LayerNorm).
+	HiddenStates []*tensor.Dense
+}
+
+// Forward runs the model on preprocessed images (imageproc's ViT
+// processor).
+func (m *ViT) Forward(ctx context.Context, imgs []imageproc.PixelValues, opts *ForwardOptions) (*ImageOutput, error) {
+	if err := m.patch.checkImages(imgs); err != nil {
+		return nil, fmt.Errorf("encoders: ViT input: %w", err)
+	}
+	B, N, H := len(imgs), m.patch.numPatches(), m.cfg.HiddenSize
+	seq := N + 1
+	patches := make([]float32, B*N*H)
+	m.patch.apply(patches, imgs)
+	x := make([]float32, B*seq*H)
+	for b := 0; b < B; b++ {
+		copy(x[b*seq*H:], m.cls)
+		copy(x[(b*seq+1)*H:(b+1)*seq*H], patches[b*N*H:(b+1)*N*H])
+	}
+	for i := 0; i < B*seq; i++ {
+		row, pos := x[i*H:(i+1)*H], m.pos[(i%seq)*H:]
+		for j := range row {
+			row[j] += pos[j]
+		}
+	}
+	out := &ImageOutput{}
+	keep := opts != nil && opts.HiddenStates
+	if keep {
+		out.HiddenStates = append(out.HiddenStates, denseOf(append([]float32(nil), x...), B, seq, H))
+	}
+	s := newScratch(B*seq, H, m.cfg.IntermediateSize, seq, workers())
+	for i := range m.layers {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		m.layers[i].apply(x, B, seq, attentionMask{}, s)
+		if keep {
+			out.HiddenStates = append(out.HiddenStates, denseOf(append([]float32(nil), x...), B, seq, H))
+		}
+	}
+	m.norm.apply(x, x)
+	out.LastHiddenState = denseOf(x, B, seq, H)
+	if m.pooler != nil {
+		out.PoolerOutput = denseOf(poolCLS(m.pooler, x, B, seq), B, H)
+	}
+	return out, nil
+}
+
+// ClassifierLogits returns ViTForImageClassification's logits
+// classifier(LN(h)_CLS), [batch, num_labels].
+func (m *ViT) ClassifierLogits(out *ImageOutput) (*tensor.Dense, error) {
+	if m.classifier == nil {
+		return nil, fmt.Errorf("encoders: the checkpoint has no image-classification head")
+	}
+	shape := out.LastHiddenState.Shape()
+	B, T, H := shape[0], shape[1], shape[2]
+	x := out.LastHiddenState.Data().([]float32)
+	cls := make([]float32, B*H)
+	for b := 0; b < B; b++ {
+		copy(cls[b*H:(b+1)*H], x[b*T*H:])
+	}
+	logits := make([]float32, B*m.classifier.out)
+	m.classifier.apply(logits, cls, B)
+	return denseOf(logits, B, m.classifier.out), nil
+}
+
+// FLOPs returns the floating-point operations of one forward pass over
+// batch images.
+func (m *ViT) FLOPs(batch int) float64 {
+	seq := m.patch.numPatches() + 1
+	f := m.patch.proj.flops(batch * m.patch.numPatches())
+	for i := range m.layers {
+		f += m.layers[i].flops(batch, seq)
+	}
+	return f
+}
