@@ -61,7 +61,7 @@ func Build(records []Record, opts *BuildOptions) (*Table, error) {
 	t := &Table{
 		styleIdx: map[string]int{},
 		vocab:    newVocabulary(),
-		ngramIdx: map[ngramKey]uint32{},
+		children: map[uint64]uint32{},
 		formula:  o.Formula,
 		ecdf:     o.ECDF,
 		step:     o.StepName,
@@ -123,45 +123,33 @@ func (t *Table) countGroups(records []Record, groups [][]string, recStyle []uint
 	var (
 		occ      []occurrence
 		ids      []uint32
-		seen     = map[ngramKey]struct{}{}
-		lastSeen []int // lastSeen[n-gram] = 1 + index of the last group it was counted in
-		tokCache = map[string][]ngramKey{}
+		lastSeen []int32 // lastSeen[n-gram] = 1 + index of the last group it was counted in
 	)
 	for gi, captions := range groups {
 		for _, c := range captions {
-			keys, ok := tokCache[c]
-			if !ok {
-				toks := Tokenize(c, step)
-				if skipCaption(toks) {
-					tokCache[c] = nil
-					continue
-				}
-				ids = ids[:0]
-				for _, tok := range toks {
-					ids = append(ids, t.vocab.intern(tok))
-				}
-				keys = appendDistinctNgrams(nil, ids, seen)
-				tokCache[c] = keys
+			toks := Tokenize(c, step)
+			if skipCaption(toks) {
+				continue
 			}
-			for _, k := range keys {
-				ni, known := t.ngramIdx[k]
-				if !known {
-					ni = uint32(len(t.keys))
-					t.ngramIdx[k] = ni
-					t.keys = append(t.keys, k)
-					lastSeen = append(lastSeen, 0)
-				}
-				if lastSeen[ni] == gi+1 {
-					continue
-				}
-				lastSeen[ni] = gi + 1
-				occ = append(occ, occurrence{ngram: ni, style: recStyle[gi]})
+			ids = ids[:0]
+			for _, tok := range toks {
+				ids = append(ids, t.vocab.intern(tok))
 			}
-		}
-		// Drop the cache when it grows large: captions rarely repeat across
-		// distant records, and the keys are cheap to recompute.
-		if len(tokCache) > 1<<16 {
-			clear(tokCache)
+			for i := range ids {
+				var p uint32 // parent id + 1
+				for n := 1; n <= maxOrder && i+n <= len(ids); n++ {
+					ni, _ := t.addChild(p, ids[i+n-1])
+					p = ni + 1
+					if int(ni) == len(lastSeen) {
+						lastSeen = append(lastSeen, 0)
+					}
+					if lastSeen[ni] == int32(gi+1) {
+						continue
+					}
+					lastSeen[ni] = int32(gi + 1)
+					occ = append(occ, occurrence{ngram: ni, style: recStyle[gi]})
+				}
+			}
 		}
 	}
 	return occ
@@ -177,7 +165,7 @@ func skipCaption(toks []string) bool {
 // fillEntries turns occurrences into per-n-gram (style, df) entries sorted
 // by style (a counting sort by n-gram, then run lengths per style).
 func (t *Table) fillEntries(occ []occurrence) {
-	n := len(t.keys)
+	n := len(t.order)
 	t.off = make([]uint32, n+1)
 	for _, o := range occ {
 		t.off[o.ngram+1]++
@@ -219,8 +207,8 @@ func (t *Table) computeCNG() {
 	nS := len(t.styles)
 	// dfs[s][n-1] lists the df values of style s's n-grams of order n.
 	dfs := make([][maxOrder][]uint32, nS)
-	for i, k := range t.keys {
-		n := k.order()
+	for i, o := range t.order {
+		n := int(o)
 		for e := t.off[i]; e < t.off[i+1]; e++ {
 			s := t.entStyle[e]
 			dfs[s][n-1] = append(dfs[s][n-1], t.entDF[e])
@@ -236,8 +224,8 @@ func (t *Table) computeCNG() {
 	t.entCNG = make([]float64, len(t.entStyle))
 	sc := &cngScratch{terms: make([]float64, nS), alone: map[float64]float64{}}
 	var vals []float64
-	for i, k := range t.keys {
-		n := k.order()
+	for i, o := range t.order {
+		n := int(o)
 		lo, hi := t.off[i], t.off[i+1]
 		styles := t.entStyle[lo:hi]
 		vals = vals[:0]

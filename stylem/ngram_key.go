@@ -1,7 +1,5 @@
 package stylem
 
-import "strings"
-
 // maxOrder is the longest n-gram counted (the reference's n = 4).
 const maxOrder = 4
 
@@ -55,16 +53,4 @@ func (v *vocabulary) intern(tok string) uint32 {
 	id := uint32(len(v.tokens))
 	v.ids[tok] = id
 	return id
-}
-
-// text returns the n-gram as the reference prints it: tokens joined by spaces.
-func (v *vocabulary) text(k ngramKey) string {
-	var b strings.Builder
-	for i := 0; i < maxOrder && k[i] != 0; i++ {
-		if i > 0 {
-			b.WriteByte(' ')
-		}
-		b.WriteString(v.tokens[k[i]-1])
-	}
-	return b.String()
 }

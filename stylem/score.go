@@ -174,7 +174,7 @@ func (sc *scoreScratch) prepare(t *Table, tokens []string, out *scored) *scored 
 	out.count = [maxOrder]int{}
 	for _, k := range out.keys {
 		out.count[k.order()-1]++
-		i, ok := t.ngramIdx[k]
+		i, ok := t.find(k)
 		if !ok {
 			out.idx = append(out.idx, -1)
 			continue

@@ -13,8 +13,11 @@ type Table struct {
 	styles   []string
 	styleIdx map[string]int
 	vocab    *vocabulary
-	ngramIdx map[ngramKey]uint32
-	keys     []ngramKey // keys[i] is n-gram i
+	// The n-gram trie (see ngram_trie.go): n-gram i has order order[i].
+	children map[uint64]uint32
+	parent   []uint32
+	last     []uint32
+	order    []uint8
 
 	// The styles in which n-gram i occurs are entStyle[off[i]:off[i+1]]
 	// (increasing), with their df and CNG values alongside.
@@ -50,7 +53,7 @@ func (t *Table) Tokenization() string { return t.step }
 
 // NumNgrams returns the number of distinct n-grams in the table (over all
 // styles and orders).
-func (t *Table) NumNgrams() int { return len(t.keys) }
+func (t *Table) NumNgrams() int { return len(t.order) }
 
 // lookup returns the index of the n-gram written as space-separated tokens.
 func (t *Table) lookup(ngram string) (uint32, bool) {
@@ -66,8 +69,7 @@ func (t *Table) lookup(ngram string) (uint32, bool) {
 		}
 		k[i] = id
 	}
-	i, ok := t.ngramIdx[k]
-	return i, ok
+	return t.find(k)
 }
 
 // entry returns the position of style s in n-gram i's entries.
@@ -128,8 +130,8 @@ func (t *Table) Count(style string, n int) int {
 		return 0
 	}
 	c := 0
-	for i, k := range t.keys {
-		if k.order() != n {
+	for i, o := range t.order {
+		if int(o) != n {
 			continue
 		}
 		if _, ok := t.entry(uint32(i), s); ok {

@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"slices"
 )
 
 // Table file format, version 1. A file starts with the 8-byte magic
@@ -19,9 +18,10 @@ import (
 //	formula, ecdf kind, tokenization name (length + bytes)
 //	#styles, then each style name (length + bytes)
 //	#tokens, then each token (length + bytes); token ids are 1-based
-//	#n-grams, then for each: n (1..4), n token ids, #entries, then per
-//	entry: style index (strictly increasing), df (≥ 1), CNG (8 bytes,
-//	IEEE-754 little endian)
+//	#n-grams, then for each: its prefix (0 for a unigram, else 1 + the
+//	index of the (n−1)-gram it extends, which comes earlier), its last
+//	token id, #entries, then per entry: style index (strictly
+//	increasing), df (≥ 1), CNG (8 bytes, IEEE-754 little endian)
 //
 // CNG values are stored bit for bit, so a saved table scores exactly as the
 // table it was saved from.
@@ -63,14 +63,11 @@ func (t *Table) WriteTo(w io.Writer) (int64, error) {
 	for _, tok := range t.vocab.tokens {
 		putS(tok)
 	}
-	putU(uint64(len(t.keys)))
+	putU(uint64(len(t.order)))
 	var f [8]byte
-	for i, k := range t.keys {
-		n := k.order()
-		putU(uint64(n))
-		for _, id := range k[:n] {
-			putU(uint64(id))
-		}
+	for i := range t.order {
+		putU(uint64(t.parent[i]))
+		putU(uint64(t.last[i]))
 		putU(uint64(t.off[i+1] - t.off[i]))
 		for e := t.off[i]; e < t.off[i+1]; e++ {
 			putU(uint64(t.entStyle[e]))
@@ -193,7 +190,7 @@ func (d *tableDecoder) str(what string) (string, error) {
 func capHint(n uint64) int { return int(min(n, 1<<16)) }
 
 func (d *tableDecoder) table() (*Table, error) {
-	t := &Table{styleIdx: map[string]int{}, vocab: newVocabulary(), ngramIdx: map[ngramKey]uint32{}}
+	t := &Table{styleIdx: map[string]int{}, vocab: newVocabulary(), children: map[uint64]uint32{}}
 	f, err := d.uint("formula", math.MaxInt32)
 	if err != nil {
 		return nil, err
@@ -254,39 +251,36 @@ func (d *tableDecoder) table() (*Table, error) {
 	if err != nil {
 		return nil, err
 	}
-	t.keys = make([]ngramKey, 0, capHint(nG))
+	t.parent = make([]uint32, 0, capHint(nG))
+	t.last = make([]uint32, 0, capHint(nG))
+	t.order = make([]uint8, 0, capHint(nG))
 	t.off = make([]uint32, 1, capHint(nG)+1)
 	var fb [8]byte
 	for i := uint64(0); i < nG; i++ {
-		n, err := d.uint("n-gram order", maxOrder)
+		p, err := d.uint("n-gram prefix", i)
 		if err != nil {
 			return nil, err
 		}
-		if n == 0 {
-			return nil, fmt.Errorf("n-gram %d has order 0", i)
+		if p != 0 && t.order[p-1] == maxOrder {
+			return nil, fmt.Errorf("n-gram %d extends the %d-gram %q", i, maxOrder, t.ngramText(uint32(p-1)))
 		}
-		var k ngramKey
-		for j := range n {
-			id, err := d.uint("token id", nT)
-			if err != nil {
-				return nil, err
-			}
-			if id == 0 {
-				return nil, fmt.Errorf("n-gram %d: token id 0", i)
-			}
-			k[j] = uint32(id)
+		tok, err := d.uint("token id", nT)
+		if err != nil {
+			return nil, err
 		}
-		if _, dup := t.ngramIdx[k]; dup {
-			return nil, fmt.Errorf("n-gram %q appears twice", t.vocab.text(k))
+		if tok == 0 {
+			return nil, fmt.Errorf("n-gram %d: token id 0", i)
 		}
-		t.ngramIdx[k] = uint32(len(t.keys))
-		t.keys = append(t.keys, k)
+		k, added := t.addChild(uint32(p), uint32(tok))
+		if !added {
+			return nil, fmt.Errorf("n-gram %q appears twice", t.ngramText(k))
+		}
 		nE, err := d.uint("entry count", nS)
 		if err != nil {
 			return nil, err
 		}
 		if nE == 0 {
-			return nil, fmt.Errorf("n-gram %q has no style", t.vocab.text(k))
+			return nil, fmt.Errorf("n-gram %q has no style", t.ngramText(k))
 		}
 		prev := -1
 		for range nE {
@@ -295,7 +289,7 @@ func (d *tableDecoder) table() (*Table, error) {
 				return nil, err
 			}
 			if int(s) <= prev {
-				return nil, fmt.Errorf("n-gram %q: style indices not increasing", t.vocab.text(k))
+				return nil, fmt.Errorf("n-gram %q: style indices not increasing", t.ngramText(k))
 			}
 			prev = int(s)
 			df, err := d.uint("df", math.MaxUint32)
@@ -303,7 +297,7 @@ func (d *tableDecoder) table() (*Table, error) {
 				return nil, err
 			}
 			if df == 0 {
-				return nil, fmt.Errorf("n-gram %q: df 0 for style %q", t.vocab.text(k), t.styles[s])
+				return nil, fmt.Errorf("n-gram %q: df 0 for style %q", t.ngramText(k), t.styles[s])
 			}
 			for j := range fb {
 				if fb[j], err = d.ReadByte(); err != nil {
@@ -312,7 +306,7 @@ func (d *tableDecoder) table() (*Table, error) {
 			}
 			v := math.Float64frombits(binary.LittleEndian.Uint64(fb[:]))
 			if math.IsNaN(v) || math.IsInf(v, 0) || math.Abs(v) > 1 {
-				return nil, fmt.Errorf("n-gram %q: CNG %v for style %q is outside [-1, 1]", t.vocab.text(k), v, t.styles[s])
+				return nil, fmt.Errorf("n-gram %q: CNG %v for style %q is outside [-1, 1]", t.ngramText(k), v, t.styles[s])
 			}
 			t.entStyle = append(t.entStyle, uint16(s))
 			t.entDF = append(t.entDF, uint32(df))
@@ -323,6 +317,5 @@ func (d *tableDecoder) table() (*Table, error) {
 		}
 		t.off = append(t.off, uint32(len(t.entStyle)))
 	}
-	t.keys = slices.Clip(t.keys)
 	return t, nil
 }

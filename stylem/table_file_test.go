@@ -32,8 +32,8 @@ func TestTableRoundTrip(t *testing.T) {
 			strings.Join(got.Styles(), ",") != strings.Join(tab.Styles(), ",") || got.NumNgrams() != tab.NumNgrams() {
 			t.Fatalf("read table differs in its header: %v %v %q %v", got.Formula(), got.ECDF(), got.Tokenization(), got.Styles())
 		}
-		for i, k := range tab.keys {
-			g := tab.vocab.text(k)
+		for i := range tab.order {
+			g := tab.ngramText(uint32(i))
 			for _, s := range tab.styles {
 				c1, ok1 := tab.CNG(s, g)
 				c2, ok2 := got.CNG(s, g)
@@ -88,8 +88,9 @@ func uv(parts ...any) []byte {
 }
 
 func TestReadTableRejects(t *testing.T) {
-	// A valid minimal table: 2 styles, tokens "a", "<eos>", one bigram in style 0.
-	valid := uv(0, 0, "simple", 2, "A", "B", 2, "a", "<eos>", 1, 2, 1, 2, 1, 0, 1, 0.5)
+	// A valid minimal table: 2 styles, tokens "a", "<eos>", the unigram "a"
+	// in both styles and the bigram "a <eos>" in style 0.
+	valid := uv(0, 0, "simple", 2, "A", "B", 2, "a", "<eos>", 2, 0, 1, 2, 0, 1, 0.5, 1, 2, -0.5, 1, 2, 1, 0, 1, 0.5)
 	if _, err := ReadTable(bytes.NewReader(tableBytes(1, valid)), nil); err != nil {
 		t.Fatalf("valid table rejected: %v", err)
 	}
@@ -111,15 +112,16 @@ func TestReadTableRejects(t *testing.T) {
 		{"empty style", tableBytes(1, uv(0, 0, "simple", 2, "A", "")), "empty name"},
 		{"dup token", tableBytes(1, uv(0, 0, "simple", 2, "A", "B", 2, "a", "a")), `"a" appears twice`},
 		{"space token", tableBytes(1, uv(0, 0, "simple", 2, "A", "B", 1, "a b")), "white space"},
-		{"order", tableBytes(1, uv(0, 0, "simple", 2, "A", "B", 1, "a", 1, 5)), "n-gram order = 5"},
-		{"token id", tableBytes(1, uv(0, 0, "simple", 2, "A", "B", 1, "a", 1, 1, 2)), "token id = 2"},
-		{"token id 0", tableBytes(1, uv(0, 0, "simple", 2, "A", "B", 1, "a", 1, 1, 0)), "token id 0"},
-		{"no entries", tableBytes(1, uv(0, 0, "simple", 2, "A", "B", 1, "a", 1, 1, 1, 0)), "no style"},
-		{"style index", tableBytes(1, uv(0, 0, "simple", 2, "A", "B", 1, "a", 1, 1, 1, 1, 2)), "style index = 2"},
-		{"df 0", tableBytes(1, uv(0, 0, "simple", 2, "A", "B", 1, "a", 1, 1, 1, 1, 0, 0)), "df 0"},
-		{"order of styles", tableBytes(1, uv(0, 0, "simple", 2, "A", "B", 1, "a", 1, 1, 1, 2, 1, 1, 0.1, 0, 1, 0.1)), "not increasing"},
-		{"nan", tableBytes(1, uv(0, 0, "simple", 2, "A", "B", 1, "a", 1, 1, 1, 1, 0, 1, math.NaN())), "outside [-1, 1]"},
-		{"dup ngram", tableBytes(1, uv(0, 0, "simple", 2, "A", "B", 1, "a", 2, 1, 1, 1, 0, 1, 0.1, 1, 1, 1, 0, 1, 0.1)), `"a" appears twice`},
+		{"prefix later", tableBytes(1, uv(0, 0, "simple", 2, "A", "B", 1, "a", 1, 1)), "n-gram prefix = 1 exceeds 0"},
+		{"5-gram", tableBytes(1, uv(0, 0, "simple", 2, "A", "B", 1, "a", 5, 0, 1, 1, 0, 1, 0.1, 1, 1, 1, 0, 1, 0.1, 2, 1, 1, 0, 1, 0.1, 3, 1, 1, 0, 1, 0.1, 4, 1)), "extends the 4-gram"},
+		{"token id", tableBytes(1, uv(0, 0, "simple", 2, "A", "B", 1, "a", 1, 0, 2)), "token id = 2"},
+		{"token id 0", tableBytes(1, uv(0, 0, "simple", 2, "A", "B", 1, "a", 1, 0, 0)), "token id 0"},
+		{"no entries", tableBytes(1, uv(0, 0, "simple", 2, "A", "B", 1, "a", 1, 0, 1, 0)), "no style"},
+		{"style index", tableBytes(1, uv(0, 0, "simple", 2, "A", "B", 1, "a", 1, 0, 1, 1, 2)), "style index = 2"},
+		{"df 0", tableBytes(1, uv(0, 0, "simple", 2, "A", "B", 1, "a", 1, 0, 1, 1, 0, 0)), "df 0"},
+		{"order of styles", tableBytes(1, uv(0, 0, "simple", 2, "A", "B", 1, "a", 1, 0, 1, 2, 1, 1, 0.1, 0, 1, 0.1)), "not increasing"},
+		{"nan", tableBytes(1, uv(0, 0, "simple", 2, "A", "B", 1, "a", 1, 0, 1, 1, 0, 1, math.NaN())), "outside [-1, 1]"},
+		{"dup ngram", tableBytes(1, uv(0, 0, "simple", 2, "A", "B", 1, "a", 2, 0, 1, 1, 0, 1, 0.1, 0, 1, 1, 0, 1, 0.1)), `"a" appears twice`},
 	}
 	for _, tt := range tests {
 		_, err := ReadTable(bytes.NewReader(tt.data), nil)
@@ -141,7 +143,7 @@ func FuzzReadTable(f *testing.F) {
 	var buf bytes.Buffer
 	tab.WriteTo(&buf)
 	f.Add(buf.Bytes())
-	f.Add(tableBytes(1, uv(0, 0, "simple", 2, "A", "B", 2, "a", "<eos>", 1, 2, 1, 2, 1, 0, 1, 0.5)))
+	f.Add(tableBytes(1, uv(0, 0, "simple", 2, "A", "B", 2, "a", "<eos>", 2, 0, 1, 2, 0, 1, 0.5, 1, 2, -0.5, 1, 2, 1, 0, 1, 0.5)))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		got, err := ReadTable(bytes.NewReader(data), &ReadOptions{MaxBytes: 1 << 20})
 		if err != nil {
