@@ -304,3 +304,20 @@ func (c *ProcessorConfig) Validate() error {
 	}
 	return nil
 }
+
+// OpenAICLIPConfig is OpenAI's clip.load preprocess (torchvision Resize(n,
+// BICUBIC) on the short side, CenterCrop(n), ToTensor, Normalize) as
+// GROOViST and CLIPScore run it: the same arithmetic as CLIPImageProcessor
+// except the center-crop offset, which torchvision rounds half to even
+// (CropRoundHalfEven). ToTensor's float32 division by 255 equals HF's
+// float64 rescale rounded to float32 for every byte value.
+func OpenAICLIPConfig(n int) (ProcessorConfig, error) {
+	cfg, err := DefaultConfig(CLIP)
+	if err != nil {
+		return ProcessorConfig{}, err
+	}
+	cfg.Size = Size{ShortestEdge: n}
+	cfg.CropSize = Size{Height: n, Width: n}
+	cfg.CropRounding = CropRoundHalfEven
+	return cfg, cfg.Validate()
+}

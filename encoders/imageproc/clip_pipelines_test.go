@@ -1,0 +1,73 @@
+package imageproc
+
+import (
+	"math"
+	"path/filepath"
+	"testing"
+
+	"github.com/storyeval/storyeval/internal/npy"
+)
+
+// clipPipelines is testdata/clip_pipelines.json.gz.
+type clipPipelines struct {
+	GROOViST struct {
+		Files []struct {
+			File string `json:"file"`
+		} `json:"files"`
+		PixelValues string `json:"pixel_values"`
+	} `json:"groovist"`
+	CLIPScore struct {
+		Files       []string `json:"files"`
+		PixelValues string   `json:"pixel_values"`
+	} `json:"clipscore"`
+}
+
+// countIdentical compares got with rows [row*len(got), …) of want.
+func countIdentical(got []float32, want []float32, row int) (same int, maxDiff float64) {
+	ref := want[row*len(got) : (row+1)*len(got)]
+	for i, v := range got {
+		if math.Float32bits(v) == math.Float32bits(ref[i]) {
+			same++
+		}
+		maxDiff = math.Max(maxDiff, math.Abs(float64(v)-float64(ref[i])))
+	}
+	return same, maxDiff
+}
+
+// TestGROOViSTCropsPixelValues: GROOViST opens each region crop, converts
+// it to RGB, and runs OpenAI CLIP's preprocess (S = 32 for the fixture's
+// tiny model). All values must be float32-identical, JPEG decoding included.
+func TestGROOViSTCropsPixelValues(t *testing.T) {
+	var idx clipPipelines
+	readGzipJSON(t, filepath.Join("testdata", "clip_pipelines.json.gz"), &idx)
+	want, err := npy.ReadFile(filepath.Join("testdata", idx.GROOViST.PixelValues))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := OpenAICLIPConfig(want.Shape[2])
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := NewProcessor(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	total, same := 0, 0
+	for i, f := range idx.GROOViST.Files {
+		img, err := DecodeFile(filepath.Join("testdata", f.File), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pv, err := p.Preprocess(img, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, d := countIdentical(pv.Data, want.F32, i)
+		if s != len(pv.Data) {
+			t.Errorf("%s (%dx%d): %d/%d identical, max |diff| %g", f.File, img.Width, img.Height, s, len(pv.Data), d)
+		}
+		total += len(pv.Data)
+		same += s
+	}
+	t.Logf("GROOViST crops: %d/%d pixel values float32-identical", same, total)
+}
