@@ -24,7 +24,6 @@ type ALBERTConfig struct {
 	MaxPositionEmbeddings int     `json:"max_position_embeddings"`
 	TypeVocabSize         int     `json:"type_vocab_size"`
 	LayerNormEps          float64 `json:"layer_norm_eps"`
-	NumLabels             int     `json:"num_labels"`
 }
 
 // ALBERT is an AlbertModel: factorised embeddings (size E) projected to the
@@ -143,8 +142,10 @@ func NewALBERT(cfg ALBERTConfig, st *checkpoint.State) (*ALBERT, error) {
 		l := root.linear(p.sop, 2, H, true)
 		m.sop = &l
 	}
-	if root.has(p.classifier+".weight") && cfg.NumLabels > 0 {
-		l := root.linear(p.classifier, cfg.NumLabels, H, true)
+	// The label count comes from the head itself: HF configs store
+	// id2label rather than num_labels.
+	if info, ok := st.Info(p.classifier + ".weight"); ok && len(info.Shape) == 2 {
+		l := root.linear(p.classifier, info.Shape[0], H, true)
 		m.classifier = &l
 	}
 	if root.has(p.mlmDense + ".weight") {

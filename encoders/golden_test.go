@@ -41,8 +41,7 @@ type golden struct {
 
 type manifest struct {
 	Fixtures map[string]struct {
-		Dir    string         `json:"dir"`
-		Config map[string]any `json:"config"`
+		Dir string `json:"dir"`
 	} `json:"fixtures"`
 }
 
@@ -62,7 +61,13 @@ func fixtureModels(t *testing.T, family string) map[string]string {
 	out := map[string]string{}
 	for name, f := range m.Fixtures {
 		dir := filepath.Join(root, f.Dir)
-		if f.Config["model_type"] != family {
+		var cfg struct {
+			ModelType string `json:"model_type"`
+		}
+		if err := ReadConfig(dir, &cfg); err != nil {
+			t.Fatalf("fixture %s: %v", name, err)
+		}
+		if cfg.ModelType != family {
 			continue
 		}
 		if _, err := os.Stat(filepath.Join(dir, "golden", "index.json")); err != nil {
