@@ -79,6 +79,7 @@ type meteorScratch struct {
 	norm  meteorNormalizer
 	al    meteorAligner
 	words map[string]*meteorWord
+	lines map[string][]*meteorWord
 	toks  []string
 	test  []*meteorWord
 	ref   []*meteorWord
@@ -92,12 +93,17 @@ func (m *Meteor) getScratch() *meteorScratch {
 		norm:  meteorNormalizer{prefixes: m.res.prefixes},
 		al:    meteorAligner{para: m.para, beam: m.beam},
 		words: map[string]*meteorWord{},
+		lines: map[string][]*meteorWord{},
 	}
 }
 
 func (m *Meteor) putScratch(sc *meteorScratch) {
+	// Keep the caches bounded.
 	if len(sc.words) > 1<<16 {
-		clear(sc.words) // keep the cache bounded
+		clear(sc.words)
+	}
+	if len(sc.lines) > 1<<14 {
+		clear(sc.lines)
 	}
 	m.scratch.Put(sc)
 }
@@ -114,6 +120,9 @@ func (m *Meteor) word(sc *meteorScratch, tok string) *meteorWord {
 		function: m.res.functionWords[meteorJavaLower(tok)],
 		para:     -1,
 	}
+	for _, id := range w.syn {
+		w.synMask |= 1 << (uint32(id) % 64)
+	}
 	if m.para != nil {
 		w.para = m.para.translate(tok)
 	}
@@ -123,10 +132,15 @@ func (m *Meteor) word(sc *meteorScratch, tok string) *meteorWord {
 
 // analyse normalizes line and returns its words, appended to dst.
 func (m *Meteor) analyse(sc *meteorScratch, line string, dst []*meteorWord) []*meteorWord {
+	if ws, ok := sc.lines[line]; ok {
+		return append(dst, ws...)
+	}
 	sc.toks = meteorJavaTokens(sc.norm.normalize(line), sc.toks[:0])
+	start := len(dst)
 	for _, t := range sc.toks {
 		dst = append(dst, m.word(sc, t))
 	}
+	sc.lines[strings.Clone(line)] = slices.Clone(dst[start:])
 	return dst
 }
 

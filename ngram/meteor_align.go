@@ -21,6 +21,7 @@ type meteorWord struct {
 	key      int32 // String.hashCode of the word
 	stemKey  int32 // String.hashCode of its Snowball stem
 	syn      []int32
+	synMask  uint64 // bit id%64 set for each synset id: a quick disjointness test
 	function bool
 	para     int32 // paraphrase vocabulary id, -1 if none
 }
@@ -131,7 +132,7 @@ func (al *meteorAligner) align(test, ref []*meteorWord) meteorAlignment {
 					continue
 				}
 				for i, t := range test {
-					if t.key != r.key && meteorSharesSynset(t.syn, r.syn) {
+					if t.synMask&r.synMask != 0 && t.key != r.key && meteorSharesSynset(t.syn, r.syn) {
 						al.addMatch(meteorMatch{j, 1, i, 1, stage})
 					}
 				}

@@ -102,18 +102,7 @@ func (nz *meteorNormalizer) normalize(line string) string {
 		// Java decodes the jar's UTF-8 input with replacement characters.
 		line = strings.ToValidUTF8(line, "\uFFFD")
 	}
-	// Wrap line in whitespace and separate all non-alphanumeric characters
-	// that aren't special cases (r_sep_other).
-	a := nz.a[:0]
-	a = append(a, ' ')
-	for _, r := range line {
-		if meteorKeepsUnspaced(r) {
-			a = append(a, r)
-		} else {
-			a = append(a, ' ', r, ' ')
-		}
-	}
-	a = append(a, ' ')
+	a := nz.separate(line)
 
 	// Escape multiple dots. Without the literal text DOTMULTI in the line,
 	// the reference's escape loop turns each run of k >= 2 dots into the
@@ -143,6 +132,23 @@ func (nz *meteorNormalizer) normalize(line string) string {
 	text := meteorFinishWhite(nz.rebuild(res))
 	nz.a, nz.b = res[:0], spare[:0]
 	return meteorJavaLower(text)
+}
+
+// separate wraps line in spaces and separates all non-alphanumeric
+// characters that aren't special cases (r_sep_other), into nz.a.
+func (nz *meteorNormalizer) separate(line string) []rune {
+	a := nz.a[:0]
+	a = append(a, ' ')
+	for _, r := range line {
+		if meteorKeepsUnspaced(r) {
+			a = append(a, r)
+		} else {
+			a = append(a, ' ', r, ' ')
+		}
+	}
+	a = append(a, ' ')
+	nz.a = a
+	return a
 }
 
 // punctuation applies the comma, quote, dash and apostrophe rules of

@@ -3,7 +3,6 @@ package ngram
 import (
 	"bufio"
 	"compress/gzip"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -47,7 +46,7 @@ func loadMeteorParaphrases(path string, limit int64) (*meteorParaphraser, error)
 func readMeteorParaphrases(r io.Reader, limit int64) (*meteorParaphraser, error) {
 	zr, err := gzip.NewReader(r)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("not a gzip file: %w", err)
 	}
 	lr := &io.LimitedReader{R: zr, N: limit + 1}
 	sc := bufio.NewScanner(lr)
@@ -70,8 +69,8 @@ func readMeteorParaphrases(r io.Reader, limit int64) (*meteorParaphraser, error)
 		ref, ok1 := next()
 		par, ok2 := next()
 		if !ok1 || !ok2 {
-			if err := sc.Err(); err != nil {
-				return nil, meteorParaErr(err, lr)
+			if err := sc.Err(); err != nil || lr.N <= 0 {
+				return nil, meteorParaErr(err, lr, limit)
 			}
 			return nil, fmt.Errorf("line %d: entry cut short (want probability, phrase and paraphrase lines)", line)
 		}
@@ -91,18 +90,16 @@ func readMeteorParaphrases(r io.Reader, limit int64) (*meteorParaphraser, error)
 		p.add(refIDs, int32(len(p.paraphrases)))
 		p.paraphrases = append(p.paraphrases, parIDs)
 	}
-	if err := sc.Err(); err != nil {
-		return nil, meteorParaErr(err, lr)
-	}
-	if lr.N <= 0 {
-		return nil, fmt.Errorf("decompressed size exceeds the limit of %d bytes", limit)
+	if err := sc.Err(); err != nil || lr.N <= 0 {
+		return nil, meteorParaErr(err, lr, limit)
 	}
 	return p, nil
 }
 
-func meteorParaErr(err error, lr *io.LimitedReader) error {
+// meteorParaErr reports a read error, or the size limit when it was hit.
+func meteorParaErr(err error, lr *io.LimitedReader, limit int64) error {
 	if lr.N <= 0 {
-		return errors.New("decompressed size exceeds the limit")
+		return fmt.Errorf("decompressed size exceeds the limit of %d bytes", limit)
 	}
 	return err
 }

@@ -78,3 +78,41 @@ func TestMeteorMatchesCocoToolkit(t *testing.T) {
 		}
 	}
 }
+
+// TestMeteorSynth5000x5 checks the corpus METEOR of the 5,000x5 synthetic
+// corpus (raw strings) against the toolkit's value recorded with its timings.
+func TestMeteorSynth5000x5(t *testing.T) {
+	if testing.Short() {
+		t.Skip("25,000 alignments; run without -short")
+	}
+	var raw meteorCases
+	meteorReadJSON(t, "synth_5000x5_seed1.json.gz", &raw)
+	var timings struct {
+		Runs struct {
+			Coco []struct {
+				Modes map[string]struct {
+					Corpus map[string]float64 `json:"corpus"`
+				} `json:"modes"`
+			} `json:"coco"`
+		} `json:"runs"`
+	}
+	meteorReadJSON(t, "synth_5000x5.timings.json.gz", &timings)
+	if len(timings.Runs.Coco) == 0 {
+		t.Fatal("synth_5000x5.timings.json.gz: no coco runs")
+	}
+	want := timings.Runs.Coco[0].Modes["raw"].Corpus["METEOR"]
+	m, err := NewMeteor(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	corpus, items, err := m.Corpus(raw.Cands, raw.Refs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(items) != 5000 {
+		t.Errorf("%d items, want 5000", len(items))
+	}
+	if corpus != want {
+		t.Errorf("corpus METEOR %.17g, want %.17g", corpus, want)
+	}
+}

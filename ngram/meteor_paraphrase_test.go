@@ -1,0 +1,134 @@
+package ngram
+
+import (
+	"bytes"
+	"compress/gzip"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// meteorParaCands and meteorParaRefs exercise testdata/meteor_paraphrase_tiny.gz,
+// a hand-written table in paraphrase-en.gz format.
+var (
+	meteorParaCands = map[string]string{
+		"p1": "A guy is riding a horse on the beach.",
+		"p2": "A dog sits on the couch next to a cat.",
+		"p3": "The woman stands before the cooking area.",
+		"p4": "A man talks on his mobile beside the sofa.",
+		"p5": "a cat is sitting on the sofa in front of a tv",
+		"p6": "nothing here matches at all",
+	}
+	meteorParaRefs = map[string][]string{
+		"p1": {"A man on the back of a horse at the beach.", "Someone rides a horse."},
+		"p2": {"A dog is sitting on the sofa beside a cat."},
+		"p3": {"A woman is standing in front of the kitchen.", "The woman stands before the kitchen."},
+		"p4": {"A guy talking on a cell phone next to the couch."},
+		"p5": {"A cat sits on the couch before a television."},
+		"p6": {"A man on the back of a horse."},
+	}
+)
+
+// TestMeteorParaphraseStage compares with the jar (-l en -norm -stdio, run
+// through pycocoevalcap's protocol) with "-a meteor_paraphrase_tiny.gz" and
+// with an empty table.
+func TestMeteorParaphraseStage(t *testing.T) {
+	cases := []struct {
+		name   string
+		opts   *MeteorOptions
+		corpus float64
+		items  map[string]float64
+	}{
+		{"tiny table", &MeteorOptions{ParaphraseTable: filepath.Join("testdata", "meteor_paraphrase_tiny.gz")}, 0.3966464420414563,
+			map[string]float64{"p1": 0.34677627603860794, "p2": 0.8190476190476189, "p3": 0.9115853658536586,
+				"p4": 0.3681726872731376, "p5": 0.4700854846794239, "p6": 0}},
+		{"no table", nil, 0.26276830716836036,
+			map[string]float64{"p1": 0.269556323796831, "p2": 0.37519033127365214, "p3": 0.4026058741311546,
+				"p4": 0.16738851404201147, "p5": 0.33958091308225224, "p6": 0}},
+	}
+	for _, c := range cases {
+		m, err := NewMeteor(c.opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		corpus, items, err := m.Corpus(meteorParaCands, meteorParaRefs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if corpus != c.corpus {
+			t.Errorf("%s: corpus %.17g, want %.17g", c.name, corpus, c.corpus)
+		}
+		for id, want := range c.items {
+			if items[id] != want {
+				t.Errorf("%s: item %s %.17g, want %.17g", c.name, id, items[id], want)
+			}
+		}
+	}
+	// The jar's statistics for p2 with the table: one paraphrase match of
+	// "next to" / "beside" (stage 4) in two chunks.
+	m, err := NewMeteor(cases[0].opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := m.Score(meteorParaCands["p2"], meteorParaRefs["p2"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	const want = "11.0 11.0 6.0 6.0 2.0 2.0 4.0 4.0 0.0 0.0 0.0 0.0 1.0 1.0 0.0 0.0 2.0 2.0 2.0 2.0 1.0 11.0 11.0"
+	if s.String() != want {
+		t.Errorf("p2 stats %s, want %s", s.String(), want)
+	}
+}
+
+func meteorGzip(t *testing.T, text string) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	zw.Write([]byte(text))
+	zw.Close()
+	return buf.Bytes()
+}
+
+func TestMeteorParaphraseTableErrors(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name string, data []byte) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	cases := []struct {
+		name, path string
+		limit      int64
+		wantErr    string
+	}{
+		{"missing", filepath.Join(dir, "absent.gz"), 0, "absent.gz"},
+		{"not gzip", write("plain.gz", []byte("0.5\na\nb\n")), 0, "gzip"},
+		{"cut short", write("short.gz", meteorGzip(t, "0.5\na man\n")), 0, "line 2: entry cut short"},
+		{"empty phrase", write("empty.gz", meteorGzip(t, "0.5\n\nb\n")), 0, "line 3: empty phrase"},
+		{"over limit", write("big.gz", meteorGzip(t, strings.Repeat("0.5\na\nb\n", 100))), 50, "exceeds the limit"},
+	}
+	for _, c := range cases {
+		_, err := NewMeteor(&MeteorOptions{ParaphraseTable: c.path, ParaphraseLimit: c.limit})
+		if err == nil || !strings.Contains(err.Error(), c.wantErr) {
+			t.Errorf("%s: error %v, want one containing %q", c.name, err, c.wantErr)
+		}
+	}
+	// An empty table is valid and scores as no table.
+	m, err := NewMeteor(&MeteorOptions{ParaphraseTable: write("none.gz", meteorGzip(t, ""))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m0, err := NewMeteor(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cand, refs := meteorParaCands["p2"], meteorParaRefs["p2"]
+	s, _ := m.Score(cand, refs)
+	s0, _ := m0.Score(cand, refs)
+	if s != s0 {
+		t.Errorf("empty table: %+v, without table %+v", s, s0)
+	}
+}
