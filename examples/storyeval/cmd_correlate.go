@@ -32,6 +32,27 @@ type correlateOutput struct {
 	KendallB      correlateTau `json:"kendall_b"`
 	KendallC      correlateTau `json:"kendall_c"`
 	PointBiserial *correlateR  `json:"pointbiserial,omitempty"`
+	// Bootstrap holds percentile intervals when -bootstrap is given.
+	Bootstrap *correlateBootstrap `json:"bootstrap,omitempty"`
+}
+
+// correlateBootstrap is the optional "bootstrap" member: the settings and
+// one percentile interval per coefficient (point-biserial r is Pearson's r,
+// so its interval is Pearson's).
+type correlateBootstrap struct {
+	Resamples  int               `json:"resamples"`
+	Confidence float64           `json:"confidence"`
+	Seed       uint64            `json:"seed"`
+	Pearson    correlateInterval `json:"pearson"`
+	Spearman   correlateInterval `json:"spearman"`
+	KendallB   correlateInterval `json:"kendall_b"`
+	KendallC   correlateInterval `json:"kendall_c"`
+}
+
+type correlateInterval struct {
+	Low       Float `json:"low"`
+	High      Float `json:"high"`
+	Undefined int   `json:"undefined"`
 }
 
 type correlateR struct {
@@ -55,8 +76,11 @@ func runCorrelate(args []string, stdout, stderr io.Writer) error {
 	in := fs.String("in", "", "CSV file with a header row of column names; .gz files are decompressed (required)")
 	xCol := fs.String("x", "", "name of the first column, e.g. the human judgements (required)")
 	yCol := fs.String("y", "", "name of the second column, e.g. the metric scores (required)")
+	resamples := fs.Int("bootstrap", 0, "if > 0, also print percentile bootstrap intervals from this many resamples")
+	confidence := fs.Float64("confidence", correlation.DefaultConfidence, "coverage of the bootstrap intervals")
+	seed := fs.Uint64("seed", 0, "seed of the bootstrap resamples")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: storyeval correlate -in FILE.csv -x COLUMN -y COLUMN")
+		fmt.Fprintln(stderr, "usage: storyeval correlate -in FILE.csv -x COLUMN -y COLUMN [-bootstrap N [-confidence C] [-seed S]]")
 		fmt.Fprintln(stderr, "Prints n, Pearson r, Spearman rho, Kendall tau-b and tau-c with two-sided p-values")
 		fmt.Fprintln(stderr, "(SciPy 1.10 semantics; null where undefined), and the point-biserial r when x holds only 0 and 1.")
 		fs.PrintDefaults()
@@ -87,6 +111,15 @@ func runCorrelate(args []string, stdout, stderr io.Writer) error {
 	out, err := correlateColumns(cols[0], cols[1])
 	if err != nil {
 		return fmt.Errorf("%s: %w", *in, err)
+	}
+	if *resamples < 0 {
+		return fmt.Errorf("-bootstrap: %d resamples; want 0 (none) or more", *resamples)
+	}
+	if *resamples > 0 {
+		opts := correlation.BootstrapOptions{Resamples: *resamples, Confidence: *confidence, Seed: *seed}
+		if out.Bootstrap, err = correlateIntervals(cols[0], cols[1], opts); err != nil {
+			return fmt.Errorf("%s: %w", *in, err)
+		}
 	}
 	return writeJSON(stdout, out)
 }
@@ -194,5 +227,27 @@ func correlateColumns(x, y []float64) (correlateOutput, error) {
 		return out, err
 	}
 	out.PointBiserial = &correlateR{R: Float(pb.Statistic), P: Float(pb.P)}
+	return out, nil
+}
+
+// correlateIntervals bootstraps the four coefficients with the same seed,
+// so that they are computed on the same resamples.
+func correlateIntervals(x, y []float64, opts correlation.BootstrapOptions) (*correlateBootstrap, error) {
+	out := &correlateBootstrap{Resamples: opts.Resamples, Confidence: opts.Confidence, Seed: opts.Seed}
+	for _, c := range []struct {
+		coef correlation.Coefficient
+		dst  *correlateInterval
+	}{
+		{correlation.Pearson, &out.Pearson},
+		{correlation.Spearman, &out.Spearman},
+		{correlation.KendallTauB, &out.KendallB},
+		{correlation.KendallTauC, &out.KendallC},
+	} {
+		iv, err := correlation.Bootstrap(x, y, c.coef, opts)
+		if err != nil {
+			return nil, err
+		}
+		*c.dst = correlateInterval{Low: Float(iv.Low), High: Float(iv.High), Undefined: iv.Undefined}
+	}
 	return out, nil
 }

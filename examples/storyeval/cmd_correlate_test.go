@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/storyeval/storyeval/correlation"
 )
 
 // correlateFixture is the binary_vs_score_n12 case of SciPy 1.10.1's
@@ -166,4 +168,67 @@ func FuzzCorrelateReadColumns(f *testing.F) {
 			t.Fatalf("valid columns rejected: %v", err)
 		}
 	})
+}
+
+// TestCorrelateBootstrap checks the -bootstrap member against the library
+// called directly with the same settings (the library's intervals are
+// checked against independent derivations in correlation/bootstrap_test.go).
+func TestCorrelateBootstrap(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	args := []string{"correlate", "-in", correlateFixture, "-x", "error_flag", "-y", "metric_score", "-bootstrap", "500", "-confidence", "0.9", "-seed", "3"}
+	if code := runMain(args, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	var out struct {
+		Bootstrap struct {
+			Resamples  int                `json:"resamples"`
+			Confidence float64            `json:"confidence"`
+			Seed       uint64             `json:"seed"`
+			Spearman   map[string]float64 `json:"spearman"`
+			KendallB   map[string]float64 `json:"kendall_b"`
+		} `json:"bootstrap"`
+	}
+	if err := json.Unmarshal(stdout.Bytes(), &out); err != nil {
+		t.Fatal(err)
+	}
+	b := out.Bootstrap
+	if b.Resamples != 500 || b.Confidence != 0.9 || b.Seed != 3 {
+		t.Errorf("settings %+v", b)
+	}
+	x, y := correlateFixtureColumns(t)
+	for _, c := range []struct {
+		name string
+		got  map[string]float64
+		coef correlation.Coefficient
+	}{{"spearman", b.Spearman, correlation.Spearman}, {"kendall_b", b.KendallB, correlation.KendallTauB}} {
+		iv, err := correlation.Bootstrap(x, y, c.coef, correlation.BootstrapOptions{Resamples: 500, Confidence: 0.9, Seed: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.got["low"] != iv.Low || c.got["high"] != iv.High || c.got["undefined"] != float64(iv.Undefined) {
+			t.Errorf("%s: %v, library %+v", c.name, c.got, iv)
+		}
+		if !(iv.Low < iv.Estimate && iv.Estimate < iv.High) {
+			t.Errorf("%s: estimate %v outside [%v, %v]", c.name, iv.Estimate, iv.Low, iv.High)
+		}
+	}
+	if code := runMain([]string{"correlate", "-in", correlateFixture, "-x", "error_flag", "-y", "metric_score", "-bootstrap", "-2"}, &stdout, &stderr); code == 0 {
+		t.Error("-bootstrap -2: exit 0")
+	}
+}
+
+func correlateFixtureColumns(t *testing.T) (x, y []float64) {
+	t.Helper()
+	data, err := readFile(correlateFixture)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if data, err = correlateGunzip(data); err != nil {
+		t.Fatal(err)
+	}
+	cols, err := correlateReadColumns(data, "error_flag", "metric_score")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cols[0], cols[1]
 }
