@@ -20,6 +20,7 @@ type spmNormalizer struct {
 	replacements []byte
 	userDefined  map[string]bool
 	maxUserLen   int
+	userFirst    [256]bool // first bytes of the user-defined symbols
 
 	addDummyPrefix        bool
 	removeExtraWhitespace bool
@@ -39,6 +40,7 @@ func newSPMNormalizer(m *spmModel) (*spmNormalizer, error) {
 	for _, p := range m.pieces {
 		if p.typ == pieceUserDefined && p.text != "" {
 			n.userDefined[p.text] = true
+			n.userFirst[p.text[0]] = true
 			n.maxUserLen = max(n.maxUserLen, len(p.text))
 		}
 	}
@@ -116,7 +118,7 @@ func (n *spmNormalizer) replacement(off uint32) string {
 // prefix normalizes the start of input: it returns the normalized text and
 // the number of input bytes consumed (sentencepiece's NormalizePrefix).
 func (n *spmNormalizer) prefix(input string) (string, int) {
-	if n.maxUserLen > 0 {
+	if n.userFirst[input[0]] {
 		for l := min(n.maxUserLen, len(input)); l > 0; l-- {
 			if n.userDefined[input[:l]] {
 				return input[:l], l

@@ -10,8 +10,12 @@ import (
 // the Viterbi path of highest total score over the pieces of the
 // normalized text, one unknown piece per character no piece covers.
 type spmUnigram struct {
-	pieces     []spmPiece
-	ids        map[string]int // pieces searched: normal, user-defined, unused
+	pieces []spmPiece
+	// prefixes maps every byte prefix of the searched pieces (normal,
+	// user-defined, unused) to the piece's id, or to −1 for a prefix that is
+	// no piece: the Viterbi scan stops at the first absent prefix, as a walk
+	// down sentencepiece's trie does.
+	prefixes   map[string]int32
 	all        map[string]int // every piece, for PieceToId
 	maxLen     int            // bytes of the longest searched piece
 	unkID      int
@@ -27,7 +31,7 @@ func newSPMUnigram(m *spmModel) (*spmUnigram, error) {
 	if m.byteFallback {
 		return nil, errors.New("byte-fallback sentencepiece models are not supported")
 	}
-	u := &spmUnigram{pieces: m.pieces, ids: map[string]int{}, all: map[string]int{}, unkID: -1}
+	u := &spmUnigram{pieces: m.pieces, prefixes: map[string]int32{}, all: map[string]int{}, unkID: -1}
 	// Matches the reference implementation, which starts the maximum at
 	// FLT_MIN (the smallest normal float), so a model whose scores are all
 	// negative gives user-defined pieces a bonus of about zero per byte.
@@ -42,7 +46,12 @@ func newSPMUnigram(m *spmModel) (*spmUnigram, error) {
 			if p.text == "" {
 				return nil, errors.New("empty piece")
 			}
-			u.ids[p.text] = i
+			for l := 1; l < len(p.text); l++ {
+				if _, ok := u.prefixes[p.text[:l]]; !ok {
+					u.prefixes[p.text[:l]] = -1
+				}
+			}
+			u.prefixes[p.text] = int32(i)
 			u.maxLen = max(u.maxLen, len(p.text))
 		case pieceUnknown:
 			u.unkID = i
@@ -81,10 +90,14 @@ func (u *spmUnigram) encode(text string) []string {
 		here := best[start].score
 		single := false
 		for end := start + 1; end <= len(norm) && end-start <= u.maxLen; end++ {
-			id, ok := u.ids[norm[start:end]]
+			v, ok := u.prefixes[norm[start:end]]
 			if !ok {
+				break
+			}
+			if v < 0 {
 				continue
 			}
+			id := int(v)
 			p := u.pieces[id]
 			if p.typ == pieceUnused {
 				continue
