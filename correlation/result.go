@@ -37,6 +37,10 @@ func checkPaired(fn string, x, y []float64) error {
 	if len(x) != len(y) {
 		return fmt.Errorf("correlation.%s: x has %d values and y has %d: %w", fn, len(x), len(y), ErrLengthMismatch)
 	}
+	if len(x) > math.MaxInt32 {
+		// Ranks and sort orders are held as int32.
+		return fmt.Errorf("correlation.%s: %d observations exceed the limit of %d", fn, len(x), math.MaxInt32)
+	}
 	if err := checkFinite(fn, "x", x); err != nil {
 		return err
 	}
