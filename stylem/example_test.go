@@ -1,0 +1,81 @@
+package stylem_test
+
+import (
+	"bytes"
+	"fmt"
+	"log"
+
+	"github.com/storyeval/storyeval/stylem"
+)
+
+// corpus is a toy stylized caption corpus: one record per captioned image.
+var corpus = []stylem.Record{
+	{Image: "1", Style: "Happy", Captions: []string{"What a happy day at the beach!"}},
+	{Image: "2", Style: "Happy", Captions: []string{"Such a fun and happy party."}},
+	{Image: "3", Style: "Gloomy", Captions: []string{"The sky is grey and sad."}},
+	{Image: "4", Style: "Gloomy", Captions: []string{"Another sad and lonely day at the beach."}},
+	{Image: "5", Style: "Angry", Captions: []string{"This party is so loud and annoying!"}},
+	{Image: "6", Style: "Angry", Captions: []string{"I hate the beach, it is so crowded."}},
+}
+
+func Example() {
+	tab, err := stylem.Build(corpus, nil) // PTB tokenization, reference formula
+	if err != nil {
+		log.Fatal(err)
+	}
+	caption := stylem.Tokenize("A sad, lonely day.", nil)
+	fmt.Println(caption)
+	sc, err := tab.Score(caption, nil, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	for s, style := range tab.Styles() {
+		fmt.Printf("%-6s OnlyStyle %.4f  exist %.4f\n", style, sc.OnlyStyle[s], sc.OnlyStyleExist[s])
+	}
+	// Output:
+	// [a sad lonely day <eos>]
+	// Happy  OnlyStyle 0.0604  exist 0.6042
+	// Gloomy OnlyStyle 0.1531  exist 0.8021
+	// Angry  OnlyStyle 0.0000  exist 0.0000
+}
+
+func ExampleTable_Score() {
+	tab, err := stylem.Build(corpus, &stylem.BuildOptions{Step: stylem.Simple, StepName: "simple"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	hyp := stylem.Tokenize("such a happy party", stylem.Simple)
+	refs := [][]string{stylem.Tokenize("such a fun and happy party", stylem.Simple)}
+	sc, err := tab.Score(hyp, refs, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	for s, style := range tab.Styles() {
+		fmt.Printf("%-6s StyleCIDEr %.4f\n", style, sc.StyleCIDEr[s])
+	}
+	// Output:
+	// Happy  StyleCIDEr 4.6489
+	// Gloomy StyleCIDEr 0.0000
+	// Angry  StyleCIDEr 2.3404
+}
+
+func ExampleReadTable() {
+	tab, err := stylem.Build(corpus, &stylem.BuildOptions{Formula: stylem.CNGSumOverStyleCount})
+	if err != nil {
+		log.Fatal(err)
+	}
+	var file bytes.Buffer
+	if _, err := tab.WriteTo(&file); err != nil {
+		log.Fatal(err)
+	}
+	back, err := stylem.ReadTable(&file, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	v, _ := back.CNG("Gloomy", "sad")
+	fmt.Println(back.Styles(), back.Formula(), back.Tokenization(), back.DocFreq("Gloomy", "sad"))
+	fmt.Printf("CNG(Gloomy, sad) = %.4f\n", v)
+	// Output:
+	// [Happy Gloomy Angry] paper ptb 2
+	// CNG(Gloomy, sad) = 0.6667
+}
