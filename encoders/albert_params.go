@@ -11,7 +11,7 @@ var albertParams = struct {
 	query, key, value, attnOut, attnNorm     string
 	ffn, ffnOut, ffnNorm, pooler             string
 	// Heads, relative to the checkpoint root (not the encoder prefix).
-	sop, classifier                                      string
+	sop, classifier                                        string
 	mlmDense, mlmNorm, mlmDecoder, mlmDecoderBias, mlmBias string
 }{
 	prefixes:       []string{"albert.", "albert_model.", "model.albert."},

@@ -33,6 +33,20 @@ func (r *weightReader) tensor(name string, shape ...int) []float32 {
 	if r.err != nil {
 		return nil
 	}
+	if len(shape) == 0 {
+		// A scalar (CLIP's logit_scale): tensor.Dense holds it as a value,
+		// not a slice, so read it into a one-element buffer.
+		if info, ok := r.st.Info(r.prefix + name); ok && len(info.Shape) != 0 {
+			r.err = fmt.Errorf("parameter %s%s has shape %v, want a scalar", r.prefix, name, info.Shape)
+			return nil
+		}
+		buf := make([]float32, 1)
+		if err := r.st.ReadFloat32(r.prefix+name, buf); err != nil {
+			r.err = fmt.Errorf("parameter %s%s: %w", r.prefix, name, err)
+			return nil
+		}
+		return buf
+	}
 	t, err := r.st.Float32(r.prefix + name)
 	if err != nil {
 		r.err = fmt.Errorf("parameter %s%s: %w", r.prefix, name, err)

@@ -1,0 +1,354 @@
+package encoders
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"github.com/storyeval/storyeval/encoders/checkpoint"
+	"github.com/storyeval/storyeval/encoders/imageproc"
+	"github.com/storyeval/storyeval/encoders/tokenize"
+	"gorgonia.org/tensor"
+)
+
+// CLIPTowerConfig is one tower of a HuggingFace CLIPConfig (text_config or
+// vision_config).
+type CLIPTowerConfig struct {
+	HiddenSize            int     `json:"hidden_size"`
+	IntermediateSize      int     `json:"intermediate_size"`
+	NumHiddenLayers       int     `json:"num_hidden_layers"`
+	NumAttentionHeads     int     `json:"num_attention_heads"`
+	HiddenAct             string  `json:"hidden_act"`
+	LayerNormEps          float64 `json:"layer_norm_eps"`
+	VocabSize             int     `json:"vocab_size"`              // text
+	MaxPositionEmbeddings int     `json:"max_position_embeddings"` // text
+	ImageSize             int     `json:"image_size"`              // vision
+	PatchSize             int     `json:"patch_size"`              // vision
+	NumChannels           int     `json:"num_channels"`            // vision
+}
+
+// CLIPConfig is the part of a HuggingFace CLIPConfig the forward pass needs.
+type CLIPConfig struct {
+	TextConfig    CLIPTowerConfig `json:"text_config"`
+	VisionConfig  CLIPTowerConfig `json:"vision_config"`
+	ProjectionDim int             `json:"projection_dim"`
+}
+
+// CLIP is a CLIPModel: a causal text transformer pooled at the end-of-text
+// token, a vision transformer pooled at its class token, the two linear
+// projections into the shared space and the learned logit scale. It is
+// immutable and safe for concurrent use.
+type CLIP struct {
+	cfg CLIPConfig
+
+	tokenEmb, textPos []float32
+	textLayers        []encoderLayer
+	finalNorm         layerNorm
+
+	classEmb, visionPos []float32
+	patch               patchEmbedding
+	preNorm, postNorm   layerNorm
+	visionLayers        []encoderLayer
+
+	textProj, visualProj linear
+	logitScale           float32 // as stored: logits use exp(logitScale)
+}
+
+// LoadCLIP loads a CLIP model from a HuggingFace model directory.
+func LoadCLIP(dir string) (*CLIP, error) {
+	var cfg CLIPConfig
+	if err := ReadConfig(dir, &cfg); err != nil {
+		return nil, fmt.Errorf("encoders: %w", err)
+	}
+	st, err := checkpoint.OpenDir(dir)
+	if err != nil {
+		return nil, fmt.Errorf("encoders: %w", err)
+	}
+	defer st.Close()
+	m, err := NewCLIP(cfg, st)
+	if err != nil {
+		return nil, fmt.Errorf("encoders: %s: %w", dir, err)
+	}
+	return m, nil
+}
+
+// clipTowerLayers reads a tower's pre-LN layers.
+func clipTowerLayers(r *weightReader, tower string, c CLIPTowerConfig, act activation) []encoderLayer {
+	p := clipParams
+	H, I := c.HiddenSize, c.IntermediateSize
+	var layers []encoderLayer
+	for i := 0; i < c.NumHiddenLayers; i++ {
+		name := func(f string) string { return tower + fmt.Sprintf(f, i) }
+		layers = append(layers, encoderLayer{
+			attn: selfAttention{
+				q: r.linear(name(p.query), H, H, true), k: r.linear(name(p.key), H, H, true),
+				v: r.linear(name(p.value), H, H, true), o: r.linear(name(p.attnOut), H, H, true),
+				heads: c.NumAttentionHeads,
+			},
+			ln1: r.layerNorm(name(p.norm1), H, c.LayerNormEps),
+			fc1: r.linear(name(p.fc1), I, H, true),
+			fc2: r.linear(name(p.fc2), H, I, true),
+			ln2: r.layerNorm(name(p.norm2), H, c.LayerNormEps), act: act, preNorm: true,
+		})
+	}
+	return layers
+}
+
+func (c *CLIPTowerConfig) defaults() {
+	if c.HiddenAct == "" {
+		c.HiddenAct = "quick_gelu"
+	}
+	if c.LayerNormEps == 0 {
+		c.LayerNormEps = 1e-5
+	}
+	if c.NumChannels == 0 {
+		c.NumChannels = 3
+	}
+}
+
+// NewCLIP builds a CLIP model from a configuration and an open checkpoint.
+func NewCLIP(cfg CLIPConfig, st *checkpoint.State) (*CLIP, error) {
+	t, v := &cfg.TextConfig, &cfg.VisionConfig
+	t.defaults()
+	v.defaults()
+	if err := positive("CLIP config", map[string]int{"projection_dim": cfg.ProjectionDim,
+		"text_config.hidden_size": t.HiddenSize, "text_config.num_attention_heads": t.NumAttentionHeads,
+		"text_config.intermediate_size": t.IntermediateSize, "text_config.vocab_size": t.VocabSize,
+		"text_config.max_position_embeddings": t.MaxPositionEmbeddings, "text_config.num_hidden_layers": t.NumHiddenLayers,
+		"vision_config.hidden_size": v.HiddenSize, "vision_config.num_attention_heads": v.NumAttentionHeads,
+		"vision_config.intermediate_size": v.IntermediateSize, "vision_config.image_size": v.ImageSize,
+		"vision_config.patch_size": v.PatchSize, "vision_config.num_hidden_layers": v.NumHiddenLayers}); err != nil {
+		return nil, err
+	}
+	if t.HiddenSize%t.NumAttentionHeads != 0 || v.HiddenSize%v.NumAttentionHeads != 0 || v.ImageSize%v.PatchSize != 0 {
+		return nil, fmt.Errorf("CLIP config: hidden sizes must be multiples of the head counts and image_size of patch_size")
+	}
+	tact, err := activationByName(t.HiddenAct)
+	if err != nil {
+		return nil, fmt.Errorf("text_config: %w", err)
+	}
+	vact, err := activationByName(v.HiddenAct)
+	if err != nil {
+		return nil, fmt.Errorf("vision_config: %w", err)
+	}
+	p := clipParams
+	r, err := newWeightReader(st, p.text+p.tokenEmb, "clip.", "model.")
+	if err != nil {
+		return nil, err
+	}
+	m := &CLIP{cfg: cfg, patch: patchEmbedding{channels: v.NumChannels, patch: v.PatchSize, imgSize: v.ImageSize}}
+	m.tokenEmb = r.tensor(p.text+p.tokenEmb, t.VocabSize, t.HiddenSize)
+	m.textPos = r.tensor(p.text+p.textPos, t.MaxPositionEmbeddings, t.HiddenSize)
+	m.textLayers = clipTowerLayers(r, p.text, *t, tact)
+	m.finalNorm = r.layerNorm(p.text+p.finalNorm, t.HiddenSize, t.LayerNormEps)
+	m.classEmb = r.tensor(p.vision+p.classEmb, v.HiddenSize)
+	m.patch.proj = r.convAsLinear(p.vision+p.patch, v.HiddenSize, v.NumChannels, v.PatchSize, false)
+	m.visionPos = r.tensor(p.vision+p.visionPos, m.patch.numPatches()+1, v.HiddenSize)
+	m.preNorm = r.layerNorm(p.vision+p.preNorm, v.HiddenSize, v.LayerNormEps)
+	m.visionLayers = clipTowerLayers(r, p.vision, *v, vact)
+	m.postNorm = r.layerNorm(p.vision+p.postNorm, v.HiddenSize, v.LayerNormEps)
+	m.textProj = r.linear(p.textProj, cfg.ProjectionDim, t.HiddenSize, false)
+	m.visualProj = r.linear(p.visualProj, cfg.ProjectionDim, v.HiddenSize, false)
+	if scale := r.tensor(p.logitScale); len(scale) == 1 {
+		m.logitScale = scale[0]
+	} else if r.err == nil {
+		r.err = fmt.Errorf("parameter %s%s: want a scalar", r.prefix, p.logitScale)
+	}
+	if r.err != nil {
+		return nil, r.err
+	}
+	return m, nil
+}
+
+// Config returns the model's configuration.
+func (m *CLIP) Config() CLIPConfig { return m.cfg }
+
+// LogitScale returns exp(logit_scale), the factor on cosine similarities in
+// CLIP's logits, read from the weights.
+func (m *CLIP) LogitScale() float32 { return float32(math.Exp(float64(m.logitScale))) }
+
+// CLIPOutput is the result of one CLIP tower.
+type CLIPOutput struct {
+	// LastHiddenState is [batch, seq, hidden]: after final_layer_norm for
+	// text, without post_layernorm for images (as HF returns them).
+	LastHiddenState *tensor.Dense
+	// PoolerOutput is [batch, hidden]: the end-of-text position (text) or
+	// post_layernorm of the class token (images).
+	PoolerOutput *tensor.Dense
+	// Features are the projected pooler outputs [batch, projection_dim].
+	Features *tensor.Dense
+	// Embeds are Features scaled to unit length.
+	Embeds *tensor.Dense
+	// HiddenStates are the embeddings and each layer's output, when
+	// requested.
+	HiddenStates []*tensor.Dense
+	// EOSIndex is, for text, the pooled position of each sequence.
+	EOSIndex []int
+}
+
+// EncodeText runs the text tower on a padded batch of CLIP encodings. The
+// pooled position of each sequence is the position of its largest token id,
+// which is the end-of-text token in CLIP's vocabulary (HF 4.29 uses argmax
+// rather than eos_token_id).
+func (m *CLIP) EncodeText(ctx context.Context, encs []tokenize.Encoding, opts *ForwardOptions) (*CLIPOutput, error) {
+	c := m.cfg.TextConfig
+	tb, err := newTextBatch(encs, c.VocabSize, 0, c.MaxPositionEmbeddings)
+	if err != nil {
+		return nil, fmt.Errorf("encoders: CLIP text input: %w", err)
+	}
+	B, T, H := tb.batch, tb.seq, c.HiddenSize
+	x := make([]float32, B*T*H)
+	for i := 0; i < B*T; i++ {
+		row, tok, pos := x[i*H:(i+1)*H], m.tokenEmb[tb.ids[i]*H:], m.textPos[(i%T)*H:]
+		for j := range row {
+			row[j] = tok[j] + pos[j]
+		}
+	}
+	out := &CLIPOutput{}
+	keep := opts != nil && opts.HiddenStates
+	if keep {
+		out.HiddenStates = append(out.HiddenStates, denseOf(append([]float32(nil), x...), B, T, H))
+	}
+	s := newScratch(B*T, H, c.IntermediateSize, T, workers())
+	mask := attentionMask{keyValid: tb.keyValid, causal: true}
+	for i := range m.textLayers {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		m.textLayers[i].apply(x, B, T, mask, s)
+		if keep {
+			out.HiddenStates = append(out.HiddenStates, denseOf(append([]float32(nil), x...), B, T, H))
+		}
+	}
+	m.finalNorm.apply(x, x)
+	out.LastHiddenState = denseOf(x, B, T, H)
+	pooled := make([]float32, B*H)
+	out.EOSIndex = make([]int, B)
+	for b := 0; b < B; b++ {
+		best := 0
+		for t := 1; t < T; t++ {
+			if tb.ids[b*T+t] > tb.ids[b*T+best] {
+				best = t // the first position of the largest id, as torch.argmax
+			}
+		}
+		out.EOSIndex[b] = best
+		copy(pooled[b*H:(b+1)*H], x[(b*T+best)*H:])
+	}
+	out.PoolerOutput = denseOf(pooled, B, H)
+	m.project(out, &m.textProj, pooled, B)
+	return out, nil
+}
+
+// EncodeImages runs the vision tower on images preprocessed with CLIP's
+// processor.
+func (m *CLIP) EncodeImages(ctx context.Context, imgs []imageproc.PixelValues, opts *ForwardOptions) (*CLIPOutput, error) {
+	if err := m.patch.checkImages(imgs); err != nil {
+		return nil, fmt.Errorf("encoders: CLIP image input: %w", err)
+	}
+	c := m.cfg.VisionConfig
+	B, N, H := len(imgs), m.patch.numPatches(), c.HiddenSize
+	seq := N + 1
+	patches := make([]float32, B*N*H)
+	m.patch.apply(patches, imgs)
+	x := make([]float32, B*seq*H)
+	for b := 0; b < B; b++ {
+		copy(x[b*seq*H:], m.classEmb)
+		copy(x[(b*seq+1)*H:(b+1)*seq*H], patches[b*N*H:(b+1)*N*H])
+	}
+	for i := 0; i < B*seq; i++ {
+		row, pos := x[i*H:(i+1)*H], m.visionPos[(i%seq)*H:]
+		for j := range row {
+			row[j] += pos[j]
+		}
+	}
+	m.preNorm.apply(x, x)
+	out := &CLIPOutput{}
+	keep := opts != nil && opts.HiddenStates
+	if keep {
+		out.HiddenStates = append(out.HiddenStates, denseOf(append([]float32(nil), x...), B, seq, H))
+	}
+	s := newScratch(B*seq, H, c.IntermediateSize, seq, workers())
+	for i := range m.visionLayers {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		m.visionLayers[i].apply(x, B, seq, attentionMask{}, s)
+		if keep {
+			out.HiddenStates = append(out.HiddenStates, denseOf(append([]float32(nil), x...), B, seq, H))
+		}
+	}
+	out.LastHiddenState = denseOf(x, B, seq, H)
+	pooled := make([]float32, B*H)
+	for b := 0; b < B; b++ {
+		copy(pooled[b*H:(b+1)*H], x[b*seq*H:])
+	}
+	m.postNorm.apply(pooled, pooled)
+	out.PoolerOutput = denseOf(pooled, B, H)
+	m.project(out, &m.visualProj, pooled, B)
+	return out, nil
+}
+
+// project fills Features and Embeds from the pooled outputs.
+func (m *CLIP) project(out *CLIPOutput, proj *linear, pooled []float32, B int) {
+	D := m.cfg.ProjectionDim
+	feat := make([]float32, B*D)
+	proj.apply(feat, pooled, B)
+	out.Features = denseOf(feat, B, D)
+	emb := append([]float32(nil), feat...)
+	for b := 0; b < B; b++ {
+		normalizeRow(emb[b*D : (b+1)*D])
+	}
+	out.Embeds = denseOf(emb, B, D)
+}
+
+// normalizeRow scales v to unit L2 norm (v / ‖v‖, as torch's x / x.norm()).
+func normalizeRow(v []float32) {
+	var ss float64
+	for _, x := range v {
+		ss += float64(x) * float64(x)
+	}
+	n := float32(math.Sqrt(ss))
+	for i := range v {
+		v[i] /= n
+	}
+}
+
+// Logits returns CLIP's logits_per_text [texts, images] and logits_per_image
+// [images, texts]: exp(logit_scale) times the cosine similarities of the
+// unit-length embeddings.
+func (m *CLIP) Logits(textEmbeds, imageEmbeds *tensor.Dense) (perText, perImage *tensor.Dense, err error) {
+	ts, is := textEmbeds.Shape(), imageEmbeds.Shape()
+	if len(ts) != 2 || len(is) != 2 || ts[1] != is[1] {
+		return nil, nil, fmt.Errorf("encoders: CLIP logits: embeddings of shapes %v and %v", []int(ts), []int(is))
+	}
+	nt, ni, d := ts[0], is[0], ts[1]
+	pt := make([]float32, nt*ni)
+	gemm(false, true, nt, ni, d, m.LogitScale(), textEmbeds.Data().([]float32), d, imageEmbeds.Data().([]float32), d, 0, pt, ni)
+	pi := make([]float32, ni*nt)
+	for i := 0; i < nt; i++ {
+		for j := 0; j < ni; j++ {
+			pi[j*nt+i] = pt[i*ni+j]
+		}
+	}
+	return denseOf(pt, nt, ni), denseOf(pi, ni, nt), nil
+}
+
+// TextFLOPs and ImageFLOPs return the floating-point operations of one
+// forward pass of each tower.
+func (m *CLIP) TextFLOPs(batch, seq int) float64 {
+	f := m.textProj.flops(batch)
+	for i := range m.textLayers {
+		f += m.textLayers[i].flops(batch, seq)
+	}
+	return f
+}
+
+// ImageFLOPs is TextFLOPs for the vision tower.
+func (m *CLIP) ImageFLOPs(batch int) float64 {
+	seq := m.patch.numPatches() + 1
+	f := m.patch.proj.flops(batch*m.patch.numPatches()) + m.visualProj.flops(batch)
+	for i := range m.visionLayers {
+		f += m.visionLayers[i].flops(batch, seq)
+	}
+	return f
+}
