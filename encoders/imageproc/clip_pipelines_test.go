@@ -71,3 +71,54 @@ func TestGROOViSTCropsPixelValues(t *testing.T) {
 	}
 	t.Logf("GROOViST crops: %d/%d pixel values float32-identical", same, total)
 }
+
+// TestCLIPScorePixelValues: CLIPScore runs OpenAI CLIP's preprocess on
+// Image.open(path) without converting first, so RGBA images are resized
+// premultiplied and palette images with NEAREST. The fixture has JPEG RGB
+// and PNG RGB, L, RGBA and P images.
+func TestCLIPScorePixelValues(t *testing.T) {
+	var idx clipPipelines
+	readGzipJSON(t, filepath.Join("testdata", "clip_pipelines.json.gz"), &idx)
+	want, err := npy.ReadFile(filepath.Join("testdata", idx.CLIPScore.PixelValues))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := OpenAICLIPConfig(want.Shape[2])
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := NewProcessor(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	total, same := 0, 0
+	for i, f := range idx.CLIPScore.Files {
+		src, err := DecodeSourceFile(filepath.Join("testdata", f), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pv, err := p.PreprocessSource(src, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, d := countIdentical(pv.Data, want.F32, i)
+		if s != len(pv.Data) {
+			t.Errorf("%s (%dx%d alpha=%v nearest=%v): %d/%d identical, max |diff| %g", f, src.RGB.Width, src.RGB.Height,
+				src.Alpha != nil, src.NearestOnly, s, len(pv.Data), d)
+		}
+		total += len(pv.Data)
+		same += s
+		if src.Alpha != nil || src.NearestOnly {
+			// Converting before resizing (GROOViST's order) must not
+			// reproduce these: the fixture really tests the mode handling.
+			first, err := p.Preprocess(src.RGB, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s, _ := countIdentical(first.Data, want.F32, i); s == len(first.Data) {
+				t.Errorf("%s: convert-first preprocessing also matches; the case does not discriminate", f)
+			}
+		}
+	}
+	t.Logf("CLIPScore images: %d/%d pixel values float32-identical", same, total)
+}

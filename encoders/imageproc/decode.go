@@ -117,9 +117,17 @@ func DecodeFile(path string, opts *DecodeOptions) (*RGB, error) {
 }
 
 func decodeBytes(data []byte, maxPixels int64, method JPEGMethod) (*RGB, error) {
+	m, _, err := decodeWithImage(data, maxPixels, method)
+	return m, err
+}
+
+// decodeWithImage decodes to RGB and also returns the standard library's
+// image when it decoded one (PNG, or JPEG variants the libjpeg port does
+// not handle), so callers can look at alpha and palette.
+func decodeWithImage(data []byte, maxPixels int64, method JPEGMethod) (*RGB, image.Image, error) {
 	format, ok := sniff(data)
 	if !ok {
-		return nil, fmt.Errorf("imageproc: unrecognised image format (not PNG or JPEG)")
+		return nil, nil, fmt.Errorf("imageproc: unrecognised image format (not PNG or JPEG)")
 	}
 	var cfg image.Config
 	var err error
@@ -129,18 +137,18 @@ func decodeBytes(data []byte, maxPixels int64, method JPEGMethod) (*RGB, error) 
 		cfg, err = jpeg.DecodeConfig(bytes.NewReader(data))
 	}
 	if err != nil {
-		return nil, fmt.Errorf("imageproc: %s header: %w", format, err)
+		return nil, nil, fmt.Errorf("imageproc: %s header: %w", format, err)
 	}
 	if cfg.Width <= 0 || cfg.Height <= 0 {
-		return nil, fmt.Errorf("imageproc: %s image has empty size %dx%d", format, cfg.Width, cfg.Height)
+		return nil, nil, fmt.Errorf("imageproc: %s image has empty size %dx%d", format, cfg.Width, cfg.Height)
 	}
 	if err := checkSize(cfg.Width, cfg.Height, maxPixels); err != nil {
-		return nil, fmt.Errorf("%s: %w", format, err)
+		return nil, nil, fmt.Errorf("%s: %w", format, err)
 	}
 	if format == FormatJPEG && method == JPEGLibjpeg {
 		m, err := decodeJPEGLibjpeg(data, maxPixels)
 		if !errors.Is(err, errJPEGUnsupported) {
-			return m, err
+			return m, nil, err
 		}
 	}
 	var img image.Image
@@ -150,10 +158,11 @@ func decodeBytes(data []byte, maxPixels int64, method JPEGMethod) (*RGB, error) 
 		img, err = jpeg.Decode(bytes.NewReader(data))
 	}
 	if err != nil {
-		return nil, fmt.Errorf("imageproc: decoding %s: %w", format, err)
+		return nil, nil, fmt.Errorf("imageproc: decoding %s: %w", format, err)
 	}
 	if ycc, ok := img.(*image.YCbCr); ok && method == JPEGStdlib {
-		return stdlibToRGB(ycc), nil
+		return stdlibToRGB(ycc), img, nil
 	}
-	return ToRGB(img)
+	m, err := ToRGB(img)
+	return m, img, err
 }

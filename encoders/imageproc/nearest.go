@@ -4,10 +4,10 @@ package imageproc
 // (ImagingScaleAffine) whose source coordinate starts at half a step and is
 // advanced by repeated addition, then truncated — the accumulation order
 // matters for which source pixel is picked, so it is kept.
-func resizeNearest(src *RGB, width, height int) *RGB {
-	out := &RGB{Width: width, Height: height, Pix: make([]uint8, width*height*3)}
-	ax := float64(float32(src.Width)) / float64(width)
-	ay := float64(float32(src.Height)) / float64(height)
+func resizeNearest(pix []uint8, w, h, ch, width, height int) []uint8 {
+	out := make([]uint8, width*height*ch)
+	ax := float64(float32(w)) / float64(width)
+	ay := float64(float32(h)) / float64(height)
 	coord := func(v float64) int {
 		if v < 0 {
 			return -1
@@ -24,16 +24,16 @@ func resizeNearest(src *RGB, width, height int) *RGB {
 	for y := 0; y < height; y++ {
 		yi := coord(yo)
 		yo += ay
-		if yi < 0 || yi >= src.Height {
+		if yi < 0 || yi >= h {
 			continue // Pillow fills with zero
 		}
-		row := src.Pix[yi*src.Width*3:]
-		o := out.Pix[y*width*3:]
+		row := pix[yi*w*ch:]
+		o := out[y*width*ch:]
 		for x, xi := range xin {
-			if xi < 0 || xi >= src.Width {
+			if xi < 0 || xi >= w {
 				continue
 			}
-			copy(o[3*x:3*x+3], row[3*xi:3*xi+3])
+			copy(o[ch*x:ch*x+ch], row[ch*xi:ch*xi+ch])
 		}
 	}
 	return out

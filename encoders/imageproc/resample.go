@@ -108,30 +108,39 @@ func Resize(src *RGB, width, height int, f Filter) (*RGB, error) {
 	if err := src.valid(); err != nil {
 		return nil, err
 	}
+	pix, err := resizeInterleaved(src.Pix, src.Width, src.Height, 3, width, height, f)
+	if err != nil {
+		return nil, err
+	}
+	return &RGB{Width: width, Height: height, Pix: pix}, nil
+}
+
+// resizeInterleaved is Resize on ch interleaved 8-bit channels (1 to 4),
+// each resampled independently with the same coefficients, as Pillow does
+// for its 8-bit modes.
+func resizeInterleaved(pix []uint8, w, h, ch, width, height int, f Filter) ([]uint8, error) {
 	if width <= 0 || height <= 0 {
 		return nil, fmt.Errorf("imageproc: resize to %dx%d: size must be positive", width, height)
 	}
-	if src.Width == 0 || src.Height == 0 {
-		return nil, fmt.Errorf("imageproc: resize of an empty %dx%d image", src.Width, src.Height)
+	if w == 0 || h == 0 {
+		return nil, fmt.Errorf("imageproc: resize of an empty %dx%d image", w, h)
 	}
 	if err := checkSize(width, height, DefaultMaxPixels); err != nil {
 		return nil, err
 	}
-	if width == src.Width && height == src.Height {
-		return &RGB{Width: width, Height: height, Pix: append([]uint8(nil), src.Pix...)}, nil
+	if width == w && height == h {
+		return append([]uint8(nil), pix...), nil
 	}
 	if f == Nearest {
-		return resizeNearest(src, width, height), nil
+		return resizeNearest(pix, w, h, ch, width, height), nil
 	}
-	vert, err := precomputeCoeffs(src.Height, 0, float32(src.Height), height, f)
+	vert, err := precomputeCoeffs(h, 0, float32(h), height, f)
 	if err != nil {
 		return nil, err
 	}
-	needH := width != src.Width
-	needV := height != src.Height
-	cur := src
-	if needH {
-		horiz, err := precomputeCoeffs(src.Width, 0, float32(src.Width), width, f)
+	cur := pix
+	if width != w {
+		horiz, err := precomputeCoeffs(w, 0, float32(w), width, f)
 		if err != nil {
 			return nil, err
 		}
@@ -142,45 +151,61 @@ func Resize(src *RGB, width, height int, f Filter) (*RGB, error) {
 		for i := 0; i < height; i++ {
 			vert.bounds[2*i] -= first
 		}
-		cur = resampleHorizontal(src, first, last-first, horiz)
+		cur = resampleHorizontal(pix, w, ch, first, last-first, horiz)
 	}
-	if needV {
-		cur = resampleVertical(cur, height, vert)
+	if height != h {
+		cur = resampleVertical(cur, width, ch, height, vert)
 	}
 	return cur, nil
 }
 
-// resampleHorizontal is ImagingResampleHorizontal_8bpc for 3 bands, reading
-// rows offset .. offset+rows-1 of src.
-func resampleHorizontal(src *RGB, offset, rows int, c *coeffs) *RGB {
+// resampleHorizontal is ImagingResampleHorizontal_8bpc: rows offset ..
+// offset+rows-1 of a w-pixel-wide image with ch channels.
+func resampleHorizontal(pix []uint8, w, ch, offset, rows int, c *coeffs) []uint8 {
 	outW := len(c.bounds) / 2
-	out := &RGB{Width: outW, Height: rows, Pix: make([]uint8, outW*rows*3)}
+	out := make([]uint8, outW*rows*ch)
 	const half = int32(1) << (precisionBits - 1)
+	var acc [4]int32
 	for yy := 0; yy < rows; yy++ {
-		in := src.Pix[(yy+offset)*src.Width*3 : (yy+offset+1)*src.Width*3]
-		o := out.Pix[yy*outW*3 : (yy+1)*outW*3]
+		in := pix[(yy+offset)*w*ch : (yy+offset+1)*w*ch]
+		o := out[yy*outW*ch : (yy+1)*outW*ch]
 		for xx := 0; xx < outW; xx++ {
 			xmin, n := c.bounds[2*xx], c.bounds[2*xx+1]
 			k := c.k[xx*c.ksize : xx*c.ksize+n]
-			s0, s1, s2 := half, half, half
-			p := in[xmin*3 : (xmin+n)*3]
-			for x, kx := range k {
-				s0 += int32(p[3*x]) * kx
-				s1 += int32(p[3*x+1]) * kx
-				s2 += int32(p[3*x+2]) * kx
+			p := in[xmin*ch : (xmin+n)*ch]
+			if ch == 3 {
+				s0, s1, s2 := half, half, half
+				for x, kx := range k {
+					s0 += int32(p[3*x]) * kx
+					s1 += int32(p[3*x+1]) * kx
+					s2 += int32(p[3*x+2]) * kx
+				}
+				o[3*xx], o[3*xx+1], o[3*xx+2] = clipFixed(s0), clipFixed(s1), clipFixed(s2)
+				continue
 			}
-			o[3*xx], o[3*xx+1], o[3*xx+2] = clipFixed(s0), clipFixed(s1), clipFixed(s2)
+			for i := 0; i < ch; i++ {
+				acc[i] = half
+			}
+			for x, kx := range k {
+				for i := 0; i < ch; i++ {
+					acc[i] += int32(p[ch*x+i]) * kx
+				}
+			}
+			for i := 0; i < ch; i++ {
+				o[ch*xx+i] = clipFixed(acc[i])
+			}
 		}
 	}
 	return out
 }
 
-// resampleVertical is ImagingResampleVertical_8bpc for 3 bands.
-func resampleVertical(src *RGB, outH int, c *coeffs) *RGB {
-	w := src.Width
-	out := &RGB{Width: w, Height: outH, Pix: make([]uint8, w*outH*3)}
+// resampleVertical is ImagingResampleVertical_8bpc for a w-pixel-wide image
+// with ch channels.
+func resampleVertical(pix []uint8, w, ch, outH int, c *coeffs) []uint8 {
+	rowLen := w * ch
+	out := make([]uint8, rowLen*outH)
 	const half = int32(1) << (precisionBits - 1)
-	acc := make([]int32, w*3)
+	acc := make([]int32, rowLen)
 	for yy := 0; yy < outH; yy++ {
 		ymin, n := c.bounds[2*yy], c.bounds[2*yy+1]
 		k := c.k[yy*c.ksize : yy*c.ksize+n]
@@ -188,12 +213,12 @@ func resampleVertical(src *RGB, outH int, c *coeffs) *RGB {
 			acc[i] = half
 		}
 		for y, ky := range k {
-			row := src.Pix[(y+ymin)*w*3 : (y+ymin+1)*w*3]
+			row := pix[(y+ymin)*rowLen : (y+ymin+1)*rowLen]
 			for i, v := range row {
 				acc[i] += int32(v) * ky
 			}
 		}
-		o := out.Pix[yy*w*3 : (yy+1)*w*3]
+		o := out[yy*rowLen : (yy+1)*rowLen]
 		for i, s := range acc {
 			o[i] = clipFixed(s)
 		}

@@ -1,0 +1,193 @@
+package imageproc
+
+import (
+	"fmt"
+	"image"
+	"io"
+	"os"
+)
+
+// Source is a decoded image as Pillow holds it before convert("RGB"): the
+// colour channels plus the two properties of its mode that change how
+// Image.resize treats it. Pipelines that convert to RGB only after resizing
+// (OpenAI CLIP's preprocess as CLIPScore runs it on Image.open(path))
+// need them; pipelines that convert first (HF processors after
+// convert("RGB"), RoViST, GROOViST) use Source.RGB or Decode.
+type Source struct {
+	// RGB is the image converted as by convert("RGB") (see ToRGB).
+	RGB *RGB
+	// Alpha holds one byte per pixel for Pillow modes RGBA and LA (PNG
+	// colour types 6 and 4), nil otherwise: such images are resized
+	// premultiplied.
+	Alpha []uint8
+	// NearestOnly is set for Pillow modes P and 1 (palette PNGs, 1-bit gray
+	// PNGs), which Image.resize always resamples with NEAREST.
+	NearestOnly bool
+}
+
+// DecodeSource decodes like Decode and keeps what Source records.
+func DecodeSource(r io.Reader, opts *DecodeOptions) (*Source, error) {
+	maxPixels, maxBytes := opts.limits()
+	data, err := io.ReadAll(io.LimitReader(r, maxBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("imageproc: reading image: %w", err)
+	}
+	if int64(len(data)) > maxBytes {
+		return nil, fmt.Errorf("imageproc: encoded image larger than the limit of %d bytes", maxBytes)
+	}
+	method := JPEGLibjpeg
+	if opts != nil {
+		method = opts.JPEG
+	}
+	m, img, err := decodeWithImage(data, maxPixels, method)
+	if err != nil {
+		return nil, err
+	}
+	src := &Source{RGB: m}
+	if f, _ := sniff(data); f != FormatPNG || len(data) < 26 {
+		return src, nil
+	}
+	// IHDR is the first chunk: bit depth at byte 24, colour type at 25.
+	depth, ctype := data[24], data[25]
+	src.NearestOnly = ctype == 3 || (ctype == 0 && depth == 1)
+	if ctype == 4 || ctype == 6 {
+		src.Alpha = alphaOf(img)
+	}
+	return src, nil
+}
+
+// DecodeSourceFile is DecodeSource on the named file; errors name the file.
+func DecodeSourceFile(path string, opts *DecodeOptions) (*Source, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("imageproc: %w", err)
+	}
+	defer f.Close()
+	s, err := DecodeSource(f, opts)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return s, nil
+}
+
+// alphaOf extracts straight alpha, 8-bit (the high byte of 16-bit alpha, as
+// Pillow's "RGBA;16B" and "LA;16B" unpackers keep).
+func alphaOf(img image.Image) []uint8 {
+	b := img.Bounds()
+	w, h := b.Dx(), b.Dy()
+	a := make([]uint8, w*h)
+	switch m := img.(type) {
+	case *image.NRGBA:
+		for y := 0; y < h; y++ {
+			for x := 0; x < w; x++ {
+				a[y*w+x] = m.Pix[y*m.Stride+4*x+3]
+			}
+		}
+	case *image.NRGBA64:
+		for y := 0; y < h; y++ {
+			for x := 0; x < w; x++ {
+				a[y*w+x] = m.Pix[y*m.Stride+8*x+6]
+			}
+		}
+	default:
+		for y := 0; y < h; y++ {
+			for x := 0; x < w; x++ {
+				_, _, _, al := img.At(b.Min.X+x, b.Min.Y+y).RGBA()
+				a[y*w+x] = uint8(al >> 8)
+			}
+		}
+	}
+	return a
+}
+
+// resizeSource is Pillow's Image.resize on the source's mode, then
+// convert("RGB"): modes P and 1 use NEAREST whatever f is; RGBA and LA are
+// converted to premultiplied RGBa/La (MULDIV255), resized, and converted
+// back by dividing by alpha (integer division, alpha 0 and 255 left as is);
+// converting to RGB then drops alpha. Matches the reference implementation
+// (Pillow 9.4 Image.resize), including that an unchanged size is a plain
+// copy without the premultiplication round trip.
+func resizeSource(s *Source, width, height int, f Filter) (*RGB, error) {
+	m := s.RGB
+	if err := m.valid(); err != nil {
+		return nil, err
+	}
+	if s.NearestOnly {
+		f = Nearest
+	}
+	if s.Alpha == nil || f == Nearest || (width == m.Width && height == m.Height) {
+		return Resize(m, width, height, f)
+	}
+	n := m.Width * m.Height
+	if len(s.Alpha) != n {
+		return nil, fmt.Errorf("imageproc: source alpha has %d values for %dx%d pixels", len(s.Alpha), m.Width, m.Height)
+	}
+	pre := make([]uint8, 4*n)
+	for i := 0; i < n; i++ {
+		a := int(s.Alpha[i])
+		for c := 0; c < 3; c++ {
+			pre[4*i+c] = uint8(mulDiv255(int(m.Pix[3*i+c]), a))
+		}
+		pre[4*i+3] = uint8(a)
+	}
+	res, err := resizeInterleaved(pre, m.Width, m.Height, 4, width, height, f)
+	if err != nil {
+		return nil, err
+	}
+	out := &RGB{Width: width, Height: height, Pix: make([]uint8, 3*width*height)}
+	for i := 0; i < width*height; i++ {
+		a := int(res[4*i+3])
+		for c := 0; c < 3; c++ {
+			v := int(res[4*i+c])
+			if a != 0 && a != 255 {
+				v = int(clip8(255 * v / a))
+			}
+			out.Pix[3*i+c] = uint8(v)
+		}
+	}
+	return out, nil
+}
+
+// PrepareSource runs the 8-bit stages on a Source with the mode-aware
+// resize (see resizeSource), converting to RGB afterwards, as OpenAI CLIP's
+// preprocess does on an image that was not converted first (CLIPScore).
+func (p *Processor) PrepareSource(s *Source) (*RGB, error) {
+	if s == nil || s.RGB == nil {
+		return nil, fmt.Errorf("imageproc: nil source image")
+	}
+	img := s.RGB
+	if err := img.valid(); err != nil {
+		return nil, err
+	}
+	if img.Width == 0 || img.Height == 0 {
+		return nil, fmt.Errorf("imageproc: cannot preprocess an empty %dx%d image", img.Width, img.Height)
+	}
+	c := &p.cfg
+	cur := img
+	var err error
+	if c.DoResize {
+		w, h := c.Size.Width, c.Size.Height
+		if c.Kind == CLIP {
+			w, h = ShortestEdgeSize(img.Width, img.Height, c.Size.ShortestEdge)
+		}
+		if cur, err = resizeSource(s, w, h, c.Resample); err != nil {
+			return nil, fmt.Errorf("imageproc: %v resize: %w", c.Kind, err)
+		}
+	}
+	if c.DoCenterCrop {
+		if cur, err = CenterCrop(cur, c.CropSize.Width, c.CropSize.Height, c.CropRounding); err != nil {
+			return nil, fmt.Errorf("imageproc: %v center crop: %w", c.Kind, err)
+		}
+	}
+	return cur, nil
+}
+
+// PreprocessSource is Preprocess with the resize-then-convert order of
+// PrepareSource.
+func (p *Processor) PreprocessSource(s *Source, dst []float32) (PixelValues, error) {
+	prep, err := p.PrepareSource(s)
+	if err != nil {
+		return PixelValues{}, err
+	}
+	return p.Normalize(prep, dst), nil
+}
