@@ -146,6 +146,9 @@ func correlateGunzip(data []byte) ([]byte, error) {
 // a finite number: a missing judgement is an error naming its row, not a
 // silently dropped pair.
 func correlateReadColumns(data []byte, names ...string) ([][]float64, error) {
+	// Spreadsheet exports often start with a UTF-8 byte-order mark, which
+	// would otherwise become part of the first column's name.
+	data = bytes.TrimPrefix(data, []byte("\ufeff"))
 	r := csv.NewReader(bytes.NewReader(data))
 	r.ReuseRecord = true
 	header, err := r.Read()

@@ -114,6 +114,16 @@ func TestCorrelateUndefinedIsNull(t *testing.T) {
 	}
 }
 
+func TestCorrelateReadColumnsBOMAndSpaces(t *testing.T) {
+	cols, err := correlateReadColumns([]byte("\ufeffhuman, metric\n1, 0.5\n2,0.25 \n"), "human", "metric")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cols[0]) != 2 || cols[0][1] != 2 || cols[1][0] != 0.5 || cols[1][1] != 0.25 {
+		t.Errorf("columns %v", cols)
+	}
+}
+
 func TestCorrelateErrors(t *testing.T) {
 	dir := t.TempDir()
 	write := func(name, content string) string {
