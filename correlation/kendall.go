@@ -1,7 +1,6 @@
 package correlation
 
 import (
-	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -195,10 +194,10 @@ func countPairs(x, y []float64) pairCounts {
 		keys[i] = key{x[i], yRank[i], int32(i)}
 	}
 	slices.SortFunc(keys, func(a, b key) int {
-		if d := cmp.Compare(a.x, b.x); d != 0 {
+		if d := compareFinite(a.x, b.x); d != 0 {
 			return d
 		}
-		return cmp.Compare(a.yRank, b.yRank)
+		return int(a.yRank - b.yRank)
 	})
 	order := make([]int32, n)
 	for k, kk := range keys {

@@ -1,9 +1,6 @@
 package correlation
 
-import (
-	"cmp"
-	"slices"
-)
+import "slices"
 
 // averageRanks returns the 1-based ranks of xs with ties given the average
 // of the ranks they span, as scipy.stats.rankdata(method='average'). Every
@@ -39,10 +36,22 @@ func sortedOrder(xs []float64) []int32 {
 	for i, v := range xs {
 		pairs[i] = valueIndex{v, int32(i)}
 	}
-	slices.SortFunc(pairs, func(a, b valueIndex) int { return cmp.Compare(a.v, b.v) })
+	slices.SortFunc(pairs, func(a, b valueIndex) int { return compareFinite(a.v, b.v) })
 	order := make([]int32, len(xs))
 	for k, p := range pairs {
 		order[k] = p.i
 	}
 	return order
+}
+
+// compareFinite orders finite floats (inputs are validated), without the NaN
+// handling of cmp.Compare; −0 and +0 compare equal, as in SciPy's ranking.
+func compareFinite(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
 }
