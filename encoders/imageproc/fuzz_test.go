@@ -99,6 +99,13 @@ func FuzzDecode(f *testing.F) {
 		if len(img.Pix) != img.Width*img.Height*3 {
 			t.Fatalf("inconsistent image %dx%d with %d bytes", img.Width, img.Height, len(img.Pix))
 		}
+		src, err := DecodeSource(bytes.NewReader(data), &DecodeOptions{MaxPixels: limit})
+		if err != nil {
+			t.Fatalf("Decode succeeded but DecodeSource failed: %v", err)
+		}
+		if src.Alpha != nil && len(src.Alpha) != img.Width*img.Height {
+			t.Fatalf("alpha of %d values for %dx%d", len(src.Alpha), img.Width, img.Height)
+		}
 	})
 }
 

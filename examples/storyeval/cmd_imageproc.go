@@ -38,12 +38,14 @@ func runImageproc(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("imageproc", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	config := fs.String("config", "", "preprocessor_config.json of the model (overrides -processor)")
-	processor := fs.String("processor", "vit", "processor defaults when no -config is given: vit or clip")
+	processor := fs.String("processor", "vit", "processor defaults when no -config is given: vit, clip (HF CLIPImageProcessor) or openai-clip (clip.load preprocess, half-even crop)")
+	size := fs.Int("size", 224, "image size for -processor openai-clip")
+	resizeFirst := fs.Bool("resize-first", false, "resize and crop before converting to RGB, as CLIPScore (Image.open without convert): RGBA premultiplied, palette images NEAREST")
 	box := fs.String("box", "", `crop every image to this region first, "left,top,right,bottom" (floats, rounded as PIL's crop)`)
-	rounding := fs.String("crop-rounding", "floor", "center-crop offset for odd excess: floor (HuggingFace) or half-even (torchvision)")
+	rounding := fs.String("crop-rounding", "floor", "center-crop offset for odd excess: floor (HuggingFace) or half-even (torchvision; implied by -processor openai-clip)")
 	npyOut := fs.String("npy", "", "also write all pixel_values as a float32 .npy array [N,3,H,W] to this file")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: storyeval imageproc [-config preprocessor_config.json | -processor vit|clip] [-box l,t,r,b] [-crop-rounding floor|half-even] [-npy OUT.npy] IMAGE...")
+		fmt.Fprintln(stderr, "usage: storyeval imageproc [-config preprocessor_config.json | -processor vit|clip|openai-clip [-size N]] [-resize-first] [-box l,t,r,b] [-crop-rounding floor|half-even] [-npy OUT.npy] IMAGE...")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -51,6 +53,9 @@ func runImageproc(args []string, stdout, stderr io.Writer) error {
 	}
 	if fs.NArg() == 0 {
 		return fmt.Errorf("no image files given")
+	}
+	if *resizeFirst && *box != "" {
+		return fmt.Errorf("-resize-first and -box cannot be combined (a region crop is taken from the RGB image)")
 	}
 	var cfg imageproc.ProcessorConfig
 	var err error
@@ -63,9 +68,21 @@ func runImageproc(args []string, stdout, stderr io.Writer) error {
 			return fmt.Errorf("%s: %w", *config, err)
 		}
 	} else {
-		kind := map[string]imageproc.ProcessorKind{"vit": imageproc.ViT, "clip": imageproc.CLIP}[strings.ToLower(*processor)]
-		if cfg, err = imageproc.DefaultConfig(kind); err != nil {
-			return fmt.Errorf("-processor %q: want vit or clip", *processor)
+		switch strings.ToLower(*processor) {
+		case "vit":
+			cfg, err = imageproc.DefaultConfig(imageproc.ViT)
+		case "clip":
+			cfg, err = imageproc.DefaultConfig(imageproc.CLIP)
+		case "openai-clip":
+			cfg, err = imageproc.OpenAICLIPConfig(*size)
+			if *rounding == "floor" {
+				*rounding = "half-even"
+			}
+		default:
+			return fmt.Errorf("-processor %q: want vit, clip or openai-clip", *processor)
+		}
+		if err != nil {
+			return fmt.Errorf("-processor %s: %w", *processor, err)
 		}
 	}
 	switch *rounding {
@@ -92,17 +109,23 @@ func runImageproc(args []string, stdout, stderr io.Writer) error {
 	var all []float32
 	var shape [3]int
 	for _, path := range fs.Args() {
-		img, err := imageproc.DecodeFile(path, nil)
+		src, err := imageproc.DecodeSourceFile(path, nil)
 		if err != nil {
 			return err
 		}
+		img := src.RGB
 		w, h := img.Width, img.Height
 		if region != nil {
 			if img, err = imageproc.Crop(img, *region); err != nil {
 				return fmt.Errorf("%s: %w", path, err)
 			}
 		}
-		pv, err := p.Preprocess(img, nil)
+		var pv imageproc.PixelValues
+		if *resizeFirst && region == nil {
+			pv, err = p.PreprocessSource(src, nil)
+		} else {
+			pv, err = p.Preprocess(img, nil)
+		}
 		if err != nil {
 			return fmt.Errorf("%s: %w", path, err)
 		}

@@ -58,6 +58,34 @@ func TestImageprocGolden(t *testing.T) {
 	}
 }
 
+// TestImageprocCLIPScoreOrder checks -processor openai-clip -resize-first on
+// the RGBA fixture image against CLIPScore's pixel_values (row 7 of the
+// image order f,a,d,h,i,b,j,e,c,g is img_e, the RGBA PNG).
+func TestImageprocCLIPScoreOrder(t *testing.T) {
+	dir := "../../encoders/imageproc/testdata"
+	out := filepath.Join(t.TempDir(), "pv.npy")
+	var stdout, stderr bytes.Buffer
+	code := runMain([]string{"imageproc", "-processor", "openai-clip", "-size", "32", "-resize-first", "-npy", out, dir + "/clipscore/img_e.png"}, &stdout, &stderr)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	got, err := npy.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := npy.ReadFile(dir + "/clipscore_pixel_values.npy.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	per := 3 * 32 * 32
+	ref := want.F32[7*per : 8*per]
+	for j, v := range ref {
+		if math.Float32bits(v) != math.Float32bits(got.F32[j]) {
+			t.Fatalf("value %d: %v, golden %v", j, got.F32[j], v)
+		}
+	}
+}
+
 func TestImageprocErrors(t *testing.T) {
 	dir := "../../encoders/testdata/images"
 	cases := [][]string{
@@ -66,6 +94,7 @@ func TestImageprocErrors(t *testing.T) {
 		{"imageproc", "-box", "1,2,3", dir + "/img0.png"},
 		{"imageproc", "-crop-rounding", "up", dir + "/img0.png"},
 		{"imageproc", dir + "/index.json"},
+		{"imageproc", "-resize-first", "-box", "1,2,3,4", dir + "/img0.png"},
 	}
 	for _, args := range cases {
 		var stdout, stderr bytes.Buffer
