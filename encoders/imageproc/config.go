@@ -11,8 +11,8 @@ import (
 // Size is a target size from preprocessor_config.json: either Height and
 // Width, or ShortestEdge (the other fields zero).
 type Size struct {
-	Height, Width int
-	ShortestEdge  int
+	Height, Width int // an exact target size
+	ShortestEdge  int // the target of the shorter side, the other scaled to keep the aspect ratio
 }
 
 // ProcessorKind says which HuggingFace image processor a config describes;
@@ -57,17 +57,17 @@ const (
 // ProcessorConfig is what a preprocessor_config.json says, with the
 // HuggingFace 4.29 defaults of the processor filled in for absent keys.
 type ProcessorConfig struct {
-	Kind          ProcessorKind
-	DoResize      bool
-	Size          Size
-	Resample      Filter
-	DoCenterCrop  bool
-	CropSize      Size
-	DoRescale     bool
-	RescaleFactor float64
-	DoNormalize   bool
-	ImageMean     [3]float64
-	ImageStd      [3]float64
+	Kind          ProcessorKind // which processor's rules and defaults apply
+	DoResize      bool          // do_resize
+	Size          Size          // size: Height×Width for ViT, ShortestEdge for CLIP
+	Resample      Filter        // resample (Pillow filter code)
+	DoCenterCrop  bool          // do_center_crop (CLIP)
+	CropSize      Size          // crop_size: Height×Width
+	DoRescale     bool          // do_rescale
+	RescaleFactor float64       // rescale_factor, applied in float64 then rounded to float32
+	DoNormalize   bool          // do_normalize
+	ImageMean     [3]float64    // image_mean per channel, used as float32
+	ImageStd      [3]float64    // image_std per channel, used as float32
 	// DoConvertRGB is recorded for completeness; Decode always yields RGB,
 	// which is what RoViST and GROOViST feed (they call convert("RGB")).
 	DoConvertRGB bool

@@ -9,7 +9,7 @@ import (
 // Bottom) exclusive, as PIL's Image.crop takes it. Coordinates may be
 // fractional; region files such as RoViST's store them as floats.
 type Box struct {
-	Left, Top, Right, Bottom float64
+	Left, Top, Right, Bottom float64 // PIL's (left, upper, right, lower)
 }
 
 // Rect rounds the box to integer pixel edges the way PIL's Image._crop does:

@@ -39,7 +39,8 @@ const (
 	// JPEGLibjpeg decodes baseline and progressive Huffman JPEGs (8-bit, 1
 	// or 3 components) with this package's port of libjpeg-turbo's output
 	// path — islow IDCT, fancy upsampling, integer colour tables — giving
-	// Pillow's pixels. Other JPEG variants (arithmetic coding, CMYK, …) fall
+	// Pillow's pixels. Matches the reference implementation, which
+	// interpolates chroma ("fancy" upsampling) rather than repeating it. Other JPEG variants (arithmetic coding, CMYK, …) fall
 	// back to JPEGStdlibFancy.
 	JPEGLibjpeg JPEGMethod = iota
 	// JPEGStdlibFancy uses the standard library's decoder (its own IDCT) and

@@ -5,8 +5,8 @@ import "fmt"
 // PixelValues is one preprocessed image, channels first (C × H × W,
 // row-major), the layout of a HuggingFace pixel_values row.
 type PixelValues struct {
-	Channels, Height, Width int
-	Data                    []float32
+	Channels, Height, Width int       // the shape, 3 × H × W
+	Data                    []float32 // Channels*Height*Width values, channel planes one after another
 }
 
 // Processor applies a ProcessorConfig. It holds no mutable state and is safe

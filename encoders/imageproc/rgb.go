@@ -5,7 +5,7 @@ import "fmt"
 // RGB is an 8-bit RGB image stored row-major, height × width × 3 — the layout of
 // numpy.asarray(pil_image.convert("RGB")).
 type RGB struct {
-	Width, Height int
+	Width, Height int // size in pixels
 	// Pix holds Height*Width*3 bytes: R, G, B of pixel (x, y) start at
 	// Pix[(y*Width+x)*3].
 	Pix []uint8

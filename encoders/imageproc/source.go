@@ -9,7 +9,9 @@ import (
 
 // Source is a decoded image as Pillow holds it before convert("RGB"): the
 // colour channels plus the two properties of its mode that change how
-// Image.resize treats it. Pipelines that convert to RGB only after resizing
+// Image.resize treats it. Matches the reference implementation, which
+// resizes RGBA premultiplied and palette images with NEAREST even when
+// BICUBIC is asked for. Pipelines that convert to RGB only after resizing
 // (OpenAI CLIP's preprocess as CLIPScore runs it on Image.open(path))
 // need them; pipelines that convert first (HF processors after
 // convert("RGB"), RoViST, GROOViST) use Source.RGB or Decode.
