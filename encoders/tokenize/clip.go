@@ -105,13 +105,13 @@ func newCLIP(vocabJSON []byte, merges string, cfg hfConfig, opt CLIPOptions) (*C
 	if len(lines) > clipMaxMerges {
 		lines = lines[:clipMaxMerges]
 	}
-	ranks := make(map[string]int, len(lines))
+	ranks := make(map[symbolPair]int, len(lines))
 	for i, line := range lines {
 		parts := strings.Fields(line)
 		if len(parts) != 2 {
 			return nil, fmt.Errorf("merges.txt line %d: want two symbols, got %q", i+2, line)
 		}
-		key := parts[0] + " " + parts[1]
+		key := symbolPair{parts[0], parts[1]}
 		if _, dup := ranks[key]; !dup {
 			ranks[key] = i
 		}

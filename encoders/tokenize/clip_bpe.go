@@ -1,6 +1,8 @@
 package tokenize
 
 import (
+	"cmp"
+	"slices"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -34,12 +36,15 @@ func byteLevel(s string) string {
 // bpeMerger applies CLIP's merges to one byte-level word, with a bounded
 // cache (CLIP keeps an unbounded one; results are identical).
 type bpeMerger struct {
-	ranks    map[string]int // "a b" to merge priority
+	ranks    map[symbolPair]int // merge priority, lower first
 	specials map[string]bool
 
 	mu    sync.Mutex
 	cache map[string][]string
 }
+
+// symbolPair is one merge of merges.txt.
+type symbolPair struct{ a, b string }
 
 // maxBPECache bounds the words a merger remembers.
 const maxBPECache = 1 << 16
@@ -67,11 +72,13 @@ func (m *bpeMerger) pieces(word string) []string {
 	return out
 }
 
-// merge is CLIP's bpe(): repeatedly merge every occurrence (left to right)
-// of the adjacent pair with the lowest rank.
+// merge is CLIP's bpe(): while some adjacent pair has a rank, take the
+// pair of lowest rank and merge all its occurrences, left to right. The
+// reference rescans the word for every merge (quadratic in its length);
+// this keeps the pairs in a heap and processes one rank per round, which
+// gives the same result on any merge table in O(n log n).
 func (m *bpeMerger) merge(word string) []string {
-	n := utf8.RuneCountInString(word)
-	syms := make([]string, 0, n)
+	syms := make([]string, 0, len(word))
 	for i, r := range word {
 		w := len(string(r))
 		if r == utf8.RuneError {
@@ -83,28 +90,108 @@ func (m *bpeMerger) merge(word string) []string {
 	if len(syms) == 1 {
 		return syms
 	}
-	for len(syms) > 1 {
-		best, bestRank := -1, 0
-		for i := 0; i+1 < len(syms); i++ {
-			if r, ok := m.ranks[syms[i]+" "+syms[i+1]]; ok && (best < 0 || r < bestRank) {
-				best, bestRank = i, r
-			}
+	n := len(syms)
+	next := make([]int, n)
+	prev := make([]int, n)
+	for i := range syms {
+		next[i], prev[i] = i+1, i-1
+	}
+	next[n-1] = -1
+	var h pairHeap
+	push := func(left int) {
+		if left < 0 || next[left] < 0 {
+			return
 		}
-		if best < 0 {
-			break
+		a, b := syms[left], syms[next[left]]
+		if r, ok := m.ranks[symbolPair{a, b}]; ok {
+			h.push(pairEntry{rank: r, left: left, a: a, b: b})
 		}
-		first, second := syms[best], syms[best+1]
-		merged := syms[:0:0]
-		for i := 0; i < len(syms); {
-			if i+1 < len(syms) && syms[i] == first && syms[i+1] == second {
-				merged = append(merged, first+second)
-				i += 2
+	}
+	for i := 0; i+1 < n; i++ {
+		push(i)
+	}
+	var round []pairEntry
+	for h.len() > 0 {
+		// One round: every queued occurrence of the lowest-ranked pair, in
+		// word order; stale entries (a side merged since) are skipped.
+		rank := h.min().rank
+		round = round[:0]
+		for h.len() > 0 && h.min().rank == rank {
+			round = append(round, h.pop())
+		}
+		sortByLeft(round)
+		for _, e := range round {
+			r := next[e.left]
+			if syms[e.left] != e.a || r < 0 || syms[r] != e.b {
 				continue
 			}
-			merged = append(merged, syms[i])
-			i++
+			syms[e.left] = e.a + e.b
+			next[e.left] = next[r]
+			if next[r] >= 0 {
+				prev[next[r]] = e.left
+			}
+			syms[r] = ""
+			push(prev[e.left])
+			push(e.left)
 		}
-		syms = merged
 	}
-	return syms
+	out := make([]string, 0, n)
+	for i := 0; i >= 0; i = next[i] {
+		out = append(out, syms[i])
+	}
+	return out
+}
+
+// pairEntry is one queued occurrence of a ranked pair: the symbols a and b
+// starting at node left.
+type pairEntry struct {
+	rank int
+	left int
+	a, b string
+}
+
+// pairHeap is a binary min-heap of entries by rank.
+type pairHeap struct{ e []pairEntry }
+
+func (h *pairHeap) len() int           { return len(h.e) }
+func (h *pairHeap) min() pairEntry     { return h.e[0] }
+func (h *pairHeap) less(i, j int) bool { return h.e[i].rank < h.e[j].rank }
+
+func (h *pairHeap) push(e pairEntry) {
+	h.e = append(h.e, e)
+	for i := len(h.e) - 1; i > 0; {
+		p := (i - 1) / 2
+		if !h.less(i, p) {
+			break
+		}
+		h.e[i], h.e[p] = h.e[p], h.e[i]
+		i = p
+	}
+}
+
+func (h *pairHeap) pop() pairEntry {
+	top := h.e[0]
+	last := len(h.e) - 1
+	h.e[0] = h.e[last]
+	h.e = h.e[:last]
+	for i := 0; ; {
+		l, r, small := 2*i+1, 2*i+2, i
+		if l < len(h.e) && h.less(l, small) {
+			small = l
+		}
+		if r < len(h.e) && h.less(r, small) {
+			small = r
+		}
+		if small == i {
+			break
+		}
+		h.e[i], h.e[small] = h.e[small], h.e[i]
+		i = small
+	}
+	return top
+}
+
+// sortByLeft orders a round's entries by position.
+func sortByLeft(es []pairEntry) {
+	slices.SortFunc(es, func(x, y pairEntry) int { return cmp.Compare(x.left, y.left) })
 }

@@ -1,9 +1,6 @@
 package tokenize
 
-import (
-	"strings"
-	"unicode/utf8"
-)
+import "unicode/utf8"
 
 // wordPiece is HF's WordpieceTokenizer: greedy longest-match-first over the
 // vocabulary, continuation pieces prefixed "##".
@@ -21,23 +18,23 @@ func (wp *wordPiece) appendPieces(dst []string, word string) []string {
 		return append(dst, wp.unk)
 	}
 	mark := len(dst)
-	var buf strings.Builder
+	buf := make([]byte, 0, 2+len(word))
 	for start := 0; start < len(word); {
 		end := len(word)
 		found := ""
 		for end > start {
-			var sub string
-			if start > 0 {
-				buf.Reset()
-				buf.WriteString("##")
-				buf.WriteString(word[start:end])
-				sub = buf.String()
-			} else {
-				sub = word[start:end]
-			}
-			if len(sub) <= wp.maxPieceLen {
-				if _, ok := wp.vocab[sub]; ok {
-					found = sub
+			if start == 0 {
+				if end <= wp.maxPieceLen {
+					if _, ok := wp.vocab[word[:end]]; ok {
+						found = word[:end]
+						break
+					}
+				}
+			} else if end-start+2 <= wp.maxPieceLen {
+				buf = append(append(buf[:0], "##"...), word[start:end]...)
+				// The lookup with string(buf) does not allocate.
+				if _, ok := wp.vocab[string(buf)]; ok {
+					found = string(buf)
 					break
 				}
 			}
