@@ -89,12 +89,15 @@ type NRPair struct {
 func NonRedundancy(story string, opts *NROptions) (NRResult, error) {
 	sents := sentences.Split(story)
 	toks := make([][]string, len(sents))
+	var tk words.Tokenizer
+	var all []string // the tokens of all sentences, back to back
 	for i, s := range sents {
-		w := words.Tokenize(s)
-		if len(w) > 0 {
-			w = w[:len(w)-1]
+		start := len(all)
+		all = tk.Tokenize(all, s)
+		if len(all) > start {
+			all = all[:len(all)-1]
 		}
-		toks[i] = w
+		toks[i] = all[start:len(all):len(all)]
 	}
 	return NonRedundancyTokens(toks, opts)
 }
@@ -180,28 +183,34 @@ func NonRedundancyTokens(sentenceTokens [][]string, opts *NROptions) (NRResult, 
 }
 
 // tokenIDs numbers the distinct tokens of a story, so that pairs are
-// compared as small integers.
+// compared as small integers. A story has a few dozen distinct tokens, for
+// which a linear search beats building a map.
 func tokenIDs(sentenceTokens [][]string) (ids [][]uint32, vocab int) {
-	index := make(map[string]uint32)
-	ids = make([][]uint32, len(sentenceTokens))
 	total := 0
 	for _, t := range sentenceTokens {
 		total += len(t)
 	}
+	ids = make([][]uint32, len(sentenceTokens))
 	flat := make([]uint32, 0, total)
+	seen := make([]string, 0, total)
 	for i, t := range sentenceTokens {
 		start := len(flat)
 		for _, w := range t {
-			id, ok := index[w]
-			if !ok {
-				id = uint32(len(index))
-				index[w] = id
+			id := uint32(len(seen))
+			for k, v := range seen {
+				if v == w {
+					id = uint32(k)
+					break
+				}
+			}
+			if id == uint32(len(seen)) {
+				seen = append(seen, w)
 			}
 			flat = append(flat, id)
 		}
 		ids[i] = flat[start:len(flat):len(flat)]
 	}
-	return ids, len(index)
+	return ids, len(seen)
 }
 
 // pairScorer computes pair numerators and unions with generation-stamped

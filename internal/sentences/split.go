@@ -40,7 +40,6 @@ func Spans(text string) []Span {
 type buffers struct {
 	words []string
 	toks  []token
-	ctx   strings.Builder
 }
 
 // candidate is one match of punkt.py's period-context pattern
@@ -112,11 +111,10 @@ func (p *params) slices(text string, buf *buffers) []Span {
 	var prev candidate
 	havePrev := false
 	prevStart, prevStop := 0, 0
-	decide := func(c candidate, wordStart, wordStop int) {
-		buf.ctx.Reset()
-		buf.ctx.WriteString(text[wordStart:wordStop])
-		buf.ctx.WriteString(text[c.pos:c.afterEnd])
-		if !p.containsSentbreak(buf.ctx.String(), buf) {
+	decide := func(c candidate, wordStart int) {
+		// The context is the word before the mark, the mark and after_tok;
+		// the word ends where the mark starts, so it is one substring.
+		if !p.containsSentbreak(text[wordStart:c.afterEnd], buf) {
 			return
 		}
 		out = append(out, Span{lastBreak, c.pos + 1})
@@ -127,6 +125,9 @@ func (p *params) slices(text string, buf *buffers) []Span {
 		}
 	}
 	for i := 0; i < len(text); i++ {
+		if b := text[i]; b != '.' && b != '?' && b != '!' {
+			continue
+		}
 		c, ok := matchCandidate(text, i)
 		if !ok {
 			continue
@@ -138,13 +139,13 @@ func (p *params) slices(text string, buf *buffers) []Span {
 			wordStart = prevStop + idx + 1
 		}
 		if havePrev && prevStop <= wordStart {
-			decide(prev, prevStart, prevStop)
+			decide(prev, prevStart)
 		}
 		prev, havePrev = c, true
 		prevStart, prevStop = wordStart, c.pos
 	}
 	if havePrev {
-		decide(prev, prevStart, prevStop)
+		decide(prev, prevStart)
 	}
 	end := len(strings.TrimRightFunc(text, pyunicode.IsSpace))
 	if lastBreak > end {

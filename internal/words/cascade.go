@@ -1,63 +1,175 @@
 package words
 
+import "bytes"
+
 // pass is one substitution of NLTKWordTokenizer: it appends the rewritten
 // src to dst. Passes see the output of the pass before, as re.sub calls in
 // sequence do.
 type pass func(dst, src []rune) []rune
 
+// step is a pass with the characters that can make it change anything:
+// when none of them occurs in the text, the pass is the identity and is
+// skipped (a speed-up only; see charSet).
+type step struct {
+	run pass
+	// triggers are the ASCII characters the pass looks for; nonASCII
+	// marks passes that look for non-ASCII quotes; always marks passes
+	// that change every text.
+	triggers string
+	nonASCII bool
+	always   bool
+	// literal, when set, is a string the text must contain, compared
+	// under re.IGNORECASE (see foldASCII), for the pass to change it.
+	literal string
+}
+
 // cascade lists the passes in the order NLTKWordTokenizer.tokenize applies
 // them (NLTK 3.8, convert_parentheses=False).
-var cascade = []pass{
+var cascade = []step{
 	// STARTING_QUOTES
-	padOpeningQuotes,
-	convertInitialDoubleQuote,
-	padDoubleBacktick,
-	convertOpeningDoubleQuote,
-	splitQuotedLetter,
+	{run: padOpeningQuotes, triggers: "`", nonASCII: true},
+	{run: convertInitialDoubleQuote, triggers: `"`},
+	{run: padDoubleBacktick, triggers: "`"},
+	{run: convertOpeningDoubleQuote, triggers: `"'`},
+	{run: splitQuotedLetter, triggers: "'"},
 	// PUNCTUATION
-	splitFinalPeriodWithClosers,
-	padColonComma,
-	padFinalColonComma,
-	padPeriodRuns,
-	padSymbols,
-	splitFinalPeriod,
-	padQuestionExclamation,
-	padClosingSingleQuote,
-	padAsterisk,
+	{run: splitFinalPeriodWithClosers, triggers: "."},
+	{run: padColonComma, triggers: ":,"},
+	{run: padFinalColonComma, triggers: ":,"},
+	{run: padPeriodRuns, triggers: "."},
+	{run: padSymbols, triggers: ";@#$%&"},
+	{run: splitFinalPeriod, triggers: "."},
+	{run: padQuestionExclamation, triggers: "?!"},
+	{run: padClosingSingleQuote, triggers: "'"},
+	{run: padAsterisk, triggers: "*"},
 	// PARENS_BRACKETS, DOUBLE_DASHES, then the extra spaces around the text
-	padBrackets,
-	padDoubleDash,
-	surroundWithSpaces,
+	{run: padBrackets, triggers: "[](){}<>"},
+	{run: padDoubleDash, triggers: "-"},
+	{run: surroundWithSpaces, always: true},
 	// ENDING_QUOTES
-	padClosingQuotes,
-	convertDoubleSingleQuote,
-	convertDoubleQuote,
-	splitClitic,
-	splitContraction,
-	// CONTRACTIONS2 and CONTRACTIONS3
-	splitCannot,
-	splitDye,
-	splitGimme,
-	splitGonna,
-	splitGotta,
-	splitLemme,
-	splitMoreN,
-	splitWanna,
-	splitTis,
-	splitTwas,
+	{run: padClosingQuotes, nonASCII: true},
+	{run: convertDoubleSingleQuote, triggers: "'"},
+	{run: convertDoubleQuote, triggers: `"`},
+	{run: splitClitic, triggers: "'"},
+	{run: splitContraction, triggers: "'"},
+	// CONTRACTIONS2 and CONTRACTIONS3. The earlier passes only insert
+	// spaces and turn double quotes into quote pairs set off by spaces, so
+	// they cannot create these letter sequences: a pass whose word is not
+	// in the original sentence changes nothing.
+	{run: splitCannot, literal: "cannot"},
+	{run: splitDye, literal: "d'ye"},
+	{run: splitGimme, literal: "gimme"},
+	{run: splitGonna, literal: "gonna"},
+	{run: splitGotta, literal: "gotta"},
+	{run: splitLemme, literal: "lemme"},
+	{run: splitMoreN, literal: "more'n"},
+	{run: splitWanna, literal: "wanna"},
+	{run: splitTis, literal: "'tis"},
+	{run: splitTwas, literal: "'twas"},
+}
+
+// charSet records which ASCII characters occur in a text, and whether any
+// non-ASCII one does, with the text folded as re.IGNORECASE compares
+// letters.
+type charSet struct {
+	ascii    [2]uint64
+	nonASCII bool
+	folded   []byte
+}
+
+func (c *charSet) add(r rune) {
+	if r >= 0x80 {
+		c.nonASCII = true
+		return
+	}
+	c.ascii[r>>6] |= 1 << (r & 63)
+}
+
+func (c *charSet) has(b byte) bool { return c.ascii[b>>6]&(1<<(b&63)) != 0 }
+
+// charsOf returns the characters of a sentence together with those the
+// passes can introduce: backticks from a double quote or two apostrophes,
+// apostrophes from a double quote, and spaces. folded is reused.
+func charsOf(src []rune, folded []byte) charSet {
+	c := charSet{folded: folded[:0]}
+	for _, r := range src {
+		c.add(r)
+		c.folded = append(c.folded, foldASCII(r))
+	}
+	if c.has('"') || c.has('\'') {
+		c.add('`')
+	}
+	if c.has('"') {
+		c.add('\'')
+	}
+	c.add(' ')
+	return c
+}
+
+// foldASCII maps r to the lower-case ASCII letter it matches under
+// Python's re.IGNORECASE (see pyunicode.FoldEqual: the only non-ASCII
+// matches of ASCII letters are İ and ı for i, ſ for s and the Kelvin sign
+// for k), leaves other ASCII as is, and maps other code points to 0x80,
+// which no pattern contains.
+func foldASCII(r rune) byte {
+	switch {
+	case r >= 'A' && r <= 'Z':
+		return byte(r) + 'a' - 'A'
+	case r < 0x80:
+		return byte(r)
+	case r == '\u0130' || r == '\u0131':
+		return 'i'
+	case r == '\u017f':
+		return 's'
+	case r == '\u212a':
+		return 'k'
+	}
+	return 0x80
+}
+
+// containsLiteral is bytes.Contains(b, []byte(lit)) without converting lit.
+func containsLiteral(b []byte, lit string) bool {
+	for i := 0; i+len(lit) <= len(b); i++ {
+		j := bytes.IndexByte(b[i:len(b)-len(lit)+1], lit[0])
+		if j < 0 {
+			return false
+		}
+		i += j
+		if string(b[i:i+len(lit)]) == lit {
+			return true
+		}
+	}
+	return false
+}
+
+// needs reports whether the step can change a text with the characters c.
+func (s *step) needs(c *charSet) bool {
+	if s.literal != "" {
+		return containsLiteral(c.folded, s.literal)
+	}
+	if s.always || (s.nonASCII && c.nonASCII) {
+		return true
+	}
+	for i := 0; i < len(s.triggers); i++ {
+		if c.has(s.triggers[i]) {
+			return true
+		}
+	}
+	return false
 }
 
 // padRunes surrounds every code point for which pad is true with spaces,
 // as re.sub(r"[...]", r" \g<0> ", text) does.
 func padRunes(dst, src []rune, pad func(rune) bool) []rune {
-	for _, r := range src {
+	last := 0
+	for i, r := range src {
 		if pad(r) {
+			dst = append(dst, src[last:i]...)
 			dst = append(dst, ' ', r, ' ')
-		} else {
-			dst = append(dst, r)
+			last = i + 1
 		}
 	}
-	return dst
+	return append(dst, src[last:]...)
 }
 
 // padLiteral surrounds every non-overlapping occurrence of lit, scanning
@@ -69,16 +181,19 @@ func padLiteral(dst, src []rune, lit string) []rune {
 // replaceLiteral replaces every non-overlapping occurrence of the ASCII
 // string lit, scanning left to right.
 func replaceLiteral(dst, src []rune, lit, repl string) []rune {
+	last := 0
+	first := rune(lit[0])
 	for i := 0; i < len(src); {
-		if hasPrefix(src[i:], lit) {
+		if src[i] == first && hasPrefix(src[i:], lit) {
+			dst = append(dst, src[last:i]...)
 			dst = appendASCII(dst, repl)
 			i += len(lit)
+			last = i
 			continue
 		}
-		dst = append(dst, src[i])
 		i++
 	}
-	return dst
+	return append(dst, src[last:]...)
 }
 
 // hasPrefix reports whether s starts with the ASCII string p.

@@ -21,27 +21,29 @@ func splitWanna(dst, src []rune) []rune { return splitWordPair(dst, src, "wan", 
 // when spaceAfter is set.
 func splitWordPair(dst, src []rune, first, second string, spaceAfter bool) []rune {
 	n := len(first) + len(second)
-	for i := 0; i < len(src); {
-		if boundaryAt(src, i) && foldPrefix(src[i:], first) && foldPrefix(src[i+len(first):], second) {
-			end := i + n
-			ok := boundaryAt(src, end)
-			if spaceAfter {
-				ok = end < len(src) && pyunicode.IsSpace(src[end])
-			}
-			if ok {
-				dst = append(dst, ' ')
-				dst = append(dst, src[i:i+len(first)]...)
-				dst = append(dst, ' ')
-				dst = append(dst, src[i+len(first):end]...)
-				dst = append(dst, ' ')
-				i = end
-				continue
-			}
+	last := 0
+	for i := 0; i+n <= len(src); i++ {
+		if !foldPrefix(src[i:], first) || !boundaryAt(src, i) || !foldPrefix(src[i+len(first):], second) {
+			continue
 		}
-		dst = append(dst, src[i])
-		i++
+		end := i + n
+		ok := boundaryAt(src, end)
+		if spaceAfter {
+			ok = end < len(src) && pyunicode.IsSpace(src[end])
+		}
+		if !ok {
+			continue
+		}
+		dst = append(dst, src[last:i]...)
+		dst = append(dst, ' ')
+		dst = append(dst, src[i:i+len(first)]...)
+		dst = append(dst, ' ')
+		dst = append(dst, src[i+len(first):end]...)
+		dst = append(dst, ' ')
+		i = end - 1
+		last = end
 	}
-	return dst
+	return append(dst, src[last:]...)
 }
 
 func splitTis(dst, src []rune) []rune  { return splitQuotedT(dst, src, "is") }
@@ -49,18 +51,19 @@ func splitTwas(dst, src []rune) []rune { return splitQuotedT(dst, src, "was") }
 
 // splitQuotedT is (?i) ('t)(rest)\b -> " \1 \2 " ('tis, 'twas).
 func splitQuotedT(dst, src []rune, rest string) []rune {
-	for i := 0; i < len(src); {
-		if src[i] == ' ' && foldPrefix(src[i+1:], "'t") && foldPrefix(src[i+3:], rest) &&
-			boundaryAt(src, i+3+len(rest)) {
-			end := i + 3 + len(rest)
-			dst = append(dst, ' ', src[i+1], src[i+2], ' ')
-			dst = append(dst, src[i+3:end]...)
-			dst = append(dst, ' ')
-			i = end
+	last := 0
+	for i := 0; i < len(src); i++ {
+		if src[i] != ' ' || !foldPrefix(src[i+1:], "'t") || !foldPrefix(src[i+3:], rest) ||
+			!boundaryAt(src, i+3+len(rest)) {
 			continue
 		}
-		dst = append(dst, src[i])
-		i++
+		end := i + 3 + len(rest)
+		dst = append(dst, src[last:i+1]...)
+		dst = append(dst, src[i+1], src[i+2], ' ')
+		dst = append(dst, src[i+3:end]...)
+		dst = append(dst, ' ')
+		i = end - 1
+		last = end
 	}
-	return dst
+	return append(dst, src[last:]...)
 }

@@ -60,48 +60,51 @@ func isCloser(r rune, wide bool) bool {
 // padColonComma is ([:,])([^\d])  -> " \1 \2": a colon or comma not
 // followed by a digit is split off (so "3,36" stays whole).
 func padColonComma(dst, src []rune) []rune {
-	for i := 0; i < len(src); {
-		if r := src[i]; (r == ':' || r == ',') && i+1 < len(src) && !pyunicode.IsDecimal(src[i+1]) {
+	last := 0
+	for i := 0; i+1 < len(src); i++ {
+		if r := src[i]; (r == ':' || r == ',') && !pyunicode.IsDecimal(src[i+1]) {
+			dst = append(dst, src[last:i]...)
 			dst = append(dst, ' ', r, ' ', src[i+1])
-			i += 2
-			continue
+			i++
+			last = i + 1
 		}
-		dst = append(dst, src[i])
-		i++
 	}
-	return dst
+	return append(dst, src[last:]...)
 }
 
 // padFinalColonComma is ([:,])$ -> " \1 ".
 func padFinalColonComma(dst, src []rune) []rune {
-	for i, r := range src {
-		if (r == ':' || r == ',') && dollarAt(src, i+1) {
+	// $ matches only at the end or before a final newline, so only the
+	// last two code points can match.
+	for i := max(0, len(src)-2); i < len(src); i++ {
+		if r := src[i]; (r == ':' || r == ',') && dollarAt(src, i+1) {
+			dst = append(dst, src[:i]...)
 			dst = append(dst, ' ', r, ' ')
-			continue
+			return append(dst, src[i+1:]...)
 		}
-		dst = append(dst, r)
 	}
-	return dst
+	return append(dst, src...)
 }
 
 // padPeriodRuns is \.{2,} -> " \g<0> ": ellipses become tokens.
 func padPeriodRuns(dst, src []rune) []rune {
-	for i := 0; i < len(src); {
-		if src[i] == '.' && i+1 < len(src) && src[i+1] == '.' {
-			j := i + 2
-			for j < len(src) && src[j] == '.' {
-				j++
-			}
-			dst = append(dst, ' ')
-			dst = append(dst, src[i:j]...)
-			dst = append(dst, ' ')
-			i = j
+	last := 0
+	for i := 0; i+1 < len(src); i++ {
+		if src[i] != '.' || src[i+1] != '.' {
 			continue
 		}
-		dst = append(dst, src[i])
-		i++
+		j := i + 2
+		for j < len(src) && src[j] == '.' {
+			j++
+		}
+		dst = append(dst, src[last:i]...)
+		dst = append(dst, ' ')
+		dst = append(dst, src[i:j]...)
+		dst = append(dst, ' ')
+		i = j - 1
+		last = j
 	}
-	return dst
+	return append(dst, src[last:]...)
 }
 
 // padSymbols is [;@#$%&] -> " \g<0> ".
@@ -122,16 +125,16 @@ func padQuestionExclamation(dst, src []rune) []rune {
 
 // padClosingSingleQuote is ([^'])' -> "\1 ' ".
 func padClosingSingleQuote(dst, src []rune) []rune {
-	for i := 0; i < len(src); {
-		if src[i] != '\'' && i+2 < len(src) && src[i+1] == '\'' && src[i+2] == ' ' {
-			dst = append(dst, src[i], ' ', '\'', ' ')
-			i += 3
-			continue
+	last := 0
+	for i := 0; i+2 < len(src); i++ {
+		if src[i+1] == '\'' && src[i+2] == ' ' && src[i] != '\'' {
+			dst = append(dst, src[last:i+1]...)
+			dst = append(dst, ' ', '\'', ' ')
+			i += 2
+			last = i + 1
 		}
-		dst = append(dst, src[i])
-		i++
 	}
-	return dst
+	return append(dst, src[last:]...)
 }
 
 // padAsterisk is [*] -> " \g<0> ".

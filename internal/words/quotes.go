@@ -2,29 +2,36 @@ package words
 
 import "github.com/storyeval/storyeval/internal/pyunicode"
 
+// The passes below copy unchanged stretches of src in one append each:
+// last is the start of the stretch not yet copied.
+
 // padOpeningQuotes is ([«“‘„]|[`]+) -> " \1 ": typographic opening quotes
 // one by one, runs of backticks as a whole.
 func padOpeningQuotes(dst, src []rune) []rune {
+	last := 0
 	for i := 0; i < len(src); {
-		switch r := src[i]; r {
+		switch src[i] {
 		case '«', '“', '‘', '„':
-			dst = append(dst, ' ', r, ' ')
+			dst = append(dst, src[last:i]...)
+			dst = append(dst, ' ', src[i], ' ')
 			i++
+			last = i
 		case '`':
 			j := i
 			for j < len(src) && src[j] == '`' {
 				j++
 			}
+			dst = append(dst, src[last:i]...)
 			dst = append(dst, ' ')
 			dst = append(dst, src[i:j]...)
 			dst = append(dst, ' ')
 			i = j
+			last = i
 		default:
-			dst = append(dst, r)
 			i++
 		}
 	}
-	return dst
+	return append(dst, src[last:]...)
 }
 
 // convertInitialDoubleQuote is ^\" -> two backticks: a double quote at
@@ -40,47 +47,48 @@ func convertInitialDoubleQuote(dst, src []rune) []rune {
 // padDoubleBacktick surrounds each pair of backticks with spaces.
 func padDoubleBacktick(dst, src []rune) []rune { return padLiteral(dst, src, "``") }
 
-// convertOpeningDoubleQuote is ([ \(\[{<])(\"|\'{2}) -> "\1 " + two backticks: a double
-// quote (or two single quotes) after a space or an opening bracket opens a
-// quotation.
+// convertOpeningDoubleQuote is ([ \(\[{<])(\"|\'{2}) -> "\1 " + two
+// backticks: a double quote (or two single quotes) after a space or an
+// opening bracket opens a quotation.
 func convertOpeningDoubleQuote(dst, src []rune) []rune {
-	for i := 0; i < len(src); {
-		r := src[i]
-		switch r {
+	last := 0
+	for i := 0; i < len(src); i++ {
+		switch src[i] {
 		case ' ', '(', '[', '{', '<':
-			n := 0
-			if i+1 < len(src) && src[i+1] == '"' {
-				n = 2
-			} else if hasPrefix(src[i+1:], "''") {
-				n = 3
-			}
-			if n > 0 {
-				dst = append(dst, r, ' ', '`', '`', ' ')
-				i += n
-				continue
-			}
+		default:
+			continue
 		}
-		dst = append(dst, r)
-		i++
+		n := 0
+		if i+1 < len(src) && src[i+1] == '"' {
+			n = 2
+		} else if hasPrefix(src[i+1:], "''") {
+			n = 3
+		}
+		if n > 0 {
+			dst = append(dst, src[last:i+1]...)
+			dst = append(dst, ' ', '`', '`', ' ')
+			i += n - 1
+			last = i + 1
+		}
 	}
-	return dst
+	return append(dst, src[last:]...)
 }
 
 // splitQuotedLetter is (?i)(\')(?!re|ve|ll|m|t|s|d|n)(\w)\b -> "\1 \2": a
 // single quote before a one-letter word is split off unless the letter
 // starts a clitic.
 func splitQuotedLetter(dst, src []rune) []rune {
-	for i := 0; i < len(src); {
+	last := 0
+	for i := 0; i < len(src); i++ {
 		if src[i] == '\'' && i+1 < len(src) && pyunicode.IsWord(src[i+1]) &&
 			!wordAt(src, i+2) && !startsClitic(src[i+1:]) {
-			dst = append(dst, '\'', ' ', src[i+1])
-			i += 2
-			continue
+			dst = append(dst, src[last:i+1]...)
+			dst = append(dst, ' ', src[i+1])
+			i++
+			last = i + 1
 		}
-		dst = append(dst, src[i])
-		i++
 	}
-	return dst
+	return append(dst, src[last:]...)
 }
 
 // startsClitic is the negative look-ahead (?!re|ve|ll|m|t|s|d|n) under
@@ -135,41 +143,42 @@ func convertDoubleQuote(dst, src []rune) []rune {
 // splitClitic is ([^' ])('[sS]|'[mM]|'[dD]|') -> "\1 \2 ": 's, 'm, 'd or a
 // lone closing quote before a space is split from the word before it.
 func splitClitic(dst, src []rune) []rune {
-	for i := 0; i < len(src); {
-		if r := src[i]; r != '\'' && r != ' ' && i+2 < len(src) && src[i+1] == '\'' {
-			switch c := src[i+2]; {
-			case (c == 's' || c == 'S' || c == 'm' || c == 'M' || c == 'd' || c == 'D') &&
-				i+3 < len(src) && src[i+3] == ' ':
-				dst = append(dst, r, ' ', '\'', c, ' ')
-				i += 4
-				continue
-			case c == ' ':
-				dst = append(dst, r, ' ', '\'', ' ')
-				i += 3
-				continue
-			}
+	last := 0
+	for i := 0; i+2 < len(src); i++ {
+		if src[i+1] != '\'' || src[i] == '\'' || src[i] == ' ' {
+			continue
 		}
-		dst = append(dst, src[i])
-		i++
+		switch c := src[i+2]; {
+		case (c == 's' || c == 'S' || c == 'm' || c == 'M' || c == 'd' || c == 'D') &&
+			i+3 < len(src) && src[i+3] == ' ':
+			dst = append(dst, src[last:i+1]...)
+			dst = append(dst, ' ', '\'', c, ' ')
+			i += 3
+			last = i + 1
+		case c == ' ':
+			dst = append(dst, src[last:i+1]...)
+			dst = append(dst, ' ', '\'', ' ')
+			i += 2
+			last = i + 1
+		}
 	}
-	return dst
+	return append(dst, src[last:]...)
 }
 
 // splitContraction is ([^' ])('ll|'LL|'re|'RE|'ve|'VE|n't|N'T) -> "\1 \2 "
 // (case-sensitive, before a space).
 func splitContraction(dst, src []rune) []rune {
-	for i := 0; i < len(src); {
-		if r := src[i]; r != '\'' && r != ' ' && i+4 < len(src) && src[i+4] == ' ' {
-			if c := src[i+1 : i+4]; isContraction(c) {
-				dst = append(dst, r, ' ', c[0], c[1], c[2], ' ')
-				i += 5
-				continue
-			}
+	last := 0
+	for i := 0; i+4 < len(src); i++ {
+		if src[i+4] != ' ' || src[i] == '\'' || src[i] == ' ' || !isContraction(src[i+1:i+4]) {
+			continue
 		}
-		dst = append(dst, src[i])
-		i++
+		dst = append(dst, src[last:i+1]...)
+		dst = append(dst, ' ', src[i+1], src[i+2], src[i+3], ' ')
+		i += 4
+		last = i + 1
 	}
-	return dst
+	return append(dst, src[last:]...)
 }
 
 func isContraction(c []rune) bool {

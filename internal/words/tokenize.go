@@ -1,6 +1,8 @@
 package words
 
 import (
+	"unicode/utf8"
+
 	"github.com/storyeval/storyeval/internal/pyunicode"
 	"github.com/storyeval/storyeval/internal/sentences"
 )
@@ -9,54 +11,107 @@ import (
 // does: the text is split into sentences with Punkt and each sentence is
 // tokenized with TokenizeSentence.
 func Tokenize(text string) []string {
-	var out []string
-	var buf passBuffers
-	for _, s := range sentences.Split(text) {
-		out = buf.appendTokens(out, s)
-	}
-	return out
+	var tk Tokenizer
+	return tk.Tokenize(nil, text)
 }
 
 // TokenizeSentence returns the tokens of one sentence as NLTK 3.8's
 // NLTKWordTokenizer().tokenize(sentence) does (convert_parentheses off).
 // It does not split sentences; Tokenize does.
 func TokenizeSentence(sentence string) []string {
-	var buf passBuffers
-	return buf.appendTokens(nil, sentence)
+	var tk Tokenizer
+	return tk.TokenizeSentence(nil, sentence)
+}
+
+// Tokenizer does what Tokenize and TokenizeSentence do, reusing its scratch
+// buffers from one call to the next, which saves most of the allocation
+// when many texts are tokenized. The zero value is ready to use. A
+// Tokenizer must not be used by two goroutines at once; the package-level
+// functions may be.
+type Tokenizer struct {
+	buf passBuffers
+}
+
+// Tokenize appends the tokens of text (nltk.word_tokenize) to dst and
+// returns the extended slice.
+func (tk *Tokenizer) Tokenize(dst []string, text string) []string {
+	for _, s := range sentences.Split(text) {
+		dst = tk.buf.appendTokens(dst, s)
+	}
+	return dst
+}
+
+// TokenizeSentence appends the tokens of one sentence
+// (NLTKWordTokenizer().tokenize) to dst and returns the extended slice.
+func (tk *Tokenizer) TokenizeSentence(dst []string, sentence string) []string {
+	return tk.buf.appendTokens(dst, sentence)
 }
 
 // passBuffers are the two code-point buffers the substitution passes write
 // into alternately.
 type passBuffers struct {
-	a, b []rune
+	a, b   []rune
+	folded []byte // the sentence folded by foldASCII
+	text   []byte // the tokens, UTF-8 encoded
 }
 
 // appendTokens runs the substitution cascade on sentence and appends the
 // whitespace-separated tokens of the result to dst.
 func (pb *passBuffers) appendTokens(dst []string, sentence string) []string {
-	src := append(pb.a[:0], []rune(sentence)...)
+	// Padding seldom doubles a text; reserving room up front keeps the
+	// passes from growing their buffers.
+	if need := 2*len(sentence) + 16; cap(pb.a) < need {
+		pb.a = make([]rune, 0, need)
+		pb.b = make([]rune, 0, need)
+	}
+	src := pb.a[:0]
+	for _, r := range sentence {
+		src = append(src, r)
+	}
 	out := pb.b[:0]
-	for _, pass := range cascade {
-		out = pass(out[:0], src)
+	chars := charsOf(src, pb.folded)
+	pb.folded = chars.folded
+	for i := range cascade {
+		if !cascade[i].needs(&chars) {
+			continue
+		}
+		out = cascade[i].run(out[:0], src)
 		src, out = out, src
 	}
 	pb.a, pb.b = src, out
-	// str.split(): runs of Python whitespace separate tokens.
-	start := -1
-	for i, r := range src {
+	// str.split(): runs of Python whitespace separate tokens. The tokens
+	// are encoded into one buffer, separated by single spaces, and share
+	// one string.
+	enc := pb.text[:0]
+	var ends []int // end offset in enc of each token
+	var endsArr [64]int
+	ends = endsArr[:0]
+	inToken := false
+	for _, r := range src {
 		if pyunicode.IsSpace(r) {
-			if start >= 0 {
-				dst = append(dst, string(src[start:i]))
-				start = -1
+			if inToken {
+				ends = append(ends, len(enc))
+				enc = append(enc, ' ')
+				inToken = false
 			}
 			continue
 		}
-		if start < 0 {
-			start = i
+		inToken = true
+		if r < utf8.RuneSelf {
+			enc = append(enc, byte(r))
+		} else {
+			enc = utf8.AppendRune(enc, r)
 		}
 	}
-	if start >= 0 {
-		dst = append(dst, string(src[start:]))
+	if inToken {
+		ends = append(ends, len(enc))
+	}
+	pb.text = enc
+	text := string(enc)
+	start := 0
+	for _, e := range ends {
+		dst = append(dst, text[start:e])
+		start = e + 1
 	}
 	return dst
 }
