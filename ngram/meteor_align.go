@@ -41,6 +41,7 @@ type meteorPath struct {
 	allMatches1, allMatches2    int
 	matchCount, chunks          int
 	idx, lastMatchEnd, distance int
+	seq                         int // position before sorting (stability)
 }
 
 // meteorAlignment is the result the scorer needs from an alignment.
@@ -268,7 +269,7 @@ func (al *meteorAligner) resolve(start *meteorPath, n2 int) *meteorPath {
 	paths := al.paths[:0]
 	for current := 0; current <= n2; current++ {
 		paths, next = next, paths[:0]
-		slices.SortStableFunc(paths, meteorComparePaths)
+		meteorSortPaths(paths)
 		var dropped []*meteorPath
 		for rank, path := range paths {
 			if rank >= al.beam {
@@ -349,7 +350,7 @@ func (al *meteorAligner) resolve(start *meteorPath, n2 int) *meteorPath {
 			al.release(p)
 		}
 	}
-	slices.SortStableFunc(next, meteorComparePaths)
+	meteorSortPaths(next)
 	best := next[0]
 	for _, p := range next[1:] {
 		al.release(p)
@@ -370,6 +371,23 @@ func meteorJavaIntAdd(acc, n, module int) int {
 		w = 1.0
 	}
 	return int(float64(acc) + float64(float64(n)*w))
+}
+
+// meteorSortPaths is Collections.sort(paths, PARTIAL_COMPARE_TOTAL): a stable
+// sort, done as an unstable sort with the original position as last key.
+func meteorSortPaths(paths []*meteorPath) {
+	if len(paths) < 2 {
+		return
+	}
+	for i, p := range paths {
+		p.seq = i
+	}
+	slices.SortFunc(paths, func(x, y *meteorPath) int {
+		if c := meteorComparePaths(x, y); c != 0 {
+			return c
+		}
+		return x.seq - y.seq
+	})
 }
 
 // meteorComparePaths is Constants.PARTIAL_COMPARE_TOTAL: more weighted matches

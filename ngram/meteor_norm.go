@@ -128,7 +128,10 @@ func (nz *meteorNormalizer) normalize(line string) string {
 		b = append(b, a[i])
 		i++
 	}
-	res, spare := nz.punctuation(b, a)
+	res, spare := b, a
+	if meteorHasPunctuationRules(b) {
+		res, spare = nz.punctuation(b, a)
+	}
 	text := meteorFinishWhite(nz.rebuild(res))
 	nz.a, nz.b = res[:0], spare[:0]
 	return meteorJavaLower(text)
@@ -149,6 +152,19 @@ func (nz *meteorNormalizer) separate(line string) []rune {
 	a = append(a, ' ')
 	nz.a = a
 	return a
+}
+
+// meteorHasPunctuationRules reports whether a holds a character that one of
+// the comma, quote, dash or apostrophe rules looks for; without one, those
+// rules leave the line unchanged.
+func meteorHasPunctuationRules(a []rune) bool {
+	for _, r := range a {
+		switch r {
+		case ',', '\'', '`', '-', '\u2018', '\u2019', '\u201C', '\u201D', '\u2013':
+			return true
+		}
+	}
+	return false
 }
 
 // punctuation applies the comma, quote, dash and apostrophe rules of
