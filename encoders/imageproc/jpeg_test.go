@@ -254,3 +254,30 @@ func TestLibjpegDecoderAgreesWithStdlib(t *testing.T) {
 		}
 	}
 }
+
+// TestJPEGWithoutEOI: a file whose entropy-coded data is complete but whose
+// EOI marker is missing still decodes (libjpeg inserts the marker), while a
+// file cut inside the scan is an error (Pillow: "image file is truncated").
+func TestJPEGWithoutEOI(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "crops", "crop_000.jpg"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	full, err := Decode(bytes.NewReader(data), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.HasSuffix(data, []byte{0xff, 0xd9}) {
+		t.Fatal("fixture does not end with EOI")
+	}
+	noEOI, err := Decode(bytes.NewReader(data[:len(data)-2]), nil)
+	if err != nil {
+		t.Fatalf("without EOI: %v", err)
+	}
+	if !bytes.Equal(noEOI.Pix, full.Pix) {
+		t.Error("without EOI: pixels differ")
+	}
+	if _, err := Decode(bytes.NewReader(data[:len(data)/2]), nil); err == nil {
+		t.Error("file cut in half: no error")
+	}
+}

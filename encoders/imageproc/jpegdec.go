@@ -62,6 +62,7 @@ type jpegDecoder struct {
 	sawAdobe      bool
 	adobeXform    int
 	sawFrame      bool
+	scans         int // scans decoded completely
 	maxPixels     int64
 }
 
@@ -84,7 +85,12 @@ func decodeJPEGLibjpeg(data []byte, maxPixels int64) (*RGB, error) {
 			pos++
 		}
 		if pos >= len(data) {
-			return nil, fmt.Errorf("imageproc: JPEG ends before the EOI marker")
+			if d.scans > 0 {
+				// libjpeg supplies a fake EOI at end of file (with a
+				// warning) and Pillow keeps the image.
+				return d.finish()
+			}
+			return nil, fmt.Errorf("imageproc: JPEG ends before any image data")
 		}
 		m := data[pos]
 		pos++
@@ -364,9 +370,11 @@ func (d *jpegDecoder) readScan(seg []byte, pos int) (int, error) {
 			return b.pos, errors.New("entropy-coded data truncated")
 		}
 	}
-	if b.padded > 0 && !b.marker && b.pos >= len(d.data) {
+	if b.usedPad && !b.marker {
+		// The data ended inside the scan: Pillow reports a truncated file.
 		return b.pos, errors.New("entropy-coded data truncated")
 	}
+	d.scans++
 	return b.pos, nil
 }
 
@@ -386,6 +394,7 @@ func (d *jpegDecoder) restartMarker(b *jpegBits) error {
 	b.pos = pos + 1
 	b.marker = false
 	b.padded = 0
+	b.usedPad = false
 	d.eobrun = 0
 	for i := range d.comps {
 		d.comps[i].dcPred = 0

@@ -10,44 +10,49 @@ var errJPEGData = errors.New("corrupt JPEG data")
 // 0xFF are skipped, and at a marker the reader stops and supplies zero bits
 // (libjpeg warns and pads with zeros the same way).
 type jpegBits struct {
-	data   []byte
-	pos    int    // next unread byte
-	acc    uint64 // bit buffer, most significant bits first
-	n      uint   // valid bits in acc
-	marker bool   // a marker was hit at data[pos]
-	padded int    // zero bytes supplied after the marker
+	data    []byte
+	pos     int    // next unread byte
+	acc     uint64 // bit buffer, most significant bits first
+	n       uint   // valid bits in acc
+	marker  bool   // a marker was hit at data[pos]
+	padded  int    // zero bytes supplied after the marker or the end of data
+	padAcc  uint   // how many of the n buffered bits are padding (always the last ones)
+	usedPad bool   // a padding bit was consumed: the segment's data ran out
 }
 
 // fill tops the buffer up to at least 25 bits.
 func (b *jpegBits) fill() {
 	for b.n <= 56 {
 		var c byte
-		if b.marker || b.pos >= len(b.data) {
-			b.padded++
-			c = 0
-		} else {
+		pad := false
+		switch {
+		case b.marker || b.pos >= len(b.data):
+			pad = true
+		case b.data[b.pos] != 0xff:
 			c = b.data[b.pos]
-			if c == 0xff {
-				p := b.pos + 1
-				for p < len(b.data) && b.data[p] == 0xff {
-					p++
-				}
-				if p < len(b.data) && b.data[p] == 0 {
-					b.pos = p + 1
-				} else {
-					b.marker = true
-					b.pos = p - 1 // at the last 0xFF before the marker code
-					b.padded++
-					c = 0
-				}
+			b.pos++
+		default:
+			p := b.pos + 1
+			for p < len(b.data) && b.data[p] == 0xff {
+				p++
+			}
+			if p < len(b.data) && b.data[p] == 0 {
+				c = 0xff
+				b.pos = p + 1
 			} else {
-				b.pos++
+				b.marker = true
+				b.pos = p - 1 // at the last 0xFF before the marker code
+				pad = true
 			}
 		}
 		b.acc |= uint64(c) << (56 - b.n)
 		b.n += 8
-		if b.padded > 1<<16 {
-			return // the caller notices the run of padding
+		if pad {
+			b.padded++
+			b.padAcc += 8
+			if b.padded > 1<<16 {
+				return // the caller notices the run of padding
+			}
 		}
 	}
 }
@@ -60,16 +65,25 @@ func (b *jpegBits) bits(k uint) int {
 		b.fill()
 	}
 	v := int(b.acc >> (64 - k))
+	b.consume(k)
+	return v
+}
+
+// consume drops k bits, noting when padding is reached.
+func (b *jpegBits) consume(k uint) {
 	b.acc <<= k
 	b.n -= k
-	return v
+	if b.n < b.padAcc {
+		b.padAcc = b.n
+		b.usedPad = true
+	}
 }
 
 func (b *jpegBits) bit() int { return b.bits(1) }
 
 // reset discards buffered bits (at a restart marker or the end of a scan).
 func (b *jpegBits) reset() {
-	b.acc, b.n = 0, 0
+	b.acc, b.n, b.padAcc = 0, 0, 0
 }
 
 // exhausted reports that far more padding than any valid scan needs has been
@@ -135,9 +149,7 @@ func (t *huffTable) decode(b *jpegBits) (byte, error) {
 		b.fill()
 	}
 	if f := t.fast[b.acc>>56]; f != 0 {
-		l := uint(f >> 8)
-		b.acc <<= l
-		b.n -= l
+		b.consume(uint(f >> 8))
 		return byte(f), nil
 	}
 	code := int32(0)
