@@ -1,10 +1,6 @@
 package correlation
 
-import (
-	"math"
-
-	"gonum.org/v1/gonum/mathext"
-)
+import "math"
 
 // pearsonTwoSidedP is the two-sided p-value of Pearson's r for n
 // observations: 2·sf(|r|) of the beta distribution with a = b = n/2 − 1 on
@@ -22,7 +18,7 @@ func pearsonTwoSidedP(r float64, n int) float64 {
 	if x >= 1 {
 		return 0
 	}
-	return clipP(2 * mathext.RegIncBeta(ab, ab, 1-x))
+	return clipP(2 * regIncBeta(ab, ab, 1-x, x))
 }
 
 // clipP limits a p-value to at most 1: near r = 0 the incomplete beta
@@ -48,21 +44,16 @@ func studentLowerTail(df, t float64) float64 {
 	dfptt := df + tt
 	xx := df / dfptt
 	yy := tt / dfptt
-	var a float64 // I(xx; df/2, 1/2)
+	var a float64 // I(xx; df/2, ½), with CDFLIB's cumbet end cases
 	switch {
-	case xx <= 0: // t = ±Inf
+	case xx <= 0: // t = ±Inf (yy is NaN)
 		a = 0
 	case yy <= 0: // t = 0
 		a = 1
-	case tt < 1:
-		// CDFLIB's bratio receives both xx and yy = 1 − xx; Cephes takes
-		// only xx and, for xx > df/(df+1) (that is t² < 1), works on 1 − xx,
-		// losing the relative precision of a small yy (t² ≪ df, large
-		// samples). There p > 0.3, so the reflection
-		// I(xx; a, b) = 1 − I(yy; b, a) with the accurate yy loses nothing.
-		a = 1 - mathext.RegIncBeta(0.5, 0.5*df, yy)
 	default:
-		a = mathext.RegIncBeta(0.5*df, 0.5, xx)
+		// From both xx and yy, as CDFLIB's bratio, so that a small yy
+		// (t² ≪ df) keeps its precision.
+		a = regIncBeta(0.5*df, 0.5, xx, yy)
 	}
 	if t <= 0 {
 		return 0.5 * a

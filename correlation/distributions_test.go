@@ -23,12 +23,9 @@ func TestPearsonBetaEqualsStudentT(t *testing.T) {
 			if student < 1e-300 {
 				continue
 			}
-			// Cephes evaluates both through lgamma(a)+lgamma(b)−lgamma(a+b)
-			// once a+b > 171.6, whose absolute rounding (a few ulps of
-			// lgamma(n) ≈ n·ln n) becomes the p-value's relative error:
-			// it grows about linearly with n (1e-11 at n = 5,000, 1e-10 at
-			// n = 10⁵), so allow 5e-15·n, and 1e-12 for small n.
-			tol := math.Max(1e-12, 5e-15*float64(n))
+			// Two different evaluations (a = b = n/2−1 against a = n/2−1,
+			// b = ½, on different sides of the continued fraction's switch).
+			const tol = 1e-12
 			if math.Abs(beta-student) > tol*student {
 				t.Errorf("n=%d r=%v: beta p %v, Student p %v (rel %g)", n, r, beta, student, (beta-student)/student)
 			}
@@ -64,5 +61,26 @@ func TestStudentSmallTLargeDF(t *testing.T) {
 	got := studentTwoSidedP(df, r*math.Sqrt(df/(1-r*r)))
 	if math.Abs(got-want) > 1e-13 {
 		t.Errorf("p = %.17g, series %.17g (diff %g)", got, want, got-want)
+	}
+}
+
+func TestStudentEndCases(t *testing.T) {
+	for _, c := range []struct{ df, t, want float64 }{
+		{8, math.Inf(1), 0}, {8, math.Inf(-1), 0}, {8, 0, 1}, {1, 1, 0.5}, // Cauchy: P(|T| > 1) = ½
+	} {
+		if got := studentTwoSidedP(c.df, c.t); math.Abs(got-c.want) > 1e-15 {
+			t.Errorf("df=%v t=%v: p %v, want %v", c.df, c.t, got, c.want)
+		}
+	}
+	for _, c := range []struct{ df, t float64 }{{0, 1}, {-1, 1}, {5, math.NaN()}} {
+		if got := studentTwoSidedP(c.df, c.t); !math.IsNaN(got) {
+			t.Errorf("df=%v t=%v: p %v, want NaN", c.df, c.t, got)
+		}
+	}
+	// Spearman with ρ = −1 exactly (for n = 7 numpy's corrcoef arithmetic,
+	// reproduced bit for bit, rounds to exactly −1, so t = −Inf): p = 0.
+	res, err := Spearman([]float64{1, 2, 3, 4, 5, 6, 7}, []float64{7, 6, 5, 4, 3, 2, 1})
+	if err != nil || res.Statistic != -1 || res.P != 0 {
+		t.Errorf("perfect inverse ranking: %+v, %v", res, err)
 	}
 }
