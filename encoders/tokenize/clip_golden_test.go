@@ -27,7 +27,7 @@ type clipCase struct {
 	} `json:"openai"`
 }
 
-func checkCLIPGolden(t *testing.T, g goldenFile, dir string) {
+func checkCLIPGolden(t *testing.T, name string, g goldenFile, dir string) {
 	var cases []clipCase
 	if err := json.Unmarshal(g.Single, &cases); err != nil {
 		t.Fatal(err)
@@ -46,7 +46,7 @@ func checkCLIPGolden(t *testing.T, g goldenFile, dir string) {
 		return tok
 	}
 	openai, hf, noftfy := load(CleanOpenAI), load(CleanHF), load(CleanHFNoFTFY)
-	c := newCounter(t, "CLIP")
+	c := newCounter(t, name)
 	pad77 := Options{Truncation: LongestFirst, MaxLength: 77, Padding: PadMaxLength}
 	for _, tc := range cases {
 		q := quote(tc.Text)
@@ -69,6 +69,9 @@ func checkCLIPGolden(t *testing.T, g goldenFile, dir string) {
 		c.check("hf_ftfy_77", q+" mask", b[0].AttentionMask, tc.HFFtfy.AttentionMask77)
 		c.check("hf_no_ftfy", q+" pieces", nonNil(noftfy.Tokenize(tc.Text)), tc.HFNoFtfy.Pieces)
 		c.check("hf_no_ftfy", q+" ids", noftfy.Encode(tc.Text).IDs, tc.HFNoFtfy.InputIDs)
+		if tc.OpenAI.InputIDs == nil {
+			continue // the tiny model's golden has no OpenAI outputs
+		}
 		c.check("openai", q+" ids", openai.Encode(tc.Text).IDs, tc.OpenAI.InputIDs)
 		ids, err := openai.OpenAITokenize([]string{tc.Text}, 77, true)
 		if err != nil {

@@ -272,7 +272,7 @@ func TestGoldenTokenizers(t *testing.T) {
 			checkWordLevel(t, c, g, tok)
 			c.report()
 		case strings.HasPrefix(class, "CLIPTokenizer"):
-			checkCLIPGolden(t, g, modelDir(t, g, "vocab.json"))
+			checkCLIPGolden(t, "CLIP", g, modelDir(t, g, "vocab.json"))
 		default:
 			t.Errorf("%s: unknown tokenizer class %q", g.path, class)
 		}
