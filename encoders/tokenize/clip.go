@@ -15,6 +15,13 @@ const (
 	// unescaping twice, white space collapsed, lower-case; "<|startoftext|>"
 	// and "<|endoftext|>" are recognised by the pattern anywhere in the
 	// text. It is the default.
+	//
+	// ftfy is reproduced for what it does to ordinary text (HTML entities,
+	// UTF-8 read as Windows-1252 or Latin-1 such as "Ã©", C1 controls, Latin
+	// ligatures, full-width forms, curly quotes, line breaks, terminal
+	// escapes, control characters, NFC); its statistical detection of other
+	// mis-decodings (Windows-1251, MacRoman, lost bytes) is not, so text
+	// carrying such mojibake may tokenize differently.
 	CleanOpenAI CLIPCleaner = iota
 	// CleanHF is HF's CLIPTokenizer (slow) with ftfy installed: special
 	// tokens split out first, then ftfy.fix_text, white space collapsed,
