@@ -34,6 +34,19 @@ type MeteorOptions struct {
 // English), synonym (WordNet synsets) and, when a table is given,
 // paraphrase, and scored with alpha 0.85, beta 0.2, gamma 0.6, delta 0.75 and
 // stage weights 1.0/0.6/0.8/0.6. A Meteor is safe for concurrent use.
+//
+// Without a paraphrase table (the default, as the table is not shipped here)
+// scores sit below the COCO toolkit's published values, which were computed
+// with data/paraphrase-en.gz, whenever a paraphrase would have matched.
+//
+// Matches the reference implementation, which compares words and stems by
+// Java's String.hashCode, so distinct words with equal hashes match exactly.
+// Matches the reference implementation, which keeps the beam search's weighted
+// match counts in integers, so a single stem, synonym or paraphrase word
+// (search weight 0.5) adds nothing to a path's rank.
+// Matches the reference implementation, whose normalizer splits only the
+// first of two commas sharing a letter ("a,b,c" gives "a , b,c") and turns
+// the literal text DOTMULTI into ".".
 type Meteor struct {
 	res     *meteorResources
 	para    *meteorParaphraser

@@ -144,3 +144,32 @@ func TestMeteorJavaDouble(t *testing.T) {
 		}
 	}
 }
+
+// TestMeteorConcurrent scores the jar pairs from several goroutines at once.
+func TestMeteorConcurrent(t *testing.T) {
+	m, err := NewMeteor(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	errs := make(chan string, 8*len(meteorJarPairs))
+	done := make(chan struct{})
+	for g := 0; g < 8; g++ {
+		go func() {
+			defer func() { done <- struct{}{} }()
+			for k := range meteorJarPairs {
+				c := meteorJarPairs[(k+g)%len(meteorJarPairs)]
+				s, err := m.Score(c.test, []string{c.ref})
+				if err != nil || s.Score != c.score {
+					errs <- c.test
+				}
+			}
+		}()
+	}
+	for g := 0; g < 8; g++ {
+		<-done
+	}
+	close(errs)
+	for test := range errs {
+		t.Errorf("concurrent Score(%q): wrong score", test)
+	}
+}
