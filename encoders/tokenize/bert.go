@@ -7,7 +7,12 @@ import (
 
 // BERT is the BERT WordPiece tokenizer (HF BertTokenizer, slow): the
 // BasicTokenizer (clean text, CJK split, lower-case, NFD accent strip,
-// punctuation split) followed by greedy longest-match WordPiece.
+// punctuation split) followed by greedy longest-match WordPiece, a word of
+// more than 100 characters or with an unmatched part becoming [UNK].
+//
+// Matches the reference implementation (transformers 4.29), whose
+// BasicTokenizer does not NFC-normalise the text first (later versions do;
+// this only matters for cased vocabularies, where accents are kept).
 type BERT struct {
 	vocab      map[string]int
 	tokens     []string // id to token
