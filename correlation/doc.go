@@ -20,7 +20,7 @@
 // Pearson's r, computed here with double-double sums where SciPy calls BLAS,
 // agrees to a few ulps. p-values use an incomplete beta function that, like
 // SciPy's Boost and CDFLIB code, takes both x and 1 − x and avoids
-// log-gamma differences, so it keeps about 1e-13 relative accuracy for any
-// n (on the 25 SciPy golden cases the p-values agree to 5e-14 relative).
+// log-gamma differences; its relative accuracy is about 1e-13, checked up
+// to n = 10⁵ (on the 25 SciPy golden cases the p-values agree to 5e-14).
 // Kendall's p-values use erfc or exact counts.
 package correlation

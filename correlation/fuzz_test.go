@@ -61,3 +61,21 @@ func FuzzCoefficients(f *testing.F) {
 		}
 	})
 }
+
+// FuzzRegIncBeta: for any shapes in (0, 1e7] and x in [0, 1] the
+// incomplete beta function must return a probability, without NaN or an
+// endless continued fraction.
+func FuzzRegIncBeta(f *testing.F) {
+	f.Add(0.5, 0.5, 0.3)
+	f.Add(5e4, 0.5, 0.999999)
+	f.Add(5e4, 5e4, 0.5)
+	f.Fuzz(func(t *testing.T, a, b, x float64) {
+		if !(a > 0 && a <= 1e7 && b > 0 && b <= 1e7 && x >= 0 && x <= 1) {
+			return
+		}
+		got := regIncBeta(a, b, x, 1-x)
+		if !(got >= 0 && got <= 1) {
+			t.Fatalf("I(%v; %v, %v) = %v", x, a, b, got)
+		}
+	})
+}
