@@ -52,7 +52,8 @@ func BenchmarkPreprocessViT640x480(b *testing.B) { benchmarkProcessor(b, ViT) }
 func BenchmarkPreprocessCLIP640x480(b *testing.B) { benchmarkProcessor(b, CLIP) }
 
 // BenchmarkDecodeJPEG640x480 decodes a 4:2:0 JPEG of 640×480 to RGB with
-// libjpeg-style chroma upsampling.
+// the libjpeg port and with the standard library's decoder plus libjpeg's
+// upsampling.
 func BenchmarkDecodeJPEG640x480(b *testing.B) {
 	src := benchImage()
 	rgba := image.NewRGBA(image.Rect(0, 0, src.Width, src.Height))
@@ -65,12 +66,18 @@ func BenchmarkDecodeJPEG640x480(b *testing.B) {
 		b.Fatal(err)
 	}
 	data := buf.Bytes()
-	b.SetBytes(int64(len(data)))
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		if _, err := Decode(bytes.NewReader(data), nil); err != nil {
-			b.Fatal(err)
-		}
+	for _, m := range []struct {
+		name   string
+		method JPEGMethod
+	}{{"libjpeg", JPEGLibjpeg}, {"stdlib+fancy", JPEGStdlibFancy}} {
+		b.Run(m.name, func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				if _, err := Decode(bytes.NewReader(data), &DecodeOptions{JPEG: m.method}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
