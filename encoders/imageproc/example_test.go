@@ -50,3 +50,27 @@ func ExampleBox_Rect() {
 	fmt.Println(x0, y0, x1, y1)
 	// Output: 4 6 41 96
 }
+
+// Resize reproduces Pillow's Image.resize, fixed-point rounding included:
+// halving the row 0, 40, 80, 120 with the bilinear (triangle) filter, whose
+// support doubles when downscaling by 2.
+func ExampleResize() {
+	row := &imageproc.RGB{Width: 4, Height: 1, Pix: []uint8{0, 0, 0, 40, 40, 40, 80, 80, 80, 120, 120, 120}}
+	half, err := imageproc.Resize(row, 2, 1, imageproc.Bilinear)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(half.Pix)
+	// Output: [29 29 29 91 91 91]
+}
+
+// A preprocessor_config.json is read with the processor's HuggingFace
+// defaults for absent keys; an integer size means a square for ViT.
+func ExampleParseProcessorConfig() {
+	cfg, err := imageproc.ParseProcessorConfig([]byte(`{"feature_extractor_type": "ViTFeatureExtractor", "size": 32, "resample": 2}`))
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(cfg.Kind, cfg.Size.Height, cfg.Size.Width, cfg.Resample, cfg.ImageMean)
+	// Output: ViTImageProcessor 32 32 BILINEAR [0.5 0.5 0.5]
+}
