@@ -73,6 +73,16 @@ func LoadALBERT(dir string) (*ALBERT, error) {
 // NewALBERT builds an ALBERT model from a configuration and an open
 // checkpoint; the weights are copied, so st may be closed afterwards.
 func NewALBERT(cfg ALBERTConfig, st *checkpoint.State) (*ALBERT, error) {
+	r, err := newWeightReader(st, albertParams.wordEmb, albertParams.prefixes...)
+	if err != nil {
+		return nil, err
+	}
+	return newALBERT(cfg, r)
+}
+
+// newALBERT builds the model from any weight source (a checkpoint, or random
+// weights for benchmarks).
+func newALBERT(cfg ALBERTConfig, r *weightReader) (*ALBERT, error) {
 	if cfg.NumHiddenGroups == 0 {
 		cfg.NumHiddenGroups = 1
 	}
@@ -99,10 +109,6 @@ func NewALBERT(cfg ALBERTConfig, st *checkpoint.State) (*ALBERT, error) {
 		return nil, err
 	}
 	p := albertParams
-	r, err := newWeightReader(st, p.wordEmb, p.prefixes...)
-	if err != nil {
-		return nil, err
-	}
 	E, H, I := cfg.EmbeddingSize, cfg.HiddenSize, cfg.IntermediateSize
 	eps := cfg.LayerNormEps
 	m := &ALBERT{
@@ -137,15 +143,15 @@ func NewALBERT(cfg ALBERTConfig, st *checkpoint.State) (*ALBERT, error) {
 		m.pooler = &pl
 	}
 	// Heads live at the checkpoint root, beside the encoder prefix.
-	root := &weightReader{st: st}
+	root := r.root()
 	if root.has(p.sop + ".weight") {
 		l := root.linear(p.sop, 2, H, true)
 		m.sop = &l
 	}
 	// The label count comes from the head itself: HF configs store
 	// id2label rather than num_labels.
-	if info, ok := st.Info(p.classifier + ".weight"); ok && len(info.Shape) == 2 {
-		l := root.linear(p.classifier, info.Shape[0], H, true)
+	if shape, ok := root.info(p.classifier+".weight", 2, H); ok && len(shape) == 2 {
+		l := root.linear(p.classifier, shape[0], H, true)
 		m.classifier = &l
 	}
 	if root.has(p.mlmDense + ".weight") {

@@ -72,6 +72,16 @@ func LoadBERT(dir string) (*BERT, error) {
 // NewBERT builds a BERT model from a configuration and an open checkpoint;
 // the weights are copied, so st may be closed afterwards.
 func NewBERT(cfg BERTConfig, st *checkpoint.State) (*BERT, error) {
+	r, err := newWeightReader(st, bertParams.wordEmb, bertParams.prefixes...)
+	if err != nil {
+		return nil, err
+	}
+	return newBERT(cfg, r)
+}
+
+// newBERT builds the model from any weight source (a checkpoint, or random
+// weights for benchmarks).
+func newBERT(cfg BERTConfig, r *weightReader) (*BERT, error) {
 	if cfg.LayerNormEps == 0 {
 		cfg.LayerNormEps = 1e-12
 	}
@@ -86,10 +96,6 @@ func NewBERT(cfg BERTConfig, st *checkpoint.State) (*BERT, error) {
 		return nil, err
 	}
 	p := bertParams
-	r, err := newWeightReader(st, p.wordEmb, p.prefixes...)
-	if err != nil {
-		return nil, err
-	}
 	H, I := cfg.HiddenSize, cfg.IntermediateSize
 	m := &BERT{
 		cfg:     cfg,

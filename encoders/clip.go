@@ -108,6 +108,16 @@ func (c *CLIPTowerConfig) defaults() {
 
 // NewCLIP builds a CLIP model from a configuration and an open checkpoint.
 func NewCLIP(cfg CLIPConfig, st *checkpoint.State) (*CLIP, error) {
+	r, err := newWeightReader(st, clipParams.text+clipParams.tokenEmb, "clip.", "model.")
+	if err != nil {
+		return nil, err
+	}
+	return newCLIP(cfg, r)
+}
+
+// newCLIP builds the model from any weight source (a checkpoint, or random
+// weights for benchmarks).
+func newCLIP(cfg CLIPConfig, r *weightReader) (*CLIP, error) {
 	t, v := &cfg.TextConfig, &cfg.VisionConfig
 	t.defaults()
 	v.defaults()
@@ -132,10 +142,6 @@ func NewCLIP(cfg CLIPConfig, st *checkpoint.State) (*CLIP, error) {
 		return nil, fmt.Errorf("vision_config: %w", err)
 	}
 	p := clipParams
-	r, err := newWeightReader(st, p.text+p.tokenEmb, "clip.", "model.")
-	if err != nil {
-		return nil, err
-	}
 	m := &CLIP{cfg: cfg, patch: patchEmbedding{channels: v.NumChannels, patch: v.PatchSize, imgSize: v.ImageSize}}
 	m.tokenEmb = r.tensor(p.text+p.tokenEmb, t.VocabSize, t.HiddenSize)
 	m.textPos = r.tensor(p.text+p.textPos, t.MaxPositionEmbeddings, t.HiddenSize)

@@ -57,6 +57,16 @@ func LoadViT(dir string) (*ViT, error) {
 
 // NewViT builds a ViT model from a configuration and an open checkpoint.
 func NewViT(cfg ViTConfig, st *checkpoint.State) (*ViT, error) {
+	r, err := newWeightReader(st, vitParams.cls, vitParams.prefixes...)
+	if err != nil {
+		return nil, err
+	}
+	return newViT(cfg, r)
+}
+
+// newViT builds the model from any weight source (a checkpoint, or random
+// weights for benchmarks).
+func newViT(cfg ViTConfig, r *weightReader) (*ViT, error) {
 	if cfg.NumChannels == 0 {
 		cfg.NumChannels = 3
 	}
@@ -80,10 +90,6 @@ func NewViT(cfg ViTConfig, st *checkpoint.State) (*ViT, error) {
 		return nil, err
 	}
 	p := vitParams
-	r, err := newWeightReader(st, p.cls, p.prefixes...)
-	if err != nil {
-		return nil, err
-	}
 	H, I, eps := cfg.HiddenSize, cfg.IntermediateSize, cfg.LayerNormEps
 	qkvBias := cfg.QKVBias == nil || *cfg.QKVBias
 	m := &ViT{cfg: cfg, patch: patchEmbedding{channels: cfg.NumChannels, patch: cfg.PatchSize, imgSize: cfg.ImageSize}}
@@ -111,9 +117,9 @@ func NewViT(cfg ViTConfig, st *checkpoint.State) (*ViT, error) {
 		l := r.linear(p.pool, H, H, true)
 		m.pooler = &l
 	}
-	root := &weightReader{st: st}
-	if info, ok := st.Info(p.classifier + ".weight"); ok && len(info.Shape) == 2 {
-		l := root.linear(p.classifier, info.Shape[0], H, true)
+	root := r.root()
+	if shape, ok := root.info(p.classifier + ".weight"); ok && len(shape) == 2 {
+		l := root.linear(p.classifier, shape[0], H, true)
 		m.classifier = &l
 	}
 	for _, e := range []error{r.err, root.err} {

@@ -2,6 +2,7 @@ package encoders
 
 import (
 	"fmt"
+	"math/rand"
 
 	"github.com/storyeval/storyeval/encoders/checkpoint"
 )
@@ -13,6 +14,10 @@ type weightReader struct {
 	st     *checkpoint.State
 	prefix string
 	err    error
+	// random, when set, replaces the checkpoint: every parameter exists and
+	// is drawn from N(0, 0.02²), for benchmarks at full model size without
+	// a weight file.
+	random *rand.Rand
 }
 
 // newWeightReader picks the prefix under which probe exists: "" or one of
@@ -26,12 +31,45 @@ func newWeightReader(st *checkpoint.State, probe string, prefixes ...string) (*w
 	return nil, fmt.Errorf("checkpoint has no %q (tried prefixes %q)", probe, prefixes)
 }
 
-func (r *weightReader) has(name string) bool { return r.st.Has(r.prefix + name) }
+func (r *weightReader) has(name string) bool {
+	return r.random != nil || r.st.Has(r.prefix+name)
+}
+
+// info returns the stored shape of name; with random weights, fallback
+// (absent when fallback is empty).
+func (r *weightReader) info(name string, fallback ...int) ([]int, bool) {
+	if r.random != nil {
+		return fallback, len(fallback) > 0
+	}
+	info, ok := r.st.Info(r.prefix + name)
+	return info.Shape, ok
+}
+
+func (r *weightReader) randomTensor(shape []int) []float32 {
+	n := 1
+	for _, d := range shape {
+		n *= d
+	}
+	out := make([]float32, n)
+	for i := range out {
+		out[i] = float32(r.random.NormFloat64() * 0.02)
+	}
+	return out
+}
+
+// root returns a reader of the same source without the prefix, for heads
+// stored beside a prefixed encoder.
+func (r *weightReader) root() *weightReader {
+	return &weightReader{st: r.st, random: r.random}
+}
 
 // tensor reads name and checks it has the given shape.
 func (r *weightReader) tensor(name string, shape ...int) []float32 {
 	if r.err != nil {
 		return nil
+	}
+	if r.random != nil {
+		return r.randomTensor(shape)
 	}
 	if len(shape) == 0 {
 		// A scalar (CLIP's logit_scale): tensor.Dense holds it as a value,

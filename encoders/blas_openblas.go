@@ -1,0 +1,24 @@
+//go:build openblas
+
+package encoders
+
+import (
+	"gonum.org/v1/netlib/blas/netlib"
+	"gorgonia.org/tensor"
+)
+
+// With the openblas build tag, gorgonia.org/tensor's BLAS — and so every
+// matrix product of the encoders — is OpenBLAS through gonum's cgo netlib
+// bindings (SPEC §8.5). Build with Debian's libopenblas-dev and
+// CGO_LDFLAGS=-lopenblas:
+//
+//	CGO_LDFLAGS=-lopenblas go test -tags openblas ./encoders/
+//
+// tensor.Use is gorgonia's backend switch; a program may also call it
+// itself, for example to select another BLAS.
+func init() {
+	tensor.Use(netlib.Implementation{})
+}
+
+// BLASName names the BLAS the encoders use in this build.
+const BLASName = "openblas"
