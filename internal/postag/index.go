@@ -92,7 +92,13 @@ func newTagger(m *apmodel.Model) (*Tagger, error) {
 		return &x.suffixFeats[i]
 	}
 
+	entries := 0
+	for _, f := range m.Features {
+		entries += len(f.Classes)
+	}
 	t.start = make([]int32, 0, len(m.Features)+1)
+	t.cls = make([]uint8, 0, entries)
+	t.wt = make([]float64, 0, entries)
 	for k, f := range m.Features {
 		t.start = append(t.start, int32(len(t.cls)))
 		t.cls = append(t.cls, f.Classes...)

@@ -18,6 +18,9 @@ const (
 	MaxDecodedBytes = 16 << 20
 	maxClasses      = 255
 	maxStringBytes  = 1 << 16
+	// maxStringTotal bounds the bytes of all decoded strings (keys, words)
+	// together; NLTK's English model has about 1.5 MB.
+	maxStringTotal = 64 << 20
 )
 
 // Decode reads a model written by Encode.
@@ -52,6 +55,18 @@ func Decode(compressed []byte) (*Model, error) {
 type decoder struct {
 	buf []byte
 	err error
+	// strBytes is the length of all strings built so far; front coding and
+	// shared vocabulary words let a few input bytes stand for a long
+	// string, so this, not the input size, bounds their memory.
+	strBytes int
+}
+
+// countString adds n bytes of decoded strings and fails past maxStringTotal.
+func (d *decoder) countString(n int) {
+	d.strBytes += n
+	if d.strBytes > maxStringTotal {
+		d.fail("strings total more than %d bytes", maxStringTotal)
+	}
 }
 
 func (d *decoder) fail(format string, args ...any) {
@@ -94,6 +109,7 @@ func (d *decoder) bytes(n uint64, what string) []byte {
 func (d *decoder) frontCoded(prev string, what string) string {
 	shared := d.uvarint(uint64(len(prev)), what+" shared prefix")
 	rest := d.bytes(d.uvarint(maxStringBytes, what+" length"), what)
+	d.countString(int(shared) + len(rest))
 	if d.err != nil {
 		return ""
 	}
@@ -165,25 +181,48 @@ func (d *decoder) model() *Model {
 	}
 
 	// Slices grow as entries are read rather than being sized by the
-	// counts, so memory stays proportional to the input actually present.
+	// counts, so memory stays proportional to the input actually present;
+	// the keys share one string, bounded by maxStringTotal.
 	vocab := d.frontCodedList("vocabulary word")
+	var keys []byte
+	var ends []int
+	// addKey appends the key prefix + " " + word; prefix is a template name,
+	// or a name and a tag joined by a space.
+	addKey := func(prefix, word string) {
+		keys = append(append(append(keys, prefix...), ' '), word...)
+		ends = append(ends, len(keys))
+		d.countString(len(prefix) + 1 + len(word))
+	}
 	for _, name := range wordTemplates {
 		for _, w := range d.ids(vocab, name) {
-			m.Features = append(m.Features, Feature{Key: name + " " + w})
+			addKey(name, w)
 		}
 	}
 	nTags := d.uvarint(uint64(len(d.buf)), "number of tags with tag+word features")
 	for i := uint64(0); i < nTags && d.err == nil; i++ {
-		tag := string(d.bytes(d.uvarint(maxStringBytes, "tag length"), "tag"))
+		prefix := tagWordTemplate + " " + string(d.bytes(d.uvarint(maxStringBytes, "tag length"), "tag"))
 		for _, w := range d.ids(vocab, tagWordTemplate) {
-			m.Features = append(m.Features, Feature{Key: tagWordTemplate + " " + tag + " " + w})
+			addKey(prefix, w)
 		}
 	}
-	for _, k := range d.frontCodedList("feature key") {
-		m.Features = append(m.Features, Feature{Key: k})
+	others := d.frontCodedList("feature key")
+	if d.err != nil {
+		return m
 	}
+	all := string(keys)
+	m.Features = make([]Feature, len(ends)+len(others))
+	from := 0
+	for i, end := range ends {
+		m.Features[i].Key = all[from:end]
+		from = end
+	}
+	for i, k := range others {
+		m.Features[len(ends)+i].Key = k
+	}
+
+	counts := make([]int, 0, min(len(m.Features), len(d.buf)))
 	total := 0
-	for i := range m.Features {
+	for range m.Features {
 		n := int(d.uvarint(uint64(len(m.Classes)), "number of weights of a feature"))
 		total += n
 		// Each weight takes at least two more bytes (class delta, low byte).
@@ -193,12 +232,19 @@ func (d *decoder) model() *Model {
 		if d.err != nil {
 			return m
 		}
-		m.Features[i].Classes = make([]uint8, n)
-		m.Features[i].Milli = make([]int32, n)
+		counts = append(counts, n)
 	}
 	if d.err != nil || total > len(d.buf) {
 		d.fail("truncated weights")
 		return m
+	}
+	// One backing array for all features' classes and one for the weights.
+	classes, milli := make([]uint8, total), make([]int32, total)
+	from = 0
+	for i, n := range counts {
+		m.Features[i].Classes = classes[from : from+n : from+n]
+		m.Features[i].Milli = milli[from : from+n : from+n]
+		from += n
 	}
 	for i := range m.Features {
 		f := &m.Features[i]

@@ -2,8 +2,11 @@ package apmodel
 
 import (
 	"bytes"
+	"compress/gzip"
+	"encoding/binary"
 	"reflect"
 	"sort"
+	"strings"
 	"testing"
 )
 
@@ -21,6 +24,7 @@ func sampleModel() *Model {
 			{Key: "i-1 tag+i word -START- the", Classes: []uint8{0}, Milli: []int32{-900}},
 			{Key: "i-1 tag+i word NN", Classes: []uint8{2}, Milli: []int32{1}}, // no word: stored whole
 			{Key: "i-1 word a b", Classes: []uint8{2}, Milli: []int32{-1}},     // a space in the word
+			{Key: "i-1 tag+i word  x", Classes: []uint8{2}, Milli: []int32{4}}, // an empty tag
 		},
 	}
 }
@@ -85,5 +89,28 @@ func TestZigzag(t *testing.T) {
 		if got := unzigzag(zigzag(v)); got != v {
 			t.Errorf("unzigzag(zigzag(%d)) = %d", v, got)
 		}
+	}
+}
+
+// TestDecodeBoundsStringMemory: front coding lets each 3-byte entry extend
+// the previous string by one byte, so 20,000 entries (60 KB) would spell 200
+// MB of strings; Decode must stop at its limit instead.
+func TestDecodeBoundsStringMemory(t *testing.T) {
+	payload := []byte(magic)
+	payload = binary.AppendUvarint(payload, 0) // classes
+	payload = binary.AppendUvarint(payload, 0) // tag dictionary
+	const n = 20000
+	payload = binary.AppendUvarint(payload, n) // vocabulary
+	for i := range n {
+		payload = binary.AppendUvarint(payload, uint64(i)) // share all of the previous word
+		payload = append(binary.AppendUvarint(payload, 1), 'a')
+	}
+	var z bytes.Buffer
+	zw := gzip.NewWriter(&z)
+	zw.Write(payload)
+	zw.Close()
+	_, err := Decode(z.Bytes())
+	if err == nil || !strings.Contains(err.Error(), "strings total more than") {
+		t.Fatalf("Decode = %v, want the string-size limit error", err)
 	}
 }
