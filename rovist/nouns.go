@@ -44,7 +44,7 @@ func isNounTag(tag string) bool {
 // sentenceNouns returns the distinct tokens tagged as nouns, sorted.
 //
 // Matches the reference implementation, which skips the token "i" (only in
-// lower case; "I" is tagged PRP anyway), does not lower-case, and collects
+// lower case: the tagger often calls it NN), does not lower-case, and collects
 // the nouns of a sentence in a Python set, whose iteration order is
 // arbitrary; sorting makes the result deterministic.
 func sentenceNouns(tokens, tags []string) []string {
