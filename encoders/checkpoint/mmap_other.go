@@ -11,3 +11,6 @@ import (
 func mapFile(f *os.File, size int64) ([]byte, func() error, error) {
 	return nil, nil, errors.New("memory mapping not supported on this platform")
 }
+
+// releasePages is a no-op without mappings.
+func releasePages(b []byte) {}

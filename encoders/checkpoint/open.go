@@ -20,7 +20,7 @@ func OpenDir(dir string) (*State, error) { return Options{}.OpenDir(dir) }
 // Open is the package-level Open with these limits.
 func (o Options) Open(path string) (*State, error) {
 	o = o.withDefaults()
-	data, release, err := o.load(path)
+	data, mapped, release, err := o.load(path)
 	if err != nil {
 		return nil, err
 	}
@@ -32,34 +32,38 @@ func (o Options) Open(path string) (*State, error) {
 		return nil, err
 	}
 	st.files.closers = append(st.files.closers, release)
+	for _, e := range st.tensors {
+		e.mapped = mapped
+	}
 	return st, nil
 }
 
-// load maps the file (or reads it when mapping is off or fails).
-func (o Options) load(path string) ([]byte, func() error, error) {
+// load maps the file (or reads it when mapping is off or fails) and reports
+// which it did.
+func (o Options) load(path string) (data []byte, mapped bool, release func() error, err error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, nil, fmt.Errorf("checkpoint: %w", err)
+		return nil, false, nil, fmt.Errorf("checkpoint: %w", err)
 	}
 	defer f.Close() // a mapping outlives its descriptor
 	fi, err := f.Stat()
 	if err != nil {
-		return nil, nil, fmt.Errorf("checkpoint: %w", err)
+		return nil, false, nil, fmt.Errorf("checkpoint: %w", err)
 	}
 	if !fi.Mode().IsRegular() {
-		return nil, nil, fmt.Errorf("checkpoint: %s is not a regular file", path)
+		return nil, false, nil, fmt.Errorf("checkpoint: %s is not a regular file", path)
 	}
 	size := fi.Size()
 	if !o.NoMmap {
 		if b, release, err := mapFile(f, size); err == nil {
-			return b, release, nil
+			return b, b != nil, release, nil
 		}
 	}
 	b := make([]byte, size)
 	if _, err := io.ReadFull(f, b); err != nil {
-		return nil, nil, fmt.Errorf("checkpoint: reading %s: %w", path, err)
+		return nil, false, nil, fmt.Errorf("checkpoint: reading %s: %w", path, err)
 	}
-	return b, func() error { return nil }, nil
+	return b, false, func() error { return nil }, nil
 }
 
 // parse sniffs the format of data, the whole content of the file at path.

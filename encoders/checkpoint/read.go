@@ -28,6 +28,9 @@ func (s *State) read(e *entry, emit func(src []byte, dstStart, count int)) error
 			return fmt.Errorf("data range [%d, %d) outside the %d stored bytes", start, end, len(e.data))
 		}
 		emit(e.data[start:end], 0, int(n))
+		if e.mapped {
+			releasePages(e.data[start:end])
+		}
 		return nil
 	}
 	// Strided: runs along the last dimension when it is unit-stride,

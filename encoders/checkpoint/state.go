@@ -56,6 +56,9 @@ type entry struct {
 	data    []byte
 	// bigEndian marks storages written on a big-endian machine.
 	bigEndian bool
+	// mapped marks data inside a file mapping, whose pages are released
+	// after each contiguous read (see releasePages).
+	mapped bool
 }
 
 // fileSet owns the mappings and files behind a State.

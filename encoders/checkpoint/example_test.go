@@ -1,0 +1,72 @@
+package checkpoint_test
+
+import (
+	"fmt"
+	"log"
+
+	"github.com/storyeval/storyeval/encoders/checkpoint"
+)
+
+// Open a RoViST-C checkpoint (a torch.save zip of a dict), read the epoch
+// and a hyper-parameter of the inert argparse.Namespace, and select the
+// AlbertModel weights by prefix.
+func ExampleOpen() {
+	st, err := checkpoint.Open("testdata/sop_model_epoch4.pth.tar")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer st.Close()
+	epoch, _ := st.Value("epoch")
+	opt, _ := st.Value("opt")
+	bs, _ := opt.(*checkpoint.Object).Attr("batch_size")
+	fmt.Println(st.Format(), "epoch", epoch, "batch_size", bs)
+
+	albert := st.Sub("model.albert_model.")
+	info, _ := albert.Info("embeddings.word_embeddings.weight")
+	fmt.Println(info.DType, info.Shape)
+	w, err := st.Float32("model.linear.weight")
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(w.Shape())
+	// Output:
+	// torch-zip epoch 4 batch_size 32
+	// F32 [30000 8]
+	// (2, 48)
+}
+
+// OpenDir picks model.safetensors in a HuggingFace model directory.
+func ExampleOpenDir() {
+	st, err := checkpoint.OpenDir("../testdata/vit")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer st.Close()
+	fmt.Println(st.Format(), st.Len(), "tensors")
+	cls, err := st.Float32("embeddings.cls_token")
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(cls.Shape())
+	// Output:
+	// safetensors 40 tensors
+	// (1, 1, 32)
+}
+
+// DecodePickle reads auxiliary pickles such as RoViST's idf dictionary
+// without executing anything; unknown classes come back inert.
+func ExampleDecodePickle() {
+	// pickle.dumps({"dog": 2.5, "opt": os.system("x")}) as an attacker would
+	// write it: the call is recorded, never made.
+	data := []byte("\x80\x02}(X\x03\x00\x00\x00dogG@\x04\x00\x00\x00\x00\x00\x00X\x03\x00\x00\x00optcos\nsystem\nX\x01\x00\x00\x00x\x85Ru.")
+	v, err := checkpoint.DecodePickle(data, checkpoint.Options{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	d := v.(*checkpoint.Dict)
+	dog, _ := d.Get("dog")
+	opt, _ := d.Get("opt")
+	fmt.Println(dog, opt.(*checkpoint.Object).Class, opt.(*checkpoint.Object).Args)
+	// Output:
+	// 2.5 os.system [x]
+}
