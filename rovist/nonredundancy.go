@@ -90,7 +90,14 @@ func NonRedundancy(story string, opts *NROptions) (NRResult, error) {
 	sents := sentences.Split(story)
 	toks := make([][]string, len(sents))
 	var tk words.Tokenizer
-	var all []string // the tokens of all sentences, back to back
+	longest := 0
+	for _, s := range sents {
+		longest = max(longest, len(s))
+	}
+	tk.Grow(longest)
+	// The tokens of all sentences, back to back; a token with its
+	// separator averages about five bytes.
+	all := make([]string, 0, len(story)/4+16)
 	for i, s := range sents {
 		start := len(all)
 		all = tk.Tokenize(all, s)
@@ -128,7 +135,8 @@ func NonRedundancyTokens(sentenceTokens [][]string, opts *NROptions) (NRResult, 
 	}
 
 	ids, vocab := tokenIDs(sentenceTokens)
-	sc := pairScorer{seen: make([]uint32, vocab), inB: make([]uint32, vocab), set: o.SetJaccard}
+	marks := make([]uint32, 2*vocab)
+	sc := pairScorer{seen: marks[:vocab], inB: marks[vocab:], set: o.SetJaccard}
 	res := NRResult{Tokens: sentenceTokens}
 
 	n := len(ids)
@@ -149,6 +157,11 @@ func NonRedundancyTokens(sentenceTokens [][]string, opts *NROptions) (NRResult, 
 				Score: float64(shared) / float64(union)})
 		}
 	}
+	intra := 0
+	for _, t := range ids {
+		intra += max(0, (len(t)+block-1)/block-1)
+	}
+	res.Intra = make([]NRPair, 0, intra)
 	for s, t := range ids {
 		for k := 0; k*block < len(t); k++ {
 			prev := t[k*block : min((k+1)*block, len(t))]
@@ -192,7 +205,7 @@ func tokenIDs(sentenceTokens [][]string) (ids [][]uint32, vocab int) {
 	}
 	ids = make([][]uint32, len(sentenceTokens))
 	flat := make([]uint32, 0, total)
-	seen := make([]string, 0, total)
+	seen := make([]string, 0, min(total, 64))
 	for i, t := range sentenceTokens {
 		start := len(flat)
 		for _, w := range t {

@@ -18,8 +18,9 @@ type step struct {
 	triggers string
 	nonASCII bool
 	always   bool
-	// literal, when set, is a string the text must contain, compared
-	// under re.IGNORECASE (see foldASCII), for the pass to change it.
+	// literal, when set, is a string of at least 4 bytes that the text
+	// must contain, compared under re.IGNORECASE (see foldASCII), for the
+	// pass to change it.
 	literal string
 }
 
@@ -75,6 +76,15 @@ type charSet struct {
 	ascii    [2]uint64
 	nonASCII bool
 	folded   []byte
+	// quads is a Bloom filter of the folded text's 4-byte windows, which
+	// rules out most contraction literals without searching for them.
+	quads [16]uint64
+}
+
+// quadBit maps a 4-byte window to one of the 1024 bits of charSet.quads.
+func quadBit(w uint32) (word, bit uint32) {
+	h := (w * 0x9e3779b1) >> 22
+	return h >> 6, h & 63
 }
 
 func (c *charSet) add(r rune) {
@@ -92,9 +102,16 @@ func (c *charSet) has(b byte) bool { return c.ascii[b>>6]&(1<<(b&63)) != 0 }
 // apostrophes from a double quote, and spaces. folded is reused.
 func charsOf(src []rune, folded []byte) charSet {
 	c := charSet{folded: folded[:0]}
-	for _, r := range src {
+	var w uint32
+	for i, r := range src {
 		c.add(r)
-		c.folded = append(c.folded, foldASCII(r))
+		f := foldASCII(r)
+		c.folded = append(c.folded, f)
+		w = w<<8 | uint32(f)
+		if i >= 3 {
+			word, bit := quadBit(w)
+			c.quads[word] |= 1 << bit
+		}
 	}
 	if c.has('"') || c.has('\'') {
 		c.add('`')
@@ -145,7 +162,9 @@ func containsLiteral(b []byte, lit string) bool {
 // needs reports whether the step can change a text with the characters c.
 func (s *step) needs(c *charSet) bool {
 	if s.literal != "" {
-		return containsLiteral(c.folded, s.literal)
+		l := s.literal // at least 4 bytes
+		word, bit := quadBit(uint32(l[0])<<24 | uint32(l[1])<<16 | uint32(l[2])<<8 | uint32(l[3]))
+		return c.quads[word]&(1<<bit) != 0 && containsLiteral(c.folded, l)
 	}
 	if s.always || (s.nonASCII && c.nonASCII) {
 		return true

@@ -41,6 +41,12 @@ func (tk *Tokenizer) Tokenize(dst []string, text string) []string {
 	return dst
 }
 
+// Grow reserves scratch room for sentences of up to n bytes, so that the
+// following calls do not grow their buffers piecemeal.
+func (tk *Tokenizer) Grow(n int) {
+	tk.buf.grow(n)
+}
+
 // TokenizeSentence appends the tokens of one sentence
 // (NLTKWordTokenizer().tokenize) to dst and returns the extended slice.
 func (tk *Tokenizer) TokenizeSentence(dst []string, sentence string) []string {
@@ -55,15 +61,25 @@ type passBuffers struct {
 	text   []byte // the tokens, UTF-8 encoded
 }
 
-// appendTokens runs the substitution cascade on sentence and appends the
-// whitespace-separated tokens of the result to dst.
-func (pb *passBuffers) appendTokens(dst []string, sentence string) []string {
-	// Padding seldom doubles a text; reserving room up front keeps the
-	// passes from growing their buffers.
-	if need := 2*len(sentence) + 16; cap(pb.a) < need {
+// grow makes room for a sentence of n bytes. Padding seldom adds half
+// again to a text; reserving room up front keeps the passes from growing
+// their buffers.
+func (pb *passBuffers) grow(n int) {
+	need := n + n/2 + 32
+	if cap(pb.a) < need {
 		pb.a = make([]rune, 0, need)
 		pb.b = make([]rune, 0, need)
 	}
+	if cap(pb.text) < need {
+		pb.text = make([]byte, 0, need)
+		pb.folded = make([]byte, 0, need)
+	}
+}
+
+// appendTokens runs the substitution cascade on sentence and appends the
+// whitespace-separated tokens of the result to dst.
+func (pb *passBuffers) appendTokens(dst []string, sentence string) []string {
+	pb.grow(len(sentence))
 	src := pb.a[:0]
 	for _, r := range sentence {
 		src = append(src, r)
