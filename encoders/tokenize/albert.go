@@ -91,15 +91,16 @@ func newALBERT(model []byte, cfg hfConfig) (*ALBERT, error) {
 // without the comma.
 func (t *ALBERT) Tokenize(text string) []string {
 	var out []string
-	for _, p := range t.specials.split(text) {
+	pieces := t.specials.split
+	if t.lower {
+		pieces = t.specials.lowerOutside
+	}
+	for _, p := range pieces(text) {
 		if p.special {
 			out = append(out, p.text)
 			continue
 		}
 		seg := p.text
-		if t.lower {
-			seg = pyLowerChars(seg)
-		}
 		out = t.appendPieces(out, t.preprocess(seg))
 	}
 	return out

@@ -112,15 +112,16 @@ func (t *BERT) lookup(tok string) int {
 // which lower-cases everything else one character at a time first.
 func (t *BERT) Tokenize(text string) []string {
 	var out []string
-	for _, p := range t.specials.split(text) {
+	pieces := t.specials.split
+	if t.lower {
+		pieces = t.specials.lowerOutside
+	}
+	for _, p := range pieces(text) {
 		if p.special {
 			out = append(out, p.text)
 			continue
 		}
 		seg := p.text
-		if t.lower {
-			seg = pyLowerChars(seg)
-		}
 		for _, w := range t.basic.tokenize(seg) {
 			out = t.wp.appendPieces(out, w)
 		}

@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // naiveBPE is CLIP's bpe() as written in the reference: rescan for the
@@ -90,4 +91,23 @@ func TestBPEMatchesReferenceLoop(t *testing.T) {
 			}
 		}
 	}
+}
+
+// FuzzBPE checks the heap-based merge against the reference loop on words
+// of up to 64 characters with the real merge table.
+func FuzzBPE(f *testing.F) {
+	for _, w := range []string{"hello", "aaaaaaa", "supercalifragilistic", "ðŁĺĢ", "x"} {
+		f.Add(w)
+	}
+	f.Fuzz(func(t *testing.T, w string) {
+		if w == "" || utf8.RuneCountInString(w) > 64 {
+			return
+		}
+		_, _, clip := loadTestTokenizers(t)
+		w = byteLevel(w)
+		want := naiveBPE(clip.merger.ranks, w)
+		if got := clip.merger.merge(w); !reflect.DeepEqual(got, want) {
+			t.Fatalf("merge(%q) = %q, reference loop %q", w, got, want)
+		}
+	})
 }

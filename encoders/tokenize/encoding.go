@@ -43,6 +43,8 @@ type Encoder interface {
 	Decode(ids []int) (string, error)
 	// TokenID returns the id of a vocabulary token.
 	TokenID(token string) (id int, ok bool)
+	// Token returns the vocabulary token of an id, "" when out of range.
+	Token(id int) string
 	// VocabSize returns the number of ids.
 	VocabSize() int
 	// ModelMaxLength returns the model_max_length of tokenizer_config.json.

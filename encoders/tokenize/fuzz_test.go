@@ -31,12 +31,7 @@ func checkEncoding(t *testing.T, name string, e Encoding, vocab int, token func(
 	}
 }
 
-type fuzzTarget interface {
-	Encoder
-	Token(id int) string
-}
-
-func fuzzEncoder(f *testing.F, pick func(t *testing.T) fuzzTarget) {
+func fuzzEncoder(f *testing.F, pick func(t *testing.T) Encoder) {
 	for _, s := range fuzzSeeds {
 		f.Add(s, "second text", uint8(8))
 	}
@@ -72,15 +67,15 @@ func fuzzEncoder(f *testing.F, pick func(t *testing.T) fuzzTarget) {
 }
 
 func FuzzBERT(f *testing.F) {
-	fuzzEncoder(f, func(t *testing.T) fuzzTarget { b, _, _ := loadTestTokenizers(t); return b })
+	fuzzEncoder(f, func(t *testing.T) Encoder { b, _, _ := loadTestTokenizers(t); return b })
 }
 
 func FuzzALBERT(f *testing.F) {
-	fuzzEncoder(f, func(t *testing.T) fuzzTarget { _, a, _ := loadTestTokenizers(t); return a })
+	fuzzEncoder(f, func(t *testing.T) Encoder { _, a, _ := loadTestTokenizers(t); return a })
 }
 
 func FuzzCLIP(f *testing.F) {
-	fuzzEncoder(f, func(t *testing.T) fuzzTarget { _, _, c := loadTestTokenizers(t); return c })
+	fuzzEncoder(f, func(t *testing.T) Encoder { _, _, c := loadTestTokenizers(t); return c })
 }
 
 // protoField appends one length-delimited or varint protobuf field.

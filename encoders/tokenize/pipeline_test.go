@@ -239,3 +239,17 @@ func TestDecodeRejectsBadIDs(t *testing.T) {
 		}
 	}
 }
+
+// TestLowerCaseBeforeSpecialSplit: HF lower-cases the text outside special
+// tokens before it looks for them, so an upper-case spelling of ALBERT's
+// "<pad>" becomes the special token, while BERT's upper-case specials are
+// not made by lower-casing.
+func TestLowerCaseBeforeSpecialSplit(t *testing.T) {
+	bert, albert, _ := loadTestTokenizers(t)
+	if got, want := albert.Tokenize("x <PAD> [MASK]"), []string{"▁x", "<pad>", "[MASK]"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("ALBERT = %q, want %q", got, want)
+	}
+	if got, want := bert.Tokenize("[cls] [MASK]"), []string{"[", "cl", "##s", "]", "[MASK]"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("BERT = %q, want %q", got, want)
+	}
+}

@@ -69,3 +69,20 @@ func (s specialSplitter) split(text string) []piece {
 	}
 	return out
 }
+
+// lowerOutside lower-cases text one character at a time except the special
+// tokens in it, then splits it. Matches the reference implementation, whose
+// tokenize() lower-cases with re.sub before splitting, so that "<PAD>"
+// becomes the special token "<pad>".
+func (s specialSplitter) lowerOutside(text string) []piece {
+	var b strings.Builder
+	b.Grow(len(text))
+	for _, p := range s.split(text) {
+		if p.special {
+			b.WriteString(p.text)
+		} else {
+			b.WriteString(pyLowerChars(p.text))
+		}
+	}
+	return s.split(b.String())
+}
