@@ -9,16 +9,13 @@ import (
 )
 
 // meteorParaphraser is Meteor's ParaphraseTransducer: a trie over reference
-// phrases (as vocabulary ids) whose nodes list the paraphrases they emit.
+// phrases (as vocabulary ids) whose nodes list the paraphrases they emit. The
+// trie is stored flat: node 0 is the root, edges map (node, word) to a child.
 type meteorParaphraser struct {
 	vocab       map[string]int32
-	root        meteorParaNode
+	edges       map[uint64]int32
+	emits       [][]int32 // per node: indices into paraphrases
 	paraphrases [][]int32
-}
-
-type meteorParaNode struct {
-	next map[int32]*meteorParaNode
-	emit []int32
 }
 
 // DefaultMeteorParaphraseLimit is the default cap on the decompressed size of
@@ -52,7 +49,7 @@ func readMeteorParaphrases(r io.Reader, limit int64) (*meteorParaphraser, error)
 	sc := bufio.NewScanner(lr)
 	sc.Buffer(make([]byte, 0, 64<<10), 16<<20)
 	sc.Split(meteorScanLines)
-	p := &meteorParaphraser{vocab: map[string]int32{}}
+	p := &meteorParaphraser{vocab: map[string]int32{}, edges: map[uint64]int32{}, emits: make([][]int32, 1)}
 	var toks []string
 	line := 0
 	next := func() (string, bool) {
@@ -122,32 +119,35 @@ func (p *meteorParaphraser) translate(word string) int32 {
 	return -1
 }
 
+func meteorEdge(node int32, word int32) uint64 {
+	return uint64(uint32(node))<<32 | uint64(uint32(word))
+}
+
 func (p *meteorParaphraser) add(words []int32, emit int32) {
-	n := &p.root
+	n := int32(0)
 	for _, w := range words {
-		c := n.next[w]
-		if c == nil {
-			if n.next == nil {
-				n.next = map[int32]*meteorParaNode{}
-			}
-			c = &meteorParaNode{}
-			n.next[w] = c
+		c, ok := p.edges[meteorEdge(n, w)]
+		if !ok {
+			c = int32(len(p.emits))
+			p.emits = append(p.emits, nil)
+			p.edges[meteorEdge(n, w)] = c
 		}
 		n = c
 	}
-	n.emit = append(n.emit, emit)
+	p.emits[n] = append(p.emits[n], emit)
 }
 
 // paths is getReferencePaths: for the phrases of words starting at start,
 // pairs (phrase length, paraphrase index) in trie order, appended to dst.
 func (p *meteorParaphraser) paths(words []int32, start int, dst []int32) []int32 {
-	n := &p.root
+	n := int32(0)
 	for i := 0; i < len(words)-start; i++ {
-		n = n.next[words[start+i]]
-		if n == nil {
+		c, ok := p.edges[meteorEdge(n, words[start+i])]
+		if !ok {
 			break
 		}
-		for _, e := range n.emit {
+		n = c
+		for _, e := range p.emits[n] {
 			dst = append(dst, int32(i+1), e)
 		}
 	}
