@@ -20,3 +20,35 @@ func BenchmarkMeteorCorpus5000x5(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkMeteorScore scores one caption against five references.
+func BenchmarkMeteorScore(b *testing.B) {
+	m, err := NewMeteor(nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	refs := []string{
+		"A man rides a brown horse along the beach.",
+		"A person riding a horse near the ocean.",
+		"A man on horseback at the seashore.",
+		"Someone is riding a horse on a sandy beach.",
+		"A rider and his horse walk along the shore.",
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := m.Score("A man riding a horse on the beach.", refs); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkMeteorParseResources measures the one-time parse of the embedded
+// English resources (done lazily by the first NewMeteor).
+func BenchmarkMeteorParseResources(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := parseMeteorResources(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
