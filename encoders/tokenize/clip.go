@@ -3,7 +3,6 @@ package tokenize
 import (
 	"encoding/json"
 	"fmt"
-	"html"
 	"strings"
 )
 
@@ -194,7 +193,7 @@ func (t *CLIP) Tokenize(text string) []string {
 // lower().
 func (t *CLIP) cleanOpenAI(text string) string {
 	text = fixText(text)
-	text = html.UnescapeString(html.UnescapeString(text))
+	text = pyUnescapeHTML(pyUnescapeHTML(text))
 	return pyLower(collapseSpace(text))
 }
 

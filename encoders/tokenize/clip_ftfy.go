@@ -1,7 +1,6 @@
 package tokenize
 
 import (
-	"html"
 	"strings"
 	"unicode/utf8"
 
@@ -101,7 +100,7 @@ func unescapeEntities(s string) string {
 }
 
 func unescapeEntity(ent string) string {
-	u := html.UnescapeString(ent)
+	u := pyUnescapeHTML(ent)
 	if strings.HasPrefix(ent, "&#") {
 		if strings.Contains(u, ";") {
 			return ent
@@ -112,7 +111,7 @@ func unescapeEntity(ent string) string {
 		return u
 	}
 	if lower := strings.ToLower(ent); lower != ent && ent == strings.ToUpper(ent) {
-		if lu := html.UnescapeString(lower); lu != lower && !strings.Contains(lu, ";") {
+		if lu := pyUnescapeHTML(lower); lu != lower && !strings.Contains(lu, ";") {
 			return strings.ToUpper(lu)
 		}
 	}

@@ -253,3 +253,19 @@ func TestLowerCaseBeforeSpecialSplit(t *testing.T) {
 		t.Errorf("BERT = %q, want %q", got, want)
 	}
 }
+
+func TestPyUnescapeHTML(t *testing.T) {
+	// Values of Python 3's html.unescape.
+	tests := []struct{ in, want string }{
+		{"&amp", "&"}, {"&ampx", "&x"}, {"&notit;", "¬it;"}, {"&#39;", "'"}, {"&#x27", "'"},
+		{"&#0;", "\ufffd"}, {"&#128;", "€"}, {"&#x81;", "\u0081"}, {"&#1;", ""}, {"&#xFDD0;", ""},
+		{"&#x1FFFF;", ""}, {"&#13;", "\r"}, {"&foo;", "&foo;"}, {"&AMP;", "&"}, {"&#xD800;", "\ufffd"},
+		{"&#x110000;", "\ufffd"}, {"&#99999999999999999999999;", "\ufffd"}, {"&&#1;amp;", "&amp;"},
+		{"& ;&#;&#x;", "& ;&#;&#x;"}, {"a&lt;b&gt;", "a<b>"}, {"&amp-x", "&-x"},
+	}
+	for _, tc := range tests {
+		if got := pyUnescapeHTML(tc.in); got != tc.want {
+			t.Errorf("pyUnescapeHTML(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
