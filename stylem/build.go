@@ -33,7 +33,9 @@ type BuildOptions struct {
 //
 // Matches the reference implementation, which skips a tokenized caption of
 // exactly three tokens one of which is "[" (its guard against "[DISCONNECT]"
-// style markers).
+// style markers). Where a style has no n-gram of some order (all its
+// captions too short), the reference raises KeyError on its missing ECDF;
+// Build gives every n-gram of that order ECDF 0 under that style instead.
 func Build(records []Record, opts *BuildOptions) (*Table, error) {
 	var o BuildOptions
 	if opts != nil {

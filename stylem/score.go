@@ -47,7 +47,9 @@ func (s *Scores) resize(n int) {
 //
 // Matches the reference implementation, which first replaces " unk " by
 // " UNK " in the space-joined caption and references (non-overlapping, so
-// in "unk unk" only the first is replaced).
+// in "unk unk" only the first is replaced). Where the reference raises
+// KeyError (a style without any n-gram of the caption's order), the
+// n-gram weighs 0.
 func (t *Table) Score(caption []string, refs [][]string, dst *Scores) (*Scores, error) {
 	if len(caption) == 0 {
 		return nil, fmt.Errorf("stylem: empty caption (Tokenize yields at least %q)", EOS)
