@@ -109,7 +109,7 @@ func (nz *meteorNormalizer) normalize(line string) string {
 	// token "DOT"*(k-1)+"DOTMULTI" with a space on either side, and its
 	// unescape loop turns that token back into the k dots: the runs are
 	// spaced here and kept opaque in the non-breaking-prefix pass below.
-	if meteorContainsDotMulti(a) {
+	if meteorContainsDotMulti(a) && meteorLiteralCost(a) <= meteorLiteralBudget {
 		return meteorJavaLower(meteorNormalizeLiteral(string(a), nz.prefixes))
 	}
 	b := nz.b[:0]
@@ -299,6 +299,26 @@ func meteorAllDots(w string) bool {
 		}
 	}
 	return true
+}
+
+// meteorLiteralBudget bounds the work of the literal replay, whose escape
+// loops (like the reference's) take time proportional to the line length
+// times the longest dot run. Beyond it, a line containing the text DOTMULTI
+// is normalized as if it did not; no real text gets near it.
+const meteorLiteralBudget = 1 << 26
+
+// meteorLiteralCost is the line length times its longest run of dots.
+func meteorLiteralCost(a []rune) int {
+	longest, run := 0, 0
+	for _, r := range a {
+		if r == '.' {
+			run++
+			longest = max(longest, run)
+		} else {
+			run = 0
+		}
+	}
+	return len(a) * (longest + 1)
 }
 
 func meteorContainsDotMulti(a []rune) bool {

@@ -1,6 +1,9 @@
 package ngram
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // Expected outputs below are those of Meteor 1.5's Normalizer.normalizeLine
 // (language en, punctuation kept) followed by String.toLowerCase, obtained by
@@ -55,5 +58,21 @@ func TestMeteorNormalizeDotRuns(t *testing.T) {
 		if got, want := nz.normalize(in), meteorJavaLower(meteorNormalizeLiteral(string(nz.separate(in)), res.prefixes)); got != want {
 			t.Errorf("normalize(%q) = %q, literal replay %q", in, got, want)
 		}
+	}
+}
+
+// TestMeteorNormalizeLiteralBudget: a pathological line (the escape text plus
+// a long dot run) is normalized in bounded time, like the fast path.
+func TestMeteorNormalizeLiteralBudget(t *testing.T) {
+	res, err := loadMeteorResources()
+	if err != nil {
+		t.Fatal(err)
+	}
+	nz := &meteorNormalizer{prefixes: res.prefixes}
+	line := "DOTMULTI x" + strings.Repeat(".", 20000) + strings.Repeat(" y", 2000)
+	got := nz.normalize(line)
+	want := "dotmulti x " + strings.Repeat(".", 20000) + strings.Repeat(" y", 2000)
+	if got != want {
+		t.Errorf("normalize: got %d bytes %.40q..., want %d bytes %.40q...", len(got), got, len(want), want)
 	}
 }
