@@ -110,9 +110,13 @@ func unescapeEntity(ent string) string {
 	if u != ent && !strings.Contains(u, ";") {
 		return u
 	}
-	if lower := strings.ToLower(ent); lower != ent && ent == strings.ToUpper(ent) {
-		if lu := pyUnescapeHTML(lower); lu != lower && !strings.Contains(lu, ";") {
-			return strings.ToUpper(lu)
+	// ftfy also decodes an upper-cased lower-case name, unless the
+	// upper-case spelling already means something to html.unescape.
+	if u == ent {
+		if lower := strings.ToLower(ent); lower != ent && ent == strings.ToUpper(ent) {
+			if lu := pyUnescapeHTML(lower); lu != lower && !strings.Contains(lu, ";") {
+				return strings.ToUpper(lu)
+			}
 		}
 	}
 	return ent

@@ -156,6 +156,7 @@ func TestFixText(t *testing.T) {
 		{"donâ€™t", "don't"},
 		{"&EACUTE;t&eacute; &amp; &#233;", "Été & é"},
 		{"a < b &amp; c", "a < b &amp; c"},
+		{"&LTIMES; &NTILDE; &ltimes;", "&LTIMES; Ñ ⋉"},
 		{"line1 &lt;\nline2 &amp;", "line1 <\nline2 &"},
 		{"\x1b[31mred\x1b[0m", "red"},
 		{"ﬁne ＡＢＣ\u3000x", "fine ABC x"},
