@@ -228,3 +228,32 @@ func TestScoreEdgeCases(t *testing.T) {
 		t.Errorf("StyleCIDEr(Gloomy, t2) = %v, %v; want %v", v, err, fx.StyleCIDEr["Gloomy"][1])
 	}
 }
+
+// A style whose captions are all empty has only the unigram "<eos>"; the
+// reference raises KeyError on its missing bigram ECDF, Build treats it as 0.
+func TestStyleWithoutLongerNgrams(t *testing.T) {
+	recs := []Record{
+		{Image: "1", Style: "A", Captions: []string{"sunny day"}},
+		{Image: "2", Style: "A", Captions: []string{"sunny beach"}},
+		{Image: "3", Style: "B", Captions: []string{"..."}},
+	}
+	tab, err := Build(recs, &BuildOptions{Step: Simple, ECDF: ECDFCountRatio})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []int{1, 2, 3, 4} {
+		want := map[int]int{1: 1, 2: 0, 3: 0, 4: 0}[n]
+		if got := tab.Count("B", n); got != want {
+			t.Errorf("style B has %d %d-grams, want %d", got, n, want)
+		}
+	}
+	// "sunny day" (df 1 of A's bigrams {1,1,1,1}) has ECDF 1 in A and 0 in B.
+	if got, ok := tab.CNG("A", "sunny day"); !ok || got != 1 {
+		t.Errorf("CNG(A, sunny day) = %v, %v; want 1", got, ok)
+	}
+	// "<eos>" is in every caption of both styles: ECDF 1 in each, occur 2,
+	// so (1/2 − 1/2) = 0.
+	if got, _ := tab.CNG("B", "<eos>"); got != 0 {
+		t.Errorf("CNG(B, <eos>) = %v, want 0", got)
+	}
+}

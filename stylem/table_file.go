@@ -186,8 +186,9 @@ func (d *tableDecoder) str(what string) (string, error) {
 	return string(b), nil
 }
 
-// capHint bounds preallocation from an untrusted count.
-func capHint(n uint64) int { return int(min(n, 1<<16)) }
+// capHint bounds preallocation from an untrusted count: a short file
+// claiming billions of items must not allocate for them up front.
+func capHint(n uint64) int { return int(min(n, 1<<20)) }
 
 func (d *tableDecoder) table() (*Table, error) {
 	t := &Table{styleIdx: map[string]int{}, vocab: newVocabulary(), children: map[uint64]uint32{}}
@@ -251,6 +252,7 @@ func (d *tableDecoder) table() (*Table, error) {
 	if err != nil {
 		return nil, err
 	}
+	t.children = make(map[uint64]uint32, capHint(nG))
 	t.parent = make([]uint32, 0, capHint(nG))
 	t.last = make([]uint32, 0, capHint(nG))
 	t.order = make([]uint8, 0, capHint(nG))
