@@ -56,7 +56,8 @@ func checkTokens(t *testing.T, text string, tokens []string) {
 
 // FuzzTokenizeSentence checks that NLTKWordTokenizer never panics, yields
 // no empty tokens and keeps every non-whitespace character of its input in
-// order, modulo the quote conversions (" becomes “ or ”).
+// order, modulo the quote conversions (a double quote becomes two
+// backticks or two apostrophes).
 func FuzzTokenizeSentence(f *testing.F) {
 	for _, s := range fuzzSeeds {
 		f.Add(s)
