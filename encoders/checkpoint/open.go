@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"unsafe"
 )
 
 // Open opens one checkpoint file with the default Options; the format is
@@ -33,7 +34,8 @@ func (o Options) Open(path string) (*State, error) {
 	}
 	st.files.closers = append(st.files.closers, release)
 	for _, e := range st.tensors {
-		e.mapped = mapped
+		// Inflated zip entries live on the Go heap: never advise on those.
+		e.mapped = mapped && within(e.data, data)
 	}
 	return st, nil
 }
@@ -94,4 +96,14 @@ func (o Options) parse(path string, data []byte) (*State, error) {
 
 func newState(format Format) *State {
 	return &State{files: &fileSet{}, format: format, tensors: make(map[string]*entry), values: make(map[string]any)}
+}
+
+// within reports whether sub is a sub-slice of whole's memory.
+func within(sub, whole []byte) bool {
+	if len(sub) == 0 || len(whole) == 0 {
+		return false
+	}
+	lo := uintptr(unsafe.Pointer(&whole[0]))
+	p := uintptr(unsafe.Pointer(&sub[0]))
+	return p >= lo && p+uintptr(len(sub)) <= lo+uintptr(len(whole))
 }
