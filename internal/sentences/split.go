@@ -18,6 +18,9 @@ type Span struct {
 //
 // Matches the reference implementation, which keeps leading whitespace of
 // the text in the first sentence and keeps line breaks inside sentences.
+// Matches the reference implementation, which moves closing quotes and
+// brackets that follow a break back into the sentence they close, as in
+// "(Sent1.) Sent2." and `"Hi." He left.`.
 func Split(text string) []string {
 	spans := Spans(text)
 	out := make([]string, len(spans))

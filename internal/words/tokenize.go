@@ -18,6 +18,10 @@ func Tokenize(text string) []string {
 // TokenizeSentence returns the tokens of one sentence as NLTK 3.8's
 // NLTKWordTokenizer().tokenize(sentence) does (convert_parentheses off).
 // It does not split sentences; Tokenize does.
+//
+// Matches the reference implementation, which splits off only the period
+// that ends the text, so a period inside a longer text stays attached to
+// its word ("said." in `"Hi," she said. Bye.`).
 func TokenizeSentence(sentence string) []string {
 	var tk Tokenizer
 	return tk.TokenizeSentence(nil, sentence)
