@@ -5,15 +5,14 @@ import (
 	"strconv"
 )
 
-// The Python values a pickle can hold are decoded into these Go types:
+// Tuple is a Python tuple. The Python values a pickle can hold are decoded
+// into these Go types:
 //
 //	None → nil, bool → bool, int → int64 (or *big.Int beyond 64 bits),
 //	float → float64, str → string, bytes/bytearray → []byte,
 //	tuple → Tuple, list → *List, dict and collections.OrderedDict → *Dict,
 //	set/frozenset → *Set, any other class or function → Global, and an
 //	instance of a class the reader does not know → *Object (inert).
-
-// Tuple is a Python tuple.
 type Tuple []any
 
 // List is a Python list. It is a pointer type because pickles share and

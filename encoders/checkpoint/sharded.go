@@ -14,7 +14,9 @@ import (
 // OpenDir opens the weights of a HuggingFace model directory, choosing as
 // transformers does: model.safetensors; else a sharded checkpoint's index
 // (model.safetensors.index.json, then pytorch_model.bin.index.json, then the
-// only *.index.json); else pytorch_model.bin.
+// only *.index.json); else pytorch_model.bin. Matches the reference
+// implementation (transformers 4.29 from_pretrained), which prefers
+// safetensors when both formats are present.
 func (o Options) OpenDir(dir string) (*State, error) {
 	single := filepath.Join(dir, "model.safetensors")
 	if fileExists(single) {

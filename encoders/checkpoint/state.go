@@ -181,7 +181,9 @@ func (s *State) Close() error {
 
 // Float32 reads the named floating-point tensor (F32, F16, BF16 or F64) into
 // a new float32 tensor of the stored shape, materialising strided views.
-// F16 and BF16 convert exactly; F64 rounds to nearest, as torch's .float().
+// F16 and BF16 convert exactly; F64 rounds to nearest even. Matches the
+// reference implementation (PyTorch), whose Tensor.float() rounds F64 the
+// same way and whose strided views read storage[offset + Σ index·stride].
 func (s *State) Float32(name string) (*tensor.Dense, error) {
 	e, err := s.lookup(name)
 	if err != nil {

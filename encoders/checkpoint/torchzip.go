@@ -15,7 +15,9 @@ import (
 // The prefix is not always "archive": torch 1.13 uses the file name without
 // its last extension (pytorch_model for pytorch_model.bin,
 // sop_model_epoch4.pth for RoViST's sop_model_epoch4.pth.tar), so it is taken
-// from wherever data.pkl is.
+// from wherever data.pkl is. Matches the reference implementation
+// (torch.load), which reads the record prefix from the archive rather than
+// assuming one.
 
 func (o Options) parseTorchZip(data []byte) (*State, error) {
 	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
