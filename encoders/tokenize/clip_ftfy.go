@@ -153,7 +153,7 @@ func sloppyByte(r rune) (byte, bool) {
 // decodeMojibake decodes the runs of characters that are the Windows-1252
 // reading of a multi-byte UTF-8 sequence.
 func decodeMojibake(s string) string {
-	if !hasNonASCII(s) {
+	if isASCII(s) {
 		return s
 	}
 	rs := []rune(s)
@@ -199,15 +199,6 @@ func utf8SeqLen(c byte) int {
 		return 4
 	}
 	return 0
-}
-
-func hasNonASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= 0x80 {
-			return true
-		}
-	}
-	return false
 }
 
 // fixC1Controls is ftfy's fix_c1_controls: U+0080–U+009F read as

@@ -22,6 +22,9 @@ func pyFields(s string) []string {
 // mapping applies (U+0130 becomes "i\u0307") but never the context-dependent
 // final sigma.
 func pyLowerChars(s string) string {
+	if isASCII(s) {
+		return strings.ToLower(s)
+	}
 	var b strings.Builder
 	b.Grow(len(s))
 	for _, r := range s {

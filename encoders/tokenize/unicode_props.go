@@ -13,6 +13,9 @@ func isPyControl(r rune) bool {
 	if r == '\t' || r == '\n' || r == '\r' {
 		return false
 	}
+	if r < 0x80 {
+		return r < 0x20 || r == 0x7F
+	}
 	return unicode.Is(unicode.C, r) || !isAssigned(r)
 }
 
@@ -51,6 +54,9 @@ func isCJK(r rune) bool {
 
 // stripMn is HF's _run_strip_accents: NFD, then drop category Mn.
 func stripMn(s string) string {
+	if isASCII(s) {
+		return s
+	}
 	d := norm.NFD.String(s)
 	out := make([]rune, 0, len(d))
 	for _, r := range d {
@@ -79,4 +85,14 @@ func dropCombining(s string) string {
 		i += n
 	}
 	return string(out)
+}
+
+// isASCII reports whether s has only ASCII bytes.
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
 }
