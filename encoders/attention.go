@@ -3,6 +3,7 @@ package encoders
 import (
 	"math"
 	"sync"
+	"sync/atomic"
 )
 
 // selfAttention is multi-head scaled dot-product self-attention with
@@ -56,20 +57,17 @@ func (a *selfAttention) apply(dst, x []float32, batch, seq int, mask attentionMa
 	a.v.apply(s.v, x, rows)
 	d := hidden / a.heads
 	scale := float32(1 / math.Sqrt(float64(d)))
-	// Heads are independent: spread (sequence, head) pairs over workers,
-	// each with its own score buffer.
-	jobs := make(chan int, batch*a.heads)
-	for j := 0; j < batch*a.heads; j++ {
-		jobs <- j
-	}
-	close(jobs)
+	// Heads are independent: workers, each with its own score buffer, take
+	// (sequence, head) pairs from a shared counter.
+	var next atomic.Int64
+	jobs := int64(batch * a.heads)
 	var wg sync.WaitGroup
 	for w := range s.scores {
 		wg.Add(1)
 		go func(scores []float32) {
 			defer wg.Done()
-			for job := range jobs {
-				b, h := job/a.heads, job%a.heads
+			for job := next.Add(1) - 1; job < jobs; job = next.Add(1) - 1 {
+				b, h := int(job)/a.heads, int(job)%a.heads
 				a.head(b, h, d, seq, hidden, scale, mask, scores, s)
 			}
 		}(s.scores[w])

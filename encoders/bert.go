@@ -175,37 +175,6 @@ func (m *BERT) embed(x []float32, tb *textBatch) {
 	m.embNorm.apply(x, x)
 }
 
-// sumEmbeddings writes word + absolute position + token type embeddings of
-// width w for every token of the batch into x.
-func sumEmbeddings(x []float32, tb *textBatch, word, pos, typ []float32, w int) {
-	for b := 0; b < tb.batch; b++ {
-		for t := 0; t < tb.seq; t++ {
-			i := b*tb.seq + t
-			row := x[i*w : (i+1)*w]
-			wd := word[tb.ids[i]*w:]
-			p := pos[t*w:]
-			ty := typ[tb.types[i]*w:]
-			for j := range row {
-				row[j] = wd[j] + p[j] + ty[j]
-			}
-		}
-	}
-}
-
-// poolCLS is BERT's and ALBERT's pooler: tanh(dense(h)) at position 0 of
-// each sequence.
-func poolCLS(pooler *linear, x []float32, batch, seq int) []float32 {
-	H := pooler.in
-	cls := make([]float32, batch*H)
-	for b := 0; b < batch; b++ {
-		copy(cls[b*H:(b+1)*H], x[b*seq*H:])
-	}
-	out := make([]float32, batch*pooler.out)
-	pooler.apply(out, cls, batch)
-	tanhInPlace(out)
-	return out
-}
-
 // FLOPs returns the floating-point operations of one forward pass over a
 // batch of the given shape, for reporting GFLOP/s.
 func (m *BERT) FLOPs(batch, seq int) float64 {
