@@ -42,6 +42,14 @@ type meteorPath struct {
 	matchCount, chunks          int
 	idx, lastMatchEnd, distance int
 	seq                         int // position before sorting (stability)
+
+	// A pending path is a candidate extension whose arrays are not yet
+	// copied: parent's arrays plus match pendMatch at ref position pendAt.
+	// Most candidates fall outside the beam, so only survivors are copied.
+	pending   bool
+	parent    *meteorPath
+	pendMatch int32
+	pendAt    int
 }
 
 // meteorAlignment is the result the scorer needs from an alignment.
@@ -269,13 +277,19 @@ func (al *meteorAligner) resolve(start *meteorPath, n2 int) *meteorPath {
 	paths := al.paths[:0]
 	for current := 0; current <= n2; current++ {
 		paths, next = next, paths[:0]
-		meteorSortPaths(paths)
+		meteorSortPaths(paths, al.beam)
+		// Copy the arrays of the surviving candidates, then recycle the rest
+		// (a parent's arrays are read before it can be recycled).
+		keep := min(al.beam, len(paths))
+		for _, path := range paths[:keep] {
+			al.materialize(path)
+		}
+		for _, path := range paths[keep:] {
+			al.release(path)
+		}
+		paths = paths[:keep]
 		var dropped []*meteorPath
-		for rank, path := range paths {
-			if rank >= al.beam {
-				al.release(path)
-				continue
-			}
+		for _, path := range paths {
 			// Path is complete: close the last chunk.
 			if current == n2 {
 				if path.lastMatchEnd != -1 {
@@ -314,9 +328,7 @@ func (al *meteorAligner) resolve(start *meteorPath, n2 int) *meteorPath {
 				if path.isUsed(&m) {
 					continue
 				}
-				np := al.clone(path)
-				np.setUsed(&m)
-				np.matches[current] = mi
+				np := al.pendingChild(path, mi, current)
 				np.matchCount++
 				np.matches1 = meteorJavaIntAdd(np.matches1, m.matchLength, m.module)
 				np.matches2 = meteorJavaIntAdd(np.matches2, m.length, m.module)
@@ -350,8 +362,9 @@ func (al *meteorAligner) resolve(start *meteorPath, n2 int) *meteorPath {
 			al.release(p)
 		}
 	}
-	meteorSortPaths(next)
+	meteorSortPaths(next, 1)
 	best := next[0]
+	al.materialize(best)
 	for _, p := range next[1:] {
 		al.release(p)
 	}
@@ -373,21 +386,41 @@ func meteorJavaIntAdd(acc, n, module int) int {
 	return int(float64(acc) + float64(float64(n)*w))
 }
 
-// meteorSortPaths is Collections.sort(paths, PARTIAL_COMPARE_TOTAL): a stable
-// sort, done as an unstable sort with the original position as last key.
-func meteorSortPaths(paths []*meteorPath) {
+// meteorSortPaths orders paths as Collections.sort(paths,
+// PARTIAL_COMPARE_TOTAL) does, for the first k positions: a stable sort, done
+// with the original position as the last key. Only the k best are needed in
+// order (the beam); the rest follow in no particular order.
+func meteorSortPaths(paths []*meteorPath, k int) {
 	if len(paths) < 2 {
 		return
 	}
 	for i, p := range paths {
 		p.seq = i
 	}
-	slices.SortFunc(paths, func(x, y *meteorPath) int {
+	less := func(x, y *meteorPath) int {
 		if c := meteorComparePaths(x, y); c != 0 {
 			return c
 		}
 		return x.seq - y.seq
-	})
+	}
+	if len(paths) <= 4*k {
+		slices.SortFunc(paths, less)
+		return
+	}
+	// Selection: keep the k best seen so far, sorted, in paths[:k]; swap
+	// each better path in from the tail.
+	slices.SortFunc(paths[:k], less)
+	for i := k; i < len(paths); i++ {
+		p := paths[i]
+		if less(p, paths[k-1]) >= 0 {
+			continue
+		}
+		j, _ := slices.BinarySearchFunc(paths[:k], p, less)
+		worst := paths[k-1]
+		copy(paths[j+1:k], paths[j:k-1])
+		paths[j] = p
+		paths[i] = worst
+	}
 }
 
 // meteorComparePaths is Constants.PARTIAL_COMPARE_TOTAL: more weighted matches
@@ -474,16 +507,32 @@ func (al *meteorAligner) newPath(n1, n2 int) *meteorPath {
 	return p
 }
 
-func (al *meteorAligner) clone(src *meteorPath) *meteorPath {
-	p := al.get(len(src.used1), len(src.used2))
+// pendingChild returns a new path extending parent with match mi at ref
+// position at, with parent's counters copied and its arrays not yet.
+func (al *meteorAligner) pendingChild(parent *meteorPath, mi int32, at int) *meteorPath {
+	p := al.get(len(parent.used1), len(parent.used2))
+	p.matches1, p.matches2 = parent.matches1, parent.matches2
+	p.allMatches1, p.allMatches2 = parent.allMatches1, parent.allMatches2
+	p.matchCount, p.chunks = parent.matchCount, parent.chunks
+	p.idx, p.lastMatchEnd, p.distance = parent.idx, parent.lastMatchEnd, parent.distance
+	p.pending, p.parent, p.pendMatch, p.pendAt = true, parent, mi, at
+	return p
+}
+
+// materialize copies a pending path's arrays from its parent and applies its
+// match (PartialAlignment's copy constructor, setUsed and matches[i] = m).
+func (al *meteorAligner) materialize(p *meteorPath) {
+	if !p.pending {
+		return
+	}
+	src := p.parent
 	copy(p.matches, src.matches)
 	copy(p.used1, src.used1)
 	copy(p.used2, src.used2)
-	p.matches1, p.matches2 = src.matches1, src.matches2
-	p.allMatches1, p.allMatches2 = src.allMatches1, src.allMatches2
-	p.matchCount, p.chunks = src.matchCount, src.chunks
-	p.idx, p.lastMatchEnd, p.distance = src.idx, src.lastMatchEnd, src.distance
-	return p
+	m := al.list[p.pendMatch]
+	p.setUsed(&m)
+	p.matches[p.pendAt] = p.pendMatch
+	p.pending, p.parent = false, nil
 }
 
 func (al *meteorAligner) get(n1, n2 int) *meteorPath {
@@ -502,6 +551,7 @@ func (al *meteorAligner) get(n1, n2 int) *meteorPath {
 		p.used1 = make([]bool, n1)
 	}
 	p.matches, p.used2, p.used1 = p.matches[:n2], p.used2[:n2], p.used1[:n1]
+	p.pending, p.parent = false, nil
 	return p
 }
 
