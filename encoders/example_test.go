@@ -1,0 +1,53 @@
+package encoders_test
+
+import (
+	"context"
+	"fmt"
+	"log"
+
+	"github.com/storyeval/storyeval/encoders"
+	"github.com/storyeval/storyeval/encoders/imageproc"
+	"github.com/storyeval/storyeval/encoders/tokenize"
+)
+
+// A BERT model loads from a HuggingFace directory (config.json and
+// model.safetensors here: a tiny random model of the test fixtures).
+func ExampleLoadBERT() {
+	m, err := encoders.LoadBERT("testdata/bert")
+	if err != nil {
+		log.Fatal(err)
+	}
+	// [CLS] a man [SEP], as bert-base-uncased ids.
+	enc := tokenize.Encoding{IDs: []int{101, 1037, 2158, 102}, TypeIDs: make([]int, 4), AttentionMask: []int{1, 1, 1, 1}, Tokens: make([]string, 4)}
+	out, err := m.Forward(context.Background(), []tokenize.Encoding{enc}, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	emb, err := out.SentenceEmbedding(encoders.PoolCLS)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("last hidden state", out.LastHiddenState.Shape(), "sentence embedding", emb.Shape())
+	// Output: last hidden state (1, 4, 24) sentence embedding (1, 24)
+}
+
+// CLIP's logits are exp(logit_scale) times cosine similarities; the scale
+// comes from the weights.
+func ExampleCLIP_Logits() {
+	m, err := encoders.LoadCLIP("testdata/clip")
+	if err != nil {
+		log.Fatal(err)
+	}
+	c := m.Config().VisionConfig
+	img := imageproc.PixelValues{Channels: 3, Height: c.ImageSize, Width: c.ImageSize, Data: make([]float32, 3*c.ImageSize*c.ImageSize)}
+	imgs, err := m.EmbedImages(context.Background(), []imageproc.PixelValues{img})
+	if err != nil {
+		log.Fatal(err)
+	}
+	perText, _, err := m.Logits(imgs, imgs)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("self-similarity logit %.2f = exp(logit_scale) %.2f\n", perText.Data().([]float32)[0], m.LogitScale())
+	// Output: self-similarity logit 40.45 = exp(logit_scale) 40.45
+}
