@@ -1,6 +1,9 @@
 package tokenize
 
-import "fmt"
+import (
+	"fmt"
+	"math"
+)
 
 // Truncation selects how a sequence or pair longer than the maximum length
 // is shortened, with the semantics of HuggingFace's TruncationStrategy.
@@ -73,18 +76,29 @@ type Options struct {
 	Padding Padding
 }
 
-// maxLength resolves the zero MaxLength to the model maximum.
-func (o Options) maxLength(modelMax int) int {
+// maxLength resolves the zero MaxLength to the model maximum; ok is false
+// when neither gives a length. Matches the reference implementation, which
+// neither truncates nor pads to max_length when max_length is None and the
+// model_max_length is "infinite" (HF writes 1e30; loading caps it at
+// math.MaxInt32).
+func (o Options) maxLength(modelMax int) (n int, ok bool) {
 	if o.MaxLength > 0 {
-		return o.MaxLength
+		return o.MaxLength, true
 	}
-	return modelMax
+	return modelMax, modelMax < math.MaxInt32
 }
+
+// MaxSequenceLength bounds Options.MaxLength, so that a mistyped length
+// cannot make PadMaxLength allocate gigabytes.
+const MaxSequenceLength = 1 << 24
 
 // validate reports options that make no sense.
 func (o Options) validate() error {
 	if o.MaxLength < 0 {
 		return fmt.Errorf("tokenize: negative MaxLength %d", o.MaxLength)
+	}
+	if o.MaxLength > MaxSequenceLength {
+		return fmt.Errorf("tokenize: MaxLength %d above the limit of %d", o.MaxLength, MaxSequenceLength)
 	}
 	if o.Truncation < NoTruncation || o.Truncation > OnlySecond {
 		return fmt.Errorf("tokenize: unknown truncation strategy %d", int(o.Truncation))

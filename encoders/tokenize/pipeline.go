@@ -139,9 +139,9 @@ func (p *pipeline) encode(a, b string, pair bool, opt Options) (Encoding, error)
 	if pair {
 		sb = p.segmentOf(b)
 	}
-	if opt.Truncation != NoTruncation {
+	if limit, ok := opt.maxLength(p.modelMax); ok && opt.Truncation != NoTruncation {
 		total := len(sa.ids) + len(sb.ids) + p.numSpecial(pair)
-		sa, sb = truncate(sa, sb, pair, total-opt.maxLength(p.modelMax), opt.Truncation)
+		sa, sb = truncate(sa, sb, pair, total-limit, opt.Truncation)
 	}
 	return p.assemble(sa, sb, pair), nil
 }
@@ -158,7 +158,10 @@ func (p *pipeline) pad(batch []Encoding, opt Options) {
 			target = max(target, e.Len())
 		}
 	case PadMaxLength:
-		target = opt.maxLength(p.modelMax)
+		var ok bool
+		if target, ok = opt.maxLength(p.modelMax); !ok {
+			return
+		}
 	}
 	for i := range batch {
 		e := &batch[i]
@@ -172,6 +175,9 @@ func (p *pipeline) pad(batch []Encoding, opt Options) {
 }
 
 func (p *pipeline) encodeBatch(a, b []string, pair bool, opt Options) ([]Encoding, error) {
+	if err := opt.validate(); err != nil {
+		return nil, fmt.Errorf("%s: %w", p.name, err)
+	}
 	if pair && len(a) != len(b) {
 		return nil, fmt.Errorf("%s: pair batch has %d first texts but %d second texts", p.name, len(a), len(b))
 	}

@@ -270,3 +270,30 @@ func TestPyUnescapeHTML(t *testing.T) {
 		}
 	}
 }
+
+// TestInfiniteModelMaxLength: with max_length unset and model_max_length
+// 1e30, HF neither truncates nor pads to max_length.
+func TestInfiniteModelMaxLength(t *testing.T) {
+	cfg := hfConfig{"model_max_length": []byte("1e+30")}
+	bert, err := newBERT("[PAD]\n[UNK]\n[CLS]\n[SEP]\n[MASK]\na\n", cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	batch, err := bert.EncodeBatch([]string{"a a a", "a"}, Options{Truncation: LongestFirst, Padding: PadMaxLength})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if batch[0].Len() != 5 || batch[1].Len() != 3 {
+		t.Errorf("lengths %d, %d; want 5, 3 (no truncation, no padding)", batch[0].Len(), batch[1].Len())
+	}
+	batch, err = bert.EncodeBatch([]string{"a a a", "a"}, Options{Truncation: LongestFirst, MaxLength: 4, Padding: PadMaxLength})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []int{2, 5, 3, 0}; !reflect.DeepEqual(batch[1].IDs, want) || batch[0].Len() != 4 {
+		t.Errorf("MaxLength 4: %v and %v", batch[0].IDs, batch[1].IDs)
+	}
+	if _, err := bert.EncodeBatch([]string{"a"}, Options{MaxLength: MaxSequenceLength + 1, Padding: PadMaxLength}); err == nil {
+		t.Error("MaxLength above MaxSequenceLength accepted")
+	}
+}
