@@ -182,3 +182,38 @@ func TestReadLimits(t *testing.T) {
 		t.Errorf("ReadFloat32 of the transpose: %v %v", dst[:4], err)
 	}
 }
+
+// TestTorchGlobalsAllowList pins the allow-list: storage classes (also the
+// torch.cuda ones of GPU-saved legacy files) and rebuild functions resolve,
+// anything else stays an inert name.
+func TestTorchGlobalsAllowList(t *testing.T) {
+	tu := newTorchUnpickler(true)
+	cases := []struct {
+		module, name string
+		want         string
+	}{
+		{"torch", "FloatStorage", "storage F32"},
+		{"torch.cuda", "HalfStorage", "storage F16"},
+		{"torch", "BFloat16Storage", "storage BF16"},
+		{"torch._utils", "_rebuild_tensor_v2", "torch._utils._rebuild_tensor_v2"},
+		{"torch._utils", "_rebuild_parameter", "torch._utils._rebuild_parameter"},
+		{"collections", "OrderedDict", "collections.OrderedDict"},
+		{"torch", "load", "global torch.load"},
+		{"os", "system", "global os.system"},
+		{"builtins", "eval", "global builtins.eval"},
+	}
+	for _, c := range cases {
+		var got string
+		switch v := tu.resolve(c.module, c.name).(type) {
+		case storageType:
+			got = "storage " + v.dtype.String()
+		case callable:
+			got = v.name
+		case Global:
+			got = "global " + v.String()
+		}
+		if got != c.want {
+			t.Errorf("%s.%s resolved to %q, want %q", c.module, c.name, got, c.want)
+		}
+	}
+}

@@ -62,7 +62,7 @@ func newTorchUnpickler(legacy bool) *torchUnpickler {
 
 func (t *torchUnpickler) resolve(module, name string) any {
 	switch module {
-	case "torch":
+	case "torch", "torch.cuda": // torch.cuda.*Storage: saved from a GPU (legacy format)
 		if dt, ok := torchStorageDTypes[name]; ok {
 			return storageType{dt}
 		}
