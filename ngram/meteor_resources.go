@@ -135,26 +135,54 @@ func parseMeteorResources() (*meteorResources, error) {
 		}
 	}
 
-	// Synsets: pairs of lines "word" / "id id ...".
+	// Synsets: pairs of lines "word" / "id id ...". The ids of all words
+	// share one backing array, sized from the byte count so that it never
+	// moves while the per-word slices are cut from it.
 	if data, err = readMeteorData("english.synsets"); err != nil {
 		return nil, err
 	}
-	lines = meteorLines(data)
-	res.synsets = make(map[string][]int32, len(lines)/2)
-	ids := make([]int32, 0, len(lines))
-	for i := 0; i+1 < len(lines); i += 2 {
+	text := string(data)
+	res.synsets = make(map[string][]int32, strings.Count(text, "\n")/2+1)
+	ids := make([]int32, 0, strings.Count(text, " ")+strings.Count(text, "\n")+1)
+	var word string
+	var toks []string
+	lineNo := 0
+	for len(text) > 0 {
+		line := text
+		if k := strings.IndexAny(text, "\r\n"); k >= 0 {
+			line = text[:k]
+			if text[k] == '\r' && k+1 < len(text) && text[k+1] == '\n' {
+				k++
+			}
+			text = text[k+1:]
+		} else {
+			text = ""
+		}
+		lineNo++
+		if lineNo%2 == 1 {
+			word = line
+			continue
+		}
 		start := len(ids)
-		for _, tok := range meteorJavaTokens(lines[i+1], nil) {
+		toks = meteorJavaTokens(line, toks[:0])
+		for _, tok := range toks {
 			n, err := strconv.ParseInt(tok, 10, 32)
 			if err != nil {
-				return nil, fmt.Errorf("meteor: english.synsets line %d: %w", i+2, err)
+				return nil, fmt.Errorf("meteor: english.synsets line %d: %w", lineNo, err)
+			}
+			if len(ids) == cap(ids) {
+				return nil, fmt.Errorf("meteor: english.synsets line %d: more ids than expected", lineNo)
 			}
 			ids = append(ids, int32(n))
 		}
 		set := ids[start:len(ids):len(ids)]
-		meteorSortUnique(&set)
+		if !slices.IsSorted(set) {
+			meteorSortUnique(&set)
+		} else {
+			set = slices.Compact(set)
+		}
 		// Java's Hashtable.put replaces an earlier entry for the same word.
-		res.synsets[lines[i]] = set
+		res.synsets[word] = set
 	}
 	return res, nil
 }
