@@ -136,7 +136,7 @@ func NonRedundancyTokens(sentenceTokens [][]string, opts *NROptions) (NRResult, 
 
 	ids, vocab := tokenIDs(sentenceTokens)
 	marks := make([]uint32, 2*vocab)
-	sc := pairScorer{seen: marks[:vocab], inB: marks[vocab:], set: o.SetJaccard}
+	sc := pairScorer{seen: marks[:vocab], inB: marks[vocab:], countB: make([]int, vocab), set: o.SetJaccard}
 	res := NRResult{Tokens: sentenceTokens}
 
 	n := len(ids)
@@ -196,30 +196,37 @@ func NonRedundancyTokens(sentenceTokens [][]string, opts *NROptions) (NRResult, 
 }
 
 // tokenIDs numbers the distinct tokens of a story, so that pairs are
-// compared as small integers. A story has a few dozen distinct tokens, for
-// which a linear search beats building a map.
+// compared as small integers. It uses a small open-addressing table sized
+// for the story rather than a map, which would allocate more.
 func tokenIDs(sentenceTokens [][]string) (ids [][]uint32, vocab int) {
 	total := 0
 	for _, t := range sentenceTokens {
 		total += len(t)
 	}
+	size := 16
+	for size < 2*total {
+		size *= 2
+	}
+	table := make([]uint32, size) // id+1 of the token in each slot, 0 if empty
+	seen := make([]string, 0, min(total, 64))
 	ids = make([][]uint32, len(sentenceTokens))
 	flat := make([]uint32, 0, total)
-	seen := make([]string, 0, min(total, 64))
 	for i, t := range sentenceTokens {
 		start := len(flat)
 		for _, w := range t {
-			id := uint32(len(seen))
-			for k, v := range seen {
-				if v == w {
-					id = uint32(k)
-					break
-				}
+			h := uint32(2166136261) // FNV-1a
+			for k := 0; k < len(w); k++ {
+				h = (h ^ uint32(w[k])) * 16777619
 			}
-			if id == uint32(len(seen)) {
+			slot := h & uint32(size-1)
+			for table[slot] != 0 && seen[table[slot]-1] != w {
+				slot = (slot + 1) & uint32(size-1)
+			}
+			if table[slot] == 0 {
 				seen = append(seen, w)
+				table[slot] = uint32(len(seen))
 			}
-			flat = append(flat, id)
+			flat = append(flat, table[slot]-1)
 		}
 		ids[i] = flat[start:len(flat):len(flat)]
 	}
@@ -230,21 +237,32 @@ func tokenIDs(sentenceTokens [][]string) (ids [][]uint32, vocab int) {
 // marks instead of allocating a set per pair.
 type pairScorer struct {
 	seen, inB []uint32 // stamps per token id
+	countB    []int    // occurrences in b of ids stamped in inB
 	stamp     uint32
 	set       bool
 }
 
 // score returns the numerator and |set(a) ∪ set(b)| for token lists a, b.
+// The reference's numerator, the number of equal (x, y) pairs with x from
+// a and y from b, is the sum over a's tokens of their counts in b.
 func (p *pairScorer) score(a, b []uint32) (shared, union int) {
 	p.stamp++
 	for _, x := range b {
-		p.inB[x] = p.stamp
+		if p.inB[x] != p.stamp {
+			p.inB[x] = p.stamp
+			p.countB[x] = 0
+		}
+		p.countB[x]++
 	}
 	for _, x := range a {
+		inB := p.inB[x] == p.stamp
+		if !p.set && inB {
+			shared += p.countB[x]
+		}
 		if p.seen[x] != p.stamp {
 			p.seen[x] = p.stamp
 			union++
-			if p.set && p.inB[x] == p.stamp {
+			if p.set && inB {
 				shared++
 			}
 		}
@@ -253,15 +271,6 @@ func (p *pairScorer) score(a, b []uint32) (shared, union int) {
 		if p.seen[x] != p.stamp {
 			p.seen[x] = p.stamp
 			union++
-		}
-	}
-	if !p.set {
-		for _, x := range a {
-			for _, y := range b {
-				if x == y {
-					shared++
-				}
-			}
 		}
 	}
 	return shared, union

@@ -33,13 +33,27 @@ func Split(text string) []string {
 // Spans returns the byte ranges of the sentences that Split returns
 // (PunktSentenceTokenizer.span_tokenize with boundary realignment).
 func Spans(text string) []Span {
-	var buf buffers
-	slices := english().slices(text, &buf)
-	return realign(text, slices)
+	var sp Splitter
+	return sp.AppendSpans(nil, text)
 }
 
-// buffers holds scratch space reused across the candidate breaks of one
-// text.
+// Splitter does what Spans does, reusing its scratch space from one call to
+// the next; the zero value is ready to use. A Splitter must not be used by
+// two goroutines at once; the package-level functions may be.
+type Splitter struct {
+	buf buffers
+}
+
+// AppendSpans appends the sentence spans of text to dst and returns the
+// extended slice.
+func (sp *Splitter) AppendSpans(dst []Span, text string) []Span {
+	start := len(dst)
+	dst = english().appendSlices(dst, text, &sp.buf)
+	// realign works in place and returns a prefix of what it is given.
+	return dst[:start+len(realign(text, dst[start:]))]
+}
+
+// buffers holds scratch space reused across the candidate breaks of a text.
 type buffers struct {
 	words []string
 	toks  []token
@@ -103,13 +117,12 @@ func lastASCIISpace(s string) int {
 	return 0
 }
 
-// slices is PunktSentenceTokenizer._slices_from_text combined with
+// appendSlices is PunktSentenceTokenizer._slices_from_text combined with
 // _match_potential_end_contexts: it finds the candidate breaks, pairs each
 // with the word before it (dropping a candidate whose word overlaps the
 // next candidate's, so that "!!!" is decided once, at its last mark), asks
 // whether the context holds a sentence break, and cuts there.
-func (p *params) slices(text string, buf *buffers) []Span {
-	var out []Span
+func (p *params) appendSlices(out []Span, text string, buf *buffers) []Span {
 	lastBreak := 0
 	var prev candidate
 	havePrev := false

@@ -33,14 +33,17 @@ func TokenizeSentence(sentence string) []string {
 // Tokenizer must not be used by two goroutines at once; the package-level
 // functions may be.
 type Tokenizer struct {
-	buf passBuffers
+	buf   passBuffers
+	split sentences.Splitter
+	spans []sentences.Span
 }
 
 // Tokenize appends the tokens of text (nltk.word_tokenize) to dst and
 // returns the extended slice.
 func (tk *Tokenizer) Tokenize(dst []string, text string) []string {
-	for _, s := range sentences.Split(text) {
-		dst = tk.buf.appendTokens(dst, s)
+	tk.spans = tk.split.AppendSpans(tk.spans[:0], text)
+	for _, s := range tk.spans {
+		dst = tk.buf.appendTokens(dst, text[s.Start:s.End])
 	}
 	return dst
 }
