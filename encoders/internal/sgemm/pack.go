@@ -1,0 +1,69 @@
+package sgemm
+
+// packA copies the mcur×kcur block of alpha·op(A) at (ic, pc) into dst as
+// mr-row slivers, each stored column after column (kcur columns of mr
+// values), the last sliver padded with zeros. Folding alpha in here costs
+// mcur·kcur multiplications instead of one per element of C per block.
+func packA(dst, a []float32, lda int, trans bool, alpha float32, ic, pc, mcur, kcur int) {
+	for ir := 0; ir < mcur; ir += mr {
+		s := dst[ir*kcur : (ir+mr)*kcur]
+		rows := min(mr, mcur-ir)
+		if trans {
+			// op(A)(i, p) = a[p*lda+i]: each column of the sliver is
+			// contiguous in a.
+			for p := range kcur {
+				src := a[(pc+p)*lda+ic+ir:][:rows]
+				col := s[p*mr : p*mr+mr]
+				for i, v := range src {
+					col[i] = alpha * v
+				}
+				clear(col[rows:])
+			}
+			continue
+		}
+		// op(A)(i, p) = a[i*lda+p]: each row of the sliver is contiguous.
+		for i := range rows {
+			src := a[(ic+ir+i)*lda+pc:][:kcur]
+			for p, v := range src {
+				s[p*mr+i] = alpha * v
+			}
+		}
+		for i := rows; i < mr; i++ {
+			for p := range kcur {
+				s[p*mr+i] = 0
+			}
+		}
+	}
+}
+
+// packB copies the kcur×ncur panel of op(B) at (pc, jc) into dst as nr-column
+// slivers, each stored row after row (kcur rows of nr values), the last
+// sliver padded with zeros.
+func packB(dst, b []float32, ldb int, trans bool, pc, jc, kcur, ncur int) {
+	for jr := 0; jr < ncur; jr += nr {
+		s := dst[jr*kcur : (jr+nr)*kcur]
+		cols := min(nr, ncur-jr)
+		if !trans {
+			// op(B)(p, j) = b[p*ldb+j]: each row of the sliver is
+			// contiguous in b.
+			for p := range kcur {
+				row := s[p*nr : p*nr+nr]
+				copy(row, b[(pc+p)*ldb+jc+jr:][:cols])
+				clear(row[cols:])
+			}
+			continue
+		}
+		// op(B)(p, j) = b[j*ldb+p]: each column of the sliver is contiguous.
+		for j := range cols {
+			src := b[(jc+jr+j)*ldb+pc:][:kcur]
+			for p, v := range src {
+				s[p*nr+j] = v
+			}
+		}
+		for j := cols; j < nr; j++ {
+			for p := range kcur {
+				s[p*nr+j] = 0
+			}
+		}
+	}
+}

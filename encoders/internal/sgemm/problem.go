@@ -1,0 +1,201 @@
+package sgemm
+
+import (
+	"runtime"
+	"sync"
+)
+
+// microKernel adds the product of a packed mr×k sliver of A (a, column after
+// column) and a packed k×nr sliver of B (b, row after row) to the mr×nr tile
+// of C at c, whose rows are ldc elements apart. k ≥ 1.
+type microKernel func(k int, a, b, c *float32, ldc int)
+
+// problem is one validated Sgemm call.
+type problem struct {
+	kern           microKernel
+	aTrans, bTrans bool
+	m, n, k        int
+	alpha, beta    float32
+	a              []float32
+	lda            int
+	b              []float32
+	ldb            int
+	c              []float32
+	ldc            int
+}
+
+// run splits the product into at most GOMAXPROCS pieces along its longer
+// side of C and computes them concurrently, or computes it on the calling
+// goroutine when it is small.
+func (p *problem) run() {
+	workers := 1
+	if p.m*p.n*p.k >= parallelMinWork {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	splitColumns := p.n >= p.m
+	if splitColumns {
+		workers = min(workers, p.n/minColumnsPerWorker)
+	} else {
+		workers = min(workers, p.m/minRowsPerWorker)
+	}
+	if workers <= 1 {
+		p.serial()
+		return
+	}
+	var wg sync.WaitGroup
+	for w := range workers {
+		var sub problem
+		if splitColumns {
+			j0, j1 := share(p.n, nr, w, workers), share(p.n, nr, w+1, workers)
+			sub = p.columns(j0, j1)
+		} else {
+			i0, i1 := share(p.m, mr, w, workers), share(p.m, mr, w+1, workers)
+			sub = p.rows(i0, i1)
+		}
+		if w == workers-1 {
+			sub.serial()
+			break
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sub.serial()
+		}()
+	}
+	wg.Wait()
+}
+
+// share returns where piece w of parts starts when size is cut into parts
+// pieces whose boundaries are multiples of unit (except the end).
+func share(size, unit, w, parts int) int {
+	if w >= parts {
+		return size
+	}
+	units := (size + unit - 1) / unit
+	return min(size, units*w/parts*unit)
+}
+
+// rows returns the sub-problem computing rows [i0, i1) of C.
+func (p *problem) rows(i0, i1 int) problem {
+	q := *p
+	q.m = i1 - i0
+	if p.aTrans {
+		q.a = p.a[i0:]
+	} else {
+		q.a = p.a[i0*p.lda:]
+	}
+	q.c = p.c[i0*p.ldc:]
+	return q
+}
+
+// columns returns the sub-problem computing columns [j0, j1) of C.
+func (p *problem) columns(j0, j1 int) problem {
+	q := *p
+	q.n = j1 - j0
+	if p.bTrans {
+		q.b = p.b[j0*p.ldb:]
+	} else {
+		q.b = p.b[j0:]
+	}
+	q.c = p.c[j0:]
+	return q
+}
+
+// packBuffers holds the packed A block and B panel of one goroutine.
+type packBuffers struct {
+	a, b []float32
+	// tile receives the micro-kernel's result for tiles that stick out of
+	// C; it lives here rather than on the stack because the kernel is
+	// called through a function value, which makes its arguments escape.
+	tile [mr * nr]float32
+}
+
+// packPool reuses packing buffers between calls, so that a forward pass
+// does not allocate megabytes per matrix product.
+var packPool = sync.Pool{New: func() any { return new(packBuffers) }}
+
+// serial computes the problem on the calling goroutine: C is scaled by
+// beta, then alpha·op(A)·op(B) is accumulated block after block.
+func (p *problem) serial() {
+	p.scaleC()
+	if p.alpha == 0 || p.k == 0 {
+		return
+	}
+	bufs := packPool.Get().(*packBuffers)
+	defer packPool.Put(bufs)
+	ncMax := min(nc, roundUp(p.n, nr))
+	kcMax := min(kc, p.k)
+	mcMax := min(mc, roundUp(p.m, mr))
+	bufs.a = grow(bufs.a, mcMax*kcMax)
+	bufs.b = grow(bufs.b, ncMax*kcMax)
+	for jc := 0; jc < p.n; jc += nc {
+		ncur := min(nc, p.n-jc)
+		for pc := 0; pc < p.k; pc += kc {
+			kcur := min(kc, p.k-pc)
+			packB(bufs.b, p.b, p.ldb, p.bTrans, pc, jc, kcur, ncur)
+			for ic := 0; ic < p.m; ic += mc {
+				mcur := min(mc, p.m-ic)
+				packA(bufs.a, p.a, p.lda, p.aTrans, p.alpha, ic, pc, mcur, kcur)
+				p.macroKernel(bufs.a, bufs.b, &bufs.tile, ic, jc, mcur, ncur, kcur)
+			}
+		}
+	}
+}
+
+// macroKernel adds the product of a packed mcur×kcur block of A and a
+// packed kcur×ncur panel of B to C at (ic, jc), tile by tile. Tiles that
+// stick out of C are computed into a scratch tile and only their inside is
+// added to C.
+func (p *problem) macroKernel(pa, pb []float32, tile *[mr * nr]float32, ic, jc, mcur, ncur, kcur int) {
+	c, ldc := p.c, p.ldc
+	for jr := 0; jr < ncur; jr += nr {
+		bs := pb[jr*kcur:]
+		cols := min(nr, ncur-jr)
+		for ir := 0; ir < mcur; ir += mr {
+			as := pa[ir*kcur:]
+			rows := min(mr, mcur-ir)
+			off := (ic+ir)*ldc + jc + jr
+			if rows == mr && cols == nr {
+				p.kern(kcur, &as[0], &bs[0], &c[off], ldc)
+				continue
+			}
+			clear(tile[:])
+			p.kern(kcur, &as[0], &bs[0], &tile[0], nr)
+			for i := range rows {
+				dst := c[off+i*ldc : off+i*ldc+cols]
+				for j, v := range tile[i*nr : i*nr+cols] {
+					dst[j] += v
+				}
+			}
+		}
+	}
+}
+
+// scaleC multiplies C by beta; beta = 0 sets C to zero without reading it,
+// as BLAS requires.
+func (p *problem) scaleC() {
+	switch p.beta {
+	case 1:
+	case 0:
+		for i := range p.m {
+			clear(p.c[i*p.ldc : i*p.ldc+p.n])
+		}
+	default:
+		for i := range p.m {
+			row := p.c[i*p.ldc : i*p.ldc+p.n]
+			for j := range row {
+				row[j] *= p.beta
+			}
+		}
+	}
+}
+
+func roundUp(x, unit int) int { return (x + unit - 1) / unit * unit }
+
+// grow returns buf if it holds at least n elements, else a new slice.
+func grow(buf []float32, n int) []float32 {
+	if cap(buf) >= n {
+		return buf[:n]
+	}
+	return make([]float32, n)
+}
