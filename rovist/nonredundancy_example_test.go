@@ -30,3 +30,15 @@ func ExampleNonRedundancy_undefined() {
 	// Output:
 	// false NaN <nil>
 }
+
+func ExampleNonRedundancyTokens() {
+	// Tokens per sentence, as scored (already without the final period).
+	sents := [][]string{{"the", "dog", "the", "dog"}, {"the", "dog"}}
+	ref, _ := rovist.NonRedundancyTokens(sents, nil)
+	paper, _ := rovist.NonRedundancyTokens(sents, &rovist.NROptions{SetJaccard: true})
+	fmt.Println("reference:", ref.Inter[0].Shared, "/", ref.Inter[0].Union, "score", ref.Score)
+	fmt.Println("set Jaccard:", paper.Inter[0].Shared, "/", paper.Inter[0].Union, "score", paper.Score)
+	// Output:
+	// reference: 4 / 2 score 0
+	// set Jaccard: 2 / 2 score 0.5
+}

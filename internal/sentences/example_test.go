@@ -28,3 +28,19 @@ func ExampleSpans() {
 	// 0 10 It rained.
 	// 11 24 We stayed in.
 }
+
+func ExampleSplitter() {
+	var sp sentences.Splitter
+	var spans []sentences.Span
+	for _, text := range []string{"Dr. Who? Yes.", "(Sent1.) Sent2."} {
+		spans = sp.AppendSpans(spans[:0], text)
+		var sents []string
+		for _, s := range spans {
+			sents = append(sents, text[s.Start:s.End])
+		}
+		fmt.Printf("%q\n", sents)
+	}
+	// Output:
+	// ["Dr. Who?" "Yes."]
+	// ["(Sent1.)" "Sent2."]
+}

@@ -18,3 +18,16 @@ func ExampleTokenizeSentence() {
 	// Output:
 	// ["``" "Hello" "," "''" "she" "said." "Bye" "."]
 }
+
+func ExampleTokenizer() {
+	// One Tokenizer per goroutine reuses its buffers across texts.
+	var tk words.Tokenizer
+	var toks []string
+	for _, text := range []string{"Mr. Smith wasn't home.", "We'll see (maybe)!"} {
+		toks = tk.Tokenize(toks[:0], text)
+		fmt.Printf("%q\n", toks)
+	}
+	// Output:
+	// ["Mr." "Smith" "was" "n't" "home" "."]
+	// ["We" "'ll" "see" "(" "maybe" ")" "!"]
+}
