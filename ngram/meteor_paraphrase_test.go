@@ -132,3 +132,17 @@ func TestMeteorParaphraseTableErrors(t *testing.T) {
 		t.Errorf("empty table: %+v, without table %+v", s, s0)
 	}
 }
+
+// TestMeteorParaphraseLineEnds: \r\n and \r end lines as in Java's readLine.
+func TestMeteorParaphraseLineEnds(t *testing.T) {
+	for _, text := range []string{"0.5\r\na man\r\na guy\r\n", "0.5\ra man\ra guy", "0.5\na man\na guy"} {
+		p, err := readMeteorParaphrases(bytes.NewReader(meteorGzip(t, text)), 1<<20)
+		if err != nil {
+			t.Fatalf("%q: %v", text, err)
+		}
+		got := p.paths([]int32{p.translate("a"), p.translate("man")}, 0, nil)
+		if len(p.paraphrases) != 1 || len(got) != 2 || got[0] != 2 || len(p.paraphrases[got[1]]) != 2 {
+			t.Errorf("%q: %d paraphrases, paths %v", text, len(p.paraphrases), got)
+		}
+	}
+}

@@ -1,7 +1,6 @@
 package ngram
 
 import (
-	"bufio"
 	"bytes"
 	"compress/gzip"
 	"embed"
@@ -215,31 +214,3 @@ func meteorJavaTokens(s string, dst []string) []string {
 	}
 	return dst
 }
-
-// meteorScanLines is a bufio.SplitFunc with java.io.BufferedReader.readLine's
-// line ends (\n, \r\n, \r).
-func meteorScanLines(data []byte, atEOF bool) (advance int, token []byte, err error) {
-	for i, b := range data {
-		if b == '\n' {
-			return i + 1, data[:i], nil
-		}
-		if b == '\r' {
-			if i+1 < len(data) {
-				if data[i+1] == '\n' {
-					return i + 2, data[:i], nil
-				}
-				return i + 1, data[:i], nil
-			}
-			if atEOF {
-				return i + 1, data[:i], nil
-			}
-			return 0, nil, nil // need one more byte to see a possible \n
-		}
-	}
-	if atEOF && len(data) > 0 {
-		return len(data), data, nil
-	}
-	return 0, nil, nil
-}
-
-var _ bufio.SplitFunc = meteorScanLines
