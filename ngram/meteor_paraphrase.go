@@ -18,8 +18,8 @@ type meteorParaphraser struct {
 	paraphrases [][]int32
 }
 
-// DefaultMeteorParaphraseLimit is the default cap on the decompressed size of
-// a paraphrase table (the published paraphrase-en.gz is far smaller).
+// DefaultMeteorParaphraseLimit is the default cap (4 GiB) on the decompressed
+// size of a paraphrase table read by NewMeteor; larger input is an error.
 const DefaultMeteorParaphraseLimit = 4 << 30
 
 // loadMeteorParaphrases reads a paraphrase table in the format of Meteor's
