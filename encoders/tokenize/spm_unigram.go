@@ -2,6 +2,7 @@ package tokenize
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"unicode/utf8"
 )
@@ -24,7 +25,19 @@ type spmUnigram struct {
 	normalizer *spmNormalizer
 }
 
+// MaxSPMPieceBytes bounds the total length of the pieces a SentencePiece
+// model may search (about 0.2 MB for ALBERT's 30,000, 2 MB for the largest
+// public vocabularies), which bounds the prefix index built from them.
+const MaxSPMPieceBytes = 4 << 20
+
 func newSPMUnigram(m *spmModel) (*spmUnigram, error) {
+	total := 0
+	for _, p := range m.pieces {
+		total += len(p.text)
+	}
+	if total > MaxSPMPieceBytes {
+		return nil, fmt.Errorf("pieces total %d bytes, above the limit of %d", total, MaxSPMPieceBytes)
+	}
 	if m.modelType != 1 {
 		return nil, errors.New("only unigram sentencepiece models are supported")
 	}
