@@ -1,0 +1,55 @@
+package sgemm
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/gonum"
+)
+
+// benchShapes are the products of the encoders: m×k·k×n.
+var benchShapes = [][3]int{
+	{128, 768, 768},   // one sequence through a BERT-base projection
+	{1024, 768, 768},  // 8×128 tokens through a projection
+	{1024, 768, 3072}, // 8×128 tokens into the feed-forward layer
+	{1024, 3072, 768}, // 8×128 tokens out of the feed-forward layer
+	{128, 64, 128},    // per-head attention scores Q·Kᵀ
+}
+
+// BenchmarkSgemm reports GFLOP/s (2·m·n·k per op, wall time) and the CPU
+// time per op of all threads (cpu-ms/op), since wall time on a loaded
+// machine says little, next to gonum's Sgemm for the ratio.
+func BenchmarkSgemm(b *testing.B) {
+	impls := []struct {
+		name string
+		impl blas.Float32Level3
+	}{
+		{"sgemm", Implementation{}},
+		{"gonum", gonum.Implementation{}},
+	}
+	for _, s := range benchShapes {
+		m, k, n := s[0], s[1], s[2]
+		rng := rand.New(rand.NewPCG(1, 1))
+		a := randomMatrix(rng, m, k)
+		bm := randomMatrix(rng, k, n)
+		c := make([]float32, m*n)
+		for _, im := range impls {
+			b.Run(fmt.Sprintf("%dx%dx%d/%s", m, k, n, im.name), func(b *testing.B) {
+				cpu0 := cpuTime()
+				b.ResetTimer()
+				for b.Loop() {
+					im.impl.Sgemm(blas.NoTrans, blas.NoTrans, m, n, k, 1, a, k, bm, n, 0, c, n)
+				}
+				b.StopTimer()
+				flops := 2 * float64(m) * float64(n) * float64(k) * float64(b.N)
+				b.ReportMetric(flops/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+				if cpu := cpuTime() - cpu0; cpu >= 0 && cpu0 >= 0 {
+					b.ReportMetric(cpu.Seconds()*1e3/float64(b.N), "cpu-ms/op")
+					b.ReportMetric(flops/cpu.Seconds()/1e9, "GFLOP/cpu-s")
+				}
+			})
+		}
+	}
+}
