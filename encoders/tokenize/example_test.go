@@ -68,3 +68,26 @@ func ExampleEncoder_EncodeBatch() {
 	// [[CLS] hello , world ! [SEP] [PAD] [PAD]] [1 1 1 1 1 1 0 0]
 	// [[CLS] the quick brown fox jumps over [SEP]] [1 1 1 1 1 1 1 1]
 }
+
+func ExampleALBERT_Decode() {
+	albert, err := tokenize.LoadALBERT("../testdata/tokenizers/albert")
+	if err != nil {
+		log.Fatal(err)
+	}
+	e, err := albert.EncodePairWith("The first sentence is rather long and keeps going.", "The second one.",
+		tokenize.Options{Truncation: tokenize.LongestFirst, MaxLength: 10})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(e.Tokens)
+	fmt.Println(e.TypeIDs)
+	text, err := albert.Decode(e.IDs)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(text)
+	// Output:
+	// [[CLS] ▁the ▁first ▁sentence ▁is [SEP] ▁the ▁second ▁one [SEP]]
+	// [0 0 0 0 0 0 1 1 1 1]
+	// the first sentence is the second one
+}
