@@ -70,6 +70,7 @@ func BenchmarkBuild200k(b *testing.B) {
 	recs := syntheticCorpus(1, 200_000, 215)
 	b.ResetTimer()
 	var tab *Table
+	cpu := processCPUSeconds()
 	for b.Loop() {
 		var err error
 		if tab, err = Build(recs, nil); err != nil {
@@ -77,6 +78,7 @@ func BenchmarkBuild200k(b *testing.B) {
 		}
 	}
 	b.StopTimer()
+	b.ReportMetric((processCPUSeconds()-cpu)/float64(b.N), "cpu-s/op")
 	runtime.GC()
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
@@ -104,6 +106,7 @@ func BenchmarkScore10k(b *testing.B) {
 	}
 	b.ResetTimer()
 	var sc *Scores
+	cpu := processCPUSeconds()
 	for b.Loop() {
 		for _, it := range items {
 			var err error
@@ -112,6 +115,7 @@ func BenchmarkScore10k(b *testing.B) {
 			}
 		}
 	}
+	b.ReportMetric((processCPUSeconds()-cpu)/float64(b.N), "cpu-s/op")
 	if math.IsNaN(sc.StyleCIDEr[0]) {
 		b.Fatal("NaN score")
 	}
@@ -125,10 +129,12 @@ func BenchmarkReadTable(b *testing.B) {
 		b.Fatal(err)
 	}
 	b.ResetTimer()
+	cpu := processCPUSeconds()
 	for b.Loop() {
 		if _, err := ReadTable(bytes.NewReader(buf.Bytes()), nil); err != nil {
 			b.Fatal(err)
 		}
 	}
+	b.ReportMetric((processCPUSeconds()-cpu)/float64(b.N), "cpu-s/op")
 	b.ReportMetric(float64(buf.Len())/(1<<20), "fileMB")
 }

@@ -1,0 +1,6 @@
+//go:build !unix
+
+package stylem
+
+// processCPUSeconds is not measured on this platform.
+func processCPUSeconds() float64 { return 0 }
