@@ -22,13 +22,18 @@ var benchShapes = [][3]int{
 // time per op of all threads (cpu-ms/op), since wall time on a loaded
 // machine says little, next to gonum's Sgemm for the ratio.
 func BenchmarkSgemm(b *testing.B) {
-	impls := []struct {
+	type impl struct {
 		name string
 		impl blas.Float32Level3
-	}{
-		{"sgemm", Implementation{}},
-		{"gonum", gonum.Implementation{}},
 	}
+	impls := []impl{{"sgemm-" + defaultKernel.name, Implementation{}}}
+	// The other assembly kernels this CPU runs, for comparison.
+	for _, k := range availableKernels() {
+		if k.name != defaultKernel.name && k.name != goKernel.name {
+			impls = append(impls, impl{"sgemm-" + k.name, kernelImplementation{kern: k}})
+		}
+	}
+	impls = append(impls, impl{"gonum", gonum.Implementation{}})
 	for _, s := range benchShapes {
 		m, k, n := s[0], s[1], s[2]
 		rng := rand.New(rand.NewPCG(1, 1))
@@ -52,4 +57,14 @@ func BenchmarkSgemm(b *testing.B) {
 			})
 		}
 	}
+}
+
+// kernelImplementation is Implementation with a chosen micro-kernel.
+type kernelImplementation struct {
+	gonum.Implementation
+	kern microKernel
+}
+
+func (ki kernelImplementation) Sgemm(tA, tB blas.Transpose, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
+	sgemm(ki.kern, tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 }

@@ -26,7 +26,7 @@ func FuzzSgemm(f *testing.F) {
 		beta := betas[int(flags>>4)%len(betas)]
 		g := newCase(rng, tA, tB, int(m)%80, int(n)%80, int(k)%300, alpha, beta, int(extra)%4)
 		for _, kk := range kernels {
-			g.check(t, kk.name, g.run(kk.kern))
+			g.check(t, kk.name, g.run(kk))
 		}
 	})
 }

@@ -2,10 +2,12 @@ package sgemm
 
 import "unsafe"
 
-// kernelGo is the portable micro-kernel: it adds the product of a packed
-// mr×k sliver of A and a packed k×nr sliver of B to the mr×nr tile of C at
-// c, whose rows are ldc elements apart.
+// goKernel is the portable 6×16 micro-kernel.
+var goKernel = microKernel{name: "go", fn: kernelGo, mr: 6, nr: 16}
+
+// kernelGo is the portable kernelFunc for 6×16 tiles.
 func kernelGo(k int, a, b, c *float32, ldc int) {
+	const mr, nr = 6, 16
 	as := unsafe.Slice(a, k*mr)
 	bs := unsafe.Slice(b, k*nr)
 	var acc [mr][nr]float32

@@ -4,4 +4,4 @@ package sgemm
 
 // defaultKernel is the portable micro-kernel on architectures without an
 // assembly one.
-var defaultKernel microKernel = kernelGo
+var defaultKernel = goKernel

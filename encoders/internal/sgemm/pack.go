@@ -4,7 +4,7 @@ package sgemm
 // mr-row slivers, each stored column after column (kcur columns of mr
 // values), the last sliver padded with zeros. Folding alpha in here costs
 // mcur·kcur multiplications instead of one per element of C per block.
-func packA(dst, a []float32, lda int, trans bool, alpha float32, ic, pc, mcur, kcur int) {
+func packA(dst, a []float32, lda int, trans bool, alpha float32, ic, pc, mcur, kcur, mr int) {
 	for ir := 0; ir < mcur; ir += mr {
 		s := dst[ir*kcur : (ir+mr)*kcur]
 		rows := min(mr, mcur-ir)
@@ -39,7 +39,7 @@ func packA(dst, a []float32, lda int, trans bool, alpha float32, ic, pc, mcur, k
 // packB copies the kcur×ncur panel of op(B) at (pc, jc) into dst as nr-column
 // slivers, each stored row after row (kcur rows of nr values), the last
 // sliver padded with zeros.
-func packB(dst, b []float32, ldb int, trans bool, pc, jc, kcur, ncur int) {
+func packB(dst, b []float32, ldb int, trans bool, pc, jc, kcur, ncur, nr int) {
 	for jr := 0; jr < ncur; jr += nr {
 		s := dst[jr*kcur : (jr+nr)*kcur]
 		cols := min(nr, ncur-jr)

@@ -5,10 +5,17 @@ import (
 	"sync"
 )
 
-// microKernel adds the product of a packed mr×k sliver of A (a, column after
+// kernelFunc adds the product of a packed mr×k sliver of A (a, column after
 // column) and a packed k×nr sliver of B (b, row after row) to the mr×nr tile
 // of C at c, whose rows are ldc elements apart. k ≥ 1.
-type microKernel func(k int, a, b, c *float32, ldc int)
+type kernelFunc func(k int, a, b, c *float32, ldc int)
+
+// microKernel is a kernelFunc with its tile size.
+type microKernel struct {
+	name   string
+	fn     kernelFunc
+	mr, nr int
+}
 
 // problem is one validated Sgemm call.
 type problem struct {
@@ -46,10 +53,10 @@ func (p *problem) run() {
 	for w := range workers {
 		var sub problem
 		if splitColumns {
-			j0, j1 := share(p.n, nr, w, workers), share(p.n, nr, w+1, workers)
+			j0, j1 := share(p.n, p.kern.nr, w, workers), share(p.n, p.kern.nr, w+1, workers)
 			sub = p.columns(j0, j1)
 		} else {
-			i0, i1 := share(p.m, mr, w, workers), share(p.m, mr, w+1, workers)
+			i0, i1 := share(p.m, p.kern.mr, w, workers), share(p.m, p.kern.mr, w+1, workers)
 			sub = p.rows(i0, i1)
 		}
 		if w == workers-1 {
@@ -107,7 +114,7 @@ type packBuffers struct {
 	// tile receives the micro-kernel's result for tiles that stick out of
 	// C; it lives here rather than on the stack because the kernel is
 	// called through a function value, which makes its arguments escape.
-	tile [mr * nr]float32
+	tile [maxTile]float32
 }
 
 // packPool reuses packing buffers between calls, so that a forward pass
@@ -123,6 +130,7 @@ func (p *problem) serial() {
 	}
 	bufs := packPool.Get().(*packBuffers)
 	defer packPool.Put(bufs)
+	mr, nr := p.kern.mr, p.kern.nr
 	ncMax := min(nc, roundUp(p.n, nr))
 	kcMax := min(kc, p.k)
 	mcMax := min(mc, roundUp(p.m, mr))
@@ -132,10 +140,10 @@ func (p *problem) serial() {
 		ncur := min(nc, p.n-jc)
 		for pc := 0; pc < p.k; pc += kc {
 			kcur := min(kc, p.k-pc)
-			packB(bufs.b, p.b, p.ldb, p.bTrans, pc, jc, kcur, ncur)
+			packB(bufs.b, p.b, p.ldb, p.bTrans, pc, jc, kcur, ncur, nr)
 			for ic := 0; ic < p.m; ic += mc {
 				mcur := min(mc, p.m-ic)
-				packA(bufs.a, p.a, p.lda, p.aTrans, p.alpha, ic, pc, mcur, kcur)
+				packA(bufs.a, p.a, p.lda, p.aTrans, p.alpha, ic, pc, mcur, kcur, mr)
 				p.macroKernel(bufs.a, bufs.b, &bufs.tile, ic, jc, mcur, ncur, kcur)
 			}
 		}
@@ -146,8 +154,9 @@ func (p *problem) serial() {
 // packed kcur×ncur panel of B to C at (ic, jc), tile by tile. Tiles that
 // stick out of C are computed into a scratch tile and only their inside is
 // added to C.
-func (p *problem) macroKernel(pa, pb []float32, tile *[mr * nr]float32, ic, jc, mcur, ncur, kcur int) {
+func (p *problem) macroKernel(pa, pb []float32, tile *[maxTile]float32, ic, jc, mcur, ncur, kcur int) {
 	c, ldc := p.c, p.ldc
+	kern, mr, nr := p.kern.fn, p.kern.mr, p.kern.nr
 	for jr := 0; jr < ncur; jr += nr {
 		bs := pb[jr*kcur:]
 		cols := min(nr, ncur-jr)
@@ -156,11 +165,11 @@ func (p *problem) macroKernel(pa, pb []float32, tile *[mr * nr]float32, ic, jc, 
 			rows := min(mr, mcur-ir)
 			off := (ic+ir)*ldc + jc + jr
 			if rows == mr && cols == nr {
-				p.kern(kcur, &as[0], &bs[0], &c[off], ldc)
+				kern(kcur, &as[0], &bs[0], &c[off], ldc)
 				continue
 			}
-			clear(tile[:])
-			p.kern(kcur, &as[0], &bs[0], &tile[0], nr)
+			clear(tile[:mr*nr])
+			kern(kcur, &as[0], &bs[0], &tile[0], nr)
 			for i := range rows {
 				dst := c[off+i*ldc : off+i*ldc+cols]
 				for j, v := range tile[i*nr : i*nr+cols] {

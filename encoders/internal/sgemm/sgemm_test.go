@@ -159,13 +159,7 @@ var (
 
 // kernels are the micro-kernels under test: the one this CPU uses and the
 // portable one.
-var kernels = []struct {
-	name string
-	kern microKernel
-}{
-	{"default", defaultKernel},
-	{"go", kernelGo},
-}
+var kernels = availableKernels()
 
 func TestSgemmAllOptions(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
@@ -175,7 +169,7 @@ func TestSgemmAllOptions(t *testing.T) {
 				for _, beta := range betas {
 					g := newCase(rng, tA, tB, 13, 35, 19, alpha, beta, 3)
 					for _, kk := range kernels {
-						g.check(t, kk.name, g.run(kk.kern))
+						g.check(t, kk.name, g.run(kk))
 					}
 				}
 			}
@@ -196,7 +190,7 @@ func TestSgemmEdgeSizes(t *testing.T) {
 		g := newCase(rng, transposes[rng.IntN(2)], transposes[rng.IntN(2)], m, n, k,
 			alphas[rng.IntN(len(alphas))], betas[rng.IntN(len(betas))], rng.IntN(3))
 		for _, kk := range kernels {
-			g.check(t, kk.name, g.run(kk.kern))
+			g.check(t, kk.name, g.run(kk))
 		}
 	}
 }
@@ -206,17 +200,17 @@ func TestSgemmEdgeSizes(t *testing.T) {
 func TestSgemmBlockBoundaries(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	shapes := [][3]int{
-		{mc + 5, 2*nr + 3, 2*kc + 7},  // several row and depth blocks
-		{7, nc + 21, kc + 1},          // two column panels
-		{300, 200, 150},               // parallel over rows… or columns
-		{130, 1000, 70},               // parallel over columns
-		{2*mc + mr + 1, 40, 3*kc - 1}, // parallel over rows
-		{128, 128, 64},                // a per-head attention product
-		{1, 4 * nc, 3},                // a single row
-		{4 * mc, 1, 2*kc + 1},         // a single column
-		{mc - 1, nc - 1, kc - 1},      // one block, ragged
-		{2 * mc, 2 * nr * 8, 2 * kc},  // whole blocks
-		{mr * 40, minColumnsPerWorker, 1024},
+		{mc + 5, 2*32 + 3, 2*kc + 7}, // several row and depth blocks
+		{7, nc + 21, kc + 1},         // two column panels
+		{300, 200, 150},              // parallel over rows… or columns
+		{130, 1000, 70},              // parallel over columns
+		{2*mc + 13, 40, 3*kc - 1},    // parallel over rows
+		{128, 128, 64},               // a per-head attention product
+		{1, 4 * nc, 3},               // a single row
+		{4 * mc, 1, 2*kc + 1},        // a single column
+		{mc - 1, nc - 1, kc - 1},     // one block, ragged
+		{2 * mc, 512, 2 * kc},        // whole blocks
+		{6 * 40, minColumnsPerWorker, 1024},
 	}
 	if testing.Short() {
 		shapes = shapes[2:6]
@@ -224,7 +218,9 @@ func TestSgemmBlockBoundaries(t *testing.T) {
 	for _, s := range shapes {
 		for _, tr := range [][2]blas.Transpose{{blas.NoTrans, blas.NoTrans}, {blas.Trans, blas.Trans}, {blas.NoTrans, blas.Trans}, {blas.Trans, blas.NoTrans}} {
 			g := newCase(rng, tr[0], tr[1], s[0], s[1], s[2], 0.5, -2, 1)
-			g.check(t, "default", g.run(defaultKernel))
+			for _, kk := range kernels {
+				g.check(t, kk.name, g.run(kk))
+			}
 		}
 	}
 }
