@@ -41,7 +41,8 @@ type meteorPath struct {
 	allMatches1, allMatches2    int
 	matchCount, chunks          int
 	idx, lastMatchEnd, distance int
-	seq                         int // position before sorting (stability)
+	seq                         int    // position before sorting (stability)
+	key                         uint64 // packed sort key (meteorSortPaths)
 
 	// A pending path is a candidate extension whose arrays are not yet
 	// copied: parent's arrays plus match pendMatch at ref position pendAt.
@@ -394,14 +395,34 @@ func meteorSortPaths(paths []*meteorPath, k int) {
 	if len(paths) < 2 {
 		return
 	}
+	// Pack the comparator's three keys into one integer when they fit.
+	const field = 1<<21 - 1
+	packed := true
 	for i, p := range paths {
 		p.seq = i
+		total := p.matches1 + p.matches2
+		if total < 0 || total > field || p.chunks < 0 || p.chunks > field || p.distance < 0 || p.distance > field {
+			packed = false
+			continue
+		}
+		p.key = uint64(field-total)<<42 | uint64(p.chunks)<<21 | uint64(p.distance)
 	}
 	less := func(x, y *meteorPath) int {
-		if c := meteorComparePaths(x, y); c != 0 {
-			return c
+		if x.key != y.key {
+			if x.key < y.key {
+				return -1
+			}
+			return 1
 		}
 		return x.seq - y.seq
+	}
+	if !packed {
+		less = func(x, y *meteorPath) int {
+			if c := meteorComparePaths(x, y); c != 0 {
+				return c
+			}
+			return x.seq - y.seq
+		}
 	}
 	if len(paths) <= 4*k {
 		slices.SortFunc(paths, less)
