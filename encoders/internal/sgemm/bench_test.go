@@ -9,7 +9,9 @@ import (
 	"gonum.org/v1/gonum/blas/gonum"
 )
 
-// benchShapes are the products of the encoders: m×k·k×n.
+// benchShapes are the products of the encoders: m×k·(n×k)ᵀ, B transposed
+// as in the encoders' linear layers (PyTorch stores weights out×in) and in
+// the attention scores Q·Kᵀ.
 var benchShapes = [][3]int{
 	{128, 768, 768},   // one sequence through a BERT-base projection
 	{1024, 768, 768},  // 8×128 tokens through a projection
@@ -38,14 +40,14 @@ func BenchmarkSgemm(b *testing.B) {
 		m, k, n := s[0], s[1], s[2]
 		rng := rand.New(rand.NewPCG(1, 1))
 		a := randomMatrix(rng, m, k)
-		bm := randomMatrix(rng, k, n)
+		bm := randomMatrix(rng, n, k)
 		c := make([]float32, m*n)
 		for _, im := range impls {
 			b.Run(fmt.Sprintf("%dx%dx%d/%s", m, k, n, im.name), func(b *testing.B) {
 				cpu0 := cpuTime()
 				b.ResetTimer()
 				for b.Loop() {
-					im.impl.Sgemm(blas.NoTrans, blas.NoTrans, m, n, k, 1, a, k, bm, n, 0, c, n)
+					im.impl.Sgemm(blas.NoTrans, blas.Trans, m, n, k, 1, a, k, bm, k, 0, c, n)
 				}
 				b.StopTimer()
 				flops := 2 * float64(m) * float64(n) * float64(k) * float64(b.N)

@@ -10,6 +10,11 @@ func kernelAVX2(k int, a, b, c *float32, ldc int)
 //go:noescape
 func kernelAVX512(k int, a, b, c *float32, ldc int)
 
+// transpose8x8AVX sets dst[c*ldd+r] = src[r*lds+c] for r, c in [0, 8).
+//
+//go:noescape
+func transpose8x8AVX(src *float32, lds int, dst *float32, ldd int)
+
 // cpuid executes the CPUID instruction.
 func cpuid(eaxArg, ecxArg uint32) (eax, ebx, ecx, edx uint32)
 
@@ -17,8 +22,8 @@ func cpuid(eaxArg, ecxArg uint32) (eax, ebx, ecx, edx uint32)
 func xgetbv() (eax, edx uint32)
 
 var (
-	avx2Kernel   = microKernel{name: "avx2", fn: kernelAVX2, mr: 6, nr: 16}
-	avx512Kernel = microKernel{name: "avx512", fn: kernelAVX512, mr: 12, nr: 32}
+	avx2Kernel   = microKernel{name: "avx2", fn: kernelAVX2, mr: 6, nr: 16, transpose8x8: transpose8x8AVX}
+	avx512Kernel = microKernel{name: "avx512", fn: kernelAVX512, mr: 12, nr: 32, transpose8x8: transpose8x8AVX}
 )
 
 // cpuFeatures reports whether the CPU has AVX2 with FMA and AVX-512F, each

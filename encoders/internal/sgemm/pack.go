@@ -39,7 +39,7 @@ func packA(dst, a []float32, lda int, trans bool, alpha float32, ic, pc, mcur, k
 // packB copies the kcur×ncur panel of op(B) at (pc, jc) into dst as nr-column
 // slivers, each stored row after row (kcur rows of nr values), the last
 // sliver padded with zeros.
-func packB(dst, b []float32, ldb int, trans bool, pc, jc, kcur, ncur, nr int) {
+func packB(dst, b []float32, ldb int, trans bool, pc, jc, kcur, ncur, nr int, transpose8x8 func(src *float32, lds int, dst *float32, ldd int)) {
 	for jr := 0; jr < ncur; jr += nr {
 		s := dst[jr*kcur : (jr+nr)*kcur]
 		cols := min(nr, ncur-jr)
@@ -54,7 +54,26 @@ func packB(dst, b []float32, ldb int, trans bool, pc, jc, kcur, ncur, nr int) {
 			continue
 		}
 		// op(B)(p, j) = b[j*ldb+p]: each column of the sliver is contiguous.
-		for j := range cols {
+		// Whole 8×8 blocks go through transpose8x8 when there is one; the
+		// slice expressions check the bounds that it does not.
+		j8, p8 := 0, 0
+		if transpose8x8 != nil {
+			j8, p8 = cols/8*8, kcur/8*8
+			for j := 0; j < j8; j += 8 {
+				for p := 0; p < p8; p += 8 {
+					src := b[(jc+jr+j)*ldb+pc+p:][:7*ldb+8]
+					d := s[p*nr+j:][:7*nr+8]
+					transpose8x8(&src[0], ldb, &d[0], nr)
+				}
+				for jj := j; jj < j+8; jj++ {
+					src := b[(jc+jr+jj)*ldb+pc:][:kcur]
+					for p := p8; p < kcur; p++ {
+						s[p*nr+jj] = src[p]
+					}
+				}
+			}
+		}
+		for j := j8; j < cols; j++ {
 			src := b[(jc+jr+j)*ldb+pc:][:kcur]
 			for p, v := range src {
 				s[p*nr+j] = v

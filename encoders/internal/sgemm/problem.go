@@ -15,6 +15,10 @@ type microKernel struct {
 	name   string
 	fn     kernelFunc
 	mr, nr int
+	// transpose8x8, if not nil, sets dst[c*ldd+r] = src[r*lds+c] for r, c
+	// in [0, 8); packing a transposed B uses it, since element-by-element
+	// transposition costs as much as the product itself when m is small.
+	transpose8x8 func(src *float32, lds int, dst *float32, ldd int)
 }
 
 // problem is one validated Sgemm call.
@@ -140,7 +144,7 @@ func (p *problem) serial() {
 		ncur := min(nc, p.n-jc)
 		for pc := 0; pc < p.k; pc += kc {
 			kcur := min(kc, p.k-pc)
-			packB(bufs.b, p.b, p.ldb, p.bTrans, pc, jc, kcur, ncur, nr)
+			packB(bufs.b, p.b, p.ldb, p.bTrans, pc, jc, kcur, ncur, nr, p.kern.transpose8x8)
 			for ic := 0; ic < p.m; ic += mc {
 				mcur := min(mc, p.m-ic)
 				packA(bufs.a, p.a, p.lda, p.aTrans, p.alpha, ic, pc, mcur, kcur, mr)
