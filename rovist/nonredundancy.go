@@ -3,6 +3,7 @@ package rovist
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/storyeval/storyeval/internal/pairwise"
 	"github.com/storyeval/storyeval/internal/sentences"
@@ -82,31 +83,56 @@ type NRPair struct {
 // scorer (usydnlp/rovist scripts/non_redun_scorer.py) bit for bit: the story
 // is split with NLTK's sent_tokenize, each sentence tokenized with
 // word_tokenize (which re-splits it) and scored by NonRedundancyTokens.
+// To score many stories, an NRScorer saves allocations.
 //
 // Matches the reference implementation, which drops the last token of every
 // sentence whatever it is (meant to be the final punctuation), and compares
 // tokens case-sensitively.
 func NonRedundancy(story string, opts *NROptions) (NRResult, error) {
-	sents := sentences.Split(story)
-	toks := make([][]string, len(sents))
-	var tk words.Tokenizer
-	longest := 0
-	for _, s := range sents {
-		longest = max(longest, len(s))
+	var sc NRScorer
+	if opts != nil {
+		sc.Options = *opts
 	}
-	tk.Grow(longest)
+	return sc.Score(story)
+}
+
+// NRScorer computes NonRedundancy for many stories, reusing its scratch
+// space (tokenizer buffers, token tables) from one story to the next. The
+// zero value scores with the reference's options. An NRScorer must not be
+// used by two goroutines at once; give each goroutine its own.
+type NRScorer struct {
+	// Options configures the score; the zero value is the reference's
+	// behaviour.
+	Options NROptions
+
+	split   sentences.Splitter
+	spans   []sentences.Span
+	tk      words.Tokenizer
+	scratch nrScratch
+}
+
+// Score returns RoViST-NR for story, as NonRedundancy(story,
+// &s.Options).
+func (s *NRScorer) Score(story string) (NRResult, error) {
+	s.spans = s.split.AppendSpans(s.spans[:0], story)
+	longest := 0
+	for _, sp := range s.spans {
+		longest = max(longest, sp.End-sp.Start)
+	}
+	s.tk.Grow(longest)
+	toks := make([][]string, len(s.spans))
 	// The tokens of all sentences, back to back; a token with its
 	// separator averages about five bytes.
 	all := make([]string, 0, len(story)/4+16)
-	for i, s := range sents {
+	for i, sp := range s.spans {
 		start := len(all)
-		all = tk.Tokenize(all, s)
+		all = s.tk.Tokenize(all, story[sp.Start:sp.End])
 		if len(all) > start {
 			all = all[:len(all)-1]
 		}
 		toks[i] = all[start:len(all):len(all)]
 	}
-	return NonRedundancyTokens(toks, opts)
+	return s.scratch.score(toks, &s.Options)
 }
 
 // NonRedundancyTokens scores a story given as the tokens of each sentence,
@@ -122,10 +148,26 @@ func NonRedundancy(story string, opts *NROptions) (NRResult, error) {
 // shorter block with the full block before it. The result keeps
 // sentenceTokens as its Tokens field.
 func NonRedundancyTokens(sentenceTokens [][]string, opts *NROptions) (NRResult, error) {
+	var sc nrScratch
 	var o NROptions
 	if opts != nil {
 		o = *opts
 	}
+	return sc.score(sentenceTokens, &o)
+}
+
+// nrScratch is the working memory of one score, kept by an NRScorer.
+type nrScratch struct {
+	ids    [][]uint32 // token ids per sentence, slices of flat
+	flat   []uint32
+	table  []uint32
+	seen   []string
+	marks  []uint32
+	countB []int
+	scores []float64
+}
+
+func (sc *nrScratch) score(sentenceTokens [][]string, o *NROptions) (NRResult, error) {
 	block := o.BlockLength
 	switch {
 	case block == 0:
@@ -134,9 +176,12 @@ func NonRedundancyTokens(sentenceTokens [][]string, opts *NROptions) (NRResult, 
 		return NRResult{}, fmt.Errorf("rovist: NonRedundancy: BlockLength %d is negative", block)
 	}
 
-	ids, vocab := tokenIDs(sentenceTokens)
-	marks := make([]uint32, 2*vocab)
-	sc := pairScorer{seen: marks[:vocab], inB: marks[vocab:], countB: make([]int, vocab), set: o.SetJaccard}
+	vocab := sc.tokenIDs(sentenceTokens)
+	ids := sc.ids
+	sc.marks = slices.Grow(sc.marks[:0], 2*vocab)[:2*vocab]
+	sc.countB = slices.Grow(sc.countB[:0], vocab)[:vocab]
+	clear(sc.marks)
+	ps := pairScorer{seen: sc.marks[:vocab], inB: sc.marks[vocab:], countB: sc.countB, set: o.SetJaccard}
 	res := NRResult{Tokens: sentenceTokens}
 
 	n := len(ids)
@@ -145,7 +190,7 @@ func NonRedundancyTokens(sentenceTokens [][]string, opts *NROptions) (NRResult, 
 	}
 	for i := 1; i < n; i++ {
 		for j := 0; j < i; j++ {
-			shared, union := sc.score(ids[i], ids[j])
+			shared, union := ps.score(ids[i], ids[j])
 			if union == 0 {
 				if o.ErrorOnEmptyUnion {
 					return NRResult{}, fmt.Errorf("rovist: NonRedundancy: sentences %d and %d are both empty after dropping their last token (the reference scorer divides by zero)", j, i)
@@ -161,7 +206,9 @@ func NonRedundancyTokens(sentenceTokens [][]string, opts *NROptions) (NRResult, 
 	for _, t := range ids {
 		intra += max(0, (len(t)+block-1)/block-1)
 	}
-	res.Intra = make([]NRPair, 0, intra)
+	if intra > 0 {
+		res.Intra = make([]NRPair, 0, intra)
+	}
 	for s, t := range ids {
 		for k := 0; k*block < len(t); k++ {
 			prev := t[k*block : min((k+1)*block, len(t))]
@@ -169,13 +216,13 @@ func NonRedundancyTokens(sentenceTokens [][]string, opts *NROptions) (NRResult, 
 			if len(next) == 0 {
 				continue
 			}
-			shared, union := sc.score(prev, next)
+			shared, union := ps.score(prev, next)
 			res.Intra = append(res.Intra, NRPair{Sentence: s, First: k, Second: k + 1,
 				Shared: shared, Union: union, Score: float64(shared) / float64(union)})
 		}
 	}
 
-	scores := make([]float64, 0, max(len(res.Inter), len(res.Intra)))
+	scores := sc.scores[:0]
 	for _, p := range res.Inter {
 		scores = append(scores, p.Score)
 	}
@@ -187,6 +234,7 @@ func NonRedundancyTokens(sentenceTokens [][]string, opts *NROptions) (NRResult, 
 		}
 		res.IntraMean = pairwise.Mean(scores)
 	}
+	sc.scores = scores
 	res.Score = 1 - pairwise.Mean([]float64{res.InterMean, res.IntraMean})
 	res.Defined = len(res.Inter) > 0
 	if !res.Defined {
@@ -195,10 +243,11 @@ func NonRedundancyTokens(sentenceTokens [][]string, opts *NROptions) (NRResult, 
 	return res, nil
 }
 
-// tokenIDs numbers the distinct tokens of a story, so that pairs are
-// compared as small integers. It uses a small open-addressing table sized
-// for the story rather than a map, which would allocate more.
-func tokenIDs(sentenceTokens [][]string) (ids [][]uint32, vocab int) {
+// tokenIDs numbers the distinct tokens of a story into sc.ids, so that
+// pairs are compared as small integers, and returns how many there are. It
+// uses a small open-addressing table sized for the story rather than a map,
+// which would allocate more.
+func (sc *nrScratch) tokenIDs(sentenceTokens [][]string) (vocab int) {
 	total := 0
 	for _, t := range sentenceTokens {
 		total += len(t)
@@ -207,11 +256,13 @@ func tokenIDs(sentenceTokens [][]string) (ids [][]uint32, vocab int) {
 	for size < 2*total {
 		size *= 2
 	}
-	table := make([]uint32, size) // id+1 of the token in each slot, 0 if empty
-	seen := make([]string, 0, min(total, 64))
-	ids = make([][]uint32, len(sentenceTokens))
-	flat := make([]uint32, 0, total)
-	for i, t := range sentenceTokens {
+	sc.table = slices.Grow(sc.table[:0], size)[:size] // id+1 per slot, 0 if empty
+	clear(sc.table)
+	table := sc.table
+	seen := sc.seen[:0]
+	flat := slices.Grow(sc.flat[:0], total)
+	ids := slices.Grow(sc.ids[:0], len(sentenceTokens))
+	for _, t := range sentenceTokens {
 		start := len(flat)
 		for _, w := range t {
 			h := uint32(2166136261) // FNV-1a
@@ -228,9 +279,11 @@ func tokenIDs(sentenceTokens [][]string) (ids [][]uint32, vocab int) {
 			}
 			flat = append(flat, table[slot]-1)
 		}
-		ids[i] = flat[start:len(flat):len(flat)]
+		ids = append(ids, flat[start:len(flat):len(flat)])
 	}
-	return ids, len(seen)
+	clear(seen) // drop references to the story's tokens
+	sc.seen, sc.flat, sc.ids = seen[:0], flat, ids
+	return len(seen)
 }
 
 // pairScorer computes pair numerators and unions with generation-stamped

@@ -91,8 +91,9 @@ func TestNonRedundancyMatchesPublishedScores(t *testing.T) {
 			t.Fatalf("%s: %d published scores, want %d", tt.scores, len(published), tt.wantScored)
 		}
 		identical, undefined, shown := 0, 0, 0
+		var sc NRScorer // reused across stories, as the nr subcommand does
 		for _, id := range ids {
-			res, err := NonRedundancy(texts[id], nil)
+			res, err := sc.Score(texts[id])
 			if err != nil {
 				t.Fatalf("%s: story %s: %v", tt.stories, id, err)
 			}

@@ -43,7 +43,7 @@ func runNR(args []string, stdout, stderr io.Writer) error {
 	if *block < 1 {
 		return fmt.Errorf("-block %d: the block length must be at least 1", *block)
 	}
-	opts := &rovist.NROptions{SetJaccard: *setJaccard, BlockLength: *block, ErrorOnEmptyUnion: *strict}
+	sc := rovist.NRScorer{Options: rovist.NROptions{SetJaccard: *setJaccard, BlockLength: *block, ErrorOnEmptyUnion: *strict}}
 	ids, texts, err := readStories(*storiesPath)
 	if err != nil {
 		return err
@@ -53,7 +53,7 @@ func runNR(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	for _, id := range ids {
-		res, err := rovist.NonRedundancy(texts[id], opts)
+		res, err := sc.Score(texts[id])
 		if err != nil {
 			return fmt.Errorf("story %q: %w", id, err)
 		}
