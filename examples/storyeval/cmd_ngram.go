@@ -12,14 +12,14 @@ import (
 func init() {
 	register(command{
 		name:    "ngram",
-		summary: "COCO caption metrics (BLEU-1..4, ROUGE-L, CIDEr-D) of a corpus file",
+		summary: "COCO caption metrics (BLEU-1..4, METEOR, ROUGE-L, CIDEr-D) of a corpus file",
 		run:     runNgram,
 	})
 }
 
 // ngramMetrics are the metrics the ngram subcommand can compute, in output
 // order; "bleu" contributes Bleu_1..Bleu_4.
-var ngramMetrics = []string{"bleu", "rouge", "cider"}
+var ngramMetrics = []string{"bleu", "meteor", "rouge", "cider"}
 
 // ngramOutput is the JSON the ngram subcommand prints.
 type ngramOutput struct {
@@ -39,8 +39,11 @@ func runNgram(args []string, stdout, stderr io.Writer) error {
 	in := fs.String("in", "", `corpus JSON file {"cands": {id: str}, "refs": {id: [str, ...]}} (required)`)
 	tokenize := fs.String("tokenize", "ptb", "tokenization before scoring: ptb (as the COCO toolkit) or none")
 	metrics := fs.String("metrics", strings.Join(ngramMetrics, ","), "comma-separated metrics to compute: "+strings.Join(ngramMetrics, ", "))
+	paraphrase := fs.String("meteor-paraphrase", "", "Meteor paraphrase table (paraphrase-en.gz) for METEOR's paraphrase stage")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: storyeval ngram -in FILE.json [-tokenize ptb|none] [-metrics bleu,rouge,cider]")
+		fmt.Fprintln(stderr, "usage: storyeval ngram -in FILE.json [-tokenize ptb|none] [-metrics bleu,meteor,rouge,cider] [-meteor-paraphrase paraphrase-en.gz]")
+		fmt.Fprintln(stderr, "Without -meteor-paraphrase, METEOR runs without the paraphrase stage, as Meteor 1.5 does when its table is")
+		fmt.Fprintln(stderr, "missing: scores sit below COCO's published values wherever a paraphrase would have matched.")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -92,6 +95,21 @@ func runNgram(args []string, stdout, stderr io.Writer) error {
 		for k := range b.Corpus {
 			set(fmt.Sprintf("Bleu_%d", k+1), b.Corpus[k], func(id string) float64 { return b.Items[id][k] })
 		}
+	}
+	if want["meteor"] {
+		m, err := ngram.NewMeteor(&ngram.MeteorOptions{ParaphraseTable: *paraphrase})
+		if err != nil {
+			return err
+		}
+		cands, refs := map[string]string{}, map[string][]string{}
+		for _, id := range c.IDs() {
+			cands[id], refs[id] = c.Candidate(id), c.References(id)
+		}
+		corpus, items, err := m.Corpus(cands, refs)
+		if err != nil {
+			return err
+		}
+		set("METEOR", corpus, func(id string) float64 { return items[id] })
 	}
 	if want["rouge"] {
 		r := ngram.ROUGEL(c)

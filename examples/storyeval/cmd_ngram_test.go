@@ -74,7 +74,7 @@ func TestNgramCommandReproducesToolkit(t *testing.T) {
 			t.Fatalf("%s: output is not JSON: %v\n%s", mode, err, stdout.String())
 		}
 		g := gold.Modes[mode]
-		for _, key := range []string{"Bleu_1", "Bleu_2", "Bleu_3", "Bleu_4", "ROUGE_L", "CIDEr"} {
+		for _, key := range []string{"Bleu_1", "Bleu_2", "Bleu_3", "Bleu_4", "METEOR", "ROUGE_L", "CIDEr"} {
 			if w := g.Corpus[key]; math.Abs(got.Corpus[key]-w) > 1e-12*math.Abs(w) {
 				t.Errorf("%s corpus %s = %v, want %v", mode, key, got.Corpus[key], w)
 			}
