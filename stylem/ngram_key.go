@@ -16,26 +16,6 @@ func (k ngramKey) order() int {
 	return n
 }
 
-// appendDistinctNgrams appends to dst the distinct n-grams (n = 1..4) of
-// ids in the order the reference's precook inserts them into its dict: all
-// unigrams left to right, then all bigrams, and so on; a repeated n-gram
-// keeps its first place. seen is scratch space, cleared on return.
-func appendDistinctNgrams(dst []ngramKey, ids []uint32, seen map[ngramKey]struct{}) []ngramKey {
-	for n := 1; n <= maxOrder; n++ {
-		for i := 0; i+n <= len(ids); i++ {
-			var k ngramKey
-			copy(k[:n], ids[i:i+n])
-			if _, dup := seen[k]; dup {
-				continue
-			}
-			seen[k] = struct{}{}
-			dst = append(dst, k)
-		}
-	}
-	clear(seen)
-	return dst
-}
-
 // vocabulary interns tokens as ids starting at 1.
 type vocabulary struct {
 	ids    map[string]uint32

@@ -3,6 +3,7 @@ package stylem
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/storyeval/storyeval/internal/pairwise"
 )
@@ -123,6 +124,7 @@ type scoreScratch struct {
 	local    map[string]uint32
 	seen     map[ngramKey]struct{}
 	toks     []string
+	chain    []int32
 	inRef    map[int32]struct{}
 	// Per style s and order n at s*maxOrder+n:
 	sum, nonzero, norm2, refNorm2, dot []float64
@@ -171,19 +173,49 @@ func (sc *scoreScratch) prepare(t *Table, tokens []string, out *scored) *scored 
 		}
 		sc.ids = append(sc.ids, id)
 	}
-	out.keys = appendDistinctNgrams(out.keys[:0], sc.ids, sc.seen)
+	// chain[i*maxOrder+n-1] is the table id of the n-gram starting at i,
+	// or -1: walking the trie from each start finds all its n-grams with
+	// one map access each.
+	L := len(sc.ids)
+	sc.chain = slices.Grow(sc.chain[:0], L*maxOrder)[:L*maxOrder]
+	for i := range L {
+		var p uint32 // parent id + 1; 0 is the root
+		for n := 1; n <= maxOrder; n++ {
+			at := i*maxOrder + n - 1
+			if i+n > L || (n > 1 && p == 0) {
+				sc.chain[at] = -1
+				p = 0
+				continue
+			}
+			id, ok := t.child(p, sc.ids[i+n-1])
+			if !ok {
+				sc.chain[at] = -1
+				p = 0
+				continue
+			}
+			sc.chain[at] = int32(id)
+			p = id + 1
+		}
+	}
+	// Distinct n-grams in precook's order: all unigrams, then bigrams, …
+	out.keys = out.keys[:0]
 	out.idx = out.idx[:0]
 	out.count = [maxOrder]int{}
-	for _, k := range out.keys {
-		out.count[k.order()-1]++
-		i, ok := t.find(k)
-		if !ok {
-			out.idx = append(out.idx, -1)
-			continue
+	for n := 1; n <= maxOrder; n++ {
+		for i := 0; i+n <= L; i++ {
+			var k ngramKey
+			copy(k[:n], sc.ids[i:i+n])
+			if _, dup := sc.seen[k]; dup {
+				continue
+			}
+			sc.seen[k] = struct{}{}
+			out.keys = append(out.keys, k)
+			out.idx = append(out.idx, sc.chain[i*maxOrder+n-1])
+			out.count[n-1]++
 		}
-		out.idx = append(out.idx, int32(i))
 	}
-	out.bigrams = max(0, len(sc.ids)-1)
+	clear(sc.seen)
+	out.bigrams = max(0, L-1)
 	return out
 }
 
@@ -283,8 +315,10 @@ func (t *Table) styleCIDEr(h *scored, refs [][]string, sc *scoreScratch, dst *Sc
 			}
 		}
 		pen := lengthPenalty(h.bigrams - r.bigrams)
-		for at := range sc.dot {
-			v := sc.dot[at]
+		for at, v := range sc.dot {
+			if v == 0 {
+				continue // 0 / norms · penalty adds 0, which changes no sum
+			}
 			nh, nr := math.Sqrt(sc.norm2[at]), math.Sqrt(sc.refNorm2[at])
 			if nh != 0 && nr != 0 {
 				v /= nh * nr
