@@ -86,7 +86,7 @@ func Build(records []Record, opts *BuildOptions) (*Table, error) {
 	}
 
 	groups := groupCaptions(records, o.KeepAllCaptions)
-	occ := t.countGroups(records, groups, recStyle, o.Step)
+	occ := t.countGroups(groups, recStyle, o.Step)
 	t.fillEntries(occ)
 	t.computeCNG()
 	return t, nil
@@ -121,7 +121,7 @@ type occurrence struct {
 
 // countGroups tokenizes every group, interns its distinct n-grams and
 // returns one occurrence per (group, distinct n-gram).
-func (t *Table) countGroups(records []Record, groups [][]string, recStyle []uint16, step PTBStep) []occurrence {
+func (t *Table) countGroups(groups [][]string, recStyle []uint16, step PTBStep) []occurrence {
 	var (
 		occ      []occurrence
 		ids      []uint32
