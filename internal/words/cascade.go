@@ -97,18 +97,21 @@ func (c *charSet) add(r rune) {
 
 func (c *charSet) has(b byte) bool { return c.ascii[b>>6]&(1<<(b&63)) != 0 }
 
-// charsOf returns the characters of a sentence together with those the
-// passes can introduce: backticks from a double quote or two apostrophes,
-// apostrophes from a double quote, and spaces. folded is reused.
-func charsOf(src []rune, folded []byte) charSet {
+// decode appends the code points of sentence to src and returns them with
+// the characters they hold, plus those the passes can introduce: backticks
+// from a double quote or two apostrophes, apostrophes from a double quote,
+// and spaces. folded is reused for the folded text.
+func decode(src []rune, sentence string, folded []byte) ([]rune, charSet) {
 	c := charSet{folded: folded[:0]}
 	var w uint32
-	for i, r := range src {
+	n := 0
+	for _, r := range sentence {
+		src = append(src, r)
 		c.add(r)
 		f := foldASCII(r)
 		c.folded = append(c.folded, f)
 		w = w<<8 | uint32(f)
-		if i >= 3 {
+		if n++; n >= 4 {
 			word, bit := quadBit(w)
 			c.quads[word] |= 1 << bit
 		}
@@ -120,7 +123,7 @@ func charsOf(src []rune, folded []byte) charSet {
 		c.add('\'')
 	}
 	c.add(' ')
-	return c
+	return src, c
 }
 
 // foldASCII maps r to the lower-case ASCII letter it matches under

@@ -1,6 +1,7 @@
 package words
 
 import (
+	"strings"
 	"unicode/utf8"
 
 	"github.com/storyeval/storyeval/internal/pyunicode"
@@ -87,13 +88,9 @@ func (pb *passBuffers) grow(n int) {
 // whitespace-separated tokens of the result to dst.
 func (pb *passBuffers) appendTokens(dst []string, sentence string) []string {
 	pb.grow(len(sentence))
-	src := pb.a[:0]
-	for _, r := range sentence {
-		src = append(src, r)
-	}
-	out := pb.b[:0]
-	chars := charsOf(src, pb.folded)
+	src, chars := decode(pb.a[:0], sentence, pb.folded)
 	pb.folded = chars.folded
+	out := pb.b[:0]
 	for i := range cascade {
 		if !cascade[i].needs(&chars) {
 			continue
@@ -106,18 +103,17 @@ func (pb *passBuffers) appendTokens(dst []string, sentence string) []string {
 	// are encoded into one buffer, separated by single spaces, and share
 	// one string.
 	enc := pb.text[:0]
-	var ends []int // end offset in enc of each token
-	var endsArr [64]int
-	ends = endsArr[:0]
+	pending := false // a separator is due before the next token
 	inToken := false
 	for _, r := range src {
-		if pyunicode.IsSpace(r) {
-			if inToken {
-				ends = append(ends, len(enc))
-				enc = append(enc, ' ')
-				inToken = false
-			}
+		if isSpace(r) {
+			pending = pending || inToken
+			inToken = false
 			continue
+		}
+		if pending {
+			enc = append(enc, ' ')
+			pending = false
 		}
 		inToken = true
 		if r < utf8.RuneSelf {
@@ -126,15 +122,30 @@ func (pb *passBuffers) appendTokens(dst []string, sentence string) []string {
 			enc = utf8.AppendRune(enc, r)
 		}
 	}
-	if inToken {
-		ends = append(ends, len(enc))
-	}
 	pb.text = enc
-	text := string(enc)
-	start := 0
-	for _, e := range ends {
-		dst = append(dst, text[start:e])
-		start = e + 1
+	if len(enc) == 0 {
+		return dst
 	}
-	return dst
+	text := string(enc)
+	for {
+		i := strings.IndexByte(text, ' ')
+		if i < 0 {
+			return append(dst, text)
+		}
+		dst = append(dst, text[:i])
+		text = text[i+1:]
+	}
+}
+
+// asciiSpace marks the ASCII characters that Python's str.split treats as
+// whitespace.
+var asciiSpace = [utf8.RuneSelf]bool{'\t': true, '\n': true, '\v': true, '\f': true, '\r': true,
+	0x1c: true, 0x1d: true, 0x1e: true, 0x1f: true, ' ': true}
+
+// isSpace is pyunicode.IsSpace with the ASCII case inlined.
+func isSpace(r rune) bool {
+	if r < utf8.RuneSelf {
+		return asciiSpace[r]
+	}
+	return pyunicode.IsSpace(r)
 }
