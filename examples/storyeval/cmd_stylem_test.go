@@ -127,3 +127,24 @@ func TestStylemErrors(t *testing.T) {
 		}
 	}
 }
+
+func TestStylemBuildPersonalityCaptions(t *testing.T) {
+	table := filepath.Join(t.TempDir(), "pc.stylem")
+	var stdout, stderr bytes.Buffer
+	if code := runMain([]string{"stylem", "build", "-format", "personality-captions", "-in", "../../stylem/testdata/personality_captions_sample.json.gz",
+		"-out", table, "-formula", "paper", "-keep-all-captions"}, &stdout, &stderr); code != 0 {
+		t.Fatalf("build exit %d: %s", code, stderr.String())
+	}
+	var summary map[string]any
+	if err := json.Unmarshal(stdout.Bytes(), &summary); err != nil {
+		t.Fatal(err)
+	}
+	// Two of the five records are dropped as the reference drops them.
+	if summary["records"] != 3.0 || summary["styles"] != 3.0 || summary["formula"] != "paper" {
+		t.Errorf("build summary %v", summary)
+	}
+	stdout.Reset()
+	if code := runMain([]string{"stylem", "-h"}, &stdout, &stderr); code != 0 {
+		t.Errorf("stylem -h exit %d", code)
+	}
+}
