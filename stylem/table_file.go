@@ -192,9 +192,20 @@ func (d *tableDecoder) float(what string) (float64, error) {
 	return v, nil
 }
 
-// capHint bounds preallocation from an untrusted count: a short file
-// claiming billions of items must not allocate for them up front.
-func capHint(n uint64) int { return int(min(n, 1<<20)) }
+// Each token takes at least 2 bytes (length, one byte) and each n-gram at
+// least 13 (prefix, token, entry count, one entry of style, df and an 8-byte
+// CNG): counts are checked against the bytes left before anything is
+// allocated for them, so a short file cannot claim billions of items.
+const (
+	minTokenBytes = 2
+	minNgramBytes = 13
+)
+
+// fits reports whether count items of at least size bytes each fit in
+// what is left of the body.
+func (d *tableDecoder) fits(count uint64, size int) bool {
+	return count <= uint64((len(d.b)-d.pos)/size)
+}
 
 func (d *tableDecoder) table() (*Table, error) {
 	t := &Table{styleIdx: map[string]int{}, vocab: newVocabulary(), children: map[uint64]uint32{}}
@@ -240,7 +251,11 @@ func (d *tableDecoder) table() (*Table, error) {
 	if err != nil {
 		return nil, err
 	}
-	t.vocab.tokens = make([]string, 0, capHint(nT))
+	if !d.fits(nT, minTokenBytes) {
+		return nil, fmt.Errorf("token count %d exceeds what the remaining %d bytes can hold", nT, len(d.b)-d.pos)
+	}
+	t.vocab.tokens = make([]string, 0, nT)
+	t.vocab.ids = make(map[string]uint32, nT)
 	for i := uint64(0); i < nT; i++ {
 		tok, err := d.str("token")
 		if err != nil {
@@ -258,14 +273,18 @@ func (d *tableDecoder) table() (*Table, error) {
 	if err != nil {
 		return nil, err
 	}
+	if !d.fits(nG, minNgramBytes) {
+		return nil, fmt.Errorf("n-gram count %d exceeds what the remaining %d bytes can hold", nG, len(d.b)-d.pos)
+	}
 	// The trie map dominates loading; sizing it once saves its rehashes.
-	// The bound keeps a short file that claims billions of n-grams from
-	// allocating more than ~100 MB before it fails.
-	t.children = make(map[uint64]uint32, min(nG, 1<<22))
-	t.parent = make([]uint32, 0, capHint(nG))
-	t.last = make([]uint32, 0, capHint(nG))
-	t.order = make([]uint8, 0, capHint(nG))
-	t.off = make([]uint32, 1, capHint(nG)+1)
+	t.children = make(map[uint64]uint32, nG)
+	t.parent = make([]uint32, 0, nG)
+	t.last = make([]uint32, 0, nG)
+	t.order = make([]uint8, 0, nG)
+	t.off = make([]uint32, 1, nG+1)
+	t.entStyle = make([]uint16, 0, nG)
+	t.entDF = make([]uint32, 0, nG)
+	t.entCNG = make([]float64, 0, nG)
 	for i := uint64(0); i < nG; i++ {
 		p, err := d.uint("n-gram prefix", i)
 		if err != nil {

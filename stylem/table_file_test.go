@@ -91,6 +91,9 @@ func TestReadTableRejects(t *testing.T) {
 	// A valid minimal table: 2 styles, tokens "a", "<eos>", the unigram "a"
 	// in both styles and the bigram "a <eos>" in style 0.
 	valid := uv(0, 0, "simple", 2, "A", "B", 2, "a", "<eos>", 2, 0, 1, 2, 0, 1, 0.5, 1, 2, -0.5, 1, 2, 1, 0, 1, 0.5)
+	// pad keeps short bodies long enough for their n-gram counts, so that
+	// the error each case is about is the one reached.
+	pad := string(make([]byte, 32))
 	if _, err := ReadTable(bytes.NewReader(tableBytes(1, valid)), nil); err != nil {
 		t.Fatalf("valid table rejected: %v", err)
 	}
@@ -110,18 +113,20 @@ func TestReadTableRejects(t *testing.T) {
 		{"one style", tableBytes(1, uv(0, 0, "simple", 1, "A")), "at least 2"},
 		{"dup style", tableBytes(1, uv(0, 0, "simple", 2, "A", "A")), `"A" appears twice`},
 		{"empty style", tableBytes(1, uv(0, 0, "simple", 2, "A", "")), "empty name"},
+		{"too many n-grams", tableBytes(1, uv(0, 0, "simple", 2, "A", "B", 1, "a", 1000, pad)), "n-gram count 1000 exceeds what the remaining 33 bytes can hold"},
+		{"too many tokens", tableBytes(1, uv(0, 0, "simple", 2, "A", "B", 1000, pad)), "token count 1000 exceeds what the remaining 33 bytes can hold"},
 		{"dup token", tableBytes(1, uv(0, 0, "simple", 2, "A", "B", 2, "a", "a")), `"a" appears twice`},
 		{"space token", tableBytes(1, uv(0, 0, "simple", 2, "A", "B", 1, "a b")), "white space"},
-		{"prefix later", tableBytes(1, uv(0, 0, "simple", 2, "A", "B", 1, "a", 1, 1)), "n-gram prefix = 1 exceeds 0"},
-		{"5-gram", tableBytes(1, uv(0, 0, "simple", 2, "A", "B", 1, "a", 5, 0, 1, 1, 0, 1, 0.1, 1, 1, 1, 0, 1, 0.1, 2, 1, 1, 0, 1, 0.1, 3, 1, 1, 0, 1, 0.1, 4, 1)), "extends the 4-gram"},
-		{"token id", tableBytes(1, uv(0, 0, "simple", 2, "A", "B", 1, "a", 1, 0, 2)), "token id = 2"},
-		{"token id 0", tableBytes(1, uv(0, 0, "simple", 2, "A", "B", 1, "a", 1, 0, 0)), "token id 0"},
-		{"no entries", tableBytes(1, uv(0, 0, "simple", 2, "A", "B", 1, "a", 1, 0, 1, 0)), "no style"},
-		{"style index", tableBytes(1, uv(0, 0, "simple", 2, "A", "B", 1, "a", 1, 0, 1, 1, 2)), "style index = 2"},
-		{"df 0", tableBytes(1, uv(0, 0, "simple", 2, "A", "B", 1, "a", 1, 0, 1, 1, 0, 0)), "df 0"},
-		{"order of styles", tableBytes(1, uv(0, 0, "simple", 2, "A", "B", 1, "a", 1, 0, 1, 2, 1, 1, 0.1, 0, 1, 0.1)), "not increasing"},
-		{"nan", tableBytes(1, uv(0, 0, "simple", 2, "A", "B", 1, "a", 1, 0, 1, 1, 0, 1, math.NaN())), "outside [-1, 1]"},
-		{"dup ngram", tableBytes(1, uv(0, 0, "simple", 2, "A", "B", 1, "a", 2, 0, 1, 1, 0, 1, 0.1, 0, 1, 1, 0, 1, 0.1)), `"a" appears twice`},
+		{"prefix later", tableBytes(1, uv(0, 0, "simple", 2, "A", "B", 1, "a", 1, 1, pad)), "n-gram prefix = 1 exceeds 0"},
+		{"5-gram", tableBytes(1, uv(0, 0, "simple", 2, "A", "B", 1, "a", 5, 0, 1, 1, 0, 1, 0.1, 1, 1, 1, 0, 1, 0.1, 2, 1, 1, 0, 1, 0.1, 3, 1, 1, 0, 1, 0.1, 4, 1, pad)), "extends the 4-gram"},
+		{"token id", tableBytes(1, uv(0, 0, "simple", 2, "A", "B", 1, "a", 1, 0, 2, pad)), "token id = 2"},
+		{"token id 0", tableBytes(1, uv(0, 0, "simple", 2, "A", "B", 1, "a", 1, 0, 0, pad)), "token id 0"},
+		{"no entries", tableBytes(1, uv(0, 0, "simple", 2, "A", "B", 1, "a", 1, 0, 1, 0, pad)), "no style"},
+		{"style index", tableBytes(1, uv(0, 0, "simple", 2, "A", "B", 1, "a", 1, 0, 1, 1, 2, pad)), "style index = 2"},
+		{"df 0", tableBytes(1, uv(0, 0, "simple", 2, "A", "B", 1, "a", 1, 0, 1, 1, 0, 0, pad)), "df 0"},
+		{"order of styles", tableBytes(1, uv(0, 0, "simple", 2, "A", "B", 1, "a", 1, 0, 1, 2, 1, 1, 0.1, 0, 1, 0.1, pad)), "not increasing"},
+		{"nan", tableBytes(1, uv(0, 0, "simple", 2, "A", "B", 1, "a", 1, 0, 1, 1, 0, 1, math.NaN(), pad)), "outside [-1, 1]"},
+		{"dup ngram", tableBytes(1, uv(0, 0, "simple", 2, "A", "B", 1, "a", 2, 0, 1, 1, 0, 1, 0.1, 0, 1, 1, 0, 1, 0.1, pad)), `"a" appears twice`},
 	}
 	for _, tt := range tests {
 		_, err := ReadTable(bytes.NewReader(tt.data), nil)
