@@ -8,7 +8,12 @@
 //   - noun extraction as RoViST does it (placeholders, Penn Treebank noun
 //     tags, per sentence), which the visual-grounding score (RoViST-VG) is
 //     built on;
-//   - the visual-grounding (RoViST-VG) and coherence (RoViST-C) scores.
+//   - the visual-grounding (RoViST-VG) and coherence (RoViST-C) scores,
+//     which run the neural encoders (see package encoders).
+//
+// NonRedundancy scores one story; an NRScorer scores many with less
+// allocation. Results report whether the score is defined (a story needs
+// two sentences) and the pair scores it averages.
 //
 // Text processing matches NLTK 3.8 exactly (packages internal/sentences,
 // internal/words and internal/postag), because the published scores depend
