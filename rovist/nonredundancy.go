@@ -265,11 +265,7 @@ func (sc *nrScratch) tokenIDs(sentenceTokens [][]string) (vocab int) {
 	for _, t := range sentenceTokens {
 		start := len(flat)
 		for _, w := range t {
-			h := uint32(2166136261) // FNV-1a
-			for k := 0; k < len(w); k++ {
-				h = (h ^ uint32(w[k])) * 16777619
-			}
-			slot := h & uint32(size-1)
+			slot := tokenHash(w) & uint32(size-1)
 			for table[slot] != 0 && seen[table[slot]-1] != w {
 				slot = (slot + 1) & uint32(size-1)
 			}
@@ -284,6 +280,18 @@ func (sc *nrScratch) tokenIDs(sentenceTokens [][]string) (vocab int) {
 	clear(seen) // drop references to the story's tokens
 	sc.seen, sc.flat, sc.ids = seen[:0], flat, ids
 	return len(seen)
+}
+
+// tokenHash mixes a token's length with its first, middle and last bytes:
+// cheap, and distinct enough for a story's few dozen tokens, since equal
+// hashes only cost a string comparison in the probe.
+func tokenHash(w string) uint32 {
+	n := len(w)
+	if n == 0 {
+		return 0
+	}
+	h := uint32(n) | uint32(w[0])<<8 | uint32(w[n/2])<<16 | uint32(w[n-1])<<24
+	return (h * 0x9e3779b1) >> 7
 }
 
 // pairScorer computes pair numerators and unions with generation-stamped
