@@ -2,9 +2,10 @@ package sgemm
 
 // packA copies the mcur×kcur block of alpha·op(A) at (ic, pc) into dst as
 // mr-row slivers, each stored column after column (kcur columns of mr
-// values), the last sliver padded with zeros. Folding alpha in here costs
+// values), the last sliver padded with zeros. transpose8x8 is as in
+// microKernel, or nil. Folding alpha in here costs
 // mcur·kcur multiplications instead of one per element of C per block.
-func packA(dst, a []float32, lda int, trans bool, alpha float32, ic, pc, mcur, kcur, mr int) {
+func packA(dst, a []float32, lda int, trans bool, alpha float32, ic, pc, mcur, kcur, mr int, transpose8x8 func(src *float32, lds int, dst *float32, ldd int)) {
 	for ir := 0; ir < mcur; ir += mr {
 		s := dst[ir*kcur : (ir+mr)*kcur]
 		rows := min(mr, mcur-ir)
@@ -22,7 +23,25 @@ func packA(dst, a []float32, lda int, trans bool, alpha float32, ic, pc, mcur, k
 			continue
 		}
 		// op(A)(i, p) = a[i*lda+p]: each row of the sliver is contiguous.
-		for i := range rows {
+		// With alpha = 1, whole 8×8 blocks of the first 8 rows go through
+		// transpose8x8 when there is one.
+		i8 := 0
+		if transpose8x8 != nil && alpha == 1 && rows >= 8 {
+			i8 = 8
+			p8 := kcur / 8 * 8
+			for p := 0; p < p8; p += 8 {
+				src := a[(ic+ir)*lda+pc+p:][:7*lda+8]
+				d := s[p*mr:][:7*mr+8]
+				transpose8x8(&src[0], lda, &d[0], mr)
+			}
+			for i := range 8 {
+				src := a[(ic+ir+i)*lda+pc:][:kcur]
+				for p := p8; p < kcur; p++ {
+					s[p*mr+i] = src[p]
+				}
+			}
+		}
+		for i := i8; i < rows; i++ {
 			src := a[(ic+ir+i)*lda+pc:][:kcur]
 			for p, v := range src {
 				s[p*mr+i] = alpha * v
@@ -38,7 +57,7 @@ func packA(dst, a []float32, lda int, trans bool, alpha float32, ic, pc, mcur, k
 
 // packB copies the kcur×ncur panel of op(B) at (pc, jc) into dst as nr-column
 // slivers, each stored row after row (kcur rows of nr values), the last
-// sliver padded with zeros.
+// sliver padded with zeros. transpose8x8 is as in microKernel, or nil.
 func packB(dst, b []float32, ldb int, trans bool, pc, jc, kcur, ncur, nr int, transpose8x8 func(src *float32, lds int, dst *float32, ldd int)) {
 	for jr := 0; jr < ncur; jr += nr {
 		s := dst[jr*kcur : (jr+nr)*kcur]

@@ -147,7 +147,7 @@ func (p *problem) serial() {
 			packB(bufs.b, p.b, p.ldb, p.bTrans, pc, jc, kcur, ncur, nr, p.kern.transpose8x8)
 			for ic := 0; ic < p.m; ic += mc {
 				mcur := min(mc, p.m-ic)
-				packA(bufs.a, p.a, p.lda, p.aTrans, p.alpha, ic, pc, mcur, kcur, mr)
+				packA(bufs.a, p.a, p.lda, p.aTrans, p.alpha, ic, pc, mcur, kcur, mr, p.kern.transpose8x8)
 				p.macroKernel(bufs.a, bufs.b, &bufs.tile, ic, jc, mcur, ncur, kcur)
 			}
 		}
