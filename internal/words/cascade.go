@@ -18,6 +18,9 @@ type step struct {
 	triggers string
 	nonASCII bool
 	always   bool
+	// needsDots marks a pass that only acts on two consecutive periods,
+	// which no pass creates.
+	needsDots bool
 	// literal, when set, is a string of at least 4 bytes that the text
 	// must contain, compared under re.IGNORECASE (see foldASCII), for the
 	// pass to change it.
@@ -37,7 +40,7 @@ var cascade = []step{
 	{run: splitFinalPeriodWithClosers, triggers: "."},
 	{run: padColonComma, triggers: ":,"},
 	{run: padFinalColonComma, triggers: ":,"},
-	{run: padPeriodRuns, triggers: "."},
+	{run: padPeriodRuns, needsDots: true},
 	{run: padSymbols, triggers: ";@#$%&"},
 	{run: splitFinalPeriod, triggers: "."},
 	{run: padQuestionExclamation, triggers: "?!"},
@@ -75,7 +78,11 @@ var cascade = []step{
 type charSet struct {
 	ascii    [2]uint64
 	nonASCII bool
+	dots     bool // ".." occurs
+	// folded is the sentence folded by foldASCII, computed on first use.
 	folded   []byte
+	isFolded bool
+	sentence string
 	// quads is a Bloom filter of the folded text's 4-byte windows, which
 	// rules out most contraction literals without searching for them.
 	quads [16]uint64
@@ -108,14 +115,14 @@ func decode(src []rune, sentence string, folded []byte) ([]rune, charSet) {
 	for _, r := range sentence {
 		src = append(src, r)
 		c.add(r)
-		f := foldASCII(r)
-		c.folded = append(c.folded, f)
-		w = w<<8 | uint32(f)
+		w = w<<8 | uint32(foldASCII(r))
 		if n++; n >= 4 {
 			word, bit := quadBit(w)
 			c.quads[word] |= 1 << bit
 		}
+		c.dots = c.dots || w&0xffff == '.'<<8|'.'
 	}
+	c.sentence = sentence
 	if c.has('"') || c.has('\'') {
 		c.add('`')
 	}
@@ -162,12 +169,27 @@ func containsLiteral(b []byte, lit string) bool {
 	return false
 }
 
+// foldedText returns the original sentence folded by foldASCII (the
+// literals cannot be created by earlier passes, see cascade).
+func (c *charSet) foldedText() []byte {
+	if !c.isFolded {
+		for _, r := range c.sentence {
+			c.folded = append(c.folded, foldASCII(r))
+		}
+		c.isFolded = true
+	}
+	return c.folded
+}
+
 // needs reports whether the step can change a text with the characters c.
 func (s *step) needs(c *charSet) bool {
 	if s.literal != "" {
 		l := s.literal // at least 4 bytes
 		word, bit := quadBit(uint32(l[0])<<24 | uint32(l[1])<<16 | uint32(l[2])<<8 | uint32(l[3]))
-		return c.quads[word]&(1<<bit) != 0 && containsLiteral(c.folded, l)
+		return c.quads[word]&(1<<bit) != 0 && containsLiteral(c.foldedText(), l)
+	}
+	if s.needsDots {
+		return c.dots
 	}
 	if s.always || (s.nonASCII && c.nonASCII) {
 		return true
