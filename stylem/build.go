@@ -14,7 +14,8 @@ type BuildOptions struct {
 	StepName string
 	// Formula is the CNG formula; the default is the reference code's.
 	Formula CNGFormula
-	// ECDF is the ECDF kind; the default is statsmodels', as the reference.
+	// ECDF is the ECDF kind; the default is ECDFCountRatio (SPEC §6, the
+	// golden fixture).
 	ECDF ECDFKind
 	// KeepAllCaptions counts every caption of every record, each record a
 	// group of its own captions. By default Build matches the reference

@@ -10,15 +10,17 @@ import (
 type ECDFKind int
 
 const (
-	// ECDFStatsmodels is statsmodels' ECDF, which the reference calls: the
-	// value for the i-th smallest of m df values is element i of
+	// ECDFCountRatio, the default, is #{df values ≤ x} / m computed as one
+	// division: the definition in the project's specification (SPEC §6)
+	// and the arithmetic of the golden fixture, which was produced by
+	// running the StyleM code.
+	ECDFCountRatio ECDFKind = iota
+	// ECDFStatsmodels is statsmodels' ECDF, which preStyleM's source
+	// calls: the value for the i-th smallest of m df values is element i of
 	// np.linspace(1/m, 1, m), computed as i·((1−1/m)/(m−1)) + 1/m with the
-	// last element exactly 1. It can differ from (i+1)/m in the last bit.
-	ECDFStatsmodels ECDFKind = iota
-	// ECDFCountRatio is #{df values ≤ x} / m computed as one division: the
-	// exact-rational form, which the golden fixture's stand-in for
-	// statsmodels used.
-	ECDFCountRatio
+	// last element exactly 1. It differs from (i+1)/m in the last bit for
+	// some i; choose it to match runs made with statsmodels installed.
+	ECDFStatsmodels
 )
 
 // String returns the kind's name as used in table files and the command.

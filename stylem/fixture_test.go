@@ -117,8 +117,8 @@ func TestToyTokenization(t *testing.T) {
 	}
 }
 
-// The fixture's generator replaced statsmodels' ECDF by count/m, so the
-// ECDFCountRatio kind must reproduce it bit for bit.
+// The fixture's ECDF arithmetic is count/m, so the default ECDFCountRatio
+// must reproduce it bit for bit.
 func TestToyDocFreqAndCNG(t *testing.T) {
 	fx := loadToy(t)
 	for _, kind := range []ECDFKind{ECDFCountRatio} {
@@ -197,9 +197,9 @@ func TestToyScores(t *testing.T) {
 	}
 }
 
-// With statsmodels' linspace ECDF (the default, as the reference) the toy
-// values differ from the fixture's count/m stand-in only by rounding: the
-// ECDF values differ in the last bit and CNG subtracts them.
+// With statsmodels' linspace ECDF (the option) the toy values differ from
+// the fixture's count/m values only by rounding: the ECDF values differ in
+// the last bit and CNG subtracts them.
 func TestToyStatsmodelsECDFDiffersOnlyByRounding(t *testing.T) {
 	fx := loadToy(t)
 	tab := buildToy(t, fx, ECDFStatsmodels)

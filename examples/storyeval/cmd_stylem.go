@@ -73,7 +73,7 @@ func runStylemBuild(args []string, stdout, stderr io.Writer) error {
 	out := fs.String("out", "", "table file to write (required)")
 	tokenize := fs.String("tokenize", "ptb", "tokenization after RETOK: ptb (COCO PTB tokenizer, as the reference) or simple (lower-case, split, drop punctuation)")
 	formula := fs.String("formula", "code", "CNG formula: code (reference code: mean over the other styles) or paper (eq. 4: divided by |S|)")
-	ecdf := fs.String("ecdf", "statsmodels", "ECDF values: statsmodels (as the reference) or count-ratio (count/m, as the golden fixture's stand-in)")
+	ecdf := fs.String("ecdf", "count-ratio", "ECDF values: count-ratio (count/m, as the golden fixture) or statsmodels (np.linspace steps; can differ in the last bit)")
 	keepAll := fs.Bool("keep-all-captions", false, "count every caption of every record (the reference keeps only the last caption per image+style)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: storyeval stylem build -in CORPUS.jsonl -out TABLE [-tokenize ptb|simple] [-formula code|paper] [-ecdf statsmodels|count-ratio]")

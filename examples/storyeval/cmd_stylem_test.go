@@ -83,11 +83,11 @@ func TestStylemScoreWithoutRefsAndDefaults(t *testing.T) {
 	dir := t.TempDir()
 	table := filepath.Join(dir, "toy.stylem")
 	var stdout, stderr bytes.Buffer
-	// Defaults: PTB tokenization, reference formula, statsmodels ECDF.
+	// Defaults: PTB tokenization, reference formula, count-ratio ECDF.
 	if code := runMain([]string{"stylem", "build", "-in", "../../stylem/testdata/toy_corpus.jsonl.gz", "-out", table}, &stdout, &stderr); code != 0 {
 		t.Fatalf("build exit %d: %s", code, stderr.String())
 	}
-	if !strings.Contains(stdout.String(), `"ecdf": "statsmodels"`) || !strings.Contains(stdout.String(), `"tokenize": "ptb"`) {
+	if !strings.Contains(stdout.String(), `"ecdf": "count-ratio"`) || !strings.Contains(stdout.String(), `"tokenize": "ptb"`) {
 		t.Errorf("build summary %s", stdout.String())
 	}
 	in := filepath.Join(dir, "in.jsonl")
