@@ -105,6 +105,40 @@ func matchCandidate(text string, i int) (candidate, bool) {
 	return candidate{pos: i, afterEnd: k, nextTok: j}, true
 }
 
+// markFinder finds the sentence-end marks '.', '?' and '!' of a text in
+// order, with one vectorised strings.IndexByte search per mark kind and
+// occurrence rather than a test of every byte.
+type markFinder struct {
+	text string
+	// at[k] is the offset of the next occurrence of mark k at or after
+	// the last search start, -1 when there is none, and valid only when
+	// searched[k] is set.
+	at       [3]int
+	searched [3]bool
+}
+
+var markBytes = [3]byte{'.', '?', '!'}
+
+// next returns the offset of the first mark at or after from, or -1.
+func (m *markFinder) next(from int) int {
+	best := -1
+	for k := range markBytes {
+		if !m.searched[k] || (m.at[k] >= 0 && m.at[k] < from) {
+			m.searched[k] = true
+			m.at[k] = -1
+			if from < len(m.text) {
+				if j := strings.IndexByte(m.text[from:], markBytes[k]); j >= 0 {
+					m.at[k] = from + j
+				}
+			}
+		}
+		if a := m.at[k]; a >= 0 && (best < 0 || a < best) {
+			best = a
+		}
+	}
+	return best
+}
+
 // lastASCIISpace is _get_last_whitespace_index: the offset of the last
 // character of s in Python's string.whitespace, or 0 when there is none.
 func lastASCIISpace(s string) int {
@@ -140,10 +174,8 @@ func (p *params) appendSlices(out []Span, text string, buf *buffers) []Span {
 			lastBreak = c.pos + 1
 		}
 	}
-	for i := 0; i < len(text); i++ {
-		if b := text[i]; b != '.' && b != '?' && b != '!' {
-			continue
-		}
+	marks := markFinder{text: text}
+	for i := marks.next(0); i >= 0; i = marks.next(i + 1) {
 		c, ok := matchCandidate(text, i)
 		if !ok {
 			continue
