@@ -53,22 +53,7 @@ type albertMLMHead struct {
 }
 
 // LoadALBERT loads an ALBERT model from a HuggingFace model directory.
-func LoadALBERT(dir string) (*ALBERT, error) {
-	var cfg ALBERTConfig
-	if err := ReadConfig(dir, &cfg); err != nil {
-		return nil, fmt.Errorf("encoders: %w", err)
-	}
-	st, err := checkpoint.OpenDir(dir)
-	if err != nil {
-		return nil, fmt.Errorf("encoders: %w", err)
-	}
-	defer st.Close()
-	m, err := NewALBERT(cfg, st)
-	if err != nil {
-		return nil, fmt.Errorf("encoders: %s: %w", dir, err)
-	}
-	return m, nil
-}
+func LoadALBERT(dir string) (*ALBERT, error) { return loadModel(dir, NewALBERT) }
 
 // NewALBERT builds an ALBERT model from a configuration and an open
 // checkpoint; the weights are copied, so st may be closed afterwards.

@@ -52,22 +52,7 @@ type BERT struct {
 }
 
 // LoadBERT loads a BERT model from a HuggingFace model directory.
-func LoadBERT(dir string) (*BERT, error) {
-	var cfg BERTConfig
-	if err := ReadConfig(dir, &cfg); err != nil {
-		return nil, fmt.Errorf("encoders: %w", err)
-	}
-	st, err := checkpoint.OpenDir(dir)
-	if err != nil {
-		return nil, fmt.Errorf("encoders: %w", err)
-	}
-	defer st.Close()
-	m, err := NewBERT(cfg, st)
-	if err != nil {
-		return nil, fmt.Errorf("encoders: %s: %w", dir, err)
-	}
-	return m, nil
-}
+func LoadBERT(dir string) (*BERT, error) { return loadModel(dir, NewBERT) }
 
 // NewBERT builds a BERT model from a configuration and an open checkpoint;
 // the weights are copied, so st may be closed afterwards.

@@ -55,22 +55,7 @@ type CLIP struct {
 }
 
 // LoadCLIP loads a CLIP model from a HuggingFace model directory.
-func LoadCLIP(dir string) (*CLIP, error) {
-	var cfg CLIPConfig
-	if err := ReadConfig(dir, &cfg); err != nil {
-		return nil, fmt.Errorf("encoders: %w", err)
-	}
-	st, err := checkpoint.OpenDir(dir)
-	if err != nil {
-		return nil, fmt.Errorf("encoders: %w", err)
-	}
-	defer st.Close()
-	m, err := NewCLIP(cfg, st)
-	if err != nil {
-		return nil, fmt.Errorf("encoders: %s: %w", dir, err)
-	}
-	return m, nil
-}
+func LoadCLIP(dir string) (*CLIP, error) { return loadModel(dir, NewCLIP) }
 
 // clipTowerLayers reads a tower's pre-LN layers.
 func clipTowerLayers(r *weightReader, tower string, c CLIPTowerConfig, act activation) []encoderLayer {
@@ -254,19 +239,7 @@ func (m *CLIP) EncodeImages(ctx context.Context, imgs []imageproc.PixelValues, o
 	c := m.cfg.VisionConfig
 	B, N, H := len(imgs), m.patch.numPatches(), c.HiddenSize
 	seq := N + 1
-	patches := make([]float32, B*N*H)
-	m.patch.apply(patches, imgs)
-	x := make([]float32, B*seq*H)
-	for b := 0; b < B; b++ {
-		copy(x[b*seq*H:], m.classEmb)
-		copy(x[(b*seq+1)*H:(b+1)*seq*H], patches[b*N*H:(b+1)*N*H])
-	}
-	for i := 0; i < B*seq; i++ {
-		row, pos := x[i*H:(i+1)*H], m.visionPos[(i%seq)*H:]
-		for j := range row {
-			row[j] += pos[j]
-		}
-	}
+	x := m.patch.embed(imgs, m.classEmb, m.visionPos)
 	m.preNorm.apply(x, x)
 	out := &CLIPOutput{}
 	keep := opts != nil && opts.HiddenStates

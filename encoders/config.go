@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+
+	"github.com/storyeval/storyeval/encoders/checkpoint"
 )
 
 // maxConfigBytes bounds config.json.
@@ -39,4 +41,25 @@ func positive(path string, sizes map[string]int) error {
 		}
 	}
 	return nil
+}
+
+// loadModel reads dir/config.json into a C, opens the weights of dir (see
+// checkpoint.OpenDir) and builds the model; the weights are copied, so the
+// checkpoint is closed again.
+func loadModel[C any, M any](dir string, build func(C, *checkpoint.State) (M, error)) (M, error) {
+	var zero M
+	var cfg C
+	if err := ReadConfig(dir, &cfg); err != nil {
+		return zero, fmt.Errorf("encoders: %w", err)
+	}
+	st, err := checkpoint.OpenDir(dir)
+	if err != nil {
+		return zero, fmt.Errorf("encoders: %w", err)
+	}
+	defer st.Close()
+	m, err := build(cfg, st)
+	if err != nil {
+		return zero, fmt.Errorf("encoders: %s: %w", dir, err)
+	}
+	return m, nil
 }

@@ -67,3 +67,25 @@ func (r *weightReader) convAsLinear(prefix string, out, channels, patch int, bia
 	}
 	return l
 }
+
+// embed writes the input of the first layer, [B·(1+N), hidden]: the class
+// embedding followed by the patch embeddings of each image, plus the
+// position embeddings pos [(1+N), hidden].
+func (p *patchEmbedding) embed(imgs []imageproc.PixelValues, class, pos []float32) []float32 {
+	B, N, H := len(imgs), p.numPatches(), p.proj.out
+	seq := N + 1
+	patches := make([]float32, B*N*H)
+	p.apply(patches, imgs)
+	x := make([]float32, B*seq*H)
+	for b := 0; b < B; b++ {
+		copy(x[b*seq*H:], class[:H])
+		copy(x[(b*seq+1)*H:(b+1)*seq*H], patches[b*N*H:(b+1)*N*H])
+	}
+	for i := 0; i < B*seq; i++ {
+		row, ps := x[i*H:(i+1)*H], pos[(i%seq)*H:]
+		for j := range row {
+			row[j] += ps[j]
+		}
+	}
+	return x
+}

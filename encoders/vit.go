@@ -38,22 +38,7 @@ type ViT struct {
 }
 
 // LoadViT loads a ViT model from a HuggingFace model directory.
-func LoadViT(dir string) (*ViT, error) {
-	var cfg ViTConfig
-	if err := ReadConfig(dir, &cfg); err != nil {
-		return nil, fmt.Errorf("encoders: %w", err)
-	}
-	st, err := checkpoint.OpenDir(dir)
-	if err != nil {
-		return nil, fmt.Errorf("encoders: %w", err)
-	}
-	defer st.Close()
-	m, err := NewViT(cfg, st)
-	if err != nil {
-		return nil, fmt.Errorf("encoders: %s: %w", dir, err)
-	}
-	return m, nil
-}
+func LoadViT(dir string) (*ViT, error) { return loadModel(dir, NewViT) }
 
 // NewViT builds a ViT model from a configuration and an open checkpoint.
 func NewViT(cfg ViTConfig, st *checkpoint.State) (*ViT, error) {
@@ -152,19 +137,7 @@ func (m *ViT) Forward(ctx context.Context, imgs []imageproc.PixelValues, opts *F
 	}
 	B, N, H := len(imgs), m.patch.numPatches(), m.cfg.HiddenSize
 	seq := N + 1
-	patches := make([]float32, B*N*H)
-	m.patch.apply(patches, imgs)
-	x := make([]float32, B*seq*H)
-	for b := 0; b < B; b++ {
-		copy(x[b*seq*H:], m.cls)
-		copy(x[(b*seq+1)*H:(b+1)*seq*H], patches[b*N*H:(b+1)*N*H])
-	}
-	for i := 0; i < B*seq; i++ {
-		row, pos := x[i*H:(i+1)*H], m.pos[(i%seq)*H:]
-		for j := range row {
-			row[j] += pos[j]
-		}
-	}
+	x := m.patch.embed(imgs, m.cls, m.pos)
 	out := &ImageOutput{}
 	keep := opts != nil && opts.HiddenStates
 	if keep {
