@@ -6,20 +6,26 @@
 // per family (planned packages are marked as such until they land):
 //
 //   - ngram: the COCO caption toolkit's metrics — PTB tokenization, BLEU-1..4,
-//     ROUGE-L, CIDEr-D and METEOR 1.5 (planned) — and SacreBLEU's BLEU.
-//   - correlation (planned): Pearson, Spearman, Kendall τ-b/τ-c and
-//     point-biserial correlation with SciPy's p-values, bootstrap intervals
-//     and the Williams test, to validate a metric against human judgements.
-//   - rovist (planned): RoViST's visual grounding, coherence and
-//     non-redundancy scores for visual stories.
+//     METEOR 1.5, ROUGE-L and CIDEr-D — and SacreBLEU's BLEU.
+//   - correlation: Pearson, Spearman, Kendall τ-b/τ-c and point-biserial
+//     correlation with SciPy's p-values, bootstrap intervals and the Williams
+//     test, to validate a metric against human judgements.
+//   - rovist: RoViST's scores for visual stories. Non-redundancy (RoViST-NR)
+//     and the noun extraction of visual grounding are here; coherence
+//     (RoViST-C) and visual grounding (RoViST-VG) are planned.
 //   - groovist (planned): GROOViST's noun-phrase grounding score and the
 //     CLIPScore / RefCLIPScore baselines.
 //   - vrank (planned): the Vrank story-pair ranker and the VHED assessments.
-//   - stylem (planned): StyleM's contrastive n-gram scores, OnlyStyle and
+//   - stylem: StyleM's contrastive n-gram (CNG) tables, OnlyStyle and
 //     StyleCIDEr.
-//   - encoders (planned): checkpoint readers, tokenizers, image preprocessing
-//     and the ViT, CLIP, ALBERT and BERT/SimCSE forward passes on Gorgonia,
-//     which the neural metrics share.
+//   - encoders: the ViT, CLIP, ALBERT and BERT/SimCSE forward passes on
+//     gorgonia.org/tensor, which the neural metrics share, with its
+//     subpackages checkpoint (safetensors and PyTorch checkpoints), tokenize
+//     (WordPiece, SentencePiece, CLIP BPE) and imageproc (Pillow-exact image
+//     preprocessing).
+//
+// Text processing that reproduces NLTK 3.8 (Punkt sentences, word
+// tokenization, the averaged-perceptron tagger) lives under internal/.
 //
 // Every metric defaults to the behaviour of its reference code, quirks
 // included, so that published numbers reproduce; where a paper defines a
