@@ -25,11 +25,14 @@ type step struct {
 	// must contain, compared under re.IGNORECASE (see foldASCII), for the
 	// pass to change it.
 	literal string
+	// mask holds triggers as a set, filled in by withMasks.
+	mask [2]uint64
 }
 
 // cascade lists the passes in the order NLTKWordTokenizer.tokenize applies
-// them (NLTK 3.8, convert_parentheses=False).
-var cascade = []step{
+// them (NLTK 3.8, convert_parentheses=False). It is never modified after
+// package initialisation.
+var cascade = withMasks([]step{
 	// STARTING_QUOTES
 	{run: padOpeningQuotes, triggers: "`", nonASCII: true},
 	{run: convertInitialDoubleQuote, triggers: `"`},
@@ -70,6 +73,16 @@ var cascade = []step{
 	{run: splitWanna, literal: "wanna"},
 	{run: splitTis, literal: "'tis"},
 	{run: splitTwas, literal: "'twas"},
+})
+
+// withMasks sets each step's trigger set from its trigger characters.
+func withMasks(steps []step) []step {
+	for i := range steps {
+		for _, b := range []byte(steps[i].triggers) {
+			steps[i].mask[b>>6] |= 1 << (b & 63)
+		}
+	}
+	return steps
 }
 
 // charSet records which ASCII characters occur in a text, and whether any
@@ -194,12 +207,7 @@ func (s *step) needs(c *charSet) bool {
 	if s.always || (s.nonASCII && c.nonASCII) {
 		return true
 	}
-	for i := 0; i < len(s.triggers); i++ {
-		if c.has(s.triggers[i]) {
-			return true
-		}
-	}
-	return false
+	return s.mask[0]&c.ascii[0]|s.mask[1]&c.ascii[1] != 0
 }
 
 // padRunes surrounds every code point for which pad is true with spaces,
