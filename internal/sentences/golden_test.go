@@ -99,6 +99,7 @@ func TestSplitMatchesNLTKOnGoldenStories(t *testing.T) {
 	if same != len(stories) {
 		t.Errorf("%d of %d stories split identically", same, len(stories))
 	}
+	t.Logf("%d of %d stories split identically", same, len(stories))
 }
 
 func equalStrings(a, b []string) bool {
