@@ -22,9 +22,12 @@ const (
 // are usually already issued from several goroutines at once.
 const parallelMinWork = 1 << 23
 
-// minColumnsPerWorker and minRowsPerWorker keep parallel pieces large enough
-// that packing the shared operand again in every worker stays cheap.
+// taskRows and taskColumns are the size of the pieces of C that the
+// goroutines of a parallel product take one after another: small enough
+// that a goroutine slowed down by other load on the machine leaves the rest
+// to the others (even 128×768 gives six pieces), large enough that a piece
+// is hundreds of micro-kernel calls. Multiples of every kernel's mr and nr.
 const (
-	minColumnsPerWorker = 128
-	minRowsPerWorker    = 96
+	taskRows    = 96
+	taskColumns = 256
 )

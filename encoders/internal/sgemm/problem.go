@@ -35,81 +35,18 @@ type problem struct {
 	ldc            int
 }
 
-// run splits the product into at most GOMAXPROCS pieces along its longer
-// side of C and computes them concurrently, or computes it on the calling
-// goroutine when it is small.
+// run computes the product on the calling goroutine when it is small, and
+// otherwise shares it between GOMAXPROCS goroutines (parallel).
 func (p *problem) run() {
 	workers := 1
-	if p.m*p.n*p.k >= parallelMinWork {
+	if p.m*p.n*p.k >= parallelMinWork && p.alpha != 0 {
 		workers = runtime.GOMAXPROCS(0)
-	}
-	splitColumns := p.n >= p.m
-	if splitColumns {
-		workers = min(workers, p.n/minColumnsPerWorker)
-	} else {
-		workers = min(workers, p.m/minRowsPerWorker)
 	}
 	if workers <= 1 {
 		p.serial()
 		return
 	}
-	var wg sync.WaitGroup
-	for w := range workers {
-		var sub problem
-		if splitColumns {
-			j0, j1 := share(p.n, p.kern.nr, w, workers), share(p.n, p.kern.nr, w+1, workers)
-			sub = p.columns(j0, j1)
-		} else {
-			i0, i1 := share(p.m, p.kern.mr, w, workers), share(p.m, p.kern.mr, w+1, workers)
-			sub = p.rows(i0, i1)
-		}
-		if w == workers-1 {
-			sub.serial()
-			break
-		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			sub.serial()
-		}()
-	}
-	wg.Wait()
-}
-
-// share returns where piece w of parts starts when size is cut into parts
-// pieces whose boundaries are multiples of unit (except the end).
-func share(size, unit, w, parts int) int {
-	if w >= parts {
-		return size
-	}
-	units := (size + unit - 1) / unit
-	return min(size, units*w/parts*unit)
-}
-
-// rows returns the sub-problem computing rows [i0, i1) of C.
-func (p *problem) rows(i0, i1 int) problem {
-	q := *p
-	q.m = i1 - i0
-	if p.aTrans {
-		q.a = p.a[i0:]
-	} else {
-		q.a = p.a[i0*p.lda:]
-	}
-	q.c = p.c[i0*p.ldc:]
-	return q
-}
-
-// columns returns the sub-problem computing columns [j0, j1) of C.
-func (p *problem) columns(j0, j1 int) problem {
-	q := *p
-	q.n = j1 - j0
-	if p.bTrans {
-		q.b = p.b[j0*p.ldb:]
-	} else {
-		q.b = p.b[j0:]
-	}
-	q.c = p.c[j0:]
-	return q
+	p.parallel(workers)
 }
 
 // packBuffers holds the packed A block and B panel of one goroutine.
@@ -184,18 +121,20 @@ func (p *problem) macroKernel(pa, pb []float32, tile *[maxTile]float32, ic, jc, 
 	}
 }
 
-// scaleC multiplies C by beta; beta = 0 sets C to zero without reading it,
-// as BLAS requires.
-func (p *problem) scaleC() {
-	switch p.beta {
-	case 1:
-	case 0:
-		for i := range p.m {
-			clear(p.c[i*p.ldc : i*p.ldc+p.n])
-		}
-	default:
-		for i := range p.m {
-			row := p.c[i*p.ldc : i*p.ldc+p.n]
+// scaleC multiplies C by beta (scaleBlock).
+func (p *problem) scaleC() { p.scaleBlock(0, 0, p.m, p.n) }
+
+// scaleBlock multiplies the rows×cols block of C at (i0, j0) by beta;
+// beta = 0 sets it to zero without reading it, as BLAS requires.
+func (p *problem) scaleBlock(i0, j0, rows, cols int) {
+	for i := i0; i < i0+rows; i++ {
+		row := p.c[i*p.ldc+j0 : i*p.ldc+j0+cols]
+		switch p.beta {
+		case 1:
+			return
+		case 0:
+			clear(row)
+		default:
 			for j := range row {
 				row[j] *= p.beta
 			}

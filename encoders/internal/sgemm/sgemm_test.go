@@ -225,15 +225,15 @@ func TestSgemmBlockBoundaries(t *testing.T) {
 	shapes := [][3]int{
 		{mc + 5, 2*32 + 3, 2*kc + 7}, // several row and depth blocks
 		{7, nc + 21, kc + 1},         // two column panels
-		{300, 200, 150},              // parallel over rows… or columns
-		{130, 1000, 70},              // parallel over columns
-		{2*mc + 13, 40, 3*kc - 1},    // parallel over rows
+		{300, 200, 150},              // parallel: pieces of C cut both ways
+		{130, 1000, 70},              // parallel, ragged pieces
+		{2*mc + 13, 40, 3*kc - 1},    // parallel, few columns
 		{128, 128, 64},               // a per-head attention product
 		{1, 4 * nc, 3},               // a single row
 		{4 * mc, 1, 2*kc + 1},        // a single column
 		{mc - 1, 65, kc - 1},         // one block, ragged
 		{2 * mc, 96, 2 * kc},         // whole blocks
-		{6 * 40, minColumnsPerWorker, 1024},
+		{6 * 40, 128, 1024},          // parallel, deep
 	}
 	if testing.Short() {
 		shapes = shapes[2:6]
