@@ -3,8 +3,8 @@ package sgemm
 // packA copies the mcur×kcur block of alpha·op(A) at (ic, pc) into dst as
 // mr-row slivers, each stored column after column (kcur columns of mr
 // values), the last sliver padded with zeros. transpose8x8 is as in
-// microKernel, or nil. Folding alpha in here costs
-// mcur·kcur multiplications instead of one per element of C per block.
+// microKernel, or nil. Folding alpha in here costs mcur·kcur
+// multiplications instead of one per element of C per block.
 func packA(dst, a []float32, lda int, trans bool, alpha float32, ic, pc, mcur, kcur, mr int, transpose8x8 func(src *float32, lds int, dst *float32, ldd int)) {
 	for ir := 0; ir < mcur; ir += mr {
 		s := dst[ir*kcur : (ir+mr)*kcur]
@@ -23,28 +23,13 @@ func packA(dst, a []float32, lda int, trans bool, alpha float32, ic, pc, mcur, k
 			continue
 		}
 		// op(A)(i, p) = a[i*lda+p]: each row of the sliver is contiguous.
-		// With alpha = 1, whole 8×8 blocks of the first 8 rows go through
-		// transpose8x8 when there is one.
-		i8 := 0
-		if transpose8x8 != nil && alpha == 1 && rows >= 8 {
-			i8 = 8
-			p8 := kcur / 8 * 8
-			for p := 0; p < p8; p += 8 {
-				src := a[(ic+ir)*lda+pc+p:][:7*lda+8]
-				d := s[p*mr:][:7*mr+8]
-				transpose8x8(&src[0], lda, &d[0], mr)
-			}
-			for i := range 8 {
-				src := a[(ic+ir+i)*lda+pc:][:kcur]
-				for p := p8; p < kcur; p++ {
-					s[p*mr+i] = src[p]
+		gatherTransposed(s, mr, a[(ic+ir)*lda+pc:], lda, rows, kcur, transpose8x8)
+		if alpha != 1 {
+			for p := range kcur {
+				col := s[p*mr : p*mr+rows]
+				for i := range col {
+					col[i] *= alpha
 				}
-			}
-		}
-		for i := i8; i < rows; i++ {
-			src := a[(ic+ir+i)*lda+pc:][:kcur]
-			for p, v := range src {
-				s[p*mr+i] = alpha * v
 			}
 		}
 		for i := rows; i < mr; i++ {
@@ -73,35 +58,41 @@ func packB(dst, b []float32, ldb int, trans bool, pc, jc, kcur, ncur, nr int, tr
 			continue
 		}
 		// op(B)(p, j) = b[j*ldb+p]: each column of the sliver is contiguous.
-		// Whole 8×8 blocks go through transpose8x8 when there is one; the
-		// slice expressions check the bounds that it does not.
-		j8, p8 := 0, 0
-		if transpose8x8 != nil {
-			j8, p8 = cols/8*8, kcur/8*8
-			for j := 0; j < j8; j += 8 {
-				for p := 0; p < p8; p += 8 {
-					src := b[(jc+jr+j)*ldb+pc+p:][:7*ldb+8]
-					d := s[p*nr+j:][:7*nr+8]
-					transpose8x8(&src[0], ldb, &d[0], nr)
-				}
-				for jj := j; jj < j+8; jj++ {
-					src := b[(jc+jr+jj)*ldb+pc:][:kcur]
-					for p := p8; p < kcur; p++ {
-						s[p*nr+jj] = src[p]
-					}
-				}
-			}
-		}
-		for j := j8; j < cols; j++ {
-			src := b[(jc+jr+j)*ldb+pc:][:kcur]
-			for p, v := range src {
-				s[p*nr+j] = v
-			}
-		}
+		gatherTransposed(s, nr, b[(jc+jr)*ldb+pc:], ldb, cols, kcur, transpose8x8)
 		for j := cols; j < nr; j++ {
 			for p := range kcur {
 				s[p*nr+j] = 0
 			}
+		}
+	}
+}
+
+// gatherTransposed sets dst[p*ldd+i] = src[i*lds+p] for i < width and
+// p < depth. With a transpose8x8 it moves whole 8×8 blocks in registers —
+// the last block of a width that is not a multiple of 8 overlaps the one
+// before it, which writes some elements twice with the same values — and
+// only the last depth%8 columns one by one; the slice expressions check
+// the bounds that the assembly does not.
+func gatherTransposed(dst []float32, ldd int, src []float32, lds, width, depth int, transpose8x8 func(src *float32, lds int, dst *float32, ldd int)) {
+	p8 := 0
+	if transpose8x8 != nil && width >= 8 {
+		p8 = depth / 8 * 8
+		for o := 0; ; o += 8 {
+			o = min(o, width-8)
+			for p := 0; p < p8; p += 8 {
+				sb := src[o*lds+p:][:7*lds+8]
+				db := dst[p*ldd+o:][:7*ldd+8]
+				transpose8x8(&sb[0], lds, &db[0], ldd)
+			}
+			if o+8 >= width {
+				break
+			}
+		}
+	}
+	for i := range width {
+		row := src[i*lds:][:depth]
+		for p := p8; p < depth; p++ {
+			dst[p*ldd+i] = row[p]
 		}
 	}
 }

@@ -16,8 +16,9 @@ type microKernel struct {
 	fn     kernelFunc
 	mr, nr int
 	// transpose8x8, if not nil, sets dst[c*ldd+r] = src[r*lds+c] for r, c
-	// in [0, 8); packing a transposed B uses it, since element-by-element
-	// transposition costs as much as the product itself when m is small.
+	// in [0, 8); packing a transposed B and an untransposed A use it, since
+	// element-by-element transposition costs as much as the product itself
+	// when the other dimension is small (x·Wᵀ for 128 tokens).
 	transpose8x8 func(src *float32, lds int, dst *float32, ldd int)
 }
 
@@ -39,7 +40,8 @@ type problem struct {
 // otherwise shares it between GOMAXPROCS goroutines (parallel).
 func (p *problem) run() {
 	workers := 1
-	if p.m*p.n*p.k >= parallelMinWork && p.alpha != 0 {
+	// In float64 so that absurd sizes cannot overflow the test.
+	if float64(p.m)*float64(p.n)*float64(p.k) >= parallelMinWork && p.alpha != 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
 	if workers <= 1 {
