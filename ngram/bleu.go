@@ -34,13 +34,12 @@ type bleuStats struct {
 // an empty candidate exactly 0; and scores items with the same formula on
 // their own counts, so the corpus score is not the mean of the item scores.
 func BLEU(c *Corpus) BLEUScores {
-	x := newGramIndex()
+	stats := c.itemStats(splitPyFields)
 	out := BLEUScores{Items: make(map[string][maxOrder]float64, len(c.ids))}
 	var total bleuStats
-	for _, id := range c.ids {
-		s := bleuSentenceStats(x, pyFields(c.cands[id]), c.refs[id], pyFields)
-		total.add(s)
-		out.Items[id] = s.scores()
+	for i, id := range c.ids {
+		total.add(stats[i])
+		out.Items[id] = stats[i].scores()
 	}
 	out.Corpus = total.scores()
 	return out
@@ -55,37 +54,112 @@ func (s *bleuStats) add(o bleuStats) {
 	}
 }
 
-// bleuSentenceStats counts one item's clipped n-gram matches: the toolkit's
+// splitFunc appends the tokens of s to dst, using buf for scratch space.
+type splitFunc func(buf *tokenizeBuffers, dst []string, s string) []string
+
+// splitPyFields is the COCO toolkit's str.split().
+func splitPyFields(_ *tokenizeBuffers, dst []string, s string) []string {
+	return appendPyFields(dst, s)
+}
+
+// itemStats computes every item's BLEU statistics, items in parallel.
+func (c *Corpus) itemStats(split splitFunc) []bleuStats {
+	stats := make([]bleuStats, len(c.ids))
+	parallelChunks(len(c.ids), func(_, lo, hi int) {
+		sc := bleuScratch{tokens: map[string]uint32{}, grams: newGramTable(), order: []uint8{0}, count: []int32{0}}
+		for i := lo; i < hi; i++ {
+			id := c.ids[i]
+			stats[i] = sc.itemStats(c.cands[id], c.refs[id], split)
+		}
+	})
+	return stats
+}
+
+// bleuScratch is one worker's reusable state for itemStats.
+type bleuScratch struct {
+	tokens   map[string]uint32 // token ids, kept across items
+	grams    *gramTable        // the candidate's n-grams, cleared per item
+	order    []uint8           // n-gram order by candidate gram id
+	count    []int32           // candidate count by gram id
+	refMax   []int32           // max count over the references by gram id
+	refCount []int32           // count in the current reference by gram id
+	touched  []uint32          // gram ids counted in the current reference
+	fields   []string
+	buf      tokenizeBuffers
+	ids      []uint32
+	refLens  []int
+}
+
+// itemStats counts one item's clipped n-gram matches: the toolkit's
 // cook_refs + cook_test (SacreBLEU's segment statistics are the same
-// counts). Captions are short, so counting by scanning the item's own
-// n-gram lists beats hashing them into a corpus-wide table.
-func bleuSentenceStats(x *gramIndex, cand []string, refs []string, split func(string) []string) bleuStats {
-	refKeys := make([]sentenceKeys, len(refs))
-	refLens := make([]int, len(refs))
-	for i, r := range refs {
-		refKeys[i] = newSentenceKeys(x.tokenIDs(split(r)))
-		refLens[i] = refKeys[i].tokens
+// counts). Only the candidate's n-grams matter, so they are interned first
+// and each reference is only looked up: a reference k-gram is counted only
+// when its (k−1)-gram prefix is a candidate n-gram.
+func (sc *bleuScratch) itemStats(cand string, refs []string, split splitFunc) bleuStats {
+	sc.grams.clear()
+	sc.order, sc.count = sc.order[:1], sc.count[:1] // id 0 means "absent"
+	sc.fields = split(&sc.buf, sc.fields[:0], cand)
+	sc.ids = sc.ids[:0]
+	for _, t := range sc.fields {
+		id, ok := sc.tokens[t]
+		if !ok {
+			id = uint32(len(sc.tokens) + 1)
+			sc.tokens[t] = id
+		}
+		sc.ids = append(sc.ids, id)
 	}
-	ck := newSentenceKeys(x.tokenIDs(cand))
 	var s bleuStats
-	s.testLen = ck.tokens
-	s.refLen = ClosestRefLength(s.testLen, refLens)
+	s.testLen = len(sc.ids)
+	for i := range sc.ids {
+		prefix := uint32(0)
+		for k := 0; k < maxOrder && i+k < len(sc.ids); k++ {
+			g, added := sc.grams.lookup(uint64(prefix)<<32|uint64(sc.ids[i+k]), uint32(len(sc.order)))
+			if added {
+				sc.order = append(sc.order, uint8(k))
+				sc.count = append(sc.count, 0)
+			}
+			sc.count[g]++
+			prefix = g
+		}
+	}
+	n := len(sc.order)
+	sc.refMax = growInt32(sc.refMax, n)[:n]
+	sc.refCount = growInt32(sc.refCount, n)[:n]
+	clear(sc.refMax)
+	sc.refLens = sc.refLens[:0]
+	for _, r := range refs {
+		sc.fields = split(&sc.buf, sc.fields[:0], r)
+		sc.refLens = append(sc.refLens, len(sc.fields))
+		sc.touched = sc.touched[:0]
+		for i := range sc.fields {
+			prefix := uint32(0)
+			for k := 0; k < maxOrder && i+k < len(sc.fields); k++ {
+				tok, ok := sc.tokens[sc.fields[i+k]]
+				if !ok {
+					break
+				}
+				g, found := sc.grams.find(uint64(prefix)<<32 | uint64(tok))
+				if !found {
+					break
+				}
+				if sc.refCount[g] == 0 {
+					sc.touched = append(sc.touched, g)
+				}
+				sc.refCount[g]++
+				prefix = g
+			}
+		}
+		for _, g := range sc.touched {
+			sc.refMax[g] = max(sc.refMax[g], sc.refCount[g])
+			sc.refCount[g] = 0
+		}
+	}
+	s.refLen = ClosestRefLength(s.testLen, sc.refLens)
 	for k := range maxOrder {
 		s.guess[k] = max(0, s.testLen-k)
-		keys := ck.keys[k]
-	next:
-		for i, key := range keys {
-			for _, prev := range keys[:i] {
-				if prev == key {
-					continue next // counted at its first occurrence
-				}
-			}
-			refMax := 0
-			for _, rk := range refKeys {
-				refMax = max(refMax, countKey(rk.keys[k], key))
-			}
-			s.correct[k] += min(refMax, countKey(keys[i:], key))
-		}
+	}
+	for g := 1; g < n; g++ {
+		s.correct[sc.order[g]] += int(min(sc.refMax[g], sc.count[g]))
 	}
 	return s
 }

@@ -1,5 +1,10 @@
 package ngram
 
+import (
+	"runtime"
+	"sync"
+)
+
 // maxOrder is the longest n-gram the metrics count.
 const maxOrder = 4
 
@@ -10,7 +15,7 @@ const maxOrder = 4
 // scratch slices instead of hashing again.
 type gramIndex struct {
 	tokens map[string]uint32
-	grams  map[uint64]uint32
+	grams  *gramTable
 	order  []uint8 // order[id] is the n-gram order of gram id; id 0 is unused
 
 	// Per-sentence deduplication: mark[id] == stamp when gram id has been
@@ -18,10 +23,29 @@ type gramIndex struct {
 	mark  []uint32
 	pos   []int32
 	stamp uint32
+
+	// Reused buffers: token ids and n-gram ids of the sentence being
+	// counted, and the arena that sentenceGrams slices point into.
+	tok, prev  []uint32
+	arenaIDs   []uint32
+	arenaCount []int32
 }
 
 func newGramIndex() *gramIndex {
-	return &gramIndex{tokens: map[string]uint32{}, grams: map[uint64]uint32{}, order: []uint8{0}, mark: []uint32{0}, pos: []int32{0}}
+	return &gramIndex{tokens: map[string]uint32{}, grams: newGramTable(), order: []uint8{0}, mark: []uint32{0}, pos: []int32{0}}
+}
+
+// reset forgets every n-gram, keeping the allocated memory (and the token
+// ids, which stay valid), so one index serves item after item: BLEU
+// compares n-grams only within an item, and a small table stays in cache.
+// sentenceGrams returned before a reset must not be used after it.
+func (x *gramIndex) reset() {
+	x.grams.clear()
+	x.order = x.order[:1]
+	x.mark = x.mark[:1]
+	x.pos = x.pos[:1]
+	x.arenaIDs = x.arenaIDs[:0]
+	x.arenaCount = x.arenaCount[:0]
 }
 
 // size is one more than the largest gram id, for sizing scratch slices.
@@ -36,21 +60,17 @@ func (x *gramIndex) token(t string) uint32 {
 	return id
 }
 
-// tokenIDs interns each token.
-func (x *gramIndex) tokenIDs(tokens []string) []uint32 {
-	out := make([]uint32, len(tokens))
-	for i, t := range tokens {
-		out[i] = x.token(t)
+// appendTokenIDs interns each token and appends its id to dst.
+func (x *gramIndex) appendTokenIDs(dst []uint32, tokens []string) []uint32 {
+	for _, t := range tokens {
+		dst = append(dst, x.token(t))
 	}
-	return out
+	return dst
 }
 
 func (x *gramIndex) gram(prefix, token uint32, order int) uint32 {
-	key := uint64(prefix)<<32 | uint64(token)
-	id, ok := x.grams[key]
-	if !ok {
-		id = uint32(len(x.order))
-		x.grams[key] = id
+	id, added := x.grams.lookup(uint64(prefix)<<32|uint64(token), uint32(len(x.order)))
+	if added {
 		x.order = append(x.order, uint8(order))
 		x.mark = append(x.mark, 0)
 		x.pos = append(x.pos, 0)
@@ -67,22 +87,21 @@ type sentenceGrams struct {
 	tokens int
 }
 
-// count interns tokens and returns their n-gram counts.
+// count interns tokens and returns their n-gram counts; the result points
+// into the index's arena.
 func (x *gramIndex) count(tokens []string) sentenceGrams {
 	n := len(tokens)
 	// prev[i] is the id of the n-gram of the current order starting at i.
-	prev := make([]uint32, n)
-	total := 0
-	for k := 1; k <= maxOrder && k <= n; k++ {
-		total += n - k + 1
-	}
-	s := sentenceGrams{ids: make([]uint32, 0, total), counts: make([]int32, 0, total), tokens: n}
+	x.prev = append(x.prev[:0], make([]uint32, n)...)
+	prev := x.prev
+	start := len(x.arenaIDs)
 	x.stamp++
 	if x.stamp == 0 { // wrapped: reset the marks
 		clear(x.mark)
 		x.stamp = 1
 	}
-	tok := x.tokenIDs(tokens)
+	x.tok = x.appendTokenIDs(x.tok[:0], tokens)
+	tok := x.tok
 	for k := 1; k <= maxOrder; k++ {
 		for i := 0; i+k <= n; i++ {
 			var id uint32
@@ -93,16 +112,17 @@ func (x *gramIndex) count(tokens []string) sentenceGrams {
 			}
 			prev[i] = id
 			if x.mark[id] == x.stamp {
-				s.counts[x.pos[id]]++
+				x.arenaCount[x.pos[id]]++
 				continue
 			}
 			x.mark[id] = x.stamp
-			x.pos[id] = int32(len(s.ids))
-			s.ids = append(s.ids, id)
-			s.counts = append(s.counts, 1)
+			x.pos[id] = int32(len(x.arenaIDs))
+			x.arenaIDs = append(x.arenaIDs, id)
+			x.arenaCount = append(x.arenaCount, 1)
 		}
 	}
-	return s
+	end := len(x.arenaIDs)
+	return sentenceGrams{ids: x.arenaIDs[start:end:end], counts: x.arenaCount[start:end:end], tokens: n}
 }
 
 // growInt32 returns s extended with zeros to length at least n.
@@ -116,4 +136,20 @@ func growInt32(s []int32, n int) []int32 {
 	t := make([]int32, n, 2*n)
 	copy(t, s)
 	return t
+}
+
+// parallelChunks runs fn over [0, n) cut into contiguous chunks, one per
+// worker (GOMAXPROCS of them, fewer for small n), and waits for them.
+func parallelChunks(n int, fn func(worker, lo, hi int)) {
+	workers := min(runtime.GOMAXPROCS(0), max(1, n/64))
+	var wg sync.WaitGroup
+	for w := range workers {
+		lo, hi := n*w/workers, n*(w+1)/workers
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			fn(w, lo, hi)
+		}()
+	}
+	wg.Wait()
 }

@@ -20,22 +20,10 @@ var asciiPySpace = [utf8.RuneSelf]bool{'\t': true, '\n': true, '\v': true, '\f':
 
 // pyFields splits s as Python's s.split() does: on runs of whitespace, with
 // no empty fields. The fields are substrings of s.
-func pyFields(s string) []string {
-	n := 0
-	inField := false
-	for i := 0; i < len(s); {
-		r, size := rune(s[i]), 1
-		if r >= utf8.RuneSelf {
-			r, size = utf8.DecodeRuneInString(s[i:])
-		}
-		sp := isPySpace(r)
-		if !sp && !inField {
-			n++
-		}
-		inField = !sp
-		i += size
-	}
-	out := make([]string, 0, n)
+func pyFields(s string) []string { return appendPyFields(nil, s) }
+
+// appendPyFields appends the fields of s (see pyFields) to dst.
+func appendPyFields(dst []string, s string) []string {
 	start := -1
 	for i := 0; i < len(s); {
 		r, size := rune(s[i]), 1
@@ -44,7 +32,7 @@ func pyFields(s string) []string {
 		}
 		if isPySpace(r) {
 			if start >= 0 {
-				out = append(out, s[start:i])
+				dst = append(dst, s[start:i])
 				start = -1
 			}
 		} else if start < 0 {
@@ -53,7 +41,7 @@ func pyFields(s string) []string {
 		i += size
 	}
 	if start >= 0 {
-		out = append(out, s[start:])
+		dst = append(dst, s[start:])
 	}
-	return out
+	return dst
 }

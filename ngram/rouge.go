@@ -19,30 +19,51 @@ const rougeBeta = 1.2
 // (str.split(" ")), so an empty string is one empty token and repeated
 // spaces yield empty tokens; and scores 0 when either maximum is 0.
 func ROUGEL(c *Corpus) Scores {
-	out := Scores{Items: make(map[string]float64, len(c.ids))}
 	all := make([]float64, len(c.ids))
-	x := newGramIndex()
-	var scratch []int
+	parallelChunks(len(c.ids), func(_, lo, hi int) {
+		x := newGramIndex()
+		var cand, ref []uint32
+		var fields []string
+		var scratch []int
+		for i := lo; i < hi; i++ {
+			id := c.ids[i]
+			cand = x.appendTokenIDs(cand[:0], appendSplitSpace(fields[:0], c.cands[id]))
+			precMax, recMax := 0.0, 0.0
+			for _, r := range c.refs[id] {
+				fields = appendSplitSpace(fields[:0], r)
+				ref = x.appendTokenIDs(ref[:0], fields)
+				var lcs int
+				lcs, scratch = LCSLength(ref, cand, scratch)
+				precMax = max(precMax, float64(lcs)/float64(len(cand)))
+				recMax = max(recMax, float64(lcs)/float64(len(ref)))
+			}
+			score := 0.0
+			if precMax != 0 && recMax != 0 {
+				b2 := rougeBeta * rougeBeta
+				score = ((1 + b2) * precMax * recMax) / (recMax + b2*precMax)
+			}
+			all[i] = score
+		}
+	})
+	out := Scores{Items: make(map[string]float64, len(c.ids))}
 	for i, id := range c.ids {
-		cand := x.tokenIDs(strings.Split(c.cands[id], " "))
-		precMax, recMax := 0.0, 0.0
-		for _, r := range c.refs[id] {
-			ref := x.tokenIDs(strings.Split(r, " "))
-			var lcs int
-			lcs, scratch = LCSLength(ref, cand, scratch)
-			precMax = max(precMax, float64(lcs)/float64(len(cand)))
-			recMax = max(recMax, float64(lcs)/float64(len(ref)))
-		}
-		score := 0.0
-		if precMax != 0 && recMax != 0 {
-			b2 := rougeBeta * rougeBeta
-			score = ((1 + b2) * precMax * recMax) / (recMax + b2*precMax)
-		}
-		out.Items[id] = score
-		all[i] = score
+		out.Items[id] = all[i]
 	}
 	out.Corpus = pairwise.Mean(all)
 	return out
+}
+
+// appendSplitSpace appends the pieces of s split at every single space, as
+// Python's s.split(" "): empty pieces included, one empty piece for "".
+func appendSplitSpace(dst []string, s string) []string {
+	for {
+		i := strings.IndexByte(s, ' ')
+		if i < 0 {
+			return append(dst, s)
+		}
+		dst = append(dst, s[:i])
+		s = s[i+1:]
+	}
 }
 
 // LCSLength returns the length of the longest common subsequence of a and b.

@@ -47,27 +47,32 @@ func SacreBLEU(c *Corpus, opts *SacreBLEUOptions) (Scores, error) {
 	if opts != nil {
 		o = *opts
 	}
-	tokenize := Tokenize13a
+	none := false
 	switch o.Tokenizer {
 	case "", Tokenizer13a:
 	case TokenizerNone:
-		tokenize = func(s string) string { return s }
+		none = true
 	default:
 		return Scores{}, fmt.Errorf("ngram: unknown SacreBLEU tokenizer %q (want %q or %q)", o.Tokenizer, Tokenizer13a, TokenizerNone)
 	}
-	prep := func(s string) []string {
+	// SacreBLEU's _preprocess_segment: lower-case, strip trailing
+	// whitespace, tokenize; then split on whitespace.
+	prep := func(buf *tokenizeBuffers, dst []string, s string) []string {
 		if o.Lowercase {
 			s = strings.ToLower(s)
 		}
-		return pyFields(tokenize(strings.TrimRightFunc(s, isPySpace)))
+		s = strings.TrimRightFunc(s, isPySpace)
+		if !none {
+			s = string(buf.tokenize13a(s))
+		}
+		return appendPyFields(dst, s)
 	}
-	x := newGramIndex()
+	stats := c.itemStats(prep)
 	out := Scores{Items: make(map[string]float64, len(c.ids))}
 	var sum bleuStats
-	for _, id := range c.ids {
-		st := bleuSentenceStats(x, prep(c.cands[id]), c.refs[id], prep)
-		out.Items[id] = sacreBLEUScore(st, !o.ItemsWithoutEffectiveOrder)
-		sum.add(st)
+	for i, id := range c.ids {
+		out.Items[id] = sacreBLEUScore(stats[i], !o.ItemsWithoutEffectiveOrder)
+		sum.add(stats[i])
 	}
 	out.Corpus = sacreBLEUScore(sum, false)
 	return out, nil

@@ -13,6 +13,18 @@ import "strings"
 // applied one after another; each pass below reproduces one substitution
 // with Python's left-to-right, non-overlapping matching.
 func Tokenize13a(line string) string {
+	var buf tokenizeBuffers
+	return strings.Join(pyFields(string(buf.tokenize13a(line))), " ")
+}
+
+// tokenizeBuffers are two byte buffers the 13a passes write into in turn,
+// reused from line to line by one goroutine.
+type tokenizeBuffers struct{ a, b []byte }
+
+// tokenize13a runs the 13a passes on line and returns the result before
+// whitespace is collapsed; it points into buf and is valid until the next
+// call.
+func (buf *tokenizeBuffers) tokenize13a(line string) []byte {
 	line = strings.ReplaceAll(line, "<skipped>", "")
 	line = strings.ReplaceAll(line, "-\n", "")
 	line = strings.ReplaceAll(line, "\n", " ")
@@ -22,18 +34,20 @@ func Tokenize13a(line string) string {
 		line = strings.ReplaceAll(line, "&lt;", "<")
 		line = strings.ReplaceAll(line, "&gt;", ">")
 	}
-	s := []byte(" " + line + " ")
-	s = pad13aSymbols(s)
+	// The reference tokenizes " " + line + " ".
+	buf.a = pad13aSymbols(buf.a[:0], " ")
+	buf.a = pad13aSymbols(buf.a, line)
+	buf.a = pad13aSymbols(buf.a, " ")
 	// ([^0-9])([\.,]) → "\1 \2 "
-	s = substitutePairs(s, func(a, b byte) bool { return !isASCIIDigit(a) && (b == '.' || b == ',') },
+	buf.b = substitutePairs(buf.b[:0], buf.a, func(a, b byte) bool { return !isASCIIDigit(a) && (b == '.' || b == ',') },
 		func(out []byte, a, b byte) []byte { return append(out, a, ' ', b, ' ') })
 	// ([\.,])([^0-9]) → " \1 \2"
-	s = substitutePairs(s, func(a, b byte) bool { return (a == '.' || a == ',') && !isASCIIDigit(b) },
+	buf.a = substitutePairs(buf.a[:0], buf.b, func(a, b byte) bool { return (a == '.' || a == ',') && !isASCIIDigit(b) },
 		func(out []byte, a, b byte) []byte { return append(out, ' ', a, ' ', b) })
 	// ([0-9])(-) → "\1 \2 "
-	s = substitutePairs(s, func(a, b byte) bool { return isASCIIDigit(a) && b == '-' },
+	buf.b = substitutePairs(buf.b[:0], buf.a, func(a, b byte) bool { return isASCIIDigit(a) && b == '-' },
 		func(out []byte, a, b byte) []byte { return append(out, a, ' ', b, ' ') })
-	return strings.Join(pyFields(string(s)), " ")
+	return buf.b
 }
 
 func isASCIIDigit(b byte) bool { return b >= '0' && b <= '9' }
@@ -45,11 +59,11 @@ func is13aSymbol(b byte) bool {
 		b >= '(' && b <= '+' || b >= ':' && b <= '@' || b == '/'
 }
 
-// pad13aSymbols is the first substitution: each symbol c becomes " c ".
-func pad13aSymbols(s []byte) []byte {
-	out := make([]byte, 0, len(s)+len(s)/2)
-	for _, b := range s {
-		if is13aSymbol(b) {
+// pad13aSymbols is the first substitution, appending s to out with each
+// symbol c written as " c ".
+func pad13aSymbols(out []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if b := s[i]; is13aSymbol(b) {
 			out = append(out, ' ', b, ' ')
 		} else {
 			out = append(out, b)
@@ -58,14 +72,13 @@ func pad13aSymbols(s []byte) []byte {
 	return out
 }
 
-// substitutePairs applies a substitution whose pattern is two one-character
+// substitutePairs appends to out the result of a substitution whose pattern is two one-character
 // classes (X)(Y), scanning left to right and resuming after each match as
 // Python's re.sub does; replace appends the replacement of a match. Working
 // on UTF-8 bytes gives the same result as on code points: the classes
 // involved are ASCII, and a multi-byte character can only match a negated
 // class with its last byte (X) or its first byte (Y), never straddle a match.
-func substitutePairs(s []byte, match func(a, b byte) bool, replace func(out []byte, a, b byte) []byte) []byte {
-	out := make([]byte, 0, len(s)+len(s)/4)
+func substitutePairs(out, s []byte, match func(a, b byte) bool, replace func(out []byte, a, b byte) []byte) []byte {
 	i := 0
 	for i < len(s) {
 		if i+1 < len(s) && match(s[i], s[i+1]) {
