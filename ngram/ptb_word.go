@@ -1,134 +1,165 @@
 package ngram
 
 import (
-	"strings"
 	"unicode"
 )
 
-// ptbClitics are the endings PTBLexer splits off a word after an apostrophe
-// (REDAUX); "n't" is handled separately because the split falls before the n.
-var ptbClitics = []string{"s", "re", "ve", "ll", "d", "m"}
-
-// ptbAssimilations are whole words PTBLexer splits in two (ASSIMILATIONS2/3).
-var ptbAssimilations = map[string]int{
-	"cannot": 3, "gonna": 3, "gotta": 3, "wanna": 3, "lemme": 3, "gimme": 3,
+// isPTBAssimilation reports whether a lower-cased word is one PTBLexer
+// splits in two after its third letter (ASSIMILATIONS2/3).
+func isPTBAssimilation(w []byte) bool {
+	switch len(w) {
+	case 5:
+		s := string(w)
+		return s == "gonna" || s == "gotta" || s == "wanna" || s == "lemme" || s == "gimme"
+	case 6:
+		return string(w) == "cannot"
+	}
+	return false
 }
 
-// lexWord reads a word or number starting at an alphanumeric character:
-// letters and digits joined by hyphens, underscores, inner periods ("u.s",
-// "3.50"), digit-group commas and colons ("1,000", "5:30"), slashes ("a/b")
-// and inner apostrophes ("o'clock"); then splits clitics, assimilations and
-// the final period the way PTBLexer does.
-func (lx *ptbLexer) lexWord() {
-	start := lx.pos
+// lexWord reads a word or number starting at an alphanumeric character at
+// byte start: letters and digits joined by hyphens, underscores, inner
+// periods ("u.s", "3.50"), digit-group commas and colons ("1,000", "5:30"),
+// slashes ("a/b") and inner apostrophes ("o'clock"); then splits clitics,
+// assimilations and the final period the way PTBLexer does. The first token
+// begins at tokStart, before start when the number has a sign.
+func (t *ptbTokenizer) lexWord(tokStart, start int) {
+	s := t.src
 	i := start
-	clitic := ""
+	prev := t.before(start) // the character before byte i
+	clitic := ""            // the lower-cased clitic token that ends the word
+	cliticEnd := 0          // byte offset just past the clitic
 scan:
-	for i < len(lx.in) {
-		r := lx.in[i]
-		next := lx.at(i + 1)
+	for i < len(s) {
+		if c := s[i]; ptbASCII[c]&ptbClassAlnum != 0 {
+			// ASCII letters and digits: the common case.
+			prev = rune(c)
+			i++
+			continue
+		}
+		r, w := t.runeAt(i)
+		next := t.at(i + w)
 		switch {
 		case isAlnum(r):
-			i++
-		case r == '-' || r == '_':
+		case r == '-' || r == '_' || r == '.' || r == '/':
 			if !isAlnum(next) {
 				break scan
 			}
-			i++
-		case r == '.':
-			if !isAlnum(next) {
-				break scan
-			}
-			i++
 		case r == ',' || r == ':':
-			if !(unicode.IsDigit(lx.at(i-1)) && unicode.IsDigit(next)) {
+			if !(unicode.IsDigit(prev) && unicode.IsDigit(next)) {
 				break scan
 			}
-			i++
-		case r == '/':
-			if !isAlnum(next) {
-				break scan
-			}
-			i++
 		case r == '&':
-			if !(unicode.IsUpper(lx.at(i-1)) && unicode.IsUpper(next)) {
+			if !(unicode.IsUpper(prev) && unicode.IsUpper(next)) {
 				break scan
 			}
-			i++
 		case isApostrophe(r):
-			if c := lx.cliticAt(i); c != "" {
-				clitic = c
+			if c, end := t.cliticAt(i+w, prev); c != "" {
+				clitic, cliticEnd = c, end
 				break scan
 			}
-			if (next == 't' || next == 'T') && (lx.at(i-1) == 'n' || lx.at(i-1) == 'N') && !isAlnum(lx.at(i+2)) && i-1 > start {
-				clitic = "n't"
+			// prev is 'n' at byte i-1 here, so i-1 > start says the n
+			// is not the word's first character.
+			if (next == 't' || next == 'T') && (prev == 'n' || prev == 'N') && !isAlnum(t.at(i+w+1)) && i-1 > start {
+				clitic, cliticEnd = "n't", i+w+1
 				break scan
 			}
 			if !unicode.IsLetter(next) {
 				break scan
 			}
-			i++
 		default:
 			break scan
 		}
+		prev = r
+		i += w
 	}
-	word := lx.text(start, i)
-	lx.pos = i
+	t.pos = i
 	switch {
 	case clitic == "n't":
-		lx.emit(word[:len(word)-1])
-		lx.emit(lx.text(i-1, i) + "'" + lx.text(i+1, i+2))
-		lx.pos = i + 2
+		t.keep(s[tokStart : i-1])
+		t.keep(clitic)
+		t.pos = cliticEnd
 		return
 	case clitic != "":
-		lx.emit(word)
-		lx.emit("'" + lx.text(i+1, i+1+len(clitic)))
-		lx.pos = i + 1 + len(clitic)
+		t.keep(s[tokStart:i])
+		t.keep(clitic)
+		t.pos = cliticEnd
 		return
 	}
-	if len(word) != 5 && len(word) != 6 {
-		// Not an assimilation; skip the lower-casing and lookup.
-	} else if n, ok := ptbAssimilations[strings.ToLower(word)]; ok {
-		lx.emit(word[:n])
-		lx.emit(word[n:])
+	word := s[start:i]
+	if (len(word) == 5 || len(word) == 6) && t.isAssimilation(word) {
+		t.keep(s[tokStart : start+3])
+		t.keep(word[3:])
 		return
 	}
-	if lx.at(i) == '.' && ptbKeepsPeriod(word) {
-		lx.emit(word + ".")
-		lx.pos = i + 1
+	if i < len(s) && s[i] == '.' && t.keepsPeriod(word) {
+		t.keep(s[tokStart : i+1])
+		t.pos = i + 1
 		return
 	}
-	lx.emit(word)
+	t.keep(s[tokStart:i])
 }
 
-// cliticAt returns the clitic ("s", "re", ...) that follows the apostrophe
-// at position i when it ends the word, or "".
-func (lx *ptbLexer) cliticAt(i int) string {
-	for _, c := range ptbClitics {
-		j := i + 1
-		ok := true
-		for _, cr := range c {
-			if unicode.ToLower(lx.at(j)) != cr {
-				ok = false
-				break
-			}
-			j++
-		}
-		if ok && !isAlnum(lx.at(j)) && i > 0 && isAlnum(lx.at(i-1)) {
-			return c
-		}
+// isAssimilation reports whether word, lower-cased, is split by PTBLexer.
+func (t *ptbTokenizer) isAssimilation(word string) bool {
+	switch word[0] | 0x20 {
+	case 'c', 'g', 'w', 'l':
+	default:
+		// No other first character lower-cases to one of these.
+		return false
 	}
-	return ""
+	t.lower = appendLower(t.lower[:0], word)
+	return isPTBAssimilation(t.lower)
 }
 
-// ptbKeepsPeriod reports whether a word followed by a period is an
+// cliticAt returns the lower-cased clitic token ("'s", "'re", ...) whose
+// letters start at byte j, just after an apostrophe that follows prev, and
+// the byte offset just past it; or "" when none ends the word there. The
+// clitics' letters are matched as bytes: no character outside ASCII
+// lower-cases to s, r, e, v, l, d or m.
+func (t *ptbTokenizer) cliticAt(j int, prev rune) (string, int) {
+	s := t.src
+	if j >= len(s) {
+		return "", 0
+	}
+	var c string
+	switch s[j] | 0x20 {
+	case 's':
+		c = "'s"
+	case 'r':
+		c = "'re"
+	case 'v':
+		c = "'ve"
+	case 'l':
+		c = "'ll"
+	case 'd':
+		c = "'d"
+	case 'm':
+		c = "'m"
+	default:
+		return "", 0
+	}
+	end := j + len(c) - 1
+	if end > len(s) || len(c) == 3 && s[j+1]|0x20 != c[2] {
+		return "", 0
+	}
+	// The apostrophe follows the word's first character or later, so
+	// there is always a character before it.
+	if isAlnum(t.at(end)) || !isAlnum(prev) {
+		return "", 0
+	}
+	return c, end
+}
+
+// keepsPeriod reports whether a word followed by a period is an
 // abbreviation whose period PTBLexer keeps: acronyms and initials ("U.S",
 // "p.m", "C") and the listed abbreviations ("Mr", "St", "Mass", "etc").
-func ptbKeepsPeriod(word string) bool {
-	if isAcronym(word) {
+func (t *ptbTokenizer) keepsPeriod(word string) bool {
+	if isAcronym(word) || ptbAbbreviations[word] {
 		return true
 	}
-	return ptbAbbreviations[word] || ptbAbbreviationsAnyCase[strings.ToLower(word)]
+	t.lower = appendLower(t.lower[:0], word)
+	return ptbAbbreviationsAnyCase[string(t.lower)]
 }
 
 // isAcronym matches [A-Za-z](\.[A-Za-z])*: "C", "U.S", "p.m", "e.g".
