@@ -41,11 +41,14 @@ func CIDErD(c *Corpus) Scores {
 	refs := make([][]sentenceGrams, n)
 	var df []int32
 	var seen []int32 // seen[id] == item+1 once item's references counted gram id
+	var fields []string
 	for i, id := range c.ids {
-		cands[i] = x.count(pyFields(c.cands[id]))
+		fields = appendPyFields(fields[:0], c.cands[id])
+		cands[i] = x.count(fields)
 		refs[i] = make([]sentenceGrams, len(c.refs[id]))
 		for j, r := range c.refs[id] {
-			refs[i][j] = x.count(pyFields(r))
+			fields = appendPyFields(fields[:0], r)
+			refs[i][j] = x.count(fields)
 		}
 		df = growInt32(df, x.size())
 		seen = growInt32(seen, x.size())
@@ -60,32 +63,41 @@ func CIDErD(c *Corpus) Scores {
 	}
 	df = growInt32(df, x.size())
 	refLen := math.Log(float64(n))
-	idf := func(g uint32) float64 { return refLen - math.Log(math.Max(1, float64(df[g]))) }
-	out := Scores{Items: make(map[string]float64, n)}
+	// idf of every n-gram, computed once rather than per occurrence.
+	idfs := make([]float64, len(df))
+	for g, d := range df {
+		idfs[g] = refLen - math.Log(math.Max(1, float64(d)))
+	}
+	idf := func(g uint32) float64 { return idfs[g] }
 	all := make([]float64, n)
-	refVal := make([]float64, x.size()) // scratch: a reference's tf·idf by gram id
-	for i, id := range c.ids {
-		hyp := newCiderVec(&cands[i], x, idf)
-		var sum [maxOrder]float64
-		for j := range refs[i] {
-			ref := newCiderVec(&refs[i][j], x, idf)
-			for e, g := range ref.grams.ids {
-				refVal[g] = ref.values[e]
+	parallelChunks(n, func(_, lo, hi int) {
+		refVal := make([]float64, x.size()) // a reference's tf·idf by gram id
+		for i := lo; i < hi; i++ {
+			hyp := newCiderVec(&cands[i], x, idf)
+			var sum [maxOrder]float64
+			for j := range refs[i] {
+				ref := newCiderVec(&refs[i][j], x, idf)
+				for e, g := range ref.grams.ids {
+					refVal[g] = ref.values[e]
+				}
+				sim := hyp.similarity(&ref, x, refVal)
+				for _, g := range ref.grams.ids {
+					refVal[g] = 0
+				}
+				for k := range sum {
+					sum[k] += sim[k]
+				}
 			}
-			sim := hyp.similarity(&ref, x, refVal)
-			for _, g := range ref.grams.ids {
-				refVal[g] = 0
-			}
-			for k := range sum {
-				sum[k] += sim[k]
-			}
+			// np.mean of four values adds them left to right.
+			score := (((sum[0] + sum[1]) + sum[2]) + sum[3]) / maxOrder
+			score /= float64(len(refs[i]))
+			score *= ciderScale
+			all[i] = score
 		}
-		// np.mean of four values adds them left to right.
-		score := (((sum[0] + sum[1]) + sum[2]) + sum[3]) / maxOrder
-		score /= float64(len(refs[i]))
-		score *= ciderScale
-		out.Items[id] = score
-		all[i] = score
+	})
+	out := Scores{Items: make(map[string]float64, n)}
+	for i, id := range c.ids {
+		out.Items[id] = all[i]
 	}
 	out.Corpus = pairwise.Mean(all)
 	return out
