@@ -15,7 +15,8 @@
 // (Pillow-exact image preprocessing).
 //
 // Models are immutable after loading and safe for concurrent use. Matrix
-// products go through gorgonia.org/tensor's BLAS, which is gonum's pure-Go
-// implementation unless the program is built with the "openblas" tag (see
-// blas_openblas.go), which switches it to OpenBLAS through cgo.
+// products go through gorgonia.org/tensor's BLAS (its tensor.Use switch):
+// by default gonum's pure-Go BLAS with a faster Sgemm written in Go and Go
+// assembly (blas_sgemm.go, no cgo); built with the "openblas" tag, OpenBLAS
+// through cgo (blas_openblas.go).
 package encoders
