@@ -19,6 +19,26 @@ var (
 		"Inc Co Cos Corp Pty Ltd Plc Bancorp Bhd Assn Univ Intl Sys Jr Sr Bros Esq",
 	)
 	ptbAbbreviationsAnyCase = setOf("etc al seq vs tel est ext sq no nos fig figs approx dept")
+
+	// ptbAbbreviationFirst marks the bytes an abbreviation can start with:
+	// ptbFirstCased for ptbAbbreviations, ptbFirstAnyCase (both cases) for
+	// ptbAbbreviationsAnyCase. Most words fail this test, which saves the
+	// map lookups (and the lower-casing) for them.
+	ptbAbbreviationFirst = func() (tab [256]uint8) {
+		for w := range ptbAbbreviations {
+			tab[w[0]] |= ptbFirstCased
+		}
+		for w := range ptbAbbreviationsAnyCase {
+			tab[w[0]] |= ptbFirstAnyCase
+			tab[strings.ToUpper(w[:1])[0]] |= ptbFirstAnyCase
+		}
+		return tab
+	}()
+)
+
+const (
+	ptbFirstCased = 1 << iota
+	ptbFirstAnyCase
 )
 
 func setOf(lists ...string) map[string]bool {

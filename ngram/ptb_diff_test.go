@@ -72,3 +72,24 @@ func TestIsPTBDroppedMatchesList(t *testing.T) {
 		}
 	}
 }
+
+// TestPTBAbbreviationFirst checks the assumption keepsPeriod makes when it
+// rejects words by their first byte, and compares it with the oracle on
+// every listed abbreviation in three casings.
+func TestPTBAbbreviationFirst(t *testing.T) {
+	for _, c := range "iIkK" {
+		if ptbAbbreviationFirst[c]&ptbFirstAnyCase != 0 {
+			t.Errorf("an any-case abbreviation starts with %q, which İ or K lower-cases to", c)
+		}
+	}
+	var tok ptbTokenizer
+	for _, set := range []map[string]bool{ptbAbbreviations, ptbAbbreviationsAnyCase} {
+		for w := range set {
+			for _, v := range []string{w, strings.ToUpper(w), strings.ToLower(w), w + "x", "x" + w} {
+				if got, want := tok.keepsPeriod(v), oraclePtbKeepsPeriod(v); got != want {
+					t.Errorf("keepsPeriod(%q) = %v, want %v", v, got, want)
+				}
+			}
+		}
+	}
+}

@@ -88,10 +88,11 @@ func (t *ptbTokenizer) appendTokenized(dst []byte, caption string) []byte {
 // Character classes of ASCII bytes (ptbASCII); bytes >= 0x80 have none and
 // are decoded as UTF-8.
 const (
-	ptbClassSpace   = 1 << iota // isPTBSpace
-	ptbClassAlnum               // isAlnum
-	ptbClassEmail               // isEmailLocal
-	ptbClassURLStop             // ends a URL: a space or one of <>"|`
+	ptbClassSpace    = 1 << iota // isPTBSpace
+	ptbClassAlnum                // isAlnum
+	ptbClassEmail                // isEmailLocal
+	ptbClassURLStop              // ends a URL: a space or one of <>"|`
+	ptbClassURLStart             // may start a URL: one of hHfFwW
 )
 
 var ptbASCII = func() (tab [256]uint8) {
@@ -108,6 +109,9 @@ var ptbASCII = func() (tab [256]uint8) {
 		}
 		if strings.ContainsRune("<>\"|`", r) {
 			tab[c] |= ptbClassURLStop
+		}
+		if strings.ContainsRune("hHfFwW", r) {
+			tab[c] |= ptbClassURLStart
 		}
 	}
 	return tab
@@ -208,6 +212,12 @@ func (t *ptbTokenizer) run() {
 		c := s[t.pos]
 		if ptbASCII[c]&ptbClassSpace != 0 {
 			t.pos++
+			continue
+		}
+		if ptbASCII[c]&(ptbClassAlnum|ptbClassURLStart) == ptbClassAlnum && !t.hasAt {
+			// An ASCII letter or digit that cannot start a URL or an
+			// e-mail address starts a word: the common case.
+			t.lexWord(t.pos, t.pos)
 			continue
 		}
 		r, w := t.runeAt(t.pos)

@@ -36,6 +36,9 @@ scan:
 			prev = rune(c)
 			i++
 			continue
+		} else if ptbASCII[c]&ptbClassSpace != 0 {
+			// A space ends the word: the next most common case.
+			break
 		}
 		r, w := t.runeAt(i)
 		next := t.at(i + w)
@@ -155,8 +158,18 @@ func (t *ptbTokenizer) cliticAt(j int, prev rune) (string, int) {
 // abbreviation whose period PTBLexer keeps: acronyms and initials ("U.S",
 // "p.m", "C") and the listed abbreviations ("Mr", "St", "Mass", "etc").
 func (t *ptbTokenizer) keepsPeriod(word string) bool {
-	if isAcronym(word) || ptbAbbreviations[word] {
+	if isAcronym(word) {
 		return true
+	}
+	// A word whose first byte is not ASCII is rejected: only İ and the
+	// Kelvin sign lower-case to ASCII (i, k), and no any-case abbreviation
+	// starts with either (TestPTBAbbreviationFirst checks).
+	first := ptbAbbreviationFirst[word[0]]
+	if first&ptbFirstCased != 0 && ptbAbbreviations[word] {
+		return true
+	}
+	if first&ptbFirstAnyCase == 0 {
+		return false
 	}
 	t.lower = appendLower(t.lower[:0], word)
 	return ptbAbbreviationsAnyCase[string(t.lower)]
