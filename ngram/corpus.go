@@ -60,22 +60,35 @@ func (c *Corpus) Candidate(id string) string { return c.cands[id] }
 func (c *Corpus) References(id string) []string { return append([]string(nil), c.refs[id]...) }
 
 // Tokenized returns a corpus whose candidates and references have been run
-// through PTBTokenize, which is what the COCO toolkit scores.
+// through PTBTokenize, which is what the COCO toolkit scores. Items are
+// tokenized in parallel.
 func (c *Corpus) Tokenized() *Corpus {
-	t := &Corpus{
+	cands := make([]string, len(c.ids))
+	refs := make([][]string, len(c.ids))
+	parallelChunks(len(c.ids), func(_, lo, hi int) {
+		var t ptbTokenizer
+		var buf []byte
+		for i := lo; i < hi; i++ {
+			id := c.ids[i]
+			buf = t.appendTokenized(buf[:0], c.cands[id])
+			cands[i] = string(buf)
+			rs := make([]string, len(c.refs[id]))
+			for j, r := range c.refs[id] {
+				buf = t.appendTokenized(buf[:0], r)
+				rs[j] = string(buf)
+			}
+			refs[i] = rs
+		}
+	})
+	out := &Corpus{
 		ids:   c.ids,
 		cands: make(map[string]string, len(c.ids)),
 		refs:  make(map[string][]string, len(c.ids)),
 	}
-	for _, id := range c.ids {
-		t.cands[id] = PTBTokenize(c.cands[id])
-		rs := make([]string, len(c.refs[id]))
-		for i, r := range c.refs[id] {
-			rs[i] = PTBTokenize(r)
-		}
-		t.refs[id] = rs
+	for i, id := range c.ids {
+		out.cands[id], out.refs[id] = cands[i], refs[i]
 	}
-	return t
+	return out
 }
 
 // Scores holds a corpus-level score and one score per item id.
