@@ -304,6 +304,11 @@ func (t *ptbTokenizer) lexURL() bool {
 		return false
 	}
 	rest := s[t.pos:]
+	// Every prefix below is at least four bytes long with t or w second;
+	// most words starting with h, f or w fail this cheaper test.
+	if len(rest) < len("www.") || rest[1]|0x20 != 't' && rest[1]|0x20 != 'w' {
+		return false
+	}
 	hasPrefix := func(p string) bool {
 		return len(rest) >= len(p) && strings.EqualFold(rest[:len(p)], p)
 	}
