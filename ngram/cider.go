@@ -2,6 +2,7 @@ package ngram
 
 import (
 	"math"
+	"sync"
 
 	"github.com/storyeval/storyeval/internal/pairwise"
 )
@@ -35,23 +36,48 @@ type ciderVec struct {
 // when both are non-zero; and derives idf from the corpus being scored, so an
 // item's score depends on the other items.
 func CIDErD(c *Corpus) Scores {
-	x := newGramIndex()
 	n := len(c.ids)
 	cands := make([]sentenceGrams, n)
 	refs := make([][]sentenceGrams, n)
-	var df []int32
-	var seen []int32 // seen[id] == item+1 once item's references counted gram id
-	var fields []string
-	for i, id := range c.ids {
-		fields = appendPyFields(fields[:0], c.cands[id])
-		cands[i] = x.count(fields)
-		refs[i] = make([]sentenceGrams, len(c.refs[id]))
-		for j, r := range c.refs[id] {
-			fields = appendPyFields(fields[:0], r)
-			refs[i][j] = x.count(fields)
+	// Count each part of the corpus with its own index, in parallel, then
+	// merge the indexes into the first one and renumber.
+	var mu sync.Mutex
+	type part struct {
+		x      *gramIndex
+		lo, hi int
+	}
+	parts := map[int]part{}
+	parallelChunks(n, func(w, lo, hi int) {
+		x := newGramIndex()
+		var fields []string
+		for i := lo; i < hi; i++ {
+			id := c.ids[i]
+			fields = appendPyFields(fields[:0], c.cands[id])
+			cands[i] = x.count(fields)
+			refs[i] = make([]sentenceGrams, len(c.refs[id]))
+			for j, r := range c.refs[id] {
+				fields = appendPyFields(fields[:0], r)
+				refs[i][j] = x.count(fields)
+			}
 		}
-		df = growInt32(df, x.size())
-		seen = growInt32(seen, x.size())
+		mu.Lock()
+		parts[w] = part{x, lo, hi}
+		mu.Unlock()
+	})
+	x := parts[0].x
+	for w := 1; w < len(parts); w++ {
+		p := parts[w]
+		remap := x.adopt(p.x)
+		for i := p.lo; i < p.hi; i++ {
+			renumber(cands[i].ids, remap)
+			for j := range refs[i] {
+				renumber(refs[i][j].ids, remap)
+			}
+		}
+	}
+	df := make([]int32, x.size())
+	seen := make([]int32, x.size()) // seen[id] == item+1 once item's references counted gram id
+	for i := range refs {
 		for _, rg := range refs[i] {
 			for _, g := range rg.ids {
 				if seen[g] != int32(i+1) {
@@ -61,7 +87,6 @@ func CIDErD(c *Corpus) Scores {
 			}
 		}
 	}
-	df = growInt32(df, x.size())
 	refLen := math.Log(float64(n))
 	// idf of every n-gram, computed once rather than per occurrence.
 	idfs := make([]float64, len(df))
@@ -101,6 +126,13 @@ func CIDErD(c *Corpus) Scores {
 	}
 	out.Corpus = pairwise.Mean(all)
 	return out
+}
+
+// renumber replaces each id by remap[id].
+func renumber(ids []uint32, remap []uint32) {
+	for k, g := range ids {
+		ids[k] = remap[g]
+	}
 }
 
 // newCiderVec is the toolkit's counts2vec.

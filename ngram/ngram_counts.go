@@ -16,7 +16,8 @@ const maxOrder = 4
 type gramIndex struct {
 	tokens map[string]uint32
 	grams  *gramTable
-	order  []uint8 // order[id] is the n-gram order of gram id; id 0 is unused
+	order  []uint8  // order[id] is the n-gram order of gram id; id 0 is unused
+	key    []uint64 // key[id] is the (prefix id, token id) pair of gram id
 
 	// Per-sentence deduplication: mark[id] == stamp when gram id has been
 	// seen in the current sentence, at position pos[id] of its list.
@@ -32,7 +33,7 @@ type gramIndex struct {
 }
 
 func newGramIndex() *gramIndex {
-	return &gramIndex{tokens: map[string]uint32{}, grams: newGramTable(), order: []uint8{0}, mark: []uint32{0}, pos: []int32{0}}
+	return &gramIndex{tokens: map[string]uint32{}, grams: newGramTable(), order: []uint8{0}, key: []uint64{0}, mark: []uint32{0}, pos: []int32{0}}
 }
 
 // reset forgets every n-gram, keeping the allocated memory (and the token
@@ -42,6 +43,7 @@ func newGramIndex() *gramIndex {
 func (x *gramIndex) reset() {
 	x.grams.clear()
 	x.order = x.order[:1]
+	x.key = x.key[:1]
 	x.mark = x.mark[:1]
 	x.pos = x.pos[:1]
 	x.arenaIDs = x.arenaIDs[:0]
@@ -69,13 +71,32 @@ func (x *gramIndex) appendTokenIDs(dst []uint32, tokens []string) []uint32 {
 }
 
 func (x *gramIndex) gram(prefix, token uint32, order int) uint32 {
-	id, added := x.grams.lookup(uint64(prefix)<<32|uint64(token), uint32(len(x.order)))
+	key := uint64(prefix)<<32 | uint64(token)
+	id, added := x.grams.lookup(key, uint32(len(x.order)))
 	if added {
 		x.order = append(x.order, uint8(order))
+		x.key = append(x.key, key)
 		x.mark = append(x.mark, 0)
 		x.pos = append(x.pos, 0)
 	}
 	return id
+}
+
+// adopt interns every token and n-gram of y into x and returns, for each
+// gram id of y, the id of the same n-gram in x; this merges indexes built
+// in parallel over parts of a corpus. A gram's prefix has a smaller id than
+// the gram, so walking y's ids in order always finds the prefix mapped.
+func (x *gramIndex) adopt(y *gramIndex) []uint32 {
+	tok := make([]uint32, len(y.tokens)+1)
+	for t, id := range y.tokens {
+		tok[id] = x.token(t)
+	}
+	remap := make([]uint32, len(y.order))
+	for g := 1; g < len(y.order); g++ {
+		prefix, token := uint32(y.key[g]>>32), uint32(y.key[g])
+		remap[g] = x.gram(remap[prefix], tok[token], int(y.order[g]))
+	}
+	return remap
 }
 
 // sentenceGrams are the distinct n-grams of one sentence, orders 1..maxOrder,

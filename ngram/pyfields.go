@@ -26,11 +26,17 @@ func pyFields(s string) []string { return appendPyFields(nil, s) }
 func appendPyFields(dst []string, s string) []string {
 	start := -1
 	for i := 0; i < len(s); {
-		r, size := rune(s[i]), 1
-		if r >= utf8.RuneSelf {
+		c := s[i]
+		var space bool
+		size := 1
+		if c < utf8.RuneSelf {
+			space = asciiPySpace[c]
+		} else {
+			var r rune
 			r, size = utf8.DecodeRuneInString(s[i:])
+			space = unicode.IsSpace(r)
 		}
-		if isPySpace(r) {
+		if space {
 			if start >= 0 {
 				dst = append(dst, s[start:i])
 				start = -1
