@@ -38,15 +38,9 @@ func (buf *tokenizeBuffers) tokenize13a(line string) []byte {
 	buf.a = pad13aSymbols(buf.a[:0], " ")
 	buf.a = pad13aSymbols(buf.a, line)
 	buf.a = pad13aSymbols(buf.a, " ")
-	// ([^0-9])([\.,]) → "\1 \2 "
-	buf.b = substitutePairs(buf.b[:0], buf.a, func(a, b byte) bool { return !isASCIIDigit(a) && (b == '.' || b == ',') },
-		func(out []byte, a, b byte) []byte { return append(out, a, ' ', b, ' ') })
-	// ([\.,])([^0-9]) → " \1 \2"
-	buf.a = substitutePairs(buf.a[:0], buf.b, func(a, b byte) bool { return (a == '.' || a == ',') && !isASCIIDigit(b) },
-		func(out []byte, a, b byte) []byte { return append(out, ' ', a, ' ', b) })
-	// ([0-9])(-) → "\1 \2 "
-	buf.b = substitutePairs(buf.b[:0], buf.a, func(a, b byte) bool { return isASCIIDigit(a) && b == '-' },
-		func(out []byte, a, b byte) []byte { return append(out, a, ' ', b, ' ') })
+	buf.b = substitutePairs(buf.b[:0], buf.a, splitPunctAfterNonDigit)
+	buf.a = substitutePairs(buf.a[:0], buf.b, splitPunctBeforeNonDigit)
+	buf.b = substitutePairs(buf.b[:0], buf.a, splitHyphenAfterDigit)
 	return buf.b
 }
 
@@ -72,22 +66,39 @@ func pad13aSymbols(out []byte, s string) []byte {
 	return out
 }
 
-// substitutePairs appends to out the result of a substitution whose pattern is two one-character
-// classes (X)(Y), scanning left to right and resuming after each match as
-// Python's re.sub does; replace appends the replacement of a match. Working
-// on UTF-8 bytes gives the same result as on code points: the classes
-// involved are ASCII, and a multi-byte character can only match a negated
-// class with its last byte (X) or its first byte (Y), never straddle a match.
-func substitutePairs(out, s []byte, match func(a, b byte) bool, replace func(out []byte, a, b byte) []byte) []byte {
+// pairRule is one of the three 13a substitutions whose pattern is two
+// one-character classes (X)(Y).
+type pairRule uint8
+
+const (
+	splitPunctAfterNonDigit  pairRule = iota // ([^0-9])([\.,]) → "\1 \2 "
+	splitPunctBeforeNonDigit                 // ([\.,])([^0-9]) → " \1 \2"
+	splitHyphenAfterDigit                    // ([0-9])(-) → "\1 \2 "
+)
+
+// substitutePairs appends to out the result of applying rule to s, scanning
+// left to right and resuming after each match as Python's re.sub does.
+// Working on UTF-8 bytes gives the same result as on code points: the
+// classes involved are ASCII, and a multi-byte character can only match a
+// negated class with its last byte (X) or its first byte (Y), never
+// straddle a match.
+func substitutePairs(out, s []byte, rule pairRule) []byte {
 	i := 0
-	for i < len(s) {
-		if i+1 < len(s) && match(s[i], s[i+1]) {
-			out = replace(out, s[i], s[i+1])
-			i += 2
+	for i+1 < len(s) {
+		a, b := s[i], s[i+1]
+		switch {
+		case rule == splitPunctAfterNonDigit && !isASCIIDigit(a) && (b == '.' || b == ','):
+			out = append(out, a, ' ', b, ' ')
+		case rule == splitPunctBeforeNonDigit && (a == '.' || a == ',') && !isASCIIDigit(b):
+			out = append(out, ' ', a, ' ', b)
+		case rule == splitHyphenAfterDigit && isASCIIDigit(a) && b == '-':
+			out = append(out, a, ' ', b, ' ')
+		default:
+			out = append(out, a)
+			i++
 			continue
 		}
-		out = append(out, s[i])
-		i++
+		i += 2
 	}
-	return out
+	return append(out, s[i:]...)
 }
