@@ -66,3 +66,22 @@ func BenchmarkNonRedundancy(b *testing.B) {
 	b.ReportMetric(float64(len(stories)), "stories/op")
 	b.ReportMetric(float64(cpuTime(b)-cpu0)/float64(b.N), "cpu-ns/op")
 }
+
+// BenchmarkNonRedundancyAll scores the 5,555 golden stories once per
+// iteration with NonRedundancyAll (one NRScorer per core).
+func BenchmarkNonRedundancyAll(b *testing.B) {
+	stories := benchStories(b)
+	b.ReportAllocs()
+	b.ResetTimer()
+	cpu0 := cpuTime(b)
+	for b.Loop() {
+		_, errs := NonRedundancyAll(stories, nil)
+		for _, err := range errs {
+			if err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.ReportMetric(float64(len(stories)), "stories/op")
+	b.ReportMetric(float64(cpuTime(b)-cpu0)/float64(b.N), "cpu-ns/op")
+}

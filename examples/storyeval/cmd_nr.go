@@ -43,21 +43,25 @@ func runNR(args []string, stdout, stderr io.Writer) error {
 	if *block < 1 {
 		return fmt.Errorf("-block %d: the block length must be at least 1", *block)
 	}
-	sc := rovist.NRScorer{Options: rovist.NROptions{SetJaccard: *setJaccard, BlockLength: *block, ErrorOnEmptyUnion: *strict}}
+	opts := rovist.NROptions{SetJaccard: *setJaccard, BlockLength: *block, ErrorOnEmptyUnion: *strict}
 	ids, texts, err := readStories(*storiesPath)
 	if err != nil {
 		return err
 	}
+	stories := make([]string, len(ids))
+	for i, id := range ids {
+		stories[i] = texts[id]
+	}
+	results, errs := rovist.NonRedundancyAll(stories, &opts)
 	w := csv.NewWriter(stdout)
 	if err := w.Write([]string{"id", "score"}); err != nil {
 		return err
 	}
-	for _, id := range ids {
-		res, err := sc.Score(texts[id])
-		if err != nil {
-			return fmt.Errorf("story %q: %w", id, err)
+	for i, id := range ids {
+		if errs[i] != nil {
+			return fmt.Errorf("story %q: %w", id, errs[i])
 		}
-		if err := w.Write([]string{id, formatFloat(res.Score)}); err != nil {
+		if err := w.Write([]string{id, formatFloat(results[i].Score)}); err != nil {
 			return err
 		}
 	}
