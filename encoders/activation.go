@@ -32,10 +32,31 @@ func activationByName(name string) (activation, error) {
 // this activation in float32), and the work is split across cores: it is
 // the largest cost of a BERT forward pass after the matrix products.
 func geluErf(x []float32) {
+	inFloat64(x, func(fs []float64) {
+		for i, f := range fs {
+			fs[i] = 0.5 * f * (1 + erf32(f/math.Sqrt2))
+		}
+	})
+}
+
+// inFloat64 applies fn, which computes in float64, to x in blocks, on
+// several cores for long inputs. Widening and narrowing happen in loops of
+// their own: a float32↔float64 conversion on amd64 depends on its
+// destination register, and inside the arithmetic loop that dependency
+// serialises iterations (three times slower).
+func inFloat64(x []float32, fn func(fs []float64)) {
 	parallelFor(len(x), func(lo, hi int) {
-		for i, v := range x[lo:hi] {
-			f := float64(v)
-			x[lo+i] = float32(0.5 * f * (1 + erf32(f/math.Sqrt2)))
+		var block [256]float64
+		for start := lo; start < hi; start += len(block) {
+			xs := x[start:min(start+len(block), hi)]
+			fs := block[:len(xs)]
+			for i, v := range xs {
+				fs[i] = float64(v)
+			}
+			fn(fs)
+			for i, f := range fs {
+				xs[i] = float32(f)
+			}
 		}
 	})
 }
@@ -66,20 +87,18 @@ func erf32(x float64) float64 {
 // geluTanh is GELU's tanh approximation (HF "gelu_new", used by ALBERT v2).
 func geluTanh(x []float32) {
 	c := math.Sqrt(2 / math.Pi)
-	parallelFor(len(x), func(lo, hi int) {
-		for i, v := range x[lo:hi] {
-			f := float64(v)
-			x[lo+i] = float32(0.5 * f * (1 + math.Tanh(c*(f+0.044715*f*f*f))))
+	inFloat64(x, func(fs []float64) {
+		for i, f := range fs {
+			fs[i] = 0.5 * f * (1 + math.Tanh(c*(f+0.044715*f*f*f)))
 		}
 	})
 }
 
 // quickGELU is CLIP's x·σ(1.702x).
 func quickGELU(x []float32) {
-	parallelFor(len(x), func(lo, hi int) {
-		for i, v := range x[lo:hi] {
-			f := float64(v)
-			x[lo+i] = float32(f / (1 + math.Exp(-1.702*f)))
+	inFloat64(x, func(fs []float64) {
+		for i, f := range fs {
+			fs[i] = f / (1 + math.Exp(-1.702*f))
 		}
 	})
 }

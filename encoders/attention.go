@@ -25,9 +25,10 @@ type attentionMask struct {
 // scratch holds the buffers of one forward pass, sized once for the batch
 // and reused by every layer, so a forward pass does not allocate per layer.
 type scratch struct {
-	q, k, v, ctx, attn []float32 // [B·T, H]
-	h1, mlp            []float32 // [B·T, H], [B·T, I]
-	scores             [][]float32
+	q, k, v, ctx, attn []float32   // [B·T, H]
+	h1, mlp            []float32   // [B·T, H], [B·T, I]
+	scores             [][]float32 // one [T, T] buffer per worker
+	rows               [][]float64 // one [T] softmax buffer per worker
 }
 
 func newScratch(rows, hidden, inter, seq, workers int) *scratch {
@@ -37,8 +38,10 @@ func newScratch(rows, hidden, inter, seq, workers int) *scratch {
 		h1: make([]float32, rows*hidden), mlp: make([]float32, rows*inter),
 	}
 	s.scores = make([][]float32, workers)
+	s.rows = make([][]float64, workers)
 	for i := range s.scores {
 		s.scores[i] = make([]float32, seq*seq)
+		s.rows[i] = make([]float64, seq)
 	}
 	return s
 }
@@ -64,20 +67,20 @@ func (a *selfAttention) apply(dst, x []float32, batch, seq int, mask attentionMa
 	var wg sync.WaitGroup
 	for w := range s.scores {
 		wg.Add(1)
-		go func(scores []float32) {
+		go func(scores []float32, row []float64) {
 			defer wg.Done()
 			for job := next.Add(1) - 1; job < jobs; job = next.Add(1) - 1 {
 				b, h := int(job)/a.heads, int(job)%a.heads
-				a.head(b, h, d, seq, hidden, scale, mask, scores, s)
+				a.head(b, h, d, seq, hidden, scale, mask, scores, row, s)
 			}
-		}(s.scores[w])
+		}(s.scores[w], s.rows[w])
 	}
 	wg.Wait()
 	a.o.apply(dst, s.ctx, rows)
 }
 
 // head computes one head of one sequence: softmax(QKᵀ·scale + mask)·V.
-func (a *selfAttention) head(b, h, d, seq, hidden int, scale float32, mask attentionMask, scores []float32, s *scratch) {
+func (a *selfAttention) head(b, h, d, seq, hidden int, scale float32, mask attentionMask, scores []float32, buf []float64, s *scratch) {
 	off := b*seq*hidden + h*d
 	sc := scores[:seq*seq]
 	gemm(false, true, seq, seq, d, scale, s.q[off:], hidden, s.k[off:], hidden, 0, sc, seq)
@@ -88,25 +91,31 @@ func (a *selfAttention) head(b, h, d, seq, hidden int, scale float32, mask atten
 				row[j] = maskedScore
 			}
 		}
-		softmaxInPlace(row)
+		softmaxInPlace(row, buf)
 	}
 	gemm(false, false, seq, d, seq, 1, sc, seq, s.v[off:], hidden, 0, s.ctx[off:], hidden)
 }
 
-// softmaxInPlace replaces x by softmax(x), summing in float64.
-func softmaxInPlace(x []float32) {
+// softmaxInPlace replaces x by softmax(x), computing in float64 in buf
+// (len(buf) ≥ len(x)); widening and narrowing run in loops of their own, as
+// in inFloat64.
+func softmaxInPlace(x []float32, buf []float64) {
 	m := x[0]
 	for _, v := range x {
 		m = max(m, v)
 	}
-	var sum float64
+	fs := buf[:len(x)]
 	for i, v := range x {
-		e := math.Exp(float64(v - m))
-		x[i] = float32(e)
+		fs[i] = float64(v - m)
+	}
+	var sum float64
+	for i, f := range fs {
+		e := math.Exp(f)
+		fs[i] = e
 		sum += e
 	}
 	inv := 1 / sum
-	for i, v := range x {
-		x[i] = float32(float64(v) * inv)
+	for i, f := range fs {
+		x[i] = float32(f * inv)
 	}
 }
