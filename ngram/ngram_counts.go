@@ -36,20 +36,6 @@ func newGramIndex() *gramIndex {
 	return &gramIndex{tokens: map[string]uint32{}, grams: newGramTable(), order: []uint8{0}, key: []uint64{0}, mark: []uint32{0}, pos: []int32{0}}
 }
 
-// reset forgets every n-gram, keeping the allocated memory (and the token
-// ids, which stay valid), so one index serves item after item: BLEU
-// compares n-grams only within an item, and a small table stays in cache.
-// sentenceGrams returned before a reset must not be used after it.
-func (x *gramIndex) reset() {
-	x.grams.clear()
-	x.order = x.order[:1]
-	x.key = x.key[:1]
-	x.mark = x.mark[:1]
-	x.pos = x.pos[:1]
-	x.arenaIDs = x.arenaIDs[:0]
-	x.arenaCount = x.arenaCount[:0]
-}
-
 // size is one more than the largest gram id, for sizing scratch slices.
 func (x *gramIndex) size() int { return len(x.order) }
 
