@@ -2,7 +2,6 @@ package ngram
 
 import (
 	"math"
-	"sync"
 
 	"github.com/storyeval/storyeval/internal/pairwise"
 )
@@ -41,12 +40,11 @@ func CIDErD(c *Corpus) Scores {
 	refs := make([][]sentenceGrams, n)
 	// Count each part of the corpus with its own index, in parallel, then
 	// merge the indexes into the first one and renumber.
-	var mu sync.Mutex
 	type part struct {
 		x      *gramIndex
 		lo, hi int
 	}
-	parts := map[int]part{}
+	parts := make([]part, chunkWorkers(n))
 	parallelChunks(n, func(w, lo, hi int) {
 		x := newGramIndex()
 		var fields []string
@@ -60,9 +58,7 @@ func CIDErD(c *Corpus) Scores {
 				refs[i][j] = x.count(fields)
 			}
 		}
-		mu.Lock()
 		parts[w] = part{x, lo, hi}
-		mu.Unlock()
 	})
 	x := parts[0].x
 	for w := 1; w < len(parts); w++ {

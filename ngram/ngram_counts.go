@@ -145,10 +145,13 @@ func growInt32(s []int32, n int) []int32 {
 	return t
 }
 
+// chunkWorkers is the number of workers parallelChunks uses for n items.
+func chunkWorkers(n int) int { return min(runtime.GOMAXPROCS(0), max(1, n/64)) }
+
 // parallelChunks runs fn over [0, n) cut into contiguous chunks, one per
 // worker (GOMAXPROCS of them, fewer for small n), and waits for them.
 func parallelChunks(n int, fn func(worker, lo, hi int)) {
-	workers := min(runtime.GOMAXPROCS(0), max(1, n/64))
+	workers := chunkWorkers(n)
 	var wg sync.WaitGroup
 	for w := range workers {
 		lo, hi := n*w/workers, n*(w+1)/workers
