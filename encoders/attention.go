@@ -110,7 +110,7 @@ func softmaxInPlace(x []float32, buf []float64) {
 	}
 	var sum float64
 	for i, f := range fs {
-		e := math.Exp(f)
+		e := expNonPositive(f) // f ≤ 0: the row maximum was subtracted
 		fs[i] = e
 		sum += e
 	}
