@@ -527,52 +527,20 @@ func (u *unpickler) step(op byte) error {
 			return errors.New("SETITEMS with an odd number of items")
 		}
 		return u.setItems(items)
-	case opPut:
-		s, err := u.line()
+	case opPut, opBinPut, opLongBinPut:
+		i, err := u.memoIndex(op, "PUT")
 		if err != nil {
 			return err
-		}
-		i, err := strconv.ParseUint(s, 10, 64)
-		if err != nil {
-			return fmt.Errorf("PUT index %q: %v", s, err)
 		}
 		return u.put(i)
-	case opBinPut:
-		b, err := u.need(1)
-		if err != nil {
-			return err
-		}
-		return u.put(uint64(b[0]))
-	case opLongBinPut:
-		b, err := u.need(4)
-		if err != nil {
-			return err
-		}
-		return u.put(uint64(binary.LittleEndian.Uint32(b)))
 	case opMemoize:
 		return u.put(uint64(len(u.memo)))
-	case opGet:
-		s, err := u.line()
+	case opGet, opBinGet, opLongBinGet:
+		i, err := u.memoIndex(op, "GET")
 		if err != nil {
 			return err
-		}
-		i, err := strconv.ParseUint(s, 10, 64)
-		if err != nil {
-			return fmt.Errorf("GET index %q: %v", s, err)
 		}
 		return u.get(i)
-	case opBinGet:
-		b, err := u.need(1)
-		if err != nil {
-			return err
-		}
-		return u.get(uint64(b[0]))
-	case opLongBinGet:
-		b, err := u.need(4)
-		if err != nil {
-			return err
-		}
-		return u.get(uint64(binary.LittleEndian.Uint32(b)))
 	case opGlobal:
 		module, err := u.line()
 		if err != nil {
@@ -721,6 +689,36 @@ func (u *unpickler) step(op byte) error {
 		return fmt.Errorf("unknown opcode")
 	}
 	return nil
+}
+
+// memoIndex reads the memo index argument of a PUT or GET opcode: a
+// decimal line for the text protocol's PUT/GET, one byte for BINPUT/BINGET,
+// four little-endian bytes for LONG_BINPUT/LONG_BINGET.
+func (u *unpickler) memoIndex(op byte, name string) (uint64, error) {
+	switch op {
+	case opPut, opGet:
+		s, err := u.line()
+		if err != nil {
+			return 0, err
+		}
+		i, err := strconv.ParseUint(s, 10, 64)
+		if err != nil {
+			return 0, fmt.Errorf("%s index %q: %v", name, s, err)
+		}
+		return i, nil
+	case opBinPut, opBinGet:
+		b, err := u.need(1)
+		if err != nil {
+			return 0, err
+		}
+		return uint64(b[0]), nil
+	default:
+		b, err := u.need(4)
+		if err != nil {
+			return 0, err
+		}
+		return uint64(binary.LittleEndian.Uint32(b)), nil
+	}
 }
 
 func (u *unpickler) put(i uint64) error {
