@@ -1,0 +1,28 @@
+package story_test
+
+import (
+	"fmt"
+
+	"github.com/storyeval/storyeval/story"
+)
+
+func ExampleDecodeJSON() {
+	data := []byte(`{
+  "45686": {"story": "the kids had a blast . the end .", "images": ["2997155124", "3067537198"]},
+  "45712": "today is the day of the big hike ."
+}`)
+	set, err := story.DecodeJSON(data, "stories.json", story.ReadOptions{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, st := range set.All() {
+		fmt.Println(st.ID, len(st.Images), st.Text)
+	}
+	_, err = story.DecodeJSON([]byte(`{"45686": 7}`), "stories.json", story.ReadOptions{})
+	fmt.Println(err)
+	// Output:
+	// 45686 2 the kids had a blast . the end .
+	// 45712 0 today is the day of the big hike .
+	// stories.json: story "45686": want a story text or a {"story", "images"} object, got a number
+}
