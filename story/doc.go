@@ -10,6 +10,10 @@
 //     photo_flickr_id, worker_arranged_photo_order and text; ReadVIST,
 //     DecodeVIST).
 //
+// A Suite is the input of a system comparison: image sequences, each with
+// optional human references and one story per system (ReadSuite reads one
+// JSON file, ReadSuiteDir a folder of per-system {id: story} files).
+//
 // Readers keep the order of the file, reject duplicate ids, and report
 // every problem as a *ParseError naming the file, the story id and what is
 // wrong.
