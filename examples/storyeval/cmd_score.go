@@ -1,0 +1,225 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/storyeval/storyeval/ngram"
+	"github.com/storyeval/storyeval/story"
+	"github.com/storyeval/storyeval/stylem"
+)
+
+func init() {
+	register(command{
+		name:    "score",
+		summary: "every available metric on the stories of several systems: scores.csv, summary.json (means, CIs, significance, human correlation), report.html",
+		run:     runScore,
+	})
+}
+
+// neuralMetrics are the learned metrics `score` reports as unavailable until
+// their packages are wired in, with what each needs.
+var neuralMetrics = []unavailableMetric{
+	{"RoViST-C", "the rovist coherence scorer in score (not wired in yet)"},
+	{"RoViST-VG", "the rovist grounding scorer in score (not wired in yet)"},
+	{"GROOViST", "the groovist scorer in score (not wired in yet)"},
+	{"CLIPScore", "the clipscore scorer in score (not wired in yet)"},
+	{"Vrank", "the vrank model in score (not wired in yet)"},
+}
+
+// scoreRun is everything one `score` run computed, what the output files and
+// the report are made from.
+type scoreRun struct {
+	suite   *story.Suite
+	systems []string
+	columns []scoreColumn
+	ratings humanRatings // nil without -human
+	summary scoreSummary
+}
+
+func runScore(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("score", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	in := fs.String("in", "", "story set: a JSON file (sequences with images, references and one story per system) or a folder of per-system NAME.json files {id: story} with an optional references.json (required)")
+	metrics := fs.String("metrics", "all", "metrics to run: all, or a comma-separated list of bleu,meteor,rouge,cider,nr,stylem")
+	human := fs.String("human", "", "CSV of human ratings with columns id,system,rating: adds each metric's correlation with them")
+	outDir := fs.String("out", "storyeval-report", "folder for scores.csv, summary.json and report.html (created; existing files are replaced only when the run succeeds)")
+	styleTable := fs.String("stylem-table", "", "StyleM table (from 'storyeval stylem build') for OnlyStyle")
+	style := fs.String("style", "", "the style OnlyStyle scores against (with -stylem-table)")
+	paraphrase := fs.String("meteor-paraphrase", "", "Meteor paraphrase table (paraphrase-en.gz) for METEOR's paraphrase stage")
+	resamples := fs.Int("resamples", 1000, "bootstrap resamples for the confidence intervals")
+	rounds := fs.Int("rounds", 9999, "random rounds of the paired randomization test (stories ≤ 20: exact test)")
+	confidence := fs.Float64("confidence", 0.95, "coverage of the confidence intervals, in (0, 1)")
+	seed := fs.Uint64("seed", 0, "seed of the bootstrap and randomization tests")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: storyeval score -in STORIES.json|DIR [-metrics all|LIST] [-human ratings.csv] [-out DIR] [flags]")
+		fmt.Fprintln(stderr, "\nScores every system's stories with every metric whose inputs are present, then writes")
+		fmt.Fprintln(stderr, "scores.csv (one row per story and system), summary.json (per system mean and bootstrap CI,")
+		fmt.Fprintln(stderr, "per pair of systems a paired randomization p-value, correlations with the human ratings)")
+		fmt.Fprintln(stderr, "and report.html. Flags go before positional arguments; there are none.")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected arguments %q (flags go before positional arguments)", fs.Args())
+	}
+	if *in == "" {
+		fs.Usage()
+		return errors.New("-in is required")
+	}
+	if !(*confidence > 0 && *confidence < 1) {
+		return fmt.Errorf("-confidence %v is not in (0, 1)", *confidence)
+	}
+	if *resamples < 1 || *rounds < 1 {
+		return fmt.Errorf("-resamples %d and -rounds %d must be at least 1", *resamples, *rounds)
+	}
+	if (*styleTable == "") != (*style == "") {
+		return errors.New("-stylem-table and -style go together")
+	}
+	selected, err := parseScoreMetrics(*metrics)
+	if err != nil {
+		return err
+	}
+	// Read and check every input before any model or table is loaded.
+	suite, err := readSuite(*in)
+	if err != nil {
+		return err
+	}
+	var ratings humanRatings
+	if *human != "" {
+		if ratings, err = readHumanRatings(*human, suite); err != nil {
+			return err
+		}
+	}
+	cfg := scoreConfig{style: *style, ngramDone: map[string][]scoreColumn{}}
+	if *styleTable != "" {
+		if cfg.styleTable, err = readStyleTable(*styleTable); err != nil {
+			return err
+		}
+		if !hasStyle(cfg.styleTable, *style) {
+			return fmt.Errorf("-style %q is not a style of %s (styles: %q)", *style, *styleTable, cfg.styleTable.Styles())
+		}
+	}
+	for _, m := range selected {
+		if m.name == "meteor" && m.available(suite, cfg) {
+			if cfg.meteor, err = ngram.NewMeteor(&ngram.MeteorOptions{ParaphraseTable: *paraphrase}); err != nil {
+				return err
+			}
+		}
+	}
+	ctx, stop := interruptContext()
+	defer stop()
+	settings := scoreSettings{Resamples: *resamples, Rounds: *rounds, Confidence: *confidence, Seed: *seed}
+	run, err := scoreSuite(ctx, suite, selected, cfg, ratings, settings, stderr)
+	if err != nil {
+		return err
+	}
+	if err := writeScoreOutputs(*outDir, run); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "scored %d systems × %d stories with %d metrics; report: %s\n", len(run.systems), suite.Len(), len(run.columns), filepath.Join(*outDir, "report.html"))
+	return nil
+}
+
+// readSuite reads a story set from a JSON file or a folder of per-system
+// files.
+func readSuite(path string) (*story.Suite, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if st.IsDir() {
+		return story.ReadSuiteDir(path, story.ReadOptions{})
+	}
+	return story.ReadSuite(path, story.ReadOptions{})
+}
+
+func readStyleTable(path string) (*stylem.Table, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	t, err := stylem.ReadTable(f, nil)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return t, nil
+}
+
+func hasStyle(t *stylem.Table, style string) bool {
+	for _, s := range t.Styles() {
+		if s == style {
+			return true
+		}
+	}
+	return false
+}
+
+// scoreSuite runs the selected metrics on every system and computes the
+// summary; progress covers the whole run.
+func scoreSuite(ctx context.Context, suite *story.Suite, selected []scoreMetric, cfg scoreConfig, ratings humanRatings, set scoreSettings, stderr io.Writer) (*scoreRun, error) {
+	run := &scoreRun{suite: suite, systems: suite.Systems(), ratings: ratings}
+	run.summary = scoreSummary{Sequences: suite.Len(), Systems: run.systems, Settings: set, Unavailable: []unavailableMetric{}, Pairs: []pairTest{}}
+	var active []scoreMetric
+	for _, m := range selected {
+		if m.available(suite, cfg) {
+			active = append(active, m)
+			continue
+		}
+		for _, c := range m.columns {
+			run.summary.Unavailable = append(run.summary.Unavailable, unavailableMetric{Metric: c, Needs: m.needs})
+			fmt.Fprintf(stderr, "storyeval score: %s skipped: needs %s\n", c, m.needs)
+		}
+	}
+	run.summary.Unavailable = append(run.summary.Unavailable, neuralMetrics...)
+	nCols := 0
+	for _, m := range active {
+		nCols += len(m.columns)
+	}
+	prog := newProgress(stderr, len(active)*len(run.systems)+nCols*len(run.systems), "steps")
+	defer prog.Finish()
+	for _, m := range active {
+		merged := map[string]*scoreColumn{}
+		for _, name := range m.columns {
+			merged[name] = &scoreColumn{Name: name, Scores: map[string][]float64{}, Notes: map[string][]string{}}
+		}
+		for _, sys := range run.systems {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			cols, err := m.run(ctx, suite, sys, cfg)
+			if err != nil {
+				return nil, fmt.Errorf("%s of system %q: %w", m.name, sys, err)
+			}
+			for _, c := range cols {
+				if dst, ok := merged[c.Name]; ok {
+					dst.Scores[sys], dst.Notes[sys] = c.Scores[sys], c.Notes[sys]
+				}
+			}
+			prog.Add(1)
+		}
+		for _, name := range m.columns {
+			run.columns = append(run.columns, *merged[name])
+			run.summary.Metrics = append(run.summary.Metrics, name)
+		}
+	}
+	per, pairs, err := summarizeScores(ctx, run.systems, run.columns, set, prog)
+	if err != nil {
+		return nil, err
+	}
+	run.summary.PerSystem, run.summary.Pairs = per, append(run.summary.Pairs, pairs...)
+	if ratings != nil {
+		if run.summary.Human, err = correlateWithHumans(ctx, suite, run.systems, run.columns, ratings, set); err != nil {
+			return nil, err
+		}
+	}
+	return run, nil
+}

@@ -1,0 +1,217 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/storyeval/storyeval/ngram"
+	"github.com/storyeval/storyeval/rovist"
+	"github.com/storyeval/storyeval/story"
+	"github.com/storyeval/storyeval/stylem"
+)
+
+// scoreColumn is one metric's scores over a suite: per system, one score per
+// sequence in suite order (NaN where the metric leaves a story undefined),
+// and a short diagnostic per story for the report's worst-story lists.
+type scoreColumn struct {
+	Name   string
+	Scores map[string][]float64
+	Notes  map[string][]string
+}
+
+// scoreMetric computes one or more columns for every system of a suite.
+type scoreMetric struct {
+	// name is what -metrics selects.
+	name string
+	// columns are the column names it produces, in output order.
+	columns []string
+	// needs says what input the metric needs, for the "unavailable" line.
+	needs string
+	// available reports whether the suite and flags provide the inputs.
+	available func(s *story.Suite, cfg scoreConfig) bool
+	// run computes the columns for one system's stories.
+	run func(ctx context.Context, s *story.Suite, system string, cfg scoreConfig) ([]scoreColumn, error)
+}
+
+// scoreConfig holds the inputs the metrics share beyond the suite.
+type scoreConfig struct {
+	styleTable *stylem.Table
+	style      string
+	meteor     *ngram.Meteor
+	// ngramDone memoizes BLEU/ROUGE-L/CIDEr-D per system: the three share
+	// one tokenized corpus and are selected separately.
+	ngramDone map[string][]scoreColumn
+}
+
+// scoreMetrics lists the metrics `score` knows, in report order. The neural
+// metrics join this table when their packages land.
+func scoreMetrics() []scoreMetric {
+	hasRefs := func(s *story.Suite, _ scoreConfig) bool { return s.HasReferences() }
+	return []scoreMetric{
+		{name: "bleu", columns: []string{"BLEU-4"}, needs: "human references in the story set", available: hasRefs, run: scoreNgram},
+		{name: "meteor", columns: []string{"METEOR"}, needs: "human references in the story set", available: hasRefs, run: scoreMeteor},
+		{name: "rouge", columns: []string{"ROUGE-L"}, needs: "human references in the story set", available: hasRefs, run: scoreNgram},
+		{name: "cider", columns: []string{"CIDEr-D"}, needs: "human references in the story set", available: hasRefs, run: scoreNgram},
+		{name: "nr", columns: []string{"RoViST-NR"}, needs: "", available: func(*story.Suite, scoreConfig) bool { return true }, run: scoreNR},
+		{name: "stylem", columns: []string{"OnlyStyle"}, needs: "-stylem-table and -style", available: func(_ *story.Suite, c scoreConfig) bool { return c.styleTable != nil }, run: scoreOnlyStyle},
+	}
+}
+
+// suiteCorpus is one system's stories against the references, PTB-tokenized
+// as the COCO caption toolkit scores them.
+func suiteCorpus(s *story.Suite, system string) (*ngram.Corpus, []string, error) {
+	cands := map[string]string{}
+	refs := map[string][]string{}
+	ids := make([]string, 0, s.Len())
+	for _, seq := range s.All() {
+		cands[seq.ID] = seq.Stories[system]
+		refs[seq.ID] = seq.References
+		ids = append(ids, seq.ID)
+	}
+	c, err := ngram.NewCorpus(cands, refs)
+	if err != nil {
+		return nil, nil, err
+	}
+	return c.Tokenized(), ids, nil
+}
+
+// scoreNgram computes BLEU-4, ROUGE-L and CIDEr-D of one system (CIDEr-D's
+// idf comes from that system's corpus, as the toolkit computes it); the
+// caller keeps the columns it asked for.
+func scoreNgram(_ context.Context, s *story.Suite, system string, cfg scoreConfig) ([]scoreColumn, error) {
+	if cols, ok := cfg.ngramDone[system]; ok {
+		return cols, nil
+	}
+	c, ids, err := suiteCorpus(s, system)
+	if err != nil {
+		return nil, err
+	}
+	bleu := ngram.BLEU(c)
+	rouge := ngram.ROUGEL(c)
+	cider := ngram.CIDErD(c)
+	cols := []scoreColumn{newColumn("BLEU-4", system, len(ids)), newColumn("ROUGE-L", system, len(ids)), newColumn("CIDEr-D", system, len(ids))}
+	for i, id := range ids {
+		cols[0].Scores[system][i] = bleu.Items[id][3]
+		cols[1].Scores[system][i] = rouge.Items[id]
+		cols[2].Scores[system][i] = cider.Items[id]
+	}
+	if cfg.ngramDone != nil {
+		cfg.ngramDone[system] = cols
+	}
+	return cols, nil
+}
+
+// scoreMeteor computes METEOR 1.5 per story against the references.
+func scoreMeteor(_ context.Context, s *story.Suite, system string, cfg scoreConfig) ([]scoreColumn, error) {
+	c, ids, err := suiteCorpus(s, system)
+	if err != nil {
+		return nil, err
+	}
+	cands, refs := map[string]string{}, map[string][]string{}
+	for _, id := range ids {
+		cands[id], refs[id] = c.Candidate(id), c.References(id)
+	}
+	_, items, err := cfg.meteor.Corpus(cands, refs)
+	if err != nil {
+		return nil, fmt.Errorf("METEOR: %w", err)
+	}
+	col := newColumn("METEOR", system, len(ids))
+	for i, id := range ids {
+		col.Scores[system][i] = items[id]
+	}
+	return []scoreColumn{col}, nil
+}
+
+// scoreNR computes RoViST-NR per story; the note names the most repeated
+// sentence pair.
+func scoreNR(_ context.Context, s *story.Suite, system string, _ scoreConfig) ([]scoreColumn, error) {
+	texts := make([]string, s.Len())
+	for i, seq := range s.All() {
+		texts[i] = seq.Stories[system]
+	}
+	results, errs := rovist.NonRedundancyAll(texts, nil)
+	col := newColumn("RoViST-NR", system, len(texts))
+	for i, r := range results {
+		if errs[i] != nil {
+			return nil, fmt.Errorf("RoViST-NR of %q: %w", s.At(i).ID, errs[i])
+		}
+		col.Scores[system][i] = r.Score
+		col.Notes[system][i] = nrNote(r)
+	}
+	return []scoreColumn{col}, nil
+}
+
+// nrNote describes the inter-sentence pair that repeats most.
+func nrNote(r rovist.NRResult) string {
+	if !r.Defined {
+		return "undefined: fewer than two sentences"
+	}
+	best := -1
+	for i, p := range r.Inter {
+		if best < 0 || p.Score > r.Inter[best].Score {
+			best = i
+		}
+	}
+	if best < 0 || r.Inter[best].Shared == 0 {
+		return "no repeated words between sentences"
+	}
+	p := r.Inter[best]
+	return fmt.Sprintf("sentences %d and %d repeat most (%d equal token pairs over %d distinct tokens)", p.First+1, p.Second+1, p.Shared, p.Union)
+}
+
+// scoreOnlyStyle computes StyleM's OnlyStyle of each story for the chosen
+// style.
+func scoreOnlyStyle(_ context.Context, s *story.Suite, system string, cfg scoreConfig) ([]scoreColumn, error) {
+	step, err := stylem.StepByName(cfg.styleTable.Tokenization())
+	if err != nil {
+		return nil, err
+	}
+	col := newColumn("OnlyStyle", system, s.Len())
+	for i, seq := range s.All() {
+		v, err := cfg.styleTable.OnlyStyle(cfg.style, stylem.Tokenize(seq.Stories[system], step))
+		if err != nil {
+			return nil, fmt.Errorf("OnlyStyle of %q: %w", seq.ID, err)
+		}
+		col.Scores[system][i] = v
+	}
+	return []scoreColumn{col}, nil
+}
+
+func newColumn(name, system string, n int) scoreColumn {
+	c := scoreColumn{Name: name, Scores: map[string][]float64{system: make([]float64, n)}, Notes: map[string][]string{system: make([]string, n)}}
+	for i := range c.Scores[system] {
+		c.Scores[system][i] = math.NaN()
+	}
+	return c
+}
+
+// parseScoreMetrics turns the -metrics flag into the metrics to run.
+func parseScoreMetrics(list string) ([]scoreMetric, error) {
+	all := scoreMetrics()
+	if list == "" || list == "all" {
+		return all, nil
+	}
+	byName := map[string]scoreMetric{}
+	var names []string
+	for _, m := range all {
+		byName[m.name] = m
+		names = append(names, m.name)
+	}
+	var out []scoreMetric
+	seen := map[string]bool{}
+	for _, n := range strings.Split(list, ",") {
+		n = strings.TrimSpace(strings.ToLower(n))
+		m, ok := byName[n]
+		if !ok {
+			return nil, fmt.Errorf("-metrics: unknown metric %q (known: all or %s)", n, strings.Join(names, ","))
+		}
+		if seen[n] {
+			return nil, fmt.Errorf("-metrics: %q given twice", n)
+		}
+		seen[n] = true
+		out = append(out, m)
+	}
+	return out, nil
+}

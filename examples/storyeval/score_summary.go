@@ -1,0 +1,117 @@
+package main
+
+import (
+	"context"
+	"math"
+
+	"github.com/storyeval/storyeval/correlation"
+)
+
+// scoreSettings are the statistical settings a summary was computed with.
+type scoreSettings struct {
+	Resamples  int     `json:"bootstrap_resamples"`
+	Rounds     int     `json:"randomization_rounds"`
+	Confidence float64 `json:"confidence"`
+	Seed       uint64  `json:"seed"`
+}
+
+// systemStat is one system's result on one metric: the mean of its defined
+// per-story scores with a bootstrap interval.
+type systemStat struct {
+	Mean      Float `json:"mean"`
+	Low       Float `json:"ci_low"`
+	High      Float `json:"ci_high"`
+	N         int   `json:"n"`
+	Undefined int   `json:"undefined"`
+}
+
+// pairTest is the paired approximate randomization test of two systems on
+// one metric, over the stories both have a defined score for.
+type pairTest struct {
+	Metric         string `json:"metric"`
+	A              string `json:"system_a"`
+	B              string `json:"system_b"`
+	N              int    `json:"n"`
+	MeanDifference Float  `json:"mean_difference"`
+	P              Float  `json:"p"`
+	Exact          bool   `json:"exact"`
+	Rounds         int    `json:"rounds"`
+}
+
+// unavailableMetric says why a metric was not computed.
+type unavailableMetric struct {
+	Metric string `json:"metric"`
+	Needs  string `json:"needs"`
+}
+
+// scoreSummary is what summary.json holds.
+type scoreSummary struct {
+	Sequences   int                              `json:"sequences"`
+	Systems     []string                         `json:"systems"`
+	Metrics     []string                         `json:"metrics"`
+	Unavailable []unavailableMetric              `json:"unavailable"`
+	PerSystem   map[string]map[string]systemStat `json:"per_system"`
+	Pairs       []pairTest                       `json:"pairs"`
+	Human       *humanSummary                    `json:"human,omitempty"`
+	Settings    scoreSettings                    `json:"settings"`
+}
+
+// definedPairs returns the values of a and b at the indices where both are
+// defined (not NaN).
+func definedPairs(a, b []float64) (x, y []float64) {
+	for i := range a {
+		if !math.IsNaN(a[i]) && !math.IsNaN(b[i]) {
+			x = append(x, a[i])
+			y = append(y, b[i])
+		}
+	}
+	return x, y
+}
+
+// summarizeScores computes the per-system means with intervals and the pairwise
+// significance tests of every metric column.
+func summarizeScores(ctx context.Context, systems []string, cols []scoreColumn, set scoreSettings, prog *progress) (map[string]map[string]systemStat, []pairTest, error) {
+	per := map[string]map[string]systemStat{}
+	var pairs []pairTest
+	for _, sys := range systems {
+		per[sys] = map[string]systemStat{}
+	}
+	for _, col := range cols {
+		for _, sys := range systems {
+			if err := ctx.Err(); err != nil {
+				return nil, nil, err
+			}
+			var defined []float64
+			for _, v := range col.Scores[sys] {
+				if !math.IsNaN(v) {
+					defined = append(defined, v)
+				}
+			}
+			st := systemStat{Mean: Float(math.NaN()), Low: Float(math.NaN()), High: Float(math.NaN()), N: len(defined), Undefined: len(col.Scores[sys]) - len(defined)}
+			if len(defined) > 0 {
+				iv, err := correlation.MeanInterval(defined, correlation.BootstrapOptions{Resamples: set.Resamples, Confidence: set.Confidence, Seed: set.Seed})
+				if err != nil {
+					return nil, nil, err
+				}
+				st.Mean, st.Low, st.High = Float(iv.Estimate), Float(iv.Low), Float(iv.High)
+			}
+			per[sys][col.Name] = st
+			prog.Add(1)
+		}
+		for i := range systems {
+			for j := i + 1; j < len(systems); j++ {
+				a, b := definedPairs(col.Scores[systems[i]], col.Scores[systems[j]])
+				t := pairTest{Metric: col.Name, A: systems[i], B: systems[j], N: len(a), MeanDifference: Float(math.NaN()), P: Float(math.NaN())}
+				if len(a) > 0 {
+					r, err := correlation.PairedRandomization(a, b, correlation.RandomizationOptions{Rounds: set.Rounds, Seed: set.Seed})
+					if err != nil {
+						return nil, nil, err
+					}
+					t.MeanDifference, t.P, t.Exact, t.Rounds = Float(r.MeanDifference), Float(r.P), r.Exact, r.Rounds
+				}
+				pairs = append(pairs, t)
+			}
+		}
+	}
+	return per, pairs, nil
+}
