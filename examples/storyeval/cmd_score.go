@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	_ "embed"
 	"errors"
 	"flag"
 	"fmt"
@@ -21,6 +22,14 @@ func init() {
 		run:     runScore,
 	})
 }
+
+// The -demo story set and its synthetic ratings (demo/README.md).
+var (
+	//go:embed demo/stories.json
+	demoStories []byte
+	//go:embed demo/ratings.csv
+	demoRatings []byte
+)
 
 // neuralMetrics are the learned metrics `score` reports as unavailable until
 // their packages are wired in, with what each needs.
@@ -45,6 +54,7 @@ type scoreRun struct {
 func runScore(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("score", flag.ContinueOnError)
 	fs.SetOutput(stderr)
+	demo := fs.Bool("demo", false, "score the embedded demo story set (20 VIST sequences, 3 systems, synthetic ratings) instead of -in")
 	in := fs.String("in", "", "story set: a JSON file (sequences with images, references and one story per system) or a folder of per-system NAME.json files {id: story} with an optional references.json (required)")
 	metrics := fs.String("metrics", "all", "metrics to run: all, or a comma-separated list of bleu,meteor,rouge,cider,nr,stylem")
 	human := fs.String("human", "", "CSV of human ratings with columns id,system,rating: adds each metric's correlation with them")
@@ -70,9 +80,12 @@ func runScore(args []string, stdout, stderr io.Writer) error {
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected arguments %q (flags go before positional arguments)", fs.Args())
 	}
-	if *in == "" {
+	if *in == "" && !*demo {
 		fs.Usage()
-		return errors.New("-in is required")
+		return errors.New("-in (or -demo) is required")
+	}
+	if *in != "" && *demo {
+		return errors.New("-in and -demo exclude each other")
 	}
 	if !(*confidence > 0 && *confidence < 1) {
 		return fmt.Errorf("-confidence %v is not in (0, 1)", *confidence)
@@ -88,11 +101,20 @@ func runScore(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	// Read and check every input before any model or table is loaded.
-	suite, err := readSuite(*in)
-	if err != nil {
+	var suite *story.Suite
+	var ratings humanRatings
+	if *demo {
+		if suite, err = story.DecodeSuite(demoStories, "demo/stories.json", story.ReadOptions{}); err != nil {
+			return err
+		}
+		if *human == "" {
+			if ratings, err = decodeHumanRatings(demoRatings, "demo/ratings.csv", suite); err != nil {
+				return err
+			}
+		}
+	} else if suite, err = readSuite(*in); err != nil {
 		return err
 	}
-	var ratings humanRatings
 	if *human != "" {
 		if ratings, err = readHumanRatings(*human, suite); err != nil {
 			return err

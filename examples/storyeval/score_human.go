@@ -26,6 +26,11 @@ func readHumanRatings(path string, s *story.Suite) (humanRatings, error) {
 	if err != nil {
 		return nil, err
 	}
+	return decodeHumanRatings(data, path, s)
+}
+
+// decodeHumanRatings parses ratings CSV data; path labels errors.
+func decodeHumanRatings(data []byte, path string, s *story.Suite) (humanRatings, error) {
 	fail := func(format string, a ...any) error { return fmt.Errorf("%s: %s", path, fmt.Sprintf(format, a...)) }
 	r := csv.NewReader(bytes.NewReader(data))
 	r.FieldsPerRecord = -1

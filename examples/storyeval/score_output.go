@@ -72,6 +72,10 @@ func writeScoreOutputs(dir string, run *scoreRun) error {
 			return err
 		}
 		temps = append(temps, tmp.Name())
+		if err := tmp.Chmod(0o644); err != nil { // CreateTemp makes files private
+			tmp.Close()
+			return err
+		}
 		_, werr := tmp.Write(f.data)
 		cerr := tmp.Close()
 		if werr != nil || cerr != nil {

@@ -56,7 +56,9 @@ func distributionPlot(col scoreColumn, systems []string) (template.HTML, error) 
 		p.Add(box)
 	}
 	p.NominalX(names...)
-	return inlineSVG(p, vg.Points(360), vg.Points(240))
+	// Room for the outer boxes' labels.
+	p.X.Min, p.X.Max = -0.7, float64(len(systems))-0.3
+	return inlineSVG(p, vg.Points(120*float64(len(systems))+60), vg.Points(240))
 }
 
 // scatterPlot draws a metric's scores against the human ratings.
