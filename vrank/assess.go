@@ -60,10 +60,10 @@ type OmegaAccuracy struct {
 	Accuracy
 }
 
-// BucketAccuracy is the accuracy on the pairs with Low ≤ |gap| < High
-// (High is +Inf for the last bucket).
+// BucketAccuracy is the accuracy on the pairs with MinGap ≤ |gap| <
+// MaxGap (MaxGap is +Inf for the last bucket).
 type BucketAccuracy struct {
-	Low, High float64
+	MinGap, MaxGap float64
 	Accuracy
 }
 
@@ -241,10 +241,10 @@ func AssessPredictions(pairs []VHEDPair, predicted []float64, opts AssessOptions
 	}
 	rep.Buckets = make([]BucketAccuracy, len(edges))
 	for b := range edges {
-		rep.Buckets[b].Low = edges[b]
-		rep.Buckets[b].High = math.Inf(1)
+		rep.Buckets[b].MinGap = edges[b]
+		rep.Buckets[b].MaxGap = math.Inf(1)
 		if b+1 < len(edges) {
-			rep.Buckets[b].High = edges[b+1]
+			rep.Buckets[b].MaxGap = edges[b+1]
 		}
 		if rep.Buckets[b].Accuracy, err = acc(buckets[b]); err != nil {
 			return rep, err
