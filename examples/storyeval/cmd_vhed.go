@@ -57,6 +57,16 @@ type vhedScorerOut struct {
 	ReferenceReference vhedAccuracyOut  `json:"reference_reference"`
 	Outrank            vhedOutrankOut   `json:"machine_outranks_reference"`
 	ErrorGap           vhedCorrelateOut `json:"error_gap_pointbiserial"`
+	// ErrorLabels holds, with -errors, the point-biserial correlation of
+	// the scorer's per-story scores with each error label.
+	ErrorLabels []vhedErrorOut `json:"error_labels_pointbiserial,omitempty"`
+}
+
+type vhedErrorOut struct {
+	Error   string `json:"error"`
+	Stories int    `json:"stories"`
+	R       Float  `json:"r"`
+	P       Float  `json:"p"`
 }
 
 type vhedAccuracyOut struct {
@@ -134,6 +144,8 @@ func runVHEDAssess(args []string, stdout, stderr io.Writer) error {
 	scoresPath := fs.String("scores", "", "CSV of scores to assess: with columns story_id and model, one row per story and one column per metric (higher is better);\n"+
 		"otherwise one row per VHED row, in order, and one column per scorer holding predicted gaps (< 0: story 1 is better), as the Vrank model predicts")
 	metrics := fs.String("metrics", "", "comma-separated reference-based metrics to assess: bleu (BLEU-4), bleu1..bleu4, meteor, rouge, cider, sacrebleu")
+	errorsPath := fs.String("errors", "", "CSV of error labels with columns story_id, model and one 0/1 column per error type: prints the point-biserial\n"+
+		"correlation of each per-story -scores column with each label")
 	refsPath := fs.String("refs", "", "JSON {img_seq: [reference, ...]} of reference stories for -metrics (default: the human stories of the CSV itself)")
 	refAbsent := fs.Bool("ref-absent", true, "score -metrics with the Reference Absent algorithm (false: against all references, the story's own copy included)")
 	plotDir := fs.String("plot", "", "folder to write accuracy_by_gap.{png,svg} and accuracy_by_omega.{png,svg} into")
@@ -191,15 +203,36 @@ func runVHEDAssess(args []string, stdout, stderr io.Writer) error {
 	type job struct {
 		name, source string
 		scorer       vrank.AssessPairScorer
+		errors       []vhedErrorOut
 	}
 	var jobs []job
+	if *errorsPath != "" && *scoresPath == "" {
+		return fmt.Errorf("-errors needs per-story -scores")
+	}
 	if *scoresPath != "" {
 		cols, err := vhedReadScores(*scoresPath, pairs)
 		if err != nil {
 			return err
 		}
+		var labels []vhedErrorColumn
+		if *errorsPath != "" {
+			if labels, err = vhedReadErrors(*errorsPath); err != nil {
+				return err
+			}
+		}
 		for _, c := range cols {
-			jobs = append(jobs, job{c.name, *scoresPath, vrank.AssessFixedGaps(c.gaps)})
+			j := job{name: c.name, source: *scoresPath, scorer: vrank.AssessFixedGaps(c.gaps)}
+			for _, l := range labels {
+				if c.keyed == nil {
+					return fmt.Errorf("-errors needs per-story -scores (columns story_id and model) in %s", *scoresPath)
+				}
+				r, n, err := vrank.AssessErrorCorrelation(l.labels, c.keyed)
+				if err != nil {
+					return fmt.Errorf("%s: error %q, scores %q: %w", *errorsPath, l.name, c.name, err)
+				}
+				j.errors = append(j.errors, vhedErrorOut{l.name, n, Float(r.Statistic), Float(r.P)})
+			}
+			jobs = append(jobs, j)
 		}
 	}
 	if *metrics != "" {
@@ -217,11 +250,11 @@ func runVHEDAssess(args []string, stdout, stderr io.Writer) error {
 				return fmt.Errorf("-metrics: %w", err)
 			}
 			if *refAbsent {
-				jobs = append(jobs, job{m.Name(), "Reference Absent, references: " + refSource,
-					vrank.RefAbsentScorer{Metric: m, References: refs}})
+				jobs = append(jobs, job{name: m.Name(), source: "Reference Absent, references: " + refSource,
+					scorer: vrank.RefAbsentScorer{Metric: m, References: refs}})
 			} else {
-				jobs = append(jobs, job{m.Name(), "all references: " + refSource,
-					vrank.AssessRefScorer{Metric: m, References: refs}})
+				jobs = append(jobs, job{name: m.Name(), source: "all references: " + refSource,
+					scorer: vrank.AssessRefScorer{Metric: m, References: refs}})
 			}
 		}
 	}
@@ -239,7 +272,9 @@ func runVHEDAssess(args []string, stdout, stderr io.Writer) error {
 		}
 		prog.Add(1)
 		out.HumanTies = rep.HumanTies
-		out.Scorers = append(out.Scorers, vhedScorerOutput(j.name, j.source, rep))
+		so := vhedScorerOutput(j.name, j.source, rep)
+		so.ErrorLabels = j.errors
+		out.Scorers = append(out.Scorers, so)
 		series = append(series, vrank.PlotSeries{Name: j.name, Report: rep})
 	}
 	prog.Finish()
@@ -333,10 +368,12 @@ func vhedWriteTable(w io.Writer, out vhedOutput) error {
 	return tw.Flush()
 }
 
-// vhedScoreColumn is one scorer's predicted gaps read from a scores file.
+// vhedScoreColumn is one scorer's predicted gaps read from a scores file,
+// with its per-story scores when the file has them.
 type vhedScoreColumn struct {
-	name string
-	gaps []float64
+	name  string
+	gaps  []float64
+	keyed map[vrank.VHEDStoryKey]float64
 }
 
 // vhedReadScores reads a scores file (see the -scores flag) and returns one
@@ -425,8 +462,71 @@ func vhedReadScores(path string, pairs []vrank.VHEDPair) ([]vhedScoreColumn, err
 		for k, row := range keys {
 			scores[k] = values[j][row-2]
 		}
+		out[j].keyed = scores
 		if out[j].gaps, err = vrank.AssessGapsFromKeyedScores(pairs, scores); err != nil {
 			return nil, fmt.Errorf("%s: column %q: %w", path, header[c], err)
+		}
+	}
+	return out, nil
+}
+
+// vhedErrorColumn is one error type's labels from an errors file.
+type vhedErrorColumn struct {
+	name   string
+	labels map[vrank.VHEDStoryKey]bool
+}
+
+// vhedReadErrors reads an errors file: columns story_id and model, then one
+// column per error type holding 0 or 1 (or false/true).
+func vhedReadErrors(path string) ([]vhedErrorColumn, error) {
+	data, err := readFile(path)
+	if err != nil {
+		return nil, err
+	}
+	data = bytes.TrimPrefix(data, []byte("\ufeff"))
+	r := csv.NewReader(bytes.NewReader(data))
+	header, err := r.Read()
+	if errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("%s: empty CSV: no header row", path)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	idCol, modelCol := -1, -1
+	var out []vhedErrorColumn
+	var cols []int
+	for i, h := range header {
+		switch h = strings.TrimSpace(h); h {
+		case "story_id":
+			idCol = i
+		case "model":
+			modelCol = i
+		default:
+			cols = append(cols, i)
+			out = append(out, vhedErrorColumn{h, map[vrank.VHEDStoryKey]bool{}})
+		}
+	}
+	if idCol < 0 || modelCol < 0 || len(cols) == 0 {
+		return nil, fmt.Errorf("%s: want columns story_id, model and at least one error column", path)
+	}
+	for row := 2; ; row++ {
+		rec, err := r.Read()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		k := vrank.VHEDStoryKey{StoryID: strings.TrimSpace(rec[idCol]), Model: strings.TrimSpace(rec[modelCol])}
+		for j, c := range cols {
+			v, err := strconv.ParseBool(strings.TrimSpace(rec[c]))
+			if err != nil {
+				return nil, fmt.Errorf("%s: row %d, column %q: %q is not 0 or 1", path, row, out[j].name, rec[c])
+			}
+			if _, dup := out[j].labels[k]; dup {
+				return nil, fmt.Errorf("%s: row %d: story_id %q, model %q labelled twice", path, row, k.StoryID, k.Model)
+			}
+			out[j].labels[k] = v
 		}
 	}
 	return out, nil

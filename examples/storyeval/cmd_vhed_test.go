@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -29,6 +30,11 @@ type vhedTestJSON struct {
 		Undecided int                `json:"undecided"`
 		Accuracy  vhedTestAccuracy   `json:"accuracy"`
 		Omega     []vhedTestAccuracy `json:"omega"`
+		Errors    []struct {
+			Error   string  `json:"error"`
+			Stories int     `json:"stories"`
+			R       float64 `json:"r"`
+		} `json:"error_labels_pointbiserial"`
 	} `json:"scorers"`
 }
 
@@ -66,10 +72,20 @@ func vhedWriteTemp(t *testing.T, name, content string) string {
 //	P7 human tie, left out   P8 +1 (+3.2) right   P9 −1 (−3.2) right
 //
 // 7/8 overall; Ω⁵ (P1, P3, P6, P8) 3/4.
+//
+// The error labels mark modelB's three stories (scores 1, 2, 1; mean 4/3)
+// against six clean ones (3, 2, 3, 1, 2, 2; mean 13/6). The nine scores
+// have mean 17/9 and population variance 37/9 − (17/9)² = 44/81, so the
+// point-biserial r = (4/3 − 13/6)·√(1/3·2/3)/(√44/9) = −2.5/√22.
 func TestVHEDAssessStoryScores(t *testing.T) {
 	scores := vhedWriteTemp(t, "scores.csv", "story_id,model,toy\n"+
 		"100,human,3\n100,modelA,2\n100,modelB,1\n200,human,1\n200,modelA,3\n200,modelB,2\n300,human,2\n300,modelA,2\n300,modelB,1\n")
-	out, _ := vhedRun(t, "-scores", scores, "-bootstrap", "0")
+	labels := vhedWriteTemp(t, "errors.csv", "model,story_id,repetition\n"+
+		"human,100,0\nmodelA,100,0\nmodelB,100,1\nhuman,200,0\nmodelA,200,0\nmodelB,200,1\nhuman,300,0\nmodelA,300,0\nmodelB,300,1\n")
+	out, _ := vhedRun(t, "-scores", scores, "-bootstrap", "0", "-errors", labels)
+	if e := out.Scorers[0].Errors; len(e) != 1 || e[0].Error != "repetition" || e[0].Stories != 9 || math.Abs(e[0].R-(-2.5/math.Sqrt(22))) > 1e-12 {
+		t.Errorf("error correlation %+v, want repetition over 9 stories, r = %v", e, -2.5/math.Sqrt(22))
+	}
 	if out.Rows != 9 || out.HumanTies != 1 || len(out.Scorers) != 1 || out.Scorers[0].Name != "toy" {
 		t.Fatalf("got %+v", out)
 	}
@@ -135,6 +151,7 @@ func TestVHEDAssessErrors(t *testing.T) {
 		{"empty scores", []string{"-scores", ""}, "empty CSV"},
 		{"unknown metric", []string{"-metrics", "bertscore"}, "unknown reference metric"},
 		{"bad format", []string{"-metrics", "bleu", "-format", "xml"}, "-format"},
+		{"errors without scores", []string{"-metrics", "bleu", "-errors", "labels.csv"}, "-errors needs per-story -scores"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
