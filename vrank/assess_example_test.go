@@ -12,7 +12,7 @@ import (
 
 // Three pairs ranked by annotators; the gap is story 1's average rank
 // minus story 2's, so a negative gap means story 1 was ranked better.
-var examplePairs = []vrank.VHEDPair{
+var assessExamplePairs = []vrank.VHEDPair{
 	{Story1: "the dog ran to the park and played .", Story2: "dog dog dog park .", Gap: -2, Agreement: 5,
 		Model1: "human", Model2: "glac", ImageSeq: "s1"},
 	{Story1: "a dog played in the park .", Story2: "the dog ran to the park and played .", Gap: -1, Agreement: 3,
@@ -37,7 +37,7 @@ func ExampleAssess() {
 		}
 		return out, nil
 	})
-	rep, err := vrank.Assess(context.Background(), examplePairs, distinct, vrank.AssessOptions{})
+	rep, err := vrank.Assess(context.Background(), assessExamplePairs, distinct, vrank.AssessOptions{})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -68,7 +68,7 @@ func ExampleAssessGapFunc() {
 		}
 		return out, nil
 	})
-	rep, err := vrank.Assess(context.Background(), examplePairs, shorterFirst, vrank.AssessOptions{})
+	rep, err := vrank.Assess(context.Background(), assessExamplePairs, shorterFirst, vrank.AssessOptions{})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -89,7 +89,7 @@ func ExampleRefAbsentScorer() {
 		"a dog ran to the park to play .",
 	}}
 	scorer := vrank.RefAbsentScorer{Metric: vrank.AssessSacreBLEU(ngram.SacreBLEUOptions{}), References: refs}
-	gaps, err := scorer.ScorePairs(context.Background(), examplePairs)
+	gaps, err := scorer.ScorePairs(context.Background(), assessExamplePairs)
 	if err != nil {
 		log.Fatal(err)
 	}

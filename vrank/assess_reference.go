@@ -47,8 +47,9 @@ func VHEDReferences(pairs []VHEDPair, isRef func(model string) bool) map[string]
 // the metric against one reference at a time. The prediction is
 // M_RA(s₂) − M_RA(s₁). Stories are compared with references after
 // collapsing runs of white space, so spacing differences do not hide a
-// copy. When no reference remains the pair is undecided: its prediction is
-// NaN, which the assessment counts as wrong (AssessReport.Undecided).
+// copy. When no reference remains, or References has none for the pair's
+// image sequence, the pair is undecided: its prediction is NaN, which the
+// assessment counts as wrong and reports in AssessReport.Undecided.
 //
 // All (story, reference) items of one ScorePairs call, each distinct item
 // once, form one corpus of the metric, which fixes CIDEr-D's document
@@ -57,8 +58,7 @@ type RefAbsentScorer struct {
 	// Metric is the reference-based metric.
 	Metric AssessRefMetric
 	// References holds the reference stories of each image sequence,
-	// keyed by VHEDPair.ImageSeq (see VHEDReferences). A pair whose image
-	// sequence is missing is an error.
+	// keyed by VHEDPair.ImageSeq (see VHEDReferences).
 	References map[string][]string
 }
 
@@ -71,10 +71,7 @@ func (s RefAbsentScorer) ScorePairs(ctx context.Context, pairs []VHEDPair) ([]fl
 	// For pair i and story j, the items whose maximum is its score.
 	perStory := make([][2][]int, len(pairs))
 	for i, p := range pairs {
-		refs, ok := s.References[p.ImageSeq]
-		if !ok {
-			return nil, fmt.Errorf("vrank: %s: line %d: no references for image sequence %q", s.Metric.Name(), p.Line, p.ImageSeq)
-		}
+		refs := s.References[p.ImageSeq]
 		k1, k2 := assessSpaceKey(p.Story1), assessSpaceKey(p.Story2)
 		for _, r := range refs {
 			if kr := assessSpaceKey(r); kr == k1 || kr == k2 {
@@ -110,7 +107,8 @@ func (s RefAbsentScorer) ScorePairs(ctx context.Context, pairs []VHEDPair) ([]fl
 // image sequence at once, as the metric scores several references, so a
 // human story present in the reference set is scored against itself. It
 // is the baseline the Reference Absent algorithm corrects. The prediction
-// is M(s₂, R) − M(s₁, R).
+// is M(s₂, R) − M(s₁, R), or NaN (undecided) when References has no
+// reference for the pair's image sequence.
 type AssessRefScorer struct {
 	Metric     AssessRefMetric
 	References map[string][]string
@@ -124,9 +122,10 @@ func (s AssessRefScorer) ScorePairs(ctx context.Context, pairs []VHEDPair) ([]fl
 	items := assessItems{index: make(map[string]int)}
 	idx := make([][2]int, len(pairs))
 	for i, p := range pairs {
-		refs, ok := s.References[p.ImageSeq]
-		if !ok || len(refs) == 0 {
-			return nil, fmt.Errorf("vrank: %s: line %d: no references for image sequence %q", s.Metric.Name(), p.Line, p.ImageSeq)
+		refs := s.References[p.ImageSeq]
+		if len(refs) == 0 {
+			idx[i] = [2]int{-1, -1}
+			continue
 		}
 		idx[i][0] = items.add(p.Story1, refs)
 		idx[i][1] = items.add(p.Story2, refs)
@@ -137,6 +136,10 @@ func (s AssessRefScorer) ScorePairs(ctx context.Context, pairs []VHEDPair) ([]fl
 	}
 	pred := make([]float64, len(pairs))
 	for i := range pairs {
+		if idx[i][0] < 0 {
+			pred[i] = math.NaN()
+			continue
+		}
 		pred[i] = scores[idx[i][1]] - scores[idx[i][0]]
 	}
 	return pred, nil
