@@ -96,17 +96,3 @@ func (g AssessFixedGaps) ScorePairs(ctx context.Context, pairs []VHEDPair) ([]fl
 	}
 	return append([]float64(nil), g...), nil
 }
-
-// AssessGapsFromScores turns per-story scores (higher is better) of the
-// stories 1 and 2 of each pair into pair predictions score2 − score1, the
-// convention of AssessPairScorer.
-func AssessGapsFromScores(score1, score2 []float64) ([]float64, error) {
-	if len(score1) != len(score2) {
-		return nil, fmt.Errorf("vrank: %d scores for story 1 and %d for story 2", len(score1), len(score2))
-	}
-	gaps := make([]float64, len(score1))
-	for i := range gaps {
-		gaps[i] = score2[i] - score1[i]
-	}
-	return gaps, nil
-}
