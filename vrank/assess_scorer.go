@@ -12,7 +12,8 @@ import (
 // pair (see RefAbsentScorer); it is counted as wrong.
 //
 // The Vrank model is one through AssessGapFunc, a per-story metric through
-// AssessStoryFunc, a reference-based metric through RefAbsentScorer or
+// AssessStoryFunc (or AssessStoryScorer, when it needs the images), a
+// reference-based metric through RefAbsentScorer or
 // AssessRefScorer, and predictions computed elsewhere through
 // AssessFixedGaps.
 type AssessPairScorer interface {
@@ -95,4 +96,54 @@ func (g AssessFixedGaps) ScorePairs(ctx context.Context, pairs []VHEDPair) ([]fl
 		return nil, fmt.Errorf("vrank: %d fixed predictions for %d pairs", len(g), len(pairs))
 	}
 	return append([]float64(nil), g...), nil
+}
+
+// AssessStory is one story of the VHED pairs as AssessStoryScorer sees it:
+// its key, its text and its image sequence, for metrics that need the
+// images (GROOViST, RoViST-VG) and look them up by ImageSeq.
+type AssessStory struct {
+	Key      VHEDStoryKey
+	Text     string
+	ImageSeq string
+}
+
+// AssessStoryScorer adapts a per-story metric that needs more than the
+// text to AssessPairScorer. It receives each distinct story of the pairs
+// once, in order of first appearance, and returns one score per story,
+// higher meaning better; a pair's prediction is score(story 2) −
+// score(story 1), as with AssessStoryFunc.
+type AssessStoryScorer func(ctx context.Context, stories []AssessStory) ([]float64, error)
+
+// ScorePairs implements AssessPairScorer.
+func (f AssessStoryScorer) ScorePairs(ctx context.Context, pairs []VHEDPair) ([]float64, error) {
+	index := make(map[AssessStory]int)
+	var stories []AssessStory
+	idx := func(s AssessStory) int {
+		i, ok := index[s]
+		if !ok {
+			i = len(stories)
+			index[s] = i
+			stories = append(stories, s)
+		}
+		return i
+	}
+	i1 := make([]int, len(pairs))
+	i2 := make([]int, len(pairs))
+	for i, p := range pairs {
+		k1, k2 := p.Keys()
+		i1[i] = idx(AssessStory{k1, p.Story1, p.ImageSeq})
+		i2[i] = idx(AssessStory{k2, p.Story2, p.ImageSeq})
+	}
+	scores, err := f(ctx, stories)
+	if err != nil {
+		return nil, err
+	}
+	if len(scores) != len(stories) {
+		return nil, fmt.Errorf("vrank: story scorer returned %d scores for %d stories", len(scores), len(stories))
+	}
+	gaps := make([]float64, len(pairs))
+	for i := range pairs {
+		gaps[i] = scores[i2[i]] - scores[i1[i]]
+	}
+	return gaps, nil
 }

@@ -403,3 +403,30 @@ func TestAssessGapsFromKeyedScores(t *testing.T) {
 		t.Errorf("missing score: err = %v", err)
 	}
 }
+
+func TestAssessStoryScorer(t *testing.T) {
+	// Each of the 9 distinct stories (3 tasks × 3 models) is scored once,
+	// in order of first appearance: P1 brings (100, human) then
+	// (100, modelA), P2 (100, modelB). Scoring by that order (0, 1, 2, …)
+	// makes P1's prediction 1 − 0 and P3's (modelB, human) 0 − 2.
+	pairs := vhedLoadSmall(t)
+	var seen []AssessStory
+	f := AssessStoryScorer(func(_ context.Context, stories []AssessStory) ([]float64, error) {
+		seen = stories
+		out := make([]float64, len(stories))
+		for i := range out {
+			out[i] = float64(i)
+		}
+		return out, nil
+	})
+	got, err := f.ScorePairs(context.Background(), pairs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(seen) != 9 || seen[2] != (AssessStory{VHEDStoryKey{"100", "modelB"}, "t u v w a z", "[101, 102, 103, 104, 105]"}) {
+		t.Errorf("stories %+v", seen)
+	}
+	if got[0] != 1 || got[2] != -2 {
+		t.Errorf("P1 %v, P3 %v; want 1, -2", got[0], got[2])
+	}
+}
