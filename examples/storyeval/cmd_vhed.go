@@ -346,6 +346,16 @@ func vhedWriteTable(w io.Writer, out vhedOutput) error {
 			s.PredictedTies, s.Undecided, s.Outrank.Human, s.Outrank.Pairs, s.Outrank.Predicted, s.Outrank.Pairs, float64(s.ErrorGap.R))
 		fmt.Fprintln(tw, line)
 	}
+	blank := true
+	for _, s := range out.Scorers {
+		for _, e := range s.ErrorLabels {
+			if blank {
+				fmt.Fprintln(tw)
+				blank = false
+			}
+			fmt.Fprintf(tw, "%s vs error %q: point-biserial r %.3f (p %.3g) over %d stories\n", s.Name, e.Error, float64(e.R), float64(e.P), e.Stories)
+		}
+	}
 	if len(out.Scorers) > 0 {
 		fmt.Fprintln(tw)
 		head := "accuracy by |gap|"

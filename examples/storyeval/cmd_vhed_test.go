@@ -137,6 +137,27 @@ func TestVHEDAssessSacreBLEU(t *testing.T) {
 	}
 }
 
+// TestVHEDAssessRefsFile gives VIST-like reference sets in a -refs file
+// (the three of package vrank's assessSmallRefs): SacreBLEU with the
+// Reference Absent algorithm is then right on 6 of the 8 pairs, with P1 a
+// tie and P8 undecided (worked out in vrank's
+// TestAssessNgramRefAbsentByHand); without the algorithm nothing is
+// undecided.
+func TestVHEDAssessRefsFile(t *testing.T) {
+	refs := vhedWriteTemp(t, "refs.json", `{
+ "[101, 102, 103, 104, 105]": ["a b c d e f", "a b c d x y", "p q c d e f"],
+ "[201, 202, 203, 204, 205]": ["g h i j k l", "g h  i j k l", "m n o p k l"],
+ "[301, 302, 303, 304, 305]": ["s t u v w x"]}`)
+	out, _ := vhedRun(t, "-metrics", "sacrebleu", "-refs", refs)
+	if s := out.Scorers[0]; s.Accuracy.Correct != 6 || s.Accuracy.Total != 8 || s.Undecided != 1 {
+		t.Errorf("got %+v, want 6/8 with 1 undecided", s)
+	}
+	out, _ = vhedRun(t, "-metrics", "sacrebleu", "-refs", refs, "-ref-absent=false")
+	if s := out.Scorers[0]; s.Undecided != 0 || s.Accuracy.Total != 8 {
+		t.Errorf("without Reference Absent: %+v", s)
+	}
+}
+
 func TestVHEDAssessErrors(t *testing.T) {
 	cases := []struct {
 		name string
