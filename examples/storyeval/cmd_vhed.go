@@ -1,0 +1,591 @@
+package main
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/storyeval/storyeval/correlation"
+	"github.com/storyeval/storyeval/vrank"
+)
+
+func init() {
+	register(command{
+		name:    "vhed",
+		summary: "VHED assessments of metrics (Vrank paper): pair ranking accuracy, Ω^k, gap buckets, Reference Absent, plots",
+		run:     runVHED,
+	})
+}
+
+// vhedOutput is the JSON the vhed assess subcommand prints; field order is
+// output order.
+type vhedOutput struct {
+	CSV       string            `json:"csv"`
+	Rows      int               `json:"rows"`
+	HumanTies int               `json:"human_ties"`
+	Scorers   []vhedScorerOut   `json:"scorers"`
+	Bootstrap *vhedBootstrapOut `json:"bootstrap,omitempty"`
+}
+
+type vhedBootstrapOut struct {
+	Resamples  int     `json:"resamples"`
+	Confidence float64 `json:"confidence"`
+	Seed       uint64  `json:"seed"`
+}
+
+type vhedScorerOut struct {
+	Name               string           `json:"name"`
+	Source             string           `json:"source"`
+	Pairs              int              `json:"pairs"`
+	PredictedTies      int              `json:"predicted_ties"`
+	Undecided          int              `json:"undecided"`
+	Accuracy           vhedAccuracyOut  `json:"accuracy"`
+	Omega              []vhedOmegaOut   `json:"omega"`
+	Buckets            []vhedBucketOut  `json:"gap_buckets"`
+	ReferenceMachine   vhedAccuracyOut  `json:"reference_machine"`
+	MachineMachine     vhedAccuracyOut  `json:"machine_machine"`
+	ReferenceReference vhedAccuracyOut  `json:"reference_reference"`
+	Outrank            vhedOutrankOut   `json:"machine_outranks_reference"`
+	ErrorGap           vhedCorrelateOut `json:"error_gap_pointbiserial"`
+	// ErrorLabels holds, with -errors, the point-biserial correlation of
+	// the scorer's per-story scores with each error label.
+	ErrorLabels []vhedErrorOut `json:"error_labels_pointbiserial,omitempty"`
+}
+
+type vhedErrorOut struct {
+	Error   string `json:"error"`
+	Stories int    `json:"stories"`
+	R       Float  `json:"r"`
+	P       Float  `json:"p"`
+}
+
+type vhedAccuracyOut struct {
+	Correct int   `json:"correct"`
+	Total   int   `json:"total"`
+	Value   Float `json:"value"`
+	Low     Float `json:"low"`
+	High    Float `json:"high"`
+}
+
+type vhedOmegaOut struct {
+	K int `json:"k"`
+	vhedAccuracyOut
+}
+
+type vhedBucketOut struct {
+	MinGap Float `json:"min_gap"`
+	// MaxGap is null for the last, unbounded bucket.
+	MaxGap Float `json:"max_gap"`
+	vhedAccuracyOut
+}
+
+type vhedOutrankOut struct {
+	Pairs          int   `json:"pairs"`
+	Human          int   `json:"human"`
+	Predicted      int   `json:"predicted"`
+	HumanRatio     Float `json:"human_ratio"`
+	PredictedRatio Float `json:"predicted_ratio"`
+}
+
+type vhedCorrelateOut struct {
+	R Float `json:"r"`
+	P Float `json:"p"`
+}
+
+func vhedAccuracy(a vrank.Accuracy) vhedAccuracyOut {
+	return vhedAccuracyOut{a.Correct, a.Total, Float(a.Value), Float(a.Low), Float(a.High)}
+}
+
+func vhedScorerOutput(name, source string, r vrank.AssessReport) vhedScorerOut {
+	o := vhedScorerOut{
+		Name: name, Source: source, Pairs: r.Pairs, PredictedTies: r.PredictedTies, Undecided: r.Undecided,
+		Accuracy:           vhedAccuracy(r.Overall),
+		ReferenceMachine:   vhedAccuracy(r.ReferenceMachine),
+		MachineMachine:     vhedAccuracy(r.MachineMachine),
+		ReferenceReference: vhedAccuracy(r.ReferenceReference),
+		Outrank: vhedOutrankOut{r.Outrank.Pairs, r.Outrank.Human, r.Outrank.Predicted,
+			Float(r.Outrank.HumanRatio), Float(r.Outrank.PredictedRatio)},
+		ErrorGap: vhedCorrelateOut{Float(r.ErrorGap.Statistic), Float(r.ErrorGap.P)},
+	}
+	for _, w := range r.Omega {
+		o.Omega = append(o.Omega, vhedOmegaOut{w.K, vhedAccuracy(w.Accuracy)})
+	}
+	for _, b := range r.Buckets {
+		o.Buckets = append(o.Buckets, vhedBucketOut{Float(b.MinGap), Float(b.MaxGap), vhedAccuracy(b.Accuracy)})
+	}
+	return o
+}
+
+func runVHED(args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 || args[0] != "assess" {
+		fmt.Fprintln(stderr, "usage: storyeval vhed assess -csv VHED.csv [-scores scores.csv] [-metrics bleu,meteor,rouge,cider,sacrebleu] [-plot DIR] [-format json|table]")
+		if len(args) > 0 && (args[0] == "-h" || args[0] == "-help" || args[0] == "--help") {
+			return nil
+		}
+		return fmt.Errorf("vhed: want the subcommand assess")
+	}
+	return runVHEDAssess(args[1:], stdout, stderr)
+}
+
+func runVHEDAssess(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("vhed assess", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	csvPath := fs.String("csv", "", "the VHED CSV (columns "+strings.Join(vrank.VHEDColumns(), ",")+") (required)")
+	scoresPath := fs.String("scores", "", "CSV of scores to assess: with columns story_id and model, one row per story and one column per metric (higher is better);\n"+
+		"otherwise one row per VHED row, in order, and one column per scorer holding predicted gaps (< 0: story 1 is better), as the Vrank model predicts")
+	metrics := fs.String("metrics", "", "comma-separated reference-based metrics to assess: bleu (BLEU-4), bleu1..bleu4, meteor, rouge, cider, sacrebleu")
+	errorsPath := fs.String("errors", "", "CSV of error labels with columns story_id, model and one 0/1 column per error type: prints the point-biserial\n"+
+		"correlation of each per-story -scores column with each label")
+	refsPath := fs.String("refs", "", "JSON {img_seq: [reference, ...]} of reference stories for -metrics (default: the human stories of the CSV itself)")
+	refAbsent := fs.Bool("ref-absent", true, "score -metrics with the Reference Absent algorithm (false: against all references, the story's own copy included)")
+	plotDir := fs.String("plot", "", "folder to write accuracy_by_gap.{png,svg} and accuracy_by_omega.{png,svg} into")
+	format := fs.String("format", "json", "output format: json or table")
+	agreements := fs.String("agreements", "3,4,5", "k of the agreement subsets Ω^k")
+	gapEdges := fs.String("gap-edges", "0,1,2,3", "increasing lower edges of the |ranking gap| buckets")
+	normalized := fs.Bool("normalized-gap", false, "bucket by |rank_norm| instead of |label|")
+	refModels := fs.String("ref-models", "human,gt,groundtruth,ground_truth,reference,ref", "model names (any case) that denote human reference stories")
+	resamples := fs.Int("bootstrap", 1000, "bootstrap resamples for the accuracy intervals (0: none)")
+	confidence := fs.Float64("confidence", correlation.DefaultConfidence, "coverage of the bootstrap intervals")
+	seed := fs.Uint64("seed", 0, "seed of the bootstrap resamples")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected arguments %q", fs.Args())
+	}
+	if *csvPath == "" {
+		fs.Usage()
+		return fmt.Errorf("-csv is required")
+	}
+	if *scoresPath == "" && *metrics == "" {
+		return fmt.Errorf("nothing to assess: give -scores, -metrics or both")
+	}
+	if *format != "json" && *format != "table" {
+		return fmt.Errorf("-format %q: want json or table", *format)
+	}
+	opts := vrank.AssessOptions{NormalizedGap: *normalized}
+	var err error
+	if opts.Agreements, err = vhedParseInts(*agreements); err != nil {
+		return fmt.Errorf("-agreements: %w", err)
+	}
+	if opts.GapEdges, err = vhedParseFloats(*gapEdges); err != nil {
+		return fmt.Errorf("-gap-edges: %w", err)
+	}
+	refSet := map[string]bool{}
+	for _, m := range strings.Split(*refModels, ",") {
+		if m = strings.ToLower(strings.TrimSpace(m)); m != "" {
+			refSet[m] = true
+		}
+	}
+	opts.IsReference = func(model string) bool { return refSet[strings.ToLower(strings.TrimSpace(model))] }
+	if *resamples < 0 {
+		return fmt.Errorf("-bootstrap: %d resamples; want 0 (none) or more", *resamples)
+	}
+	if *resamples > 0 {
+		opts.Intervals = true
+		opts.Bootstrap = correlation.BootstrapOptions{Resamples: *resamples, Confidence: *confidence, Seed: *seed}
+	}
+
+	pairs, err := vrank.VHEDReadFile(*csvPath, vrank.VHEDReadOptions{MaxBytes: maxInputBytes})
+	if err != nil {
+		return err
+	}
+	type job struct {
+		name, source string
+		scorer       vrank.AssessPairScorer
+		errors       []vhedErrorOut
+	}
+	var jobs []job
+	if *errorsPath != "" && *scoresPath == "" {
+		return fmt.Errorf("-errors needs per-story -scores")
+	}
+	if *scoresPath != "" {
+		cols, err := vhedReadScores(*scoresPath, pairs)
+		if err != nil {
+			return err
+		}
+		var labels []vhedErrorColumn
+		if *errorsPath != "" {
+			if labels, err = vhedReadErrors(*errorsPath); err != nil {
+				return err
+			}
+		}
+		for _, c := range cols {
+			j := job{name: c.name, source: *scoresPath, scorer: vrank.AssessFixedGaps(c.gaps)}
+			for _, l := range labels {
+				if c.keyed == nil {
+					return fmt.Errorf("-errors needs per-story -scores (columns story_id and model) in %s", *scoresPath)
+				}
+				r, n, err := vrank.AssessErrorCorrelation(l.labels, c.keyed)
+				if err != nil {
+					return fmt.Errorf("%s: error %q, scores %q: %w", *errorsPath, l.name, c.name, err)
+				}
+				j.errors = append(j.errors, vhedErrorOut{l.name, n, Float(r.Statistic), Float(r.P)})
+			}
+			jobs = append(jobs, j)
+		}
+	}
+	if *metrics != "" {
+		refs := vrank.VHEDReferences(pairs, opts.IsReference)
+		refSource := "human stories of " + *csvPath
+		if *refsPath != "" {
+			if refs, err = vhedReadRefs(*refsPath); err != nil {
+				return err
+			}
+			refSource = *refsPath
+		}
+		for _, name := range strings.Split(*metrics, ",") {
+			m, err := vrank.AssessRefMetricByName(name)
+			if err != nil {
+				return fmt.Errorf("-metrics: %w", err)
+			}
+			if *refAbsent {
+				jobs = append(jobs, job{name: m.Name(), source: "Reference Absent, references: " + refSource,
+					scorer: vrank.RefAbsentScorer{Metric: m, References: refs}})
+			} else {
+				jobs = append(jobs, job{name: m.Name(), source: "all references: " + refSource,
+					scorer: vrank.AssessRefScorer{Metric: m, References: refs}})
+			}
+		}
+	}
+
+	ctx, stop := interruptContext()
+	defer stop()
+	prog := newProgress(stderr, len(jobs), "scorers")
+	out := vhedOutput{CSV: *csvPath, Rows: len(pairs)}
+	var series []vrank.PlotSeries
+	for _, j := range jobs {
+		rep, err := vrank.Assess(ctx, pairs, j.scorer, opts)
+		if err != nil {
+			prog.Finish()
+			return fmt.Errorf("%s: %w", j.name, err)
+		}
+		prog.Add(1)
+		out.HumanTies = rep.HumanTies
+		so := vhedScorerOutput(j.name, j.source, rep)
+		so.ErrorLabels = j.errors
+		out.Scorers = append(out.Scorers, so)
+		series = append(series, vrank.PlotSeries{Name: j.name, Report: rep})
+	}
+	prog.Finish()
+	if opts.Intervals {
+		out.Bootstrap = &vhedBootstrapOut{*resamples, *confidence, *seed}
+	}
+	if *plotDir != "" {
+		if err := vhedWritePlots(*plotDir, series); err != nil {
+			return err
+		}
+	}
+	if *format == "table" {
+		return vhedWriteTable(stdout, out)
+	}
+	return writeJSON(stdout, out)
+}
+
+// vhedWritePlots writes both figures in both formats into dir.
+func vhedWritePlots(dir string, series []vrank.PlotSeries) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	byGap, err := vrank.PlotAccuracyByGap(series)
+	if err != nil {
+		return err
+	}
+	byOmega, err := vrank.PlotAccuracyByOmega(series)
+	if err != nil {
+		return err
+	}
+	for _, ext := range []string{".png", ".svg"} {
+		if err := vrank.PlotSave(filepath.Join(dir, "accuracy_by_gap"+ext), byGap); err != nil {
+			return err
+		}
+		if err := vrank.PlotSave(filepath.Join(dir, "accuracy_by_omega"+ext), byOmega); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// vhedWriteTable prints the assessments as aligned text for a person.
+func vhedWriteTable(w io.Writer, out vhedOutput) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "%s: %d pairs, %d human ties left out\n\n", out.CSV, out.Rows, out.HumanTies)
+	acc := func(a vhedAccuracyOut) string {
+		if a.Total == 0 {
+			return "–"
+		}
+		s := fmt.Sprintf("%.3f (%d/%d)", float64(a.Value), a.Correct, a.Total)
+		if !math.IsNaN(float64(a.Low)) {
+			s += fmt.Sprintf(" [%.3f, %.3f]", float64(a.Low), float64(a.High))
+		}
+		return s
+	}
+	head := "scorer\taccuracy"
+	if len(out.Scorers) > 0 {
+		for _, o := range out.Scorers[0].Omega {
+			head += fmt.Sprintf("\tΩ%d", o.K)
+		}
+	}
+	fmt.Fprintln(tw, head+"\tref–machine\tmachine–machine\tties\tundecided\tmachine>ref (human/metric)\terror–gap r\t")
+	for _, s := range out.Scorers {
+		line := s.Name + "\t" + acc(s.Accuracy)
+		for _, o := range s.Omega {
+			line += "\t" + acc(o.vhedAccuracyOut)
+		}
+		line += fmt.Sprintf("\t%s\t%s\t%d\t%d\t%d/%d vs %d/%d\t%.3f\t", acc(s.ReferenceMachine), acc(s.MachineMachine),
+			s.PredictedTies, s.Undecided, s.Outrank.Human, s.Outrank.Pairs, s.Outrank.Predicted, s.Outrank.Pairs, float64(s.ErrorGap.R))
+		fmt.Fprintln(tw, line)
+	}
+	blank := true
+	for _, s := range out.Scorers {
+		for _, e := range s.ErrorLabels {
+			if blank {
+				fmt.Fprintln(tw)
+				blank = false
+			}
+			fmt.Fprintf(tw, "%s vs error %q: point-biserial r %.3f (p %.3g) over %d stories\n", s.Name, e.Error, float64(e.R), float64(e.P), e.Stories)
+		}
+	}
+	if len(out.Scorers) > 0 {
+		fmt.Fprintln(tw)
+		head := "accuracy by |gap|"
+		for _, b := range out.Scorers[0].Buckets {
+			if math.IsNaN(float64(b.MaxGap)) || math.IsInf(float64(b.MaxGap), 1) {
+				head += fmt.Sprintf("\t≥ %g", float64(b.MinGap))
+			} else {
+				head += fmt.Sprintf("\t[%g, %g)", float64(b.MinGap), float64(b.MaxGap))
+			}
+		}
+		fmt.Fprintln(tw, head+"\t")
+		for _, s := range out.Scorers {
+			line := s.Name
+			for _, b := range s.Buckets {
+				line += "\t" + acc(b.vhedAccuracyOut)
+			}
+			fmt.Fprintln(tw, line+"\t")
+		}
+	}
+	return tw.Flush()
+}
+
+// vhedScoreColumn is one scorer's predicted gaps read from a scores file,
+// with its per-story scores when the file has them.
+type vhedScoreColumn struct {
+	name  string
+	gaps  []float64
+	keyed map[vrank.VHEDStoryKey]float64
+}
+
+// vhedReadScores reads a scores file (see the -scores flag) and returns one
+// column of pair predictions per scorer, in the file's column order.
+func vhedReadScores(path string, pairs []vrank.VHEDPair) ([]vhedScoreColumn, error) {
+	data, err := readFile(path)
+	if err != nil {
+		return nil, err
+	}
+	data = bytes.TrimPrefix(data, []byte("\ufeff"))
+	r := csv.NewReader(bytes.NewReader(data))
+	header, err := r.Read()
+	if errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("%s: empty CSV: no header row", path)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	idCol, modelCol := -1, -1
+	var cols []int
+	seen := map[string]bool{}
+	for i, h := range header {
+		h = strings.TrimSpace(h)
+		header[i] = h
+		if seen[h] {
+			return nil, fmt.Errorf("%s: column %q appears twice in the header", path, h)
+		}
+		seen[h] = true
+		switch h {
+		case "story_id":
+			idCol = i
+		case "model":
+			modelCol = i
+		default:
+			cols = append(cols, i)
+		}
+	}
+	keyed := idCol >= 0 && modelCol >= 0
+	if !keyed {
+		// Without both key columns every column is a scorer.
+		cols = cols[:0]
+		for i := range header {
+			cols = append(cols, i)
+		}
+	}
+	if len(cols) == 0 {
+		return nil, fmt.Errorf("%s: no score columns besides story_id and model", path)
+	}
+	values := make([][]float64, len(cols))
+	keys := map[vrank.VHEDStoryKey]int{}
+	for row := 2; ; row++ {
+		rec, err := r.Read()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		if keyed {
+			k := vrank.VHEDStoryKey{StoryID: strings.TrimSpace(rec[idCol]), Model: strings.TrimSpace(rec[modelCol])}
+			if prev, dup := keys[k]; dup {
+				return nil, fmt.Errorf("%s: row %d: story_id %q, model %q already scored in row %d", path, row, k.StoryID, k.Model, prev)
+			}
+			keys[k] = row
+		}
+		for j, c := range cols {
+			field := strings.TrimSpace(rec[c])
+			v, err := strconv.ParseFloat(field, 64)
+			if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+				return nil, fmt.Errorf("%s: row %d, column %q: %q is not a finite number", path, row, header[c], field)
+			}
+			values[j] = append(values[j], v)
+		}
+	}
+	out := make([]vhedScoreColumn, len(cols))
+	for j, c := range cols {
+		out[j].name = header[c]
+		if !keyed {
+			if len(values[j]) != len(pairs) {
+				return nil, fmt.Errorf("%s: %d rows of predicted gaps for %d VHED pairs (a per-story file needs columns story_id and model)", path, len(values[j]), len(pairs))
+			}
+			out[j].gaps = values[j]
+			continue
+		}
+		scores := make(map[vrank.VHEDStoryKey]float64, len(keys))
+		for k, row := range keys {
+			scores[k] = values[j][row-2]
+		}
+		out[j].keyed = scores
+		if out[j].gaps, err = vrank.AssessGapsFromKeyedScores(pairs, scores); err != nil {
+			return nil, fmt.Errorf("%s: column %q: %w", path, header[c], err)
+		}
+	}
+	return out, nil
+}
+
+// vhedErrorColumn is one error type's labels from an errors file.
+type vhedErrorColumn struct {
+	name   string
+	labels map[vrank.VHEDStoryKey]bool
+}
+
+// vhedReadErrors reads an errors file: columns story_id and model, then one
+// column per error type holding 0 or 1 (or false/true).
+func vhedReadErrors(path string) ([]vhedErrorColumn, error) {
+	data, err := readFile(path)
+	if err != nil {
+		return nil, err
+	}
+	data = bytes.TrimPrefix(data, []byte("\ufeff"))
+	r := csv.NewReader(bytes.NewReader(data))
+	header, err := r.Read()
+	if errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("%s: empty CSV: no header row", path)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	idCol, modelCol := -1, -1
+	var out []vhedErrorColumn
+	var cols []int
+	for i, h := range header {
+		switch h = strings.TrimSpace(h); h {
+		case "story_id":
+			idCol = i
+		case "model":
+			modelCol = i
+		default:
+			cols = append(cols, i)
+			out = append(out, vhedErrorColumn{h, map[vrank.VHEDStoryKey]bool{}})
+		}
+	}
+	if idCol < 0 || modelCol < 0 || len(cols) == 0 {
+		return nil, fmt.Errorf("%s: want columns story_id, model and at least one error column", path)
+	}
+	for row := 2; ; row++ {
+		rec, err := r.Read()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		k := vrank.VHEDStoryKey{StoryID: strings.TrimSpace(rec[idCol]), Model: strings.TrimSpace(rec[modelCol])}
+		for j, c := range cols {
+			v, err := strconv.ParseBool(strings.TrimSpace(rec[c]))
+			if err != nil {
+				return nil, fmt.Errorf("%s: row %d, column %q: %q is not 0 or 1", path, row, out[j].name, rec[c])
+			}
+			if _, dup := out[j].labels[k]; dup {
+				return nil, fmt.Errorf("%s: row %d: story_id %q, model %q labelled twice", path, row, k.StoryID, k.Model)
+			}
+			out[j].labels[k] = v
+		}
+	}
+	return out, nil
+}
+
+// vhedReadRefs reads {img_seq: [reference, ...]}.
+func vhedReadRefs(path string) (map[string][]string, error) {
+	data, err := readFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var refs map[string][]string
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(&refs); err != nil {
+		return nil, fmt.Errorf("%s: want a JSON object {img_seq: [reference, ...]}: %w", path, err)
+	}
+	if dec.More() {
+		return nil, fmt.Errorf("%s: data after the JSON object", path)
+	}
+	for seq, rs := range refs {
+		for i, r := range rs {
+			if strings.TrimSpace(r) == "" {
+				return nil, fmt.Errorf("%s: %q: reference %d is empty", path, seq, i)
+			}
+		}
+	}
+	return refs, nil
+}
+
+func vhedParseInts(s string) ([]int, error) {
+	var out []int
+	for _, f := range strings.Split(s, ",") {
+		v, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil {
+			return nil, fmt.Errorf("%q is not a whole number", f)
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+func vhedParseFloats(s string) ([]float64, error) {
+	var out []float64
+	for _, f := range strings.Split(s, ",") {
+		v, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
+		if err != nil {
+			return nil, fmt.Errorf("%q is not a number", f)
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}

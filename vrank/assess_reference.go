@@ -1,0 +1,180 @@
+package vrank
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strings"
+)
+
+// VHEDReferences collects the human reference stories of each image
+// sequence from the pairs themselves: the stories whose model isRef
+// accepts (nil: VHEDIsReferenceModel), keyed by ImageSeq, each text once,
+// in order of first appearance. Use it for RefAbsentScorer when no other
+// reference set (such as VIST's five stories per sequence) is at hand.
+func VHEDReferences(pairs []VHEDPair, isRef func(model string) bool) map[string][]string {
+	if isRef == nil {
+		isRef = VHEDIsReferenceModel
+	}
+	refs := make(map[string][]string)
+	seen := make(map[[2]string]bool)
+	add := func(seq, text string) {
+		k := [2]string{seq, text}
+		if !seen[k] {
+			seen[k] = true
+			refs[seq] = append(refs[seq], text)
+		}
+	}
+	for _, p := range pairs {
+		if isRef(p.Model1) {
+			add(p.ImageSeq, p.Story1)
+		}
+		if isRef(p.Model2) {
+			add(p.ImageSeq, p.Story2)
+		}
+	}
+	return refs
+}
+
+// RefAbsentScorer applies a reference-based metric to story pairs with the
+// Reference Absent algorithm of Hsu et al. (ACL 2022, eq. 3): a human story
+// of a pair would otherwise be scored against itself, so for the pair (s₁,
+// s₂) every reference identical to s₁ or s₂ is removed from the image
+// sequence's reference set R, and each story scores
+//
+//	M_RA(s) = max over r ∈ R \ {s₁, s₂} of M(s, {r}),
+//
+// the metric against one reference at a time. The prediction is
+// M_RA(s₂) − M_RA(s₁). Stories are compared with references after
+// collapsing runs of white space, so spacing differences do not hide a
+// copy. When no reference remains, or References has none for the pair's
+// image sequence, the pair is undecided: its prediction is NaN, which the
+// assessment counts as wrong and reports in AssessReport.Undecided.
+//
+// All (story, reference) items of one ScorePairs call, each distinct item
+// once, form one corpus of the metric, which fixes CIDEr-D's document
+// frequencies.
+type RefAbsentScorer struct {
+	// Metric is the reference-based metric.
+	Metric AssessRefMetric
+	// References holds the reference stories of each image sequence,
+	// keyed by VHEDPair.ImageSeq (see VHEDReferences).
+	References map[string][]string
+}
+
+// ScorePairs implements AssessPairScorer.
+func (s RefAbsentScorer) ScorePairs(ctx context.Context, pairs []VHEDPair) ([]float64, error) {
+	if s.Metric == nil {
+		return nil, fmt.Errorf("vrank: RefAbsentScorer without a metric")
+	}
+	items := assessItems{index: make(map[string]int)}
+	// For pair i and story j, the items whose maximum is its score.
+	perStory := make([][2][]int, len(pairs))
+	for i, p := range pairs {
+		refs := s.References[p.ImageSeq]
+		k1, k2 := assessSpaceKey(p.Story1), assessSpaceKey(p.Story2)
+		for _, r := range refs {
+			if kr := assessSpaceKey(r); kr == k1 || kr == k2 {
+				continue
+			}
+			perStory[i][0] = append(perStory[i][0], items.add(p.Story1, []string{r}))
+			perStory[i][1] = append(perStory[i][1], items.add(p.Story2, []string{r}))
+		}
+	}
+	scores, err := items.score(ctx, s.Metric)
+	if err != nil {
+		return nil, err
+	}
+	pred := make([]float64, len(pairs))
+	for i := range pairs {
+		if len(perStory[i][0]) == 0 {
+			pred[i] = math.NaN()
+			continue
+		}
+		best := [2]float64{math.Inf(-1), math.Inf(-1)}
+		for j := range 2 {
+			for _, it := range perStory[i][j] {
+				best[j] = math.Max(best[j], scores[it])
+			}
+		}
+		pred[i] = best[1] - best[0]
+	}
+	return pred, nil
+}
+
+// AssessRefScorer applies a reference-based metric without the Reference
+// Absent algorithm: each story is scored against all references of its
+// image sequence at once, as the metric scores several references, so a
+// human story present in the reference set is scored against itself. It
+// is the baseline the Reference Absent algorithm corrects. The prediction
+// is M(s₂, R) − M(s₁, R), or NaN (undecided) when References has no
+// reference for the pair's image sequence.
+type AssessRefScorer struct {
+	Metric     AssessRefMetric
+	References map[string][]string
+}
+
+// ScorePairs implements AssessPairScorer.
+func (s AssessRefScorer) ScorePairs(ctx context.Context, pairs []VHEDPair) ([]float64, error) {
+	if s.Metric == nil {
+		return nil, fmt.Errorf("vrank: AssessRefScorer without a metric")
+	}
+	items := assessItems{index: make(map[string]int)}
+	idx := make([][2]int, len(pairs))
+	for i, p := range pairs {
+		refs := s.References[p.ImageSeq]
+		if len(refs) == 0 {
+			idx[i] = [2]int{-1, -1}
+			continue
+		}
+		idx[i][0] = items.add(p.Story1, refs)
+		idx[i][1] = items.add(p.Story2, refs)
+	}
+	scores, err := items.score(ctx, s.Metric)
+	if err != nil {
+		return nil, err
+	}
+	pred := make([]float64, len(pairs))
+	for i := range pairs {
+		if idx[i][0] < 0 {
+			pred[i] = math.NaN()
+			continue
+		}
+		pred[i] = scores[idx[i][1]] - scores[idx[i][0]]
+	}
+	return pred, nil
+}
+
+// assessItems collects distinct (candidate, references) items.
+type assessItems struct {
+	index map[string]int
+	cands []string
+	refs  [][]string
+}
+
+func (it *assessItems) add(cand string, refs []string) int {
+	key := cand + "\x00" + strings.Join(refs, "\x00")
+	if i, ok := it.index[key]; ok {
+		return i
+	}
+	i := len(it.cands)
+	it.index[key] = i
+	it.cands = append(it.cands, cand)
+	it.refs = append(it.refs, refs)
+	return i
+}
+
+func (it *assessItems) score(ctx context.Context, m AssessRefMetric) ([]float64, error) {
+	scores, err := m.ScoreItems(ctx, it.cands, it.refs)
+	if err != nil {
+		return nil, err
+	}
+	if len(scores) != len(it.cands) {
+		return nil, fmt.Errorf("vrank: %s returned %d scores for %d items", m.Name(), len(scores), len(it.cands))
+	}
+	return scores, nil
+}
+
+// assessSpaceKey is text with white-space runs collapsed, for the identity
+// test of the Reference Absent algorithm.
+func assessSpaceKey(text string) string { return strings.Join(strings.Fields(text), " ") }

@@ -1,0 +1,201 @@
+package vrank
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/plotutil"
+	"gonum.org/v1/plot/vg"
+)
+
+// PlotWidth and PlotHeight are the size PlotWrite and PlotSave draw at.
+const (
+	PlotWidth  = 16 * vg.Centimeter
+	PlotHeight = 10 * vg.Centimeter
+)
+
+// PlotSeries is the assessment of one scorer, named in the legend.
+type PlotSeries struct {
+	Name   string
+	Report AssessReport
+}
+
+// PlotAccuracyByGap draws the story-pair ranking accuracy per ranking-gap
+// bucket, one line per series, as the Vrank paper's figure of accuracy
+// against the human ranking gap. Every series must have the same buckets
+// (the same AssessOptions.GapEdges). An empty bucket leaves a gap in the
+// line.
+func PlotAccuracyByGap(series []PlotSeries) (*plot.Plot, error) {
+	if len(series) == 0 {
+		return nil, fmt.Errorf("vrank: plot: no series")
+	}
+	ref := series[0].Report.Buckets
+	labels := make([]string, len(ref))
+	for i, b := range ref {
+		labels[i] = plotBucketLabel(b.MinGap, b.MaxGap)
+	}
+	p := plot.New()
+	p.Title.Text = "Story-pair ranking accuracy by human ranking gap"
+	p.X.Label.Text = "|ranking gap|"
+	p.Y.Label.Text = "accuracy"
+	p.Y.Min, p.Y.Max = 0, 1.12 // headroom for the legend above accuracy 1
+	p.Legend.Top = true
+	for si, s := range series {
+		bs := s.Report.Buckets
+		if len(bs) != len(ref) {
+			return nil, fmt.Errorf("vrank: plot: series %q has %d gap buckets, %q has %d", s.Name, len(bs), series[0].Name, len(ref))
+		}
+		var run plotter.XYs
+		legend := true
+		flush := func() error {
+			if len(run) == 0 {
+				return nil
+			}
+			l, pts, err := plotter.NewLinePoints(run)
+			if err != nil {
+				return fmt.Errorf("vrank: plot: %w", err)
+			}
+			l.Color = plotutil.Color(si)
+			l.Dashes = plotutil.Dashes(si)
+			pts.Color = plotutil.Color(si)
+			pts.Shape = plotutil.Shape(si)
+			p.Add(l, pts)
+			if legend {
+				p.Legend.Add(s.Name, l, pts)
+				legend = false
+			}
+			run = nil
+			return nil
+		}
+		for i, b := range bs {
+			if b.MinGap != ref[i].MinGap || b.MaxGap != ref[i].MaxGap {
+				return nil, fmt.Errorf("vrank: plot: series %q and %q have different gap buckets", s.Name, series[0].Name)
+			}
+			if math.IsNaN(b.Value) {
+				if err := flush(); err != nil {
+					return nil, err
+				}
+				continue
+			}
+			run = append(run, plotter.XY{X: float64(i), Y: b.Value})
+		}
+		if err := flush(); err != nil {
+			return nil, err
+		}
+	}
+	p.NominalX(labels...)
+	return p, nil
+}
+
+// PlotAccuracyByOmega draws, as grouped bars, the accuracy on all pairs
+// and on each Ω^k, one bar per series in each group. Every series must
+// have the same k (AssessOptions.Agreements). An empty subset draws no bar.
+func PlotAccuracyByOmega(series []PlotSeries) (*plot.Plot, error) {
+	if len(series) == 0 {
+		return nil, fmt.Errorf("vrank: plot: no series")
+	}
+	ref := series[0].Report.Omega
+	labels := []string{"all pairs"}
+	for _, o := range ref {
+		labels = append(labels, "Ω"+strconv.Itoa(o.K)+" (≥ "+strconv.Itoa(o.K)+" agree)")
+	}
+	p := plot.New()
+	p.Title.Text = "Story-pair ranking accuracy by human agreement"
+	p.Y.Label.Text = "accuracy"
+	p.Y.Min, p.Y.Max = 0, 1.12 // headroom for the legend above accuracy 1
+	p.Legend.Top = true
+	width := vg.Points(math.Max(4, 240/float64(len(series)*len(labels))))
+	for si, s := range series {
+		if len(s.Report.Omega) != len(ref) {
+			return nil, fmt.Errorf("vrank: plot: series %q has %d Ω subsets, %q has %d", s.Name, len(s.Report.Omega), series[0].Name, len(ref))
+		}
+		vals := plotter.Values{plotZeroNaN(s.Report.Overall.Value)}
+		for i, o := range s.Report.Omega {
+			if o.K != ref[i].K {
+				return nil, fmt.Errorf("vrank: plot: series %q and %q have different Ω subsets", s.Name, series[0].Name)
+			}
+			vals = append(vals, plotZeroNaN(o.Value))
+		}
+		bars, err := plotter.NewBarChart(vals, width)
+		if err != nil {
+			return nil, fmt.Errorf("vrank: plot: %w", err)
+		}
+		bars.LineStyle.Width = 0
+		bars.Color = plotutil.Color(si)
+		bars.Offset = width * vg.Length(float64(si)-float64(len(series)-1)/2)
+		p.Add(bars)
+		p.Legend.Add(s.Name, bars)
+	}
+	p.NominalX(labels...)
+	return p, nil
+}
+
+func plotZeroNaN(x float64) float64 {
+	if math.IsNaN(x) {
+		return 0
+	}
+	return x
+}
+
+// plotBucketLabel names a bucket [lo, hi) for the axis.
+func plotBucketLabel(lo, hi float64) string {
+	f := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+	if math.IsInf(hi, 1) {
+		return "≥ " + f(lo)
+	}
+	return "[" + f(lo) + ", " + f(hi) + ")"
+}
+
+// PlotWrite draws p at PlotWidth × PlotHeight to w in format "png" or
+// "svg".
+func PlotWrite(w io.Writer, p *plot.Plot, format string) error {
+	format = strings.ToLower(format)
+	if format != "png" && format != "svg" {
+		return fmt.Errorf("vrank: plot: format %q is not png or svg", format)
+	}
+	wt, err := p.WriterTo(PlotWidth, PlotHeight, format)
+	if err != nil {
+		return fmt.Errorf("vrank: plot: %w", err)
+	}
+	if _, err := wt.WriteTo(w); err != nil {
+		return fmt.Errorf("vrank: plot: %w", err)
+	}
+	return nil
+}
+
+// PlotSave writes p to path in the format its extension names (.png or
+// .svg), through a temporary file renamed into place, so that a failed
+// write leaves no partial figure.
+func PlotSave(path string, p *plot.Plot) error {
+	format := strings.TrimPrefix(strings.ToLower(filepath.Ext(path)), ".")
+	if format != "png" && format != "svg" {
+		return fmt.Errorf("vrank: plot: %s: extension is not .png or .svg", path)
+	}
+	f, err := os.CreateTemp(filepath.Dir(path), ".plot-*")
+	if err != nil {
+		return fmt.Errorf("vrank: plot: %w", err)
+	}
+	tmp := f.Name()
+	err = f.Chmod(0o644) // CreateTemp's 0600 suits no figure
+	if err == nil {
+		err = PlotWrite(f, p, format)
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("vrank: plot: %s: %w", path, err)
+	}
+	return nil
+}

@@ -1,0 +1,156 @@
+package vrank
+
+import (
+	"bytes"
+	"encoding/xml"
+	"image/png"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"gonum.org/v1/plot"
+)
+
+// plotSeriesSmall assesses two scorers on the test file: the overlap
+// metric with the Reference Absent algorithm and "story 2 is better".
+func plotSeriesSmall(t *testing.T) []PlotSeries {
+	t.Helper()
+	pairs := vhedLoadSmall(t)
+	ra, err := AssessPredictions(pairs, assessSmallRAOverlap, AssessOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ones := make([]float64, len(pairs))
+	for i := range ones {
+		ones[i] = 1
+	}
+	// With story 2 always better, bucket [1,2) holds only P1 (gap −1.2):
+	// 0/1 right, and bucket [0,1) P2, P4: 0/2.
+	second, err := AssessPredictions(pairs, ones, AssessOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return []PlotSeries{{"overlap (RA)", ra}, {"story 2", second}}
+}
+
+func TestPlotFormats(t *testing.T) {
+	series := plotSeriesSmall(t)
+	dir := t.TempDir()
+	byGap, err := PlotAccuracyByGap(series)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byOmega, err := PlotAccuracyByOmega(series)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, p := range map[string]*plot.Plot{"gap": byGap, "omega": byOmega} {
+		for _, ext := range []string{"png", "svg"} {
+			path := filepath.Join(dir, name+"."+ext)
+			if err := PlotSave(path, p); err != nil {
+				t.Fatal(err)
+			}
+			data, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			switch ext {
+			case "png":
+				plotCheckPNG(t, path, data)
+			case "svg":
+				plotCheckSVG(t, path, data, series)
+			}
+		}
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 4 {
+		t.Errorf("%d files in the folder, want the 4 figures and no temporary file", len(entries))
+	}
+}
+
+// plotCheckPNG decodes the figure and checks it has the drawn size and is
+// not blank: it holds several colours.
+func plotCheckPNG(t *testing.T, path string, data []byte) {
+	t.Helper()
+	img, err := png.Decode(bytes.NewReader(data))
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	b := img.Bounds()
+	if want := int(PlotWidth.Dots(96) + 0.5); b.Dx() != want {
+		t.Errorf("%s: %d pixels wide, want %d", path, b.Dx(), want)
+	}
+	colors := map[[4]uint32]bool{}
+	for y := b.Min.Y; y < b.Max.Y; y += 3 {
+		for x := b.Min.X; x < b.Max.X; x += 3 {
+			r, g, bl, a := img.At(x, y).RGBA()
+			colors[[4]uint32{r, g, bl, a}] = true
+		}
+	}
+	if len(colors) < 4 {
+		t.Errorf("%s: only %d colours: blank figure?", path, len(colors))
+	}
+}
+
+// plotCheckSVG parses the figure as XML and checks that the title, the
+// axis ticks and both legend entries are written in it.
+func plotCheckSVG(t *testing.T, path string, data []byte, series []PlotSeries) {
+	t.Helper()
+	dec := xml.NewDecoder(bytes.NewReader(data))
+	var text strings.Builder
+	elements := 0
+	for {
+		tok, err := dec.Token()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatalf("%s: not valid XML: %v", path, err)
+		}
+		switch tok := tok.(type) {
+		case xml.StartElement:
+			elements++
+		case xml.CharData:
+			text.Write(tok)
+		}
+	}
+	if elements < 20 {
+		t.Errorf("%s: only %d elements", path, elements)
+	}
+	all := text.String()
+	want := []string{"accuracy", series[0].Name, series[1].Name}
+	if strings.Contains(path, "gap") {
+		want = append(want, "[0, 1)", "≥ 3")
+	} else {
+		want = append(want, "all pairs", "Ω5")
+	}
+	for _, w := range want {
+		if !strings.Contains(all, w) {
+			t.Errorf("%s: no text %q", path, w)
+		}
+	}
+}
+
+func TestPlotErrors(t *testing.T) {
+	if _, err := PlotAccuracyByGap(nil); err == nil {
+		t.Error("no series accepted")
+	}
+	series := plotSeriesSmall(t)
+	series[1].Report.Buckets = series[1].Report.Buckets[:2]
+	if _, err := PlotAccuracyByGap(series); err == nil {
+		t.Error("different buckets accepted")
+	}
+	series[1].Report.Omega = series[1].Report.Omega[:1]
+	if _, err := PlotAccuracyByOmega(series); err == nil {
+		t.Error("different Ω subsets accepted")
+	}
+	p, err := PlotAccuracyByOmega(series[:1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := PlotSave(filepath.Join(t.TempDir(), "x.pdf"), p); err == nil {
+		t.Error(".pdf accepted")
+	}
+}
