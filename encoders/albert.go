@@ -68,6 +68,7 @@ func NewALBERT(cfg ALBERTConfig, st *checkpoint.State) (*ALBERT, error) {
 // newALBERT builds the model from any weight source (a checkpoint, or random
 // weights for benchmarks).
 func newALBERT(cfg ALBERTConfig, r *weightReader) (*ALBERT, error) {
+	ensureBLAS()
 	if cfg.NumHiddenGroups == 0 {
 		cfg.NumHiddenGroups = 1
 	}
@@ -218,18 +219,26 @@ func headLogits(head *linear, what string, out *ALBERTOutput) (*tensor.Dense, er
 	if head == nil {
 		return nil, fmt.Errorf("encoders: the checkpoint has no %s head", what)
 	}
-	if out.PoolerOutput == nil {
+	if out == nil || out.PoolerOutput == nil {
 		return nil, fmt.Errorf("encoders: the checkpoint has no pooler, which the %s head reads", what)
 	}
-	B := out.PoolerOutput.Shape()[0]
+	return applyHead(head, what, out.PoolerOutput)
+}
+
+// applyHead applies a model's own head to a caller's [batch, in] tensor.
+func applyHead(head *linear, what string, x *tensor.Dense) (*tensor.Dense, error) {
+	data, shape, err := float32Values(what+" head input", x, anySize, head.in)
+	if err != nil {
+		return nil, fmt.Errorf("encoders: %w", err)
+	}
+	B := shape[0]
 	logits := make([]float32, B*head.out)
-	head.apply(logits, out.PoolerOutput.Data().([]float32), B)
+	head.apply(logits, data, B)
 	return denseOf(logits, B, head.out), nil
 }
 
 // SOPLogits returns the sentence-order-prediction logits [batch, 2] of
-// AlbertForPreTraining (sop_classifier on the pooled output). RoViST-C's
-// coherence score is softmax(logits)[1] of its own head of the same shape.
+// AlbertForPreTraining (sop_classifier on the pooled output).
 func (m *ALBERT) SOPLogits(out *ALBERTOutput) (*tensor.Dense, error) {
 	return headLogits(m.sop, "sentence-order (sop_classifier)", out)
 }
@@ -246,9 +255,14 @@ func (m *ALBERT) MLMLogits(out *ALBERTOutput, positions [][2]int) (*tensor.Dense
 	if m.mlm == nil {
 		return nil, fmt.Errorf("encoders: the checkpoint has no masked-LM (predictions) head")
 	}
-	shape := out.LastHiddenState.Shape()
+	if out == nil {
+		return nil, fmt.Errorf("encoders: ALBERT MLMLogits of a nil output")
+	}
+	x, shape, err := float32Values("ALBERT LastHiddenState", out.LastHiddenState, anySize, anySize, m.cfg.HiddenSize)
+	if err != nil {
+		return nil, fmt.Errorf("encoders: %w", err)
+	}
 	B, T, H := shape[0], shape[1], shape[2]
-	x := out.LastHiddenState.Data().([]float32)
 	sel := make([]float32, len(positions)*H)
 	for i, p := range positions {
 		if p[0] < 0 || p[0] >= B || p[1] < 0 || p[1] >= T {

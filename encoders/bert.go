@@ -67,6 +67,7 @@ func NewBERT(cfg BERTConfig, st *checkpoint.State) (*BERT, error) {
 // newBERT builds the model from any weight source (a checkpoint, or random
 // weights for benchmarks).
 func newBERT(cfg BERTConfig, r *weightReader) (*BERT, error) {
+	ensureBLAS()
 	if cfg.LayerNormEps == 0 {
 		cfg.LayerNormEps = 1e-12
 	}

@@ -103,6 +103,7 @@ func NewCLIP(cfg CLIPConfig, st *checkpoint.State) (*CLIP, error) {
 // newCLIP builds the model from any weight source (a checkpoint, or random
 // weights for benchmarks).
 func newCLIP(cfg CLIPConfig, r *weightReader) (*CLIP, error) {
+	ensureBLAS()
 	t, v := &cfg.TextConfig, &cfg.VisionConfig
 	t.defaults()
 	v.defaults()
@@ -296,13 +297,18 @@ func normalizeRow(v []float32) {
 // [images, texts]: exp(logit_scale) times the cosine similarities of the
 // unit-length embeddings.
 func (m *CLIP) Logits(textEmbeds, imageEmbeds *tensor.Dense) (perText, perImage *tensor.Dense, err error) {
-	ts, is := textEmbeds.Shape(), imageEmbeds.Shape()
-	if len(ts) != 2 || len(is) != 2 || ts[1] != is[1] {
-		return nil, nil, fmt.Errorf("encoders: CLIP logits: embeddings of shapes %v and %v", []int(ts), []int(is))
+	D := m.cfg.ProjectionDim
+	td, ts, err := float32Values("CLIP text embeddings", textEmbeds, anySize, D)
+	if err != nil {
+		return nil, nil, fmt.Errorf("encoders: CLIP logits: %w", err)
 	}
-	nt, ni, d := ts[0], is[0], ts[1]
+	id, is, err := float32Values("CLIP image embeddings", imageEmbeds, anySize, D)
+	if err != nil {
+		return nil, nil, fmt.Errorf("encoders: CLIP logits: %w", err)
+	}
+	nt, ni, d := ts[0], is[0], D
 	pt := make([]float32, nt*ni)
-	gemm(false, true, nt, ni, d, m.LogitScale(), textEmbeds.Data().([]float32), d, imageEmbeds.Data().([]float32), d, 0, pt, ni)
+	gemm(false, true, nt, ni, d, m.LogitScale(), td, d, id, d, 0, pt, ni)
 	pi := make([]float32, ni*nt)
 	for i := 0; i < nt; i++ {
 		for j := 0; j < ni; j++ {

@@ -15,8 +15,16 @@
 // (Pillow-exact image preprocessing).
 //
 // Models are immutable after loading and safe for concurrent use. Matrix
-// products go through gorgonia.org/tensor's BLAS (its tensor.Use switch):
-// by default gonum's pure-Go BLAS with a faster Sgemm written in Go and Go
-// assembly (blas_sgemm.go, no cgo); built with the "openblas" tag, OpenBLAS
-// through cgo (blas_openblas.go).
+// products go through gorgonia.org/tensor's BLAS (its process-wide
+// tensor.Use switch), which importing this package leaves alone: a program
+// chooses with UseBLAS or UseDefaultBLAS, and if it chose nothing, building
+// the first model installs DefaultBLAS — gonum's pure-Go BLAS with a faster
+// Sgemm written in Go and Go assembly (no cgo), or, built with the
+// "openblas" tag, OpenBLAS through cgo.
+//
+// Metrics attach their own heads to these encoders: Linear (LoadLinear reads
+// one from a checkpoint by module name) applies a PyTorch nn.Linear to the
+// pooled or [CLS] outputs (TextOutput.CLS, TextOutput.Pooled,
+// ImageOutput.CLS), and checkpoint.State.Sub selects an encoder stored
+// under a prefix of a larger checkpoint.
 package encoders

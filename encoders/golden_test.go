@@ -262,3 +262,12 @@ func cosFlat(m [][]float64) []float64 {
 	}
 	return out
 }
+
+// must returns v, failing the test binary on err: for results of calls the
+// test has already validated the inputs of.
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
+}

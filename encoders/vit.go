@@ -52,6 +52,7 @@ func NewViT(cfg ViTConfig, st *checkpoint.State) (*ViT, error) {
 // newViT builds the model from any weight source (a checkpoint, or random
 // weights for benchmarks).
 func newViT(cfg ViTConfig, r *weightReader) (*ViT, error) {
+	ensureBLAS()
 	if cfg.NumChannels == 0 {
 		cfg.NumChannels = 3
 	}
@@ -167,16 +168,36 @@ func (m *ViT) ClassifierLogits(out *ImageOutput) (*tensor.Dense, error) {
 	if m.classifier == nil {
 		return nil, fmt.Errorf("encoders: the checkpoint has no image-classification head")
 	}
-	shape := out.LastHiddenState.Shape()
-	B, T, H := shape[0], shape[1], shape[2]
-	x := out.LastHiddenState.Data().([]float32)
-	cls := make([]float32, B*H)
-	for b := 0; b < B; b++ {
-		copy(cls[b*H:(b+1)*H], x[b*T*H:])
+	if out == nil {
+		return nil, fmt.Errorf("encoders: ViT ClassifierLogits of a nil output")
 	}
-	logits := make([]float32, B*m.classifier.out)
-	m.classifier.apply(logits, cls, B)
-	return denseOf(logits, B, m.classifier.out), nil
+	cls, err := firstPosition("ViT LastHiddenState", out.LastHiddenState)
+	if err != nil {
+		return nil, err
+	}
+	return applyHead(m.classifier, "ViT image-classification", cls)
+}
+
+// CLS returns the final-LayerNorm hidden state of the class token,
+// [batch, hidden]: what ViTForImageClassification's head reads.
+func (o *ImageOutput) CLS() (*tensor.Dense, error) {
+	if o == nil {
+		return nil, fmt.Errorf("encoders: CLS of a nil output")
+	}
+	return firstPosition("LastHiddenState", o.LastHiddenState)
+}
+
+// Pooled returns the pooler output tanh(W·LN(h)_CLS + b), [batch, hidden],
+// or an error when the model has no pooler.
+func (o *ImageOutput) Pooled() (*tensor.Dense, error) {
+	if o == nil || o.PoolerOutput == nil {
+		return nil, fmt.Errorf("encoders: the model has no pooler; use CLS")
+	}
+	x, shape, err := float32Values("PoolerOutput", o.PoolerOutput, anySize, anySize)
+	if err != nil {
+		return nil, fmt.Errorf("encoders: %w", err)
+	}
+	return denseOf(append([]float32(nil), x...), shape...), nil
 }
 
 // FLOPs returns the floating-point operations of one forward pass over
