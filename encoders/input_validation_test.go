@@ -72,8 +72,12 @@ func image(c, h, w int) imageproc.PixelValues {
 	return imageproc.PixelValues{Channels: c, Height: h, Width: w, Data: make([]float32, c*h*w)}
 }
 
-func f64(shape ...int) *tensor.Dense { return tensor.New(tensor.Of(tensor.Float64), tensor.WithShape(shape...)) }
-func f32(shape ...int) *tensor.Dense { return tensor.New(tensor.Of(tensor.Float32), tensor.WithShape(shape...)) }
+func f64(shape ...int) *tensor.Dense {
+	return tensor.New(tensor.Of(tensor.Float64), tensor.WithShape(shape...))
+}
+func f32(shape ...int) *tensor.Dense {
+	return tensor.New(tensor.Of(tensor.Float32), tensor.WithShape(shape...))
+}
 
 func TestEntryPointsRejectBadInput(t *testing.T) {
 	ctx := context.Background()
@@ -184,7 +188,10 @@ func TestEntryPointsRejectBadInput(t *testing.T) {
 			_, err = albert.MLMLogits(out, [][2]int{{0, 3}})
 			return err
 		}},
-		call{"SentenceEmbedding unknown pooling", func() error { _, err := (&TextOutput{LastHiddenState: f32(1, 2, 8)}).SentenceEmbedding(Pooling(9)); return err }},
+		call{"SentenceEmbedding unknown pooling", func() error {
+			_, err := (&TextOutput{LastHiddenState: f32(1, 2, 8)}).SentenceEmbedding(Pooling(9))
+			return err
+		}},
 		call{"SentenceEmbedding nil output", func() error { _, err := (*TextOutput)(nil).SentenceEmbedding(PoolMean); return err }},
 		call{"SentenceEncoder without a model", func() error { _, err := (&SentenceEncoder{}).EmbedTexts(ctx, []string{"a"}); return err }},
 		call{"CLIPTextEncoder without a model", func() error { _, err := (&CLIPTextEncoder{}).EmbedTexts(ctx, []string{"a"}); return err }},
