@@ -69,7 +69,7 @@ func decodePickle(data []byte, resolve func(module, name string) any, persistent
 // _codecs.encode, copyreg._reconstructor) become Global names and their
 // instances inert *Object values. Persistent ids are an error; use Open for
 // PyTorch checkpoints. data longer than opts.MaxPickleBytes is refused.
-// It is meant for auxiliary files such as RoViST's idf_dict.pkl.
+// It is meant for auxiliary files such as an idf_dict.pkl.
 func DecodePickle(data []byte, opts Options) (any, error) {
 	opts = opts.withDefaults()
 	if int64(len(data)) > opts.MaxPickleBytes {

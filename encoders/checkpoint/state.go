@@ -129,8 +129,8 @@ func (s *State) Metadata() map[string]string {
 }
 
 // ValueNames returns, in sorted order, the names of the non-tensor entries of
-// a pickled checkpoint, such as "epoch", "valid_loss" or "opt" of a RoViST
-// .pth.tar. Nested dicts that hold tensors are flattened into dotted names,
+// a pickled checkpoint, such as "epoch", "valid_loss" or "opt" of a training
+// checkpoint (.pth.tar). Nested dicts that hold tensors are flattened into dotted names,
 // the way their tensors are; a container without tensors is one value.
 func (s *State) ValueNames() []string {
 	names := make([]string, 0, len(s.values))
@@ -142,7 +142,7 @@ func (s *State) ValueNames() []string {
 }
 
 // Value returns a non-tensor entry of a pickled checkpoint as a plain Go
-// value (see Tuple for the mapping of Python types): "epoch" of a RoViST
+// value (see Tuple for the mapping of Python types): "epoch" of a training
 // checkpoint is an int64, "valid_loss" a float64, "opt" an inert *Object of
 // class argparse.Namespace whose Attr gives its fields.
 func (s *State) Value(name string) (any, bool) {
@@ -151,8 +151,8 @@ func (s *State) Value(name string) (any, bool) {
 }
 
 // Sub returns the entries whose names start with prefix, with the prefix
-// removed: Sub("model.albert_model.") of a RoViST-C checkpoint has the
-// AlbertModel names. The view shares the open files; its Close does nothing,
+// removed: Sub("model.albert.") of a training checkpoint that
+// stores an AlbertModel under that prefix has the AlbertModel names. The view shares the open files; its Close does nothing,
 // and it fails with ErrClosed once the State it came from is closed.
 func (s *State) Sub(prefix string) *State {
 	sub := &State{files: s.files, format: s.format, meta: s.meta, opts: s.opts,

@@ -14,7 +14,7 @@ import (
 // key, all stored uncompressed (so the mapped file can be sliced directly).
 // The prefix is not always "archive": torch 1.13 uses the file name without
 // its last extension (pytorch_model for pytorch_model.bin,
-// sop_model_epoch4.pth for RoViST's sop_model_epoch4.pth.tar), so it is taken
+// sop_model_epoch4.pth for sop_model_epoch4.pth.tar), so it is taken
 // from wherever data.pkl is. Matches the reference implementation
 // (torch.load), which reads the record prefix from the archive rather than
 // assuming one.
