@@ -2,6 +2,7 @@ package tokenize
 
 import (
 	"fmt"
+	"github.com/storyeval/storyeval/internal/pyunicode"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -109,7 +110,7 @@ func (t *ALBERT) Tokenize(text string) []string {
 // preprocess is AlbertTokenizer.preprocess_text.
 func (t *ALBERT) preprocess(s string) string {
 	if t.removeSpace {
-		s = strings.Join(pyFields(s), " ")
+		s = strings.Join(pyunicode.Fields(s), " ")
 	}
 	s = strings.ReplaceAll(s, "``", `"`)
 	s = strings.ReplaceAll(s, "''", `"`)
@@ -117,7 +118,7 @@ func (t *ALBERT) preprocess(s string) string {
 		s = dropCombining(s)
 	}
 	if t.lower {
-		s = pyLower(s)
+		s = pyunicode.Lower(s)
 	}
 	return s
 }

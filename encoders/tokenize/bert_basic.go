@@ -1,6 +1,7 @@
 package tokenize
 
 import (
+	"github.com/storyeval/storyeval/internal/pyunicode"
 	"strings"
 	"unicode/utf8"
 )
@@ -19,9 +20,9 @@ type basicTokenizer struct {
 func (bt basicTokenizer) tokenize(text string) []string {
 	text = bt.clean(text)
 	var words []string
-	for _, tok := range pyFields(text) {
+	for _, tok := range pyunicode.Fields(text) {
 		if bt.lowerCase {
-			tok = pyLower(tok)
+			tok = pyunicode.Lower(tok)
 		}
 		if bt.stripAccents {
 			tok = stripMn(tok)
@@ -36,7 +37,7 @@ func (bt basicTokenizer) tokenize(text string) []string {
 	// that accent stripping may leave.
 	out := make([]string, 0, len(words))
 	for _, w := range words {
-		out = append(out, pyFields(w)...)
+		out = append(out, pyunicode.Fields(w)...)
 	}
 	return out
 }

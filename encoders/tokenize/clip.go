@@ -3,6 +3,7 @@ package tokenize
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/storyeval/storyeval/internal/pyunicode"
 	"strings"
 )
 
@@ -175,7 +176,7 @@ func (t *CLIP) Tokenize(text string) []string {
 			}
 			var clean string
 			if t.cleaner == CleanHF {
-				clean = pyLower(collapseSpace(fixText(p.text)))
+				clean = pyunicode.Lower(collapseSpace(fixText(p.text)))
 			} else {
 				clean = strings.Join(t.basic.tokenize(p.text), " ")
 			}
@@ -194,7 +195,7 @@ func (t *CLIP) Tokenize(text string) []string {
 func (t *CLIP) cleanOpenAI(text string) string {
 	text = fixText(text)
 	text = pyUnescapeHTML(pyUnescapeHTML(text))
-	return pyLower(collapseSpace(text))
+	return pyunicode.Lower(collapseSpace(text))
 }
 
 // collapseSpace is CLIP's whitespace_clean: runs of white space become one

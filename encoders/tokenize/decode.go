@@ -2,6 +2,7 @@ package tokenize
 
 import (
 	"fmt"
+	"github.com/storyeval/storyeval/internal/pyunicode"
 	"strings"
 	"unicode/utf8"
 )
@@ -20,7 +21,7 @@ func cleanUp(s string) string {
 }
 
 // pyStrip is Python's str.strip().
-func pyStrip(s string) string { return strings.TrimFunc(s, isPySpace) }
+func pyStrip(s string) string { return strings.TrimFunc(s, pyunicode.IsSpace) }
 
 // nonSpecialTokens maps ids to tokens, dropping special ids (HF
 // convert_ids_to_tokens with skip_special_tokens=True).

@@ -1,6 +1,7 @@
 package tokenize
 
 import (
+	"github.com/storyeval/storyeval/internal/pyunicode"
 	"sort"
 	"strings"
 )
@@ -81,7 +82,7 @@ func (s specialSplitter) lowerOutside(text string) []piece {
 		if p.special {
 			b.WriteString(p.text)
 		} else {
-			b.WriteString(pyLowerChars(p.text))
+			b.WriteString(pyunicode.LowerChars(p.text))
 		}
 	}
 	return s.split(b.String())
