@@ -88,7 +88,18 @@ func sniff(b []byte) (Format, bool) {
 // header is checked against the pixel limit before the pixels are decoded, so
 // a file claiming 100000×100000 pixels is an error, not an allocation.
 func Decode(r io.Reader, opts *DecodeOptions) (*RGB, error) {
-	maxPixels, maxBytes := opts.limits()
+	data, err := readEncoded(r, opts)
+	if err != nil {
+		return nil, err
+	}
+	m, _, err := decodeWithImage(data, opts)
+	return m, err
+}
+
+// readEncoded reads an encoded image, refusing more than the options'
+// MaxBytes.
+func readEncoded(r io.Reader, opts *DecodeOptions) ([]byte, error) {
+	_, maxBytes := opts.limits()
 	data, err := io.ReadAll(io.LimitReader(r, maxBytes+1))
 	if err != nil {
 		return nil, fmt.Errorf("imageproc: reading image: %w", err)
@@ -96,36 +107,38 @@ func Decode(r io.Reader, opts *DecodeOptions) (*RGB, error) {
 	if int64(len(data)) > maxBytes {
 		return nil, fmt.Errorf("imageproc: encoded image larger than the limit of %d bytes", maxBytes)
 	}
-	method := JPEGLibjpeg
-	if opts != nil {
-		method = opts.JPEG
-	}
-	return decodeBytes(data, maxPixels, method)
+	return data, nil
 }
 
 // DecodeFile is Decode on the named file; errors name the file.
 func DecodeFile(path string, opts *DecodeOptions) (*RGB, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("imageproc: %w", err)
-	}
-	defer f.Close()
-	m, err := Decode(f, opts)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return m, nil
+	return decodeFile(path, opts, Decode)
 }
 
-func decodeBytes(data []byte, maxPixels int64, method JPEGMethod) (*RGB, error) {
-	m, _, err := decodeWithImage(data, maxPixels, method)
-	return m, err
+// decodeFile opens path and decodes it with decode; errors name the file.
+func decodeFile[T any](path string, opts *DecodeOptions, decode func(io.Reader, *DecodeOptions) (T, error)) (T, error) {
+	var zero T
+	f, err := os.Open(path)
+	if err != nil {
+		return zero, fmt.Errorf("imageproc: %w", err)
+	}
+	defer f.Close()
+	m, err := decode(f, opts)
+	if err != nil {
+		return zero, fmt.Errorf("%s: %w", path, err)
+	}
+	return m, nil
 }
 
 // decodeWithImage decodes to RGB and also returns the standard library's
 // image when it decoded one (PNG, or JPEG variants the libjpeg port does
 // not handle), so callers can look at alpha and palette.
-func decodeWithImage(data []byte, maxPixels int64, method JPEGMethod) (*RGB, image.Image, error) {
+func decodeWithImage(data []byte, opts *DecodeOptions) (*RGB, image.Image, error) {
+	maxPixels, _ := opts.limits()
+	method := JPEGLibjpeg
+	if opts != nil {
+		method = opts.JPEG
+	}
 	format, ok := sniff(data)
 	if !ok {
 		return nil, nil, fmt.Errorf("imageproc: unrecognised image format (not PNG or JPEG)")

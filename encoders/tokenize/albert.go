@@ -2,10 +2,11 @@ package tokenize
 
 import (
 	"fmt"
-	"github.com/storyeval/storyeval/internal/pyunicode"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/storyeval/storyeval/internal/pyunicode"
 )
 
 // ALBERT is the ALBERT SentencePiece tokenizer (HF AlbertTokenizer, slow,
@@ -30,19 +31,9 @@ var _ Encoder = (*ALBERT)(nil)
 // and special_tokens_map.json (do_lower_case, remove_space, keep_accents,
 // special tokens, model_max_length).
 func LoadALBERT(dir string) (*ALBERT, error) {
-	data, err := readModelFile(dir, "spiece.model", MaxModelFileBytes)
-	if err != nil {
-		return nil, fmt.Errorf("tokenize: ALBERT model: %w", err)
-	}
-	cfg, err := loadHFConfig(dir)
-	if err != nil {
-		return nil, fmt.Errorf("tokenize: ALBERT config: %w", err)
-	}
-	t, err := newALBERT(data, cfg)
-	if err != nil {
-		return nil, fmt.Errorf("tokenize: %s: %w", dir, err)
-	}
-	return t, nil
+	return loadTokenizer(dir, "ALBERT", []string{"spiece.model"}, func(data [][]byte, cfg hfConfig) (*ALBERT, error) {
+		return newALBERT(data[0], cfg)
+	})
 }
 
 func newALBERT(model []byte, cfg hfConfig) (*ALBERT, error) {

@@ -31,19 +31,9 @@ var _ Encoder = (*BERT)(nil)
 // special_tokens_map.json (do_lower_case, strip_accents,
 // tokenize_chinese_chars, special tokens, model_max_length).
 func LoadBERT(dir string) (*BERT, error) {
-	data, err := readModelFile(dir, "vocab.txt", MaxModelFileBytes)
-	if err != nil {
-		return nil, fmt.Errorf("tokenize: BERT vocabulary: %w", err)
-	}
-	cfg, err := loadHFConfig(dir)
-	if err != nil {
-		return nil, fmt.Errorf("tokenize: BERT config: %w", err)
-	}
-	t, err := newBERT(string(data), cfg)
-	if err != nil {
-		return nil, fmt.Errorf("tokenize: %s: %w", dir, err)
-	}
-	return t, nil
+	return loadTokenizer(dir, "BERT", []string{"vocab.txt"}, func(data [][]byte, cfg hfConfig) (*BERT, error) {
+		return newBERT(string(data[0]), cfg)
+	})
 }
 
 // splitPyLines splits text into lines as Python's universal-newline reading
@@ -137,10 +127,7 @@ func (t *BERT) TokenID(token string) (int, bool) {
 
 // Token returns the vocabulary token of id, or "" when id is out of range.
 func (t *BERT) Token(id int) string {
-	if id < 0 || id >= len(t.tokens) {
-		return ""
-	}
-	return t.tokens[id]
+	return tokenAt(t.tokens, id)
 }
 
 // VocabSize returns the number of distinct vocabulary tokens (HF

@@ -1,9 +1,10 @@
 package tokenize
 
 import (
-	"github.com/storyeval/storyeval/internal/pyunicode"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/storyeval/storyeval/internal/pyunicode"
 )
 
 // basicTokenizer is HF's BasicTokenizer: clean the text, isolate CJK

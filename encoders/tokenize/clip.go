@@ -3,8 +3,9 @@ package tokenize
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/storyeval/storyeval/internal/pyunicode"
 	"strings"
+
+	"github.com/storyeval/storyeval/internal/pyunicode"
 )
 
 // CLIPCleaner selects how CLIP text is cleaned before the byte-level BPE.
@@ -66,23 +67,9 @@ const clipMaxMerges = 49152 - 256 - 2
 // merges.txt (or their .gz copies) and the optional tokenizer_config.json
 // and special_tokens_map.json.
 func LoadCLIP(dir string, opt CLIPOptions) (*CLIP, error) {
-	vocab, err := readModelFile(dir, "vocab.json", MaxModelFileBytes)
-	if err != nil {
-		return nil, fmt.Errorf("tokenize: CLIP vocabulary: %w", err)
-	}
-	merges, err := readModelFile(dir, "merges.txt", MaxModelFileBytes)
-	if err != nil {
-		return nil, fmt.Errorf("tokenize: CLIP merges: %w", err)
-	}
-	cfg, err := loadHFConfig(dir)
-	if err != nil {
-		return nil, fmt.Errorf("tokenize: CLIP config: %w", err)
-	}
-	t, err := newCLIP(vocab, string(merges), cfg, opt)
-	if err != nil {
-		return nil, fmt.Errorf("tokenize: %s: %w", dir, err)
-	}
-	return t, nil
+	return loadTokenizer(dir, "CLIP", []string{"vocab.json", "merges.txt"}, func(data [][]byte, cfg hfConfig) (*CLIP, error) {
+		return newCLIP(data[0], string(data[1]), cfg, opt)
+	})
 }
 
 func newCLIP(vocabJSON []byte, merges string, cfg hfConfig, opt CLIPOptions) (*CLIP, error) {
@@ -237,10 +224,7 @@ func (t *CLIP) TokenID(token string) (int, bool) {
 
 // Token returns the vocabulary token of id, or "" when id is out of range.
 func (t *CLIP) Token(id int) string {
-	if id < 0 || id >= len(t.decoder) {
-		return ""
-	}
-	return t.decoder[id]
+	return tokenAt(t.decoder, id)
 }
 
 // VocabSize returns the number of vocabulary tokens.

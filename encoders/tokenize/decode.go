@@ -2,9 +2,10 @@ package tokenize
 
 import (
 	"fmt"
-	"github.com/storyeval/storyeval/internal/pyunicode"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/storyeval/storyeval/internal/pyunicode"
 )
 
 // cleanUp is HF's clean_up_tokenization (clean_up_tokenization_spaces is

@@ -125,3 +125,36 @@ func (c hfConfig) integer(key string, def int) int {
 	}
 	return def
 }
+
+// loadTokenizer reads the model files of dir (each within
+// MaxModelFileBytes, gzipped copies accepted) and its HF config, and builds
+// a tokenizer from them with build; errors name the family, the file and
+// the directory.
+func loadTokenizer[T any](dir, family string, files []string, build func(data [][]byte, cfg hfConfig) (T, error)) (T, error) {
+	var zero T
+	data := make([][]byte, len(files))
+	for i, name := range files {
+		d, err := readModelFile(dir, name, MaxModelFileBytes)
+		if err != nil {
+			return zero, fmt.Errorf("tokenize: %s %s: %w", family, name, err)
+		}
+		data[i] = d
+	}
+	cfg, err := loadHFConfig(dir)
+	if err != nil {
+		return zero, fmt.Errorf("tokenize: %s config: %w", family, err)
+	}
+	t, err := build(data, cfg)
+	if err != nil {
+		return zero, fmt.Errorf("tokenize: %s: %w", dir, err)
+	}
+	return t, nil
+}
+
+// tokenAt returns tokens[id], or "" when id is out of range.
+func tokenAt(tokens []string, id int) string {
+	if id < 0 || id >= len(tokens) {
+		return ""
+	}
+	return tokens[id]
+}

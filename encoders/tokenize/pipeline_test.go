@@ -1,11 +1,12 @@
 package tokenize
 
 import (
-	"github.com/storyeval/storyeval/internal/pyunicode"
 	"reflect"
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/storyeval/storyeval/internal/pyunicode"
 )
 
 // fakeSegment builds a segment of n tokens named by prefix.

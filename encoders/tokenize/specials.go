@@ -1,9 +1,10 @@
 package tokenize
 
 import (
-	"github.com/storyeval/storyeval/internal/pyunicode"
 	"sort"
 	"strings"
+
+	"github.com/storyeval/storyeval/internal/pyunicode"
 )
 
 // specialSplitter cuts a text at the special tokens written in it, as the
