@@ -58,11 +58,7 @@ func LoadALBERT(dir string) (*ALBERT, error) { return loadModel(dir, NewALBERT) 
 // NewALBERT builds an ALBERT model from a configuration and an open
 // checkpoint; the weights are copied, so st may be closed afterwards.
 func NewALBERT(cfg ALBERTConfig, st *checkpoint.State) (*ALBERT, error) {
-	r, err := newWeightReader(st, albertParams.wordEmb, albertParams.prefixes...)
-	if err != nil {
-		return nil, err
-	}
-	return newALBERT(cfg, r)
+	return buildFromState(st, cfg, newALBERT, albertParams.wordEmb, albertParams.prefixes...)
 }
 
 // newALBERT builds the model from any weight source (a checkpoint, or random
@@ -187,24 +183,12 @@ func (m *ALBERT) Forward(ctx context.Context, encs []tokenize.Encoding, opts *Fo
 	x := make([]float32, rows*H)
 	m.mapIn.apply(x, emb, rows)
 	out := &ALBERTOutput{EmbeddingOutput: denseOf(emb, tb.batch, tb.seq, E)}
-	keep := opts != nil && opts.HiddenStates
-	if keep {
-		out.HiddenStates = append(out.HiddenStates, denseOf(append([]float32(nil), x...), tb.batch, tb.seq, H))
-	}
-	s := newScratch(rows, H, m.cfg.IntermediateSize, tb.seq, workers())
-	mask := attentionMask{keyValid: tb.keyValid}
 	perGroup := m.cfg.NumHiddenLayers / m.cfg.NumHiddenGroups
-	for i := 0; i < m.cfg.NumHiddenLayers; i++ {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		// AlbertTransformer: layer i runs group i / (layers / groups).
-		for l := range m.groups[i/perGroup] {
-			m.groups[i/perGroup][l].apply(x, tb.batch, tb.seq, mask, s)
-		}
-		if keep {
-			out.HiddenStates = append(out.HiddenStates, denseOf(append([]float32(nil), x...), tb.batch, tb.seq, H))
-		}
+	// AlbertTransformer: layer i runs group i / (layers / groups).
+	out.HiddenStates, err = runLayers(ctx, x, tb.batch, tb.seq, H, m.cfg.IntermediateSize, attentionMask{keyValid: tb.keyValid},
+		opts, m.cfg.NumHiddenLayers, func(i int) []encoderLayer { return m.groups[i/perGroup] })
+	if err != nil {
+		return nil, err
 	}
 	out.LastHiddenState = denseOf(x, tb.batch, tb.seq, H)
 	if m.pooler != nil {

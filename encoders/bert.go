@@ -57,11 +57,7 @@ func LoadBERT(dir string) (*BERT, error) { return loadModel(dir, NewBERT) }
 // NewBERT builds a BERT model from a configuration and an open checkpoint;
 // the weights are copied, so st may be closed afterwards.
 func NewBERT(cfg BERTConfig, st *checkpoint.State) (*BERT, error) {
-	r, err := newWeightReader(st, bertParams.wordEmb, bertParams.prefixes...)
-	if err != nil {
-		return nil, err
-	}
-	return newBERT(cfg, r)
+	return buildFromState(st, cfg, newBERT, bertParams.wordEmb, bertParams.prefixes...)
 }
 
 // newBERT builds the model from any weight source (a checkpoint, or random
@@ -132,20 +128,10 @@ func (m *BERT) Forward(ctx context.Context, encs []tokenize.Encoding, opts *Forw
 	x := make([]float32, rows*H)
 	m.embed(x, tb)
 	out := &TextOutput{}
-	keep := opts != nil && opts.HiddenStates
-	if keep {
-		out.HiddenStates = append(out.HiddenStates, denseOf(append([]float32(nil), x...), tb.batch, tb.seq, H))
-	}
-	s := newScratch(rows, H, m.cfg.IntermediateSize, tb.seq, workers())
-	mask := attentionMask{keyValid: tb.keyValid}
-	for i := range m.layers {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		m.layers[i].apply(x, tb.batch, tb.seq, mask, s)
-		if keep {
-			out.HiddenStates = append(out.HiddenStates, denseOf(append([]float32(nil), x...), tb.batch, tb.seq, H))
-		}
+	out.HiddenStates, err = runLayers(ctx, x, tb.batch, tb.seq, H, m.cfg.IntermediateSize, attentionMask{keyValid: tb.keyValid},
+		opts, len(m.layers), oneLayer(m.layers))
+	if err != nil {
+		return nil, err
 	}
 	out.LastHiddenState = denseOf(x, tb.batch, tb.seq, H)
 	if m.pooler != nil {

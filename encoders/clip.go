@@ -93,11 +93,7 @@ func (c *CLIPTowerConfig) defaults() {
 
 // NewCLIP builds a CLIP model from a configuration and an open checkpoint.
 func NewCLIP(cfg CLIPConfig, st *checkpoint.State) (*CLIP, error) {
-	r, err := newWeightReader(st, clipParams.text+clipParams.tokenEmb, "clip.", "model.")
-	if err != nil {
-		return nil, err
-	}
-	return newCLIP(cfg, r)
+	return buildFromState(st, cfg, newCLIP, clipParams.text+clipParams.tokenEmb, "clip.", "model.")
 }
 
 // newCLIP builds the model from any weight source (a checkpoint, or random
@@ -197,20 +193,10 @@ func (m *CLIP) EncodeText(ctx context.Context, encs []tokenize.Encoding, opts *F
 		}
 	}
 	out := &CLIPOutput{}
-	keep := opts != nil && opts.HiddenStates
-	if keep {
-		out.HiddenStates = append(out.HiddenStates, denseOf(append([]float32(nil), x...), B, T, H))
-	}
-	s := newScratch(B*T, H, c.IntermediateSize, T, workers())
-	mask := attentionMask{keyValid: tb.keyValid, causal: true}
-	for i := range m.textLayers {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		m.textLayers[i].apply(x, B, T, mask, s)
-		if keep {
-			out.HiddenStates = append(out.HiddenStates, denseOf(append([]float32(nil), x...), B, T, H))
-		}
+	out.HiddenStates, err = runLayers(ctx, x, B, T, H, c.IntermediateSize, attentionMask{keyValid: tb.keyValid, causal: true},
+		opts, len(m.textLayers), oneLayer(m.textLayers))
+	if err != nil {
+		return nil, err
 	}
 	m.finalNorm.apply(x, x)
 	out.LastHiddenState = denseOf(x, B, T, H)
@@ -243,19 +229,10 @@ func (m *CLIP) EncodeImages(ctx context.Context, imgs []imageproc.PixelValues, o
 	x := m.patch.embed(imgs, m.classEmb, m.visionPos)
 	m.preNorm.apply(x, x)
 	out := &CLIPOutput{}
-	keep := opts != nil && opts.HiddenStates
-	if keep {
-		out.HiddenStates = append(out.HiddenStates, denseOf(append([]float32(nil), x...), B, seq, H))
-	}
-	s := newScratch(B*seq, H, c.IntermediateSize, seq, workers())
-	for i := range m.visionLayers {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		m.visionLayers[i].apply(x, B, seq, attentionMask{}, s)
-		if keep {
-			out.HiddenStates = append(out.HiddenStates, denseOf(append([]float32(nil), x...), B, seq, H))
-		}
+	var err error
+	out.HiddenStates, err = runLayers(ctx, x, B, seq, H, c.IntermediateSize, attentionMask{}, opts, len(m.visionLayers), oneLayer(m.visionLayers))
+	if err != nil {
+		return nil, err
 	}
 	out.LastHiddenState = denseOf(x, B, seq, H)
 	pooled := make([]float32, B*H)

@@ -42,11 +42,7 @@ func LoadViT(dir string) (*ViT, error) { return loadModel(dir, NewViT) }
 
 // NewViT builds a ViT model from a configuration and an open checkpoint.
 func NewViT(cfg ViTConfig, st *checkpoint.State) (*ViT, error) {
-	r, err := newWeightReader(st, vitParams.cls, vitParams.prefixes...)
-	if err != nil {
-		return nil, err
-	}
-	return newViT(cfg, r)
+	return buildFromState(st, cfg, newViT, vitParams.cls, vitParams.prefixes...)
 }
 
 // newViT builds the model from any weight source (a checkpoint, or random
@@ -140,19 +136,10 @@ func (m *ViT) Forward(ctx context.Context, imgs []imageproc.PixelValues, opts *F
 	seq := N + 1
 	x := m.patch.embed(imgs, m.cls, m.pos)
 	out := &ImageOutput{}
-	keep := opts != nil && opts.HiddenStates
-	if keep {
-		out.HiddenStates = append(out.HiddenStates, denseOf(append([]float32(nil), x...), B, seq, H))
-	}
-	s := newScratch(B*seq, H, m.cfg.IntermediateSize, seq, workers())
-	for i := range m.layers {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		m.layers[i].apply(x, B, seq, attentionMask{}, s)
-		if keep {
-			out.HiddenStates = append(out.HiddenStates, denseOf(append([]float32(nil), x...), B, seq, H))
-		}
+	var err error
+	out.HiddenStates, err = runLayers(ctx, x, B, seq, H, m.cfg.IntermediateSize, attentionMask{}, opts, len(m.layers), oneLayer(m.layers))
+	if err != nil {
+		return nil, err
 	}
 	m.norm.apply(x, x)
 	out.LastHiddenState = denseOf(x, B, seq, H)

@@ -31,6 +31,20 @@ func newWeightReader(st *checkpoint.State, probe string, prefixes ...string) (*w
 	return nil, fmt.Errorf("checkpoint has no %q (tried prefixes %q)", probe, prefixes)
 }
 
+// buildFromState builds a model with build from the weights of st, read
+// under the first of "" and prefixes at which probe exists.
+func buildFromState[C, M any](st *checkpoint.State, cfg C, build func(C, *weightReader) (M, error), probe string, prefixes ...string) (M, error) {
+	var zero M
+	if st == nil {
+		return zero, fmt.Errorf("encoders: nil checkpoint")
+	}
+	r, err := newWeightReader(st, probe, prefixes...)
+	if err != nil {
+		return zero, err
+	}
+	return build(cfg, r)
+}
+
 func (r *weightReader) has(name string) bool {
 	return r.random != nil || r.st.Has(r.prefix+name)
 }

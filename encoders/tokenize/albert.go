@@ -55,12 +55,9 @@ func newALBERT(model []byte, cfg hfConfig) (*ALBERT, error) {
 	unk, pad := cfg.token("unk_token", "<unk>"), cfg.token("pad_token", "<pad>")
 	mask := cfg.token("mask_token", "[MASK]")
 	bos, eos := cfg.token("bos_token", "[CLS]"), cfg.token("eos_token", "[SEP]")
-	t.specials = newSpecialSplitter([]string{bos, eos, unk, sep, pad, cls, mask})
-	t.specialIDs = specialIDs(t.TokenID, bos, eos, unk, sep, pad, cls, mask)
-	for _, tok := range []string{cls, sep, pad} {
-		if _, ok := u.all[tok]; !ok {
-			return nil, fmt.Errorf("special token %q is not a piece of the model", tok)
-		}
+	t.specials, t.specialIDs, err = setupSpecials(t.TokenID, []string{bos, eos, unk, sep, pad, cls, mask}, []string{cls, sep, pad})
+	if err != nil {
+		return nil, err
 	}
 	t.pipe = pipeline{
 		name:     "ALBERT",

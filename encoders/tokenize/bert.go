@@ -70,12 +70,10 @@ func newBERT(vocabText string, cfg hfConfig) (*BERT, error) {
 	t.wp = wordPiece{vocab: t.vocab, unk: unk, maxWordChars: 100, maxPieceLen: maxLen}
 	cls, sep := cfg.token("cls_token", "[CLS]"), cfg.token("sep_token", "[SEP]")
 	pad, mask := cfg.token("pad_token", "[PAD]"), cfg.token("mask_token", "[MASK]")
-	t.specials = newSpecialSplitter([]string{unk, sep, pad, cls, mask})
-	t.specialIDs = specialIDs(t.TokenID, unk, sep, pad, cls, mask)
-	for _, tok := range []string{unk, cls, sep, pad} {
-		if _, ok := t.vocab[tok]; !ok {
-			return nil, fmt.Errorf("special token %q is not in the vocabulary", tok)
-		}
+	var err error
+	t.specials, t.specialIDs, err = setupSpecials(t.TokenID, []string{unk, sep, pad, cls, mask}, []string{unk, cls, sep, pad})
+	if err != nil {
+		return nil, err
 	}
 	t.pipe = pipeline{
 		name:     "BERT",

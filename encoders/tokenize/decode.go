@@ -50,6 +50,18 @@ func specialIDs(lookup func(string) (int, bool), tokens ...string) map[int]bool 
 	return m
 }
 
+// setupSpecials builds the splitter that keeps the special tokens written
+// in a text whole and the set of their ids, after checking that every
+// required token has an id.
+func setupSpecials(lookup func(string) (int, bool), specials, required []string) (specialSplitter, map[int]bool, error) {
+	for _, tok := range required {
+		if _, ok := lookup(tok); !ok {
+			return specialSplitter{}, nil, fmt.Errorf("special token %q is not in the vocabulary", tok)
+		}
+	}
+	return newSpecialSplitter(specials), specialIDs(lookup, specials...), nil
+}
+
 // Decode turns ids back into text as HF's decode(ids,
 // skip_special_tokens=True) with clean_up_tokenization_spaces: special
 // tokens dropped, "##" continuations joined, spaces before punctuation and
