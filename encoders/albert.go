@@ -77,14 +77,8 @@ func newALBERT(cfg ALBERTConfig, r *weightReader) (*ALBERT, error) {
 	if cfg.HiddenAct == "" {
 		cfg.HiddenAct = "gelu_new"
 	}
-	if err := positive("ALBERT config", map[string]int{"vocab_size": cfg.VocabSize, "embedding_size": cfg.EmbeddingSize,
-		"hidden_size": cfg.HiddenSize, "num_hidden_layers": cfg.NumHiddenLayers, "num_attention_heads": cfg.NumAttentionHeads,
-		"intermediate_size": cfg.IntermediateSize, "max_position_embeddings": cfg.MaxPositionEmbeddings, "type_vocab_size": cfg.TypeVocabSize}); err != nil {
+	if err := cfg.validate("ALBERT config", r); err != nil {
 		return nil, err
-	}
-	if cfg.HiddenSize%cfg.NumAttentionHeads != 0 || cfg.NumHiddenLayers%cfg.NumHiddenGroups != 0 {
-		return nil, fmt.Errorf("ALBERT config: hidden_size %d must be a multiple of num_attention_heads %d and num_hidden_layers %d of num_hidden_groups %d",
-			cfg.HiddenSize, cfg.NumAttentionHeads, cfg.NumHiddenLayers, cfg.NumHiddenGroups)
 	}
 	act, err := activationByName(cfg.HiddenAct)
 	if err != nil {

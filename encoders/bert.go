@@ -3,7 +3,6 @@ package encoders
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 
 	"github.com/storyeval/storyeval/encoders/checkpoint"
 	"github.com/storyeval/storyeval/encoders/tokenize"
@@ -22,22 +21,6 @@ type BERTConfig struct {
 	TypeVocabSize         int     `json:"type_vocab_size"`
 	LayerNormEps          float64 `json:"layer_norm_eps"`
 	PositionEmbeddingType string  `json:"position_embedding_type"`
-}
-
-func (c *BERTConfig) validate(path string) error {
-	if err := positive(path, map[string]int{"vocab_size": c.VocabSize, "hidden_size": c.HiddenSize,
-		"num_hidden_layers": c.NumHiddenLayers, "num_attention_heads": c.NumAttentionHeads,
-		"intermediate_size": c.IntermediateSize, "max_position_embeddings": c.MaxPositionEmbeddings,
-		"type_vocab_size": c.TypeVocabSize}); err != nil {
-		return err
-	}
-	if c.HiddenSize%c.NumAttentionHeads != 0 {
-		return fmt.Errorf("%s: hidden_size %d is not a multiple of num_attention_heads %d", path, c.HiddenSize, c.NumAttentionHeads)
-	}
-	if c.PositionEmbeddingType != "" && c.PositionEmbeddingType != "absolute" {
-		return fmt.Errorf("%s: position_embedding_type %q is not supported (only absolute)", path, c.PositionEmbeddingType)
-	}
-	return nil
 }
 
 // BERT is a BertModel: embeddings, post-LN transformer layers and the
@@ -70,7 +53,7 @@ func newBERT(cfg BERTConfig, r *weightReader) (*BERT, error) {
 	if cfg.HiddenAct == "" {
 		cfg.HiddenAct = "gelu"
 	}
-	if err := cfg.validate(filepath.Join("BERT", "config")); err != nil {
+	if err := cfg.validate("BERT config", r); err != nil {
 		return nil, err
 	}
 	act, err := activationByName(cfg.HiddenAct)

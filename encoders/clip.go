@@ -103,17 +103,8 @@ func newCLIP(cfg CLIPConfig, r *weightReader) (*CLIP, error) {
 	t, v := &cfg.TextConfig, &cfg.VisionConfig
 	t.defaults()
 	v.defaults()
-	if err := positive("CLIP config", map[string]int{"projection_dim": cfg.ProjectionDim,
-		"text_config.hidden_size": t.HiddenSize, "text_config.num_attention_heads": t.NumAttentionHeads,
-		"text_config.intermediate_size": t.IntermediateSize, "text_config.vocab_size": t.VocabSize,
-		"text_config.max_position_embeddings": t.MaxPositionEmbeddings, "text_config.num_hidden_layers": t.NumHiddenLayers,
-		"vision_config.hidden_size": v.HiddenSize, "vision_config.num_attention_heads": v.NumAttentionHeads,
-		"vision_config.intermediate_size": v.IntermediateSize, "vision_config.image_size": v.ImageSize,
-		"vision_config.patch_size": v.PatchSize, "vision_config.num_hidden_layers": v.NumHiddenLayers}); err != nil {
+	if err := cfg.validate("CLIP config", r); err != nil {
 		return nil, err
-	}
-	if t.HiddenSize%t.NumAttentionHeads != 0 || v.HiddenSize%v.NumAttentionHeads != 0 || v.ImageSize%v.PatchSize != 0 {
-		return nil, fmt.Errorf("CLIP config: hidden sizes must be multiples of the head counts and image_size of patch_size")
 	}
 	tact, err := activationByName(t.HiddenAct)
 	if err != nil {

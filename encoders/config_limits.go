@@ -57,10 +57,10 @@ func (r *weightReader) checkShapes(what string, checks ...shapeCheck) error {
 	for _, c := range checks {
 		info, ok := r.st.Info(r.prefix + c.param)
 		if !ok {
-			return fmt.Errorf("%s: %s implies parameter %s%s, which the checkpoint lacks", what, c.fields, r.prefix, c.param)
+			return fmt.Errorf("%s: parameter %s%s (from %s) is not in the checkpoint", what, r.prefix, c.param, c.fields)
 		}
 		if !slices.Equal(info.Shape, c.shape) {
-			return fmt.Errorf("%s: %s give %s%s the shape %v, the checkpoint has %v", what, c.fields, r.prefix, c.param, c.shape, info.Shape)
+			return fmt.Errorf("%s: parameter %s%s is %v in the checkpoint, %v by %s", what, r.prefix, c.param, info.Shape, c.shape, c.fields)
 		}
 	}
 	return nil

@@ -58,14 +58,8 @@ func newViT(cfg ViTConfig, r *weightReader) (*ViT, error) {
 	if cfg.HiddenAct == "" {
 		cfg.HiddenAct = "gelu"
 	}
-	if err := positive("ViT config", map[string]int{"hidden_size": cfg.HiddenSize, "num_hidden_layers": cfg.NumHiddenLayers,
-		"num_attention_heads": cfg.NumAttentionHeads, "intermediate_size": cfg.IntermediateSize,
-		"image_size": cfg.ImageSize, "patch_size": cfg.PatchSize}); err != nil {
+	if err := cfg.validate("ViT config", r); err != nil {
 		return nil, err
-	}
-	if cfg.ImageSize%cfg.PatchSize != 0 || cfg.HiddenSize%cfg.NumAttentionHeads != 0 {
-		return nil, fmt.Errorf("ViT config: image_size %d must be a multiple of patch_size %d, hidden_size %d of num_attention_heads %d",
-			cfg.ImageSize, cfg.PatchSize, cfg.HiddenSize, cfg.NumAttentionHeads)
 	}
 	act, err := activationByName(cfg.HiddenAct)
 	if err != nil {
