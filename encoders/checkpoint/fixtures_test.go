@@ -71,6 +71,36 @@ func fixtureModels(t *testing.T) (string, []string) {
 	return root, dirs
 }
 
+// fixtureSafetensors returns the model.safetensors of the first fixture
+// model (in name order) that has one, and its largest float tensor.
+func fixtureSafetensors(t *testing.T) (path, tensor string) {
+	t.Helper()
+	root, dirs := fixtureModels(t)
+	for _, dir := range dirs {
+		path = filepath.Join(root, dir, "model.safetensors")
+		if _, err := os.Stat(path); err != nil {
+			continue
+		}
+		st := mustOpen(t, path)
+		most := 0
+		for _, name := range st.Names() {
+			info, _ := st.Info(name)
+			n := 1
+			for _, d := range info.Shape {
+				n *= d
+			}
+			if info.DType.IsFloat() && n > most {
+				tensor, most = name, n
+			}
+		}
+		if tensor != "" {
+			return path, tensor
+		}
+	}
+	t.Fatalf("no model.safetensors with a float tensor under %s", root)
+	return "", ""
+}
+
 var indexDTypes = map[string]DType{"float32": F32, "float16": F16, "int64": I64}
 
 func equalShapes(a, b []int) bool {
