@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
-
 )
 
 // TestConcurrentReadsAndClose reads one State from many goroutines while it
