@@ -17,7 +17,7 @@ import (
 )
 
 // The golden tests discover models, arrays and tolerances from the fixture
-// files (fixturedir.Dir(): encoders/testdata or $STORYEVAL_ENCODER_FIXTURES):
+// files (fixturedir.Dir(): testdata/encoders/fixtures or $STORYEVAL_ENCODER_FIXTURES):
 // manifest.json lists the model directories, each golden/index.json its
 // arrays. A golden array must be within max(10 × the index's fp32-vs-fp64
 // hint, 1e-5) of our output, absolute.

@@ -38,7 +38,7 @@ func ExampleOpen() {
 
 // OpenDir picks model.safetensors in a HuggingFace model directory.
 func ExampleOpenDir() {
-	st, err := checkpoint.OpenDir("../testdata/vit")
+	st, err := checkpoint.OpenDir("../../testdata/encoders/fixtures/vit")
 	if err != nil {
 		log.Fatal(err)
 	}

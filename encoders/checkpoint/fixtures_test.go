@@ -17,7 +17,7 @@ import (
 )
 
 // These golden tests discover the models from the fixture directory
-// (encoders/testdata, or $STORYEVAL_ENCODER_FIXTURES): manifest.json lists
+// (testdata/encoders/fixtures, or $STORYEVAL_ENCODER_FIXTURES): manifest.json lists
 // the model directories, each weights_index.json the tensors
 // pytorch_model.bin holds and those model.safetensors drops as tied aliases.
 

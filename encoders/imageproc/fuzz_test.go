@@ -79,7 +79,7 @@ func TestDecodeRejectsHugeHeaders(t *testing.T) {
 // or an error, never panic, and never accept more than the pixel limit.
 func FuzzDecode(f *testing.F) {
 	for _, p := range []string{"crops/crop_000.jpg", "crops/crop_096.jpg", "crops/crop_106.jpg"} {
-		if b, err := os.ReadFile(filepath.Join("testdata", p)); err == nil {
+		if b, err := os.ReadFile(filepath.Join(testdataDir, p)); err == nil {
 			f.Add(b)
 		}
 	}

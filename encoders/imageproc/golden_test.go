@@ -139,3 +139,7 @@ func TestGoldenPixelValues(t *testing.T) {
 	}
 	t.Logf("pixel_values: %d/%d float32 values bit-identical to the goldens (%d arrays)", identical, total, len(checked))
 }
+
+// testdataDir holds this package's own test data (testdata/encoders/imageproc
+// of the repository, a nested module left out of the module zip).
+var testdataDir = fixturedir.Data("imageproc")
