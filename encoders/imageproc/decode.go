@@ -20,6 +20,15 @@ const DefaultMaxPixels int64 = 2 * 89478485
 // DecodeOptions says otherwise.
 const DefaultMaxBytes int64 = 256 << 20
 
+// DefaultMaxPixelsPerByte bounds the pixels an image may claim per byte of
+// its encoded file unless DecodeOptions says otherwise, so that what a file
+// makes Decode allocate grows with the file, not only up to MaxPixels: a
+// 100-byte header claiming 12000×12000 pixels is refused before 430 MB are
+// allocated for them. Valid files stay far below it: deflate expands at most
+// about 1032:1, which is under 8300 pixels per byte even for 1-bit PNGs,
+// and every JPEG block costs at least one bit (under 520 pixels per byte).
+const DefaultMaxPixelsPerByte int64 = 1 << 14
+
 // DecodeOptions bounds what Decode accepts and selects the JPEG colour path.
 // The zero value is ready to use.
 type DecodeOptions struct {
@@ -28,6 +37,9 @@ type DecodeOptions struct {
 	MaxPixels int64
 	// MaxBytes is the largest encoded input read. Zero means DefaultMaxBytes.
 	MaxBytes int64
+	// MaxPixelsPerByte bounds width × height by the size of the encoded
+	// input. Zero means DefaultMaxPixelsPerByte.
+	MaxPixelsPerByte int64
 	// JPEG selects the JPEG decoder; the zero value is JPEGLibjpeg.
 	JPEG JPEGMethod
 }
@@ -61,6 +73,13 @@ func (o *DecodeOptions) limits() (maxPixels, maxBytes int64) {
 		maxBytes = o.MaxBytes
 	}
 	return maxPixels, maxBytes
+}
+
+func (o *DecodeOptions) pixelsPerByte() int64 {
+	if o != nil && o.MaxPixelsPerByte > 0 {
+		return o.MaxPixelsPerByte
+	}
+	return DefaultMaxPixelsPerByte
 }
 
 // Format names an encoded image format Decode understands.
@@ -158,6 +177,10 @@ func decodeWithImage(data []byte, opts *DecodeOptions) (*RGB, image.Image, error
 	}
 	if err := checkSize(cfg.Width, cfg.Height, maxPixels); err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", format, err)
+	}
+	if ratio := opts.pixelsPerByte(); int64(cfg.Width)*int64(cfg.Height) > ratio*int64(len(data)) {
+		return nil, nil, fmt.Errorf("imageproc: %s header claims %dx%d pixels from %d bytes, more than %d pixels per byte (a decompression bomb?)",
+			format, cfg.Width, cfg.Height, len(data), ratio)
 	}
 	if format == FormatJPEG && method == JPEGLibjpeg {
 		m, err := decodeJPEGLibjpeg(data, maxPixels)
