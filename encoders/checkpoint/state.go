@@ -267,6 +267,14 @@ func (s *State) checkSize(name string, e *entry) (int, error) {
 	if n > s.opts.MaxTensorElements {
 		return 0, fmt.Errorf("checkpoint: tensor %q has %d elements, above the limit of %d", name, n, s.opts.MaxTensorElements)
 	}
+	ratio := s.opts.MaxExpansionRatio
+	if ratio <= 0 {
+		ratio = defaultMaxExpansionRatio
+	}
+	if stored := max(int64(len(e.data)/e.dtype.Size()), 1); e.strides != nil && n/ratio > stored {
+		return 0, fmt.Errorf("checkpoint: tensor %q repeats its %d stored elements into %d, more than %d times (a decompression bomb?)",
+			name, stored, n, ratio)
+	}
 	return int(n), nil
 }
 
