@@ -64,23 +64,7 @@ func NewALBERT(cfg ALBERTConfig, st *checkpoint.State) (*ALBERT, error) {
 // newALBERT builds the model from any weight source (a checkpoint, or random
 // weights for benchmarks).
 func newALBERT(cfg ALBERTConfig, r *weightReader) (*ALBERT, error) {
-	ensureBLAS()
-	if cfg.NumHiddenGroups == 0 {
-		cfg.NumHiddenGroups = 1
-	}
-	if cfg.InnerGroupNum == 0 {
-		cfg.InnerGroupNum = 1
-	}
-	if cfg.LayerNormEps == 0 {
-		cfg.LayerNormEps = 1e-12
-	}
-	if cfg.HiddenAct == "" {
-		cfg.HiddenAct = "gelu_new"
-	}
-	if err := cfg.validate("ALBERT config", r); err != nil {
-		return nil, err
-	}
-	act, err := activationByName(cfg.HiddenAct)
+	act, err := prepareConfig(&cfg, "ALBERT config", r)
 	if err != nil {
 		return nil, err
 	}

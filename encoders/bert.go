@@ -46,17 +46,7 @@ func NewBERT(cfg BERTConfig, st *checkpoint.State) (*BERT, error) {
 // newBERT builds the model from any weight source (a checkpoint, or random
 // weights for benchmarks).
 func newBERT(cfg BERTConfig, r *weightReader) (*BERT, error) {
-	ensureBLAS()
-	if cfg.LayerNormEps == 0 {
-		cfg.LayerNormEps = 1e-12
-	}
-	if cfg.HiddenAct == "" {
-		cfg.HiddenAct = "gelu"
-	}
-	if err := cfg.validate("BERT config", r); err != nil {
-		return nil, err
-	}
-	act, err := activationByName(cfg.HiddenAct)
+	act, err := prepareConfig(&cfg, "BERT config", r)
 	if err != nil {
 		return nil, err
 	}

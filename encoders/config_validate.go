@@ -1,6 +1,56 @@
 package encoders
 
-import "fmt"
+import (
+	"cmp"
+	"fmt"
+)
+
+// modelConfig is a single-tower architecture's config.json.
+type modelConfig interface {
+	// setDefaults fills what HF's config class defaults when config.json
+	// leaves it out.
+	setDefaults()
+	validate(what string, r *weightReader) error
+	activation() string
+}
+
+// prepareConfig readies a config for building a model: the BLAS is
+// chosen (if the program chose none), defaults filled, sizes and shapes
+// validated, and the hidden activation looked up.
+func prepareConfig(c modelConfig, what string, r *weightReader) (activation, error) {
+	ensureBLAS()
+	c.setDefaults()
+	if err := c.validate(what, r); err != nil {
+		return nil, err
+	}
+	act, err := activationByName(c.activation())
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", what, err)
+	}
+	return act, nil
+}
+
+func (c *BERTConfig) setDefaults() {
+	c.LayerNormEps = cmp.Or(c.LayerNormEps, 1e-12)
+	c.HiddenAct = cmp.Or(c.HiddenAct, "gelu")
+}
+
+func (c *ALBERTConfig) setDefaults() {
+	c.NumHiddenGroups = cmp.Or(c.NumHiddenGroups, 1)
+	c.InnerGroupNum = cmp.Or(c.InnerGroupNum, 1)
+	c.LayerNormEps = cmp.Or(c.LayerNormEps, 1e-12)
+	c.HiddenAct = cmp.Or(c.HiddenAct, "gelu_new")
+}
+
+func (c *ViTConfig) setDefaults() {
+	c.NumChannels = cmp.Or(c.NumChannels, 3)
+	c.LayerNormEps = cmp.Or(c.LayerNormEps, 1e-12)
+	c.HiddenAct = cmp.Or(c.HiddenAct, "gelu")
+}
+
+func (c *BERTConfig) activation() string   { return c.HiddenAct }
+func (c *ALBERTConfig) activation() string { return c.HiddenAct }
+func (c *ViTConfig) activation() string    { return c.HiddenAct }
 
 // The validate methods check a config.json before a model allocates
 // anything: every size against its bound (config_limits.go), the
@@ -9,15 +59,19 @@ import "fmt"
 // including the last layer, so that a layer count the checkpoint does not
 // hold fails before the layers are built.
 
+// textLimits bounds the sizes BERT and ALBERT configs share.
+func textLimits(vocab, hidden, layers, heads, inter, positions, types int) []configLimit {
+	return []configLimit{
+		{"vocab_size", vocab, maxVocab}, {"hidden_size", hidden, maxWidth},
+		{"num_hidden_layers", layers, maxLayers}, {"num_attention_heads", heads, maxHeads},
+		{"intermediate_size", inter, maxWidth}, {"max_position_embeddings", positions, maxPositions},
+		{"type_vocab_size", types, maxTypeVocab},
+	}
+}
+
 func (c *BERTConfig) validate(what string, r *weightReader) error {
-	if err := checkLimits(what,
-		configLimit{"vocab_size", c.VocabSize, maxVocab},
-		configLimit{"hidden_size", c.HiddenSize, maxWidth},
-		configLimit{"num_hidden_layers", c.NumHiddenLayers, maxLayers},
-		configLimit{"num_attention_heads", c.NumAttentionHeads, maxHeads},
-		configLimit{"intermediate_size", c.IntermediateSize, maxWidth},
-		configLimit{"max_position_embeddings", c.MaxPositionEmbeddings, maxPositions},
-		configLimit{"type_vocab_size", c.TypeVocabSize, maxTypeVocab}); err != nil {
+	if err := checkLimits(what, textLimits(c.VocabSize, c.HiddenSize, c.NumHiddenLayers, c.NumAttentionHeads,
+		c.IntermediateSize, c.MaxPositionEmbeddings, c.TypeVocabSize)...); err != nil {
 		return err
 	}
 	if c.HiddenSize%c.NumAttentionHeads != 0 {
@@ -35,17 +89,12 @@ func (c *BERTConfig) validate(what string, r *weightReader) error {
 }
 
 func (c *ALBERTConfig) validate(what string, r *weightReader) error {
-	if err := checkLimits(what,
-		configLimit{"vocab_size", c.VocabSize, maxVocab},
+	limits := append(textLimits(c.VocabSize, c.HiddenSize, c.NumHiddenLayers, c.NumAttentionHeads,
+		c.IntermediateSize, c.MaxPositionEmbeddings, c.TypeVocabSize),
 		configLimit{"embedding_size", c.EmbeddingSize, maxWidth},
-		configLimit{"hidden_size", c.HiddenSize, maxWidth},
-		configLimit{"num_hidden_layers", c.NumHiddenLayers, maxLayers},
 		configLimit{"num_hidden_groups", c.NumHiddenGroups, maxLayers},
-		configLimit{"inner_group_num", c.InnerGroupNum, maxLayers},
-		configLimit{"num_attention_heads", c.NumAttentionHeads, maxHeads},
-		configLimit{"intermediate_size", c.IntermediateSize, maxWidth},
-		configLimit{"max_position_embeddings", c.MaxPositionEmbeddings, maxPositions},
-		configLimit{"type_vocab_size", c.TypeVocabSize, maxTypeVocab}); err != nil {
+		configLimit{"inner_group_num", c.InnerGroupNum, maxLayers})
+	if err := checkLimits(what, limits...); err != nil {
 		return err
 	}
 	if c.HiddenSize%c.NumAttentionHeads != 0 || c.NumHiddenLayers%c.NumHiddenGroups != 0 {

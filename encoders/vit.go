@@ -48,20 +48,7 @@ func NewViT(cfg ViTConfig, st *checkpoint.State) (*ViT, error) {
 // newViT builds the model from any weight source (a checkpoint, or random
 // weights for benchmarks).
 func newViT(cfg ViTConfig, r *weightReader) (*ViT, error) {
-	ensureBLAS()
-	if cfg.NumChannels == 0 {
-		cfg.NumChannels = 3
-	}
-	if cfg.LayerNormEps == 0 {
-		cfg.LayerNormEps = 1e-12
-	}
-	if cfg.HiddenAct == "" {
-		cfg.HiddenAct = "gelu"
-	}
-	if err := cfg.validate("ViT config", r); err != nil {
-		return nil, err
-	}
-	act, err := activationByName(cfg.HiddenAct)
+	act, err := prepareConfig(&cfg, "ViT config", r)
 	if err != nil {
 		return nil, err
 	}

@@ -19,9 +19,7 @@ type ALBERT struct {
 	lower       bool
 	removeSpace bool
 	keepAccents bool
-	specials    specialSplitter
-	pipe        pipeline
-	specialIDs  map[int]bool
+	framing
 }
 
 var _ Encoder = (*ALBERT)(nil)

@@ -14,14 +14,12 @@ import (
 // BasicTokenizer does not NFC-normalise the text first (later versions do;
 // this only matters for cased vocabularies, where accents are kept).
 type BERT struct {
-	vocab      map[string]int
-	tokens     []string // id to token
-	basic      basicTokenizer
-	wp         wordPiece
-	lower      bool
-	specials   specialSplitter
-	pipe       pipeline
-	specialIDs map[int]bool
+	vocab  map[string]int
+	tokens []string // id to token
+	basic  basicTokenizer
+	wp     wordPiece
+	lower  bool
+	framing
 }
 
 var _ Encoder = (*BERT)(nil)

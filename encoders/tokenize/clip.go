@@ -46,15 +46,13 @@ type CLIPOptions struct {
 // CLIP's pattern, each word spelled in bytes and merged, the last piece of
 // a word marked "</w>"; <|startoftext|> … <|endoftext|> around it.
 type CLIP struct {
-	encoder    map[string]int
-	decoder    []string
-	merger     *bpeMerger
-	cleaner    CLIPCleaner
-	basic      basicTokenizer
-	specials   specialSplitter
-	unkID      int
-	pipe       pipeline
-	specialIDs map[int]bool
+	encoder map[string]int
+	decoder []string
+	merger  *bpeMerger
+	cleaner CLIPCleaner
+	basic   basicTokenizer
+	unkID   int
+	framing
 }
 
 var _ Encoder = (*CLIP)(nil)

@@ -50,6 +50,16 @@ func specialIDs(lookup func(string) (int, bool), tokens ...string) map[int]bool 
 	return m
 }
 
+// framing is what the three tokenizers share around their own
+// segmentation: the special tokens kept whole in a text, their ids (which
+// decoding drops) and the pipeline that adds [CLS]/[SEP]-style tokens,
+// truncates and pads.
+type framing struct {
+	specials   specialSplitter
+	specialIDs map[int]bool
+	pipe       pipeline
+}
+
 // setupSpecials builds the splitter that keeps the special tokens written
 // in a text whole and the set of their ids, after checking that every
 // required token has an id.
