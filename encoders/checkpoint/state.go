@@ -185,24 +185,7 @@ func (s *State) Close() error {
 // reference implementation (PyTorch), whose Tensor.float() rounds F64 the
 // same way and whose strided views read storage[offset + Σ index·stride].
 func (s *State) Float32(name string) (*tensor.Dense, error) {
-	e, err := s.lookup(name)
-	if err != nil {
-		return nil, err
-	}
-	if !e.dtype.IsFloat() {
-		return nil, fmt.Errorf("checkpoint: tensor %q is %s, not floating point (use Int64)", name, e.dtype)
-	}
-	n, err := s.checkSize(name, e)
-	if err != nil {
-		return nil, err
-	}
-	buf := make([]float32, n)
-	if err := s.read(e, func(src []byte, dstStart, count int) {
-		decodeFloat32(buf[dstStart:dstStart+count], src, e.dtype, e.bigEndian)
-	}); err != nil {
-		return nil, fmt.Errorf("checkpoint: reading %q: %w", name, err)
-	}
-	return tensor.New(tensor.WithShape(e.shape...), tensor.WithBacking(buf)), nil
+	return readTensor(s, name, true, decodeFloat32)
 }
 
 // ReadFloat32 is Float32 into a caller-provided buffer of exactly the
@@ -229,20 +212,29 @@ func (s *State) ReadFloat32(name string, dst []float32) error {
 // Int64 reads the named integer or bool tensor (I64, I32, I16, I8, U8, BOOL)
 // into a new int64 tensor, e.g. the embeddings.position_ids buffer.
 func (s *State) Int64(name string) (*tensor.Dense, error) {
+	return readTensor(s, name, false, decodeInt64)
+}
+
+// readTensor reads a floating-point (float) or integer tensor into a new
+// tensor of the stored shape, decoding with decode.
+func readTensor[T float32 | int64](s *State, name string, float bool, decode func([]T, []byte, DType, bool)) (*tensor.Dense, error) {
 	e, err := s.lookup(name)
 	if err != nil {
 		return nil, err
 	}
-	if e.dtype.IsFloat() {
+	if e.dtype.IsFloat() != float {
+		if float {
+			return nil, fmt.Errorf("checkpoint: tensor %q is %s, not floating point (use Int64)", name, e.dtype)
+		}
 		return nil, fmt.Errorf("checkpoint: tensor %q is %s, not integer (use Float32)", name, e.dtype)
 	}
 	n, err := s.checkSize(name, e)
 	if err != nil {
 		return nil, err
 	}
-	buf := make([]int64, n)
+	buf := make([]T, n)
 	if err := s.read(e, func(src []byte, dstStart, count int) {
-		decodeInt64(buf[dstStart:dstStart+count], src, e.dtype, e.bigEndian)
+		decode(buf[dstStart:dstStart+count], src, e.dtype, e.bigEndian)
 	}); err != nil {
 		return nil, fmt.Errorf("checkpoint: reading %q: %w", name, err)
 	}
