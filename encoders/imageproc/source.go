@@ -13,7 +13,8 @@ import (
 // BICUBIC is asked for. Pipelines that convert to RGB only after resizing
 // (OpenAI CLIP's preprocess as CLIPScore runs it on Image.open(path))
 // need them; pipelines that convert first (HF processors after
-// convert("RGB"), RoViST, GROOViST) use Source.RGB or Decode.
+// convert("RGB"), metric code that opens images with .convert("RGB")) use
+// Source.RGB or Decode.
 type Source struct {
 	// RGB is the image converted as by convert("RGB") (see ToRGB).
 	RGB *RGB
