@@ -8,7 +8,12 @@
 // checkpoint subpackage reads (model.safetensors, sharded safetensors,
 // pytorch_model.bin). Parameter names are mapped from the checkpoint in one
 // table per architecture (the *_params.go files), so a checkpoint with a
-// prefix ("bert.", "vit.", "albert.") loads too.
+// prefix ("bert.", "vit.", "albert.") loads too. config.json is untrusted
+// input: every size is bounded and checked against the checkpoint's tensor
+// shapes before anything is allocated, so a corrupt or hostile config fails
+// at once with the field's name. Entry points check the encodings, images
+// and tensors they are given (dtype, shape, ids within the vocabulary) and
+// return errors rather than panic.
 //
 // Subpackages hold what comes before the first matrix multiply: checkpoint
 // (weights), tokenize (WordPiece, SentencePiece, CLIP BPE) and imageproc
