@@ -22,6 +22,11 @@ const (
 	// MaxConfigFileBytes bounds tokenizer_config.json and
 	// special_tokens_map.json.
 	MaxConfigFileBytes = 1 << 20
+	// MaxGzipRatio bounds how many times its compressed size a gzipped
+	// model or config file may inflate to (beyond a 1 MiB floor), so a
+	// small gzip bomb fails after a small allocation: vocabularies and
+	// models compress 1.5 to 5 times, far below it.
+	MaxGzipRatio = 64
 )
 
 // readModelFile reads dir/name, or dir/name.gz when only the gzipped copy
@@ -47,6 +52,10 @@ func readModelFile(dir, name string, limit int64) ([]byte, error) {
 		}
 		defer zr.Close()
 		r = zr
+		if st, err := f.Stat(); err == nil && max(1<<20, MaxGzipRatio*st.Size()) < limit {
+			limit = max(1<<20, MaxGzipRatio*st.Size())
+			path += fmt.Sprintf(" (%d compressed bytes, at most %d× that inflated)", st.Size(), MaxGzipRatio)
+		}
 	}
 	data, err := io.ReadAll(io.LimitReader(r, limit+1))
 	if err != nil {
