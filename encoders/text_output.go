@@ -63,10 +63,19 @@ func (o *TextOutput) SentenceEmbedding(p Pooling) (*tensor.Dense, error) {
 // Pooled returns the pooler output tanh(W·h_CLS + b), [batch, hidden], or
 // an error when the model has no pooler.
 func (o *TextOutput) Pooled() (*tensor.Dense, error) {
-	if o == nil || o.PoolerOutput == nil {
-		return nil, fmt.Errorf("encoders: the model has no pooler; use PoolCLSBeforePooler")
+	if o == nil {
+		return copyPooled(nil, "PoolCLSBeforePooler")
 	}
-	x, shape, err := float32Values("PoolerOutput", o.PoolerOutput, anySize, anySize)
+	return copyPooled(o.PoolerOutput, "PoolCLSBeforePooler")
+}
+
+// copyPooled checks a pooler output [batch, hidden] and returns a copy;
+// instead names what to use when the model has no pooler.
+func copyPooled(pooled *tensor.Dense, instead string) (*tensor.Dense, error) {
+	if pooled == nil {
+		return nil, fmt.Errorf("encoders: the model has no pooler; use %s", instead)
+	}
+	x, shape, err := float32Values("PoolerOutput", pooled, anySize, anySize)
 	if err != nil {
 		return nil, fmt.Errorf("encoders: %w", err)
 	}

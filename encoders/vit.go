@@ -158,14 +158,10 @@ func (o *ImageOutput) CLS() (*tensor.Dense, error) {
 // Pooled returns the pooler output tanh(W·LN(h)_CLS + b), [batch, hidden],
 // or an error when the model has no pooler.
 func (o *ImageOutput) Pooled() (*tensor.Dense, error) {
-	if o == nil || o.PoolerOutput == nil {
-		return nil, fmt.Errorf("encoders: the model has no pooler; use CLS")
+	if o == nil {
+		return copyPooled(nil, "CLS")
 	}
-	x, shape, err := float32Values("PoolerOutput", o.PoolerOutput, anySize, anySize)
-	if err != nil {
-		return nil, fmt.Errorf("encoders: %w", err)
-	}
-	return denseOf(append([]float32(nil), x...), shape...), nil
+	return copyPooled(o.PoolerOutput, "CLS")
 }
 
 // FLOPs returns the floating-point operations of one forward pass over
