@@ -3,8 +3,8 @@ package encoders
 import (
 	"fmt"
 	"math"
-	"runtime"
-	"sync"
+
+	"github.com/storyeval/storyeval/internal/parallel"
 )
 
 // activation is an elementwise nonlinearity applied in place.
@@ -45,7 +45,7 @@ func geluErf(x []float32) {
 // destination register, and inside the arithmetic loop that dependency
 // serialises iterations (three times slower).
 func inFloat64(x []float32, fn func(fs []float64)) {
-	parallelFor(len(x), func(lo, hi int) {
+	parallel.Chunks(len(x), minActivationChunk, func(_, lo, hi int) {
 		var block [256]float64
 		for start := lo; start < hi; start += len(block) {
 			xs := x[start:min(start+len(block), hi)]
@@ -103,25 +103,9 @@ func quickGELU(x []float32) {
 	})
 }
 
-// parallelFor runs fn over [0, n) in contiguous chunks on GOMAXPROCS
-// goroutines when n is large enough to pay for them.
-func parallelFor(n int, fn func(lo, hi int)) {
-	const minChunk = 1 << 14
-	workers := min(runtime.GOMAXPROCS(0), n/minChunk)
-	if workers <= 1 {
-		fn(0, n)
-		return
-	}
-	var wg sync.WaitGroup
-	for w := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			fn(n*w/workers, n*(w+1)/workers)
-		}()
-	}
-	wg.Wait()
-}
+// minActivationChunk is the number of elements below which splitting an
+// activation across goroutines costs more than it saves.
+const minActivationChunk = 1 << 14
 
 func relu(x []float32) {
 	for i, v := range x {

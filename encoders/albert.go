@@ -58,38 +58,13 @@ func LoadALBERT(dir string) (*ALBERT, error) { return loadModel(dir, NewALBERT) 
 // NewALBERT builds an ALBERT model from a configuration and an open
 // checkpoint; the weights are copied, so st may be closed afterwards.
 func NewALBERT(cfg ALBERTConfig, st *checkpoint.State) (*ALBERT, error) {
-	r, err := newWeightReader(st, albertParams.wordEmb, albertParams.prefixes...)
-	if err != nil {
-		return nil, err
-	}
-	return newALBERT(cfg, r)
+	return buildFromState(st, cfg, newALBERT, albertParams.wordEmb, albertParams.prefixes...)
 }
 
 // newALBERT builds the model from any weight source (a checkpoint, or random
 // weights for benchmarks).
 func newALBERT(cfg ALBERTConfig, r *weightReader) (*ALBERT, error) {
-	if cfg.NumHiddenGroups == 0 {
-		cfg.NumHiddenGroups = 1
-	}
-	if cfg.InnerGroupNum == 0 {
-		cfg.InnerGroupNum = 1
-	}
-	if cfg.LayerNormEps == 0 {
-		cfg.LayerNormEps = 1e-12
-	}
-	if cfg.HiddenAct == "" {
-		cfg.HiddenAct = "gelu_new"
-	}
-	if err := positive("ALBERT config", map[string]int{"vocab_size": cfg.VocabSize, "embedding_size": cfg.EmbeddingSize,
-		"hidden_size": cfg.HiddenSize, "num_hidden_layers": cfg.NumHiddenLayers, "num_attention_heads": cfg.NumAttentionHeads,
-		"intermediate_size": cfg.IntermediateSize, "max_position_embeddings": cfg.MaxPositionEmbeddings, "type_vocab_size": cfg.TypeVocabSize}); err != nil {
-		return nil, err
-	}
-	if cfg.HiddenSize%cfg.NumAttentionHeads != 0 || cfg.NumHiddenLayers%cfg.NumHiddenGroups != 0 {
-		return nil, fmt.Errorf("ALBERT config: hidden_size %d must be a multiple of num_attention_heads %d and num_hidden_layers %d of num_hidden_groups %d",
-			cfg.HiddenSize, cfg.NumAttentionHeads, cfg.NumHiddenLayers, cfg.NumHiddenGroups)
-	}
-	act, err := activationByName(cfg.HiddenAct)
+	act, err := prepareConfig(&cfg, "ALBERT config", r)
 	if err != nil {
 		return nil, err
 	}
@@ -186,24 +161,12 @@ func (m *ALBERT) Forward(ctx context.Context, encs []tokenize.Encoding, opts *Fo
 	x := make([]float32, rows*H)
 	m.mapIn.apply(x, emb, rows)
 	out := &ALBERTOutput{EmbeddingOutput: denseOf(emb, tb.batch, tb.seq, E)}
-	keep := opts != nil && opts.HiddenStates
-	if keep {
-		out.HiddenStates = append(out.HiddenStates, denseOf(append([]float32(nil), x...), tb.batch, tb.seq, H))
-	}
-	s := newScratch(rows, H, m.cfg.IntermediateSize, tb.seq, workers())
-	mask := attentionMask{keyValid: tb.keyValid}
 	perGroup := m.cfg.NumHiddenLayers / m.cfg.NumHiddenGroups
-	for i := 0; i < m.cfg.NumHiddenLayers; i++ {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		// AlbertTransformer: layer i runs group i / (layers / groups).
-		for l := range m.groups[i/perGroup] {
-			m.groups[i/perGroup][l].apply(x, tb.batch, tb.seq, mask, s)
-		}
-		if keep {
-			out.HiddenStates = append(out.HiddenStates, denseOf(append([]float32(nil), x...), tb.batch, tb.seq, H))
-		}
+	// AlbertTransformer: layer i runs group i / (layers / groups).
+	out.HiddenStates, err = runLayers(ctx, x, tb.batch, tb.seq, H, m.cfg.IntermediateSize, attentionMask{keyValid: tb.keyValid},
+		opts, m.cfg.NumHiddenLayers, func(i int) []encoderLayer { return m.groups[i/perGroup] })
+	if err != nil {
+		return nil, err
 	}
 	out.LastHiddenState = denseOf(x, tb.batch, tb.seq, H)
 	if m.pooler != nil {
@@ -218,18 +181,26 @@ func headLogits(head *linear, what string, out *ALBERTOutput) (*tensor.Dense, er
 	if head == nil {
 		return nil, fmt.Errorf("encoders: the checkpoint has no %s head", what)
 	}
-	if out.PoolerOutput == nil {
+	if out == nil || out.PoolerOutput == nil {
 		return nil, fmt.Errorf("encoders: the checkpoint has no pooler, which the %s head reads", what)
 	}
-	B := out.PoolerOutput.Shape()[0]
+	return applyHead(head, what, out.PoolerOutput)
+}
+
+// applyHead applies a model's own head to a caller's [batch, in] tensor.
+func applyHead(head *linear, what string, x *tensor.Dense) (*tensor.Dense, error) {
+	data, shape, err := float32Values(what+" head input", x, anySize, head.in)
+	if err != nil {
+		return nil, fmt.Errorf("encoders: %w", err)
+	}
+	B := shape[0]
 	logits := make([]float32, B*head.out)
-	head.apply(logits, out.PoolerOutput.Data().([]float32), B)
+	head.apply(logits, data, B)
 	return denseOf(logits, B, head.out), nil
 }
 
 // SOPLogits returns the sentence-order-prediction logits [batch, 2] of
-// AlbertForPreTraining (sop_classifier on the pooled output). RoViST-C's
-// coherence score is softmax(logits)[1] of its own head of the same shape.
+// AlbertForPreTraining (sop_classifier on the pooled output).
 func (m *ALBERT) SOPLogits(out *ALBERTOutput) (*tensor.Dense, error) {
 	return headLogits(m.sop, "sentence-order (sop_classifier)", out)
 }
@@ -246,9 +217,14 @@ func (m *ALBERT) MLMLogits(out *ALBERTOutput, positions [][2]int) (*tensor.Dense
 	if m.mlm == nil {
 		return nil, fmt.Errorf("encoders: the checkpoint has no masked-LM (predictions) head")
 	}
-	shape := out.LastHiddenState.Shape()
+	if out == nil {
+		return nil, fmt.Errorf("encoders: ALBERT MLMLogits of a nil output")
+	}
+	x, shape, err := float32Values("ALBERT LastHiddenState", out.LastHiddenState, anySize, anySize, m.cfg.HiddenSize)
+	if err != nil {
+		return nil, fmt.Errorf("encoders: %w", err)
+	}
 	B, T, H := shape[0], shape[1], shape[2]
-	x := out.LastHiddenState.Data().([]float32)
 	sel := make([]float32, len(positions)*H)
 	for i, p := range positions {
 		if p[0] < 0 || p[0] >= B || p[1] < 0 || p[1] >= T {

@@ -3,8 +3,8 @@ package encoders
 // albertParams maps AlbertModel's parameters and heads to their HuggingFace
 // checkpoint names (%d: layer group, then layer within the group); linear
 // and LayerNorm entries name the module. AlbertFor… checkpoints hold the
-// encoder under "albert.", RoViST's coherence checkpoint under
-// "albert_model.".
+// encoder under "albert."; an encoder stored under any other prefix of a
+// larger checkpoint loads through checkpoint.State.Sub(prefix).
 var albertParams = struct {
 	prefixes                                 []string
 	wordEmb, posEmb, typeEmb, embNorm, mapIn string
@@ -14,7 +14,7 @@ var albertParams = struct {
 	sop, classifier                                        string
 	mlmDense, mlmNorm, mlmDecoder, mlmDecoderBias, mlmBias string
 }{
-	prefixes:       []string{"albert.", "albert_model.", "model.albert."},
+	prefixes:       []string{"albert.", "model.albert."},
 	wordEmb:        "embeddings.word_embeddings.weight",
 	posEmb:         "embeddings.position_embeddings.weight",
 	typeEmb:        "embeddings.token_type_embeddings.weight",

@@ -2,8 +2,8 @@ package encoders
 
 import (
 	"math"
-	"sync"
-	"sync/atomic"
+
+	"github.com/storyeval/storyeval/internal/parallel"
 )
 
 // selfAttention is multi-head scaled dot-product self-attention with
@@ -46,6 +46,17 @@ func newScratch(rows, hidden, inter, seq, workers int) *scratch {
 	return s
 }
 
+// buffers returns worker w's score and softmax buffers; a worker beyond
+// those sized at the start (GOMAXPROCS raised during the pass) gets fresh
+// ones.
+func (s *scratch) buffers(w int) ([]float32, []float64) {
+	if w < len(s.scores) {
+		return s.scores[w], s.rows[w]
+	}
+	seq := len(s.rows[0])
+	return make([]float32, seq*seq), make([]float64, seq)
+}
+
 // maskedScore is what HF adds to masked attention scores: the most negative
 // float32, after which softmax gives those keys weight exactly 0.
 const maskedScore = -math.MaxFloat32
@@ -60,22 +71,14 @@ func (a *selfAttention) apply(dst, x []float32, batch, seq int, mask attentionMa
 	a.v.apply(s.v, x, rows)
 	d := hidden / a.heads
 	scale := float32(1 / math.Sqrt(float64(d)))
-	// Heads are independent: workers, each with its own score buffer, take
-	// (sequence, head) pairs from a shared counter.
-	var next atomic.Int64
-	jobs := int64(batch * a.heads)
-	var wg sync.WaitGroup
-	for w := range s.scores {
-		wg.Add(1)
-		go func(scores []float32, row []float64) {
-			defer wg.Done()
-			for job := next.Add(1) - 1; job < jobs; job = next.Add(1) - 1 {
-				b, h := int(job)/a.heads, int(job)%a.heads
-				a.head(b, h, d, seq, hidden, scale, mask, scores, row, s)
-			}
-		}(s.scores[w], s.rows[w])
-	}
-	wg.Wait()
+	// Heads are independent: each worker computes a contiguous range of
+	// (sequence, head) pairs with its own score buffer.
+	parallel.Chunks(batch*a.heads, 1, func(w, lo, hi int) {
+		scores, row := s.buffers(w)
+		for job := lo; job < hi; job++ {
+			a.head(job/a.heads, job%a.heads, d, seq, hidden, scale, mask, scores, row, s)
+		}
+	})
 	a.o.apply(dst, s.ctx, rows)
 }
 

@@ -3,7 +3,6 @@ package encoders
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 
 	"github.com/storyeval/storyeval/encoders/checkpoint"
 	"github.com/storyeval/storyeval/encoders/tokenize"
@@ -24,22 +23,6 @@ type BERTConfig struct {
 	PositionEmbeddingType string  `json:"position_embedding_type"`
 }
 
-func (c *BERTConfig) validate(path string) error {
-	if err := positive(path, map[string]int{"vocab_size": c.VocabSize, "hidden_size": c.HiddenSize,
-		"num_hidden_layers": c.NumHiddenLayers, "num_attention_heads": c.NumAttentionHeads,
-		"intermediate_size": c.IntermediateSize, "max_position_embeddings": c.MaxPositionEmbeddings,
-		"type_vocab_size": c.TypeVocabSize}); err != nil {
-		return err
-	}
-	if c.HiddenSize%c.NumAttentionHeads != 0 {
-		return fmt.Errorf("%s: hidden_size %d is not a multiple of num_attention_heads %d", path, c.HiddenSize, c.NumAttentionHeads)
-	}
-	if c.PositionEmbeddingType != "" && c.PositionEmbeddingType != "absolute" {
-		return fmt.Errorf("%s: position_embedding_type %q is not supported (only absolute)", path, c.PositionEmbeddingType)
-	}
-	return nil
-}
-
 // BERT is a BertModel: embeddings, post-LN transformer layers and the
 // optional pooler tanh(dense(h_CLS)). It is immutable and safe for
 // concurrent use.
@@ -57,26 +40,13 @@ func LoadBERT(dir string) (*BERT, error) { return loadModel(dir, NewBERT) }
 // NewBERT builds a BERT model from a configuration and an open checkpoint;
 // the weights are copied, so st may be closed afterwards.
 func NewBERT(cfg BERTConfig, st *checkpoint.State) (*BERT, error) {
-	r, err := newWeightReader(st, bertParams.wordEmb, bertParams.prefixes...)
-	if err != nil {
-		return nil, err
-	}
-	return newBERT(cfg, r)
+	return buildFromState(st, cfg, newBERT, bertParams.wordEmb, bertParams.prefixes...)
 }
 
 // newBERT builds the model from any weight source (a checkpoint, or random
 // weights for benchmarks).
 func newBERT(cfg BERTConfig, r *weightReader) (*BERT, error) {
-	if cfg.LayerNormEps == 0 {
-		cfg.LayerNormEps = 1e-12
-	}
-	if cfg.HiddenAct == "" {
-		cfg.HiddenAct = "gelu"
-	}
-	if err := cfg.validate(filepath.Join("BERT", "config")); err != nil {
-		return nil, err
-	}
-	act, err := activationByName(cfg.HiddenAct)
+	act, err := prepareConfig(&cfg, "BERT config", r)
 	if err != nil {
 		return nil, err
 	}
@@ -131,20 +101,10 @@ func (m *BERT) Forward(ctx context.Context, encs []tokenize.Encoding, opts *Forw
 	x := make([]float32, rows*H)
 	m.embed(x, tb)
 	out := &TextOutput{}
-	keep := opts != nil && opts.HiddenStates
-	if keep {
-		out.HiddenStates = append(out.HiddenStates, denseOf(append([]float32(nil), x...), tb.batch, tb.seq, H))
-	}
-	s := newScratch(rows, H, m.cfg.IntermediateSize, tb.seq, workers())
-	mask := attentionMask{keyValid: tb.keyValid}
-	for i := range m.layers {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		m.layers[i].apply(x, tb.batch, tb.seq, mask, s)
-		if keep {
-			out.HiddenStates = append(out.HiddenStates, denseOf(append([]float32(nil), x...), tb.batch, tb.seq, H))
-		}
+	out.HiddenStates, err = runLayers(ctx, x, tb.batch, tb.seq, H, m.cfg.IntermediateSize, attentionMask{keyValid: tb.keyValid},
+		opts, len(m.layers), oneLayer(m.layers))
+	if err != nil {
+		return nil, err
 	}
 	out.LastHiddenState = denseOf(x, tb.batch, tb.seq, H)
 	if m.pooler != nil {

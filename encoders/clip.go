@@ -93,30 +93,18 @@ func (c *CLIPTowerConfig) defaults() {
 
 // NewCLIP builds a CLIP model from a configuration and an open checkpoint.
 func NewCLIP(cfg CLIPConfig, st *checkpoint.State) (*CLIP, error) {
-	r, err := newWeightReader(st, clipParams.text+clipParams.tokenEmb, "clip.", "model.")
-	if err != nil {
-		return nil, err
-	}
-	return newCLIP(cfg, r)
+	return buildFromState(st, cfg, newCLIP, clipParams.text+clipParams.tokenEmb, "clip.", "model.")
 }
 
 // newCLIP builds the model from any weight source (a checkpoint, or random
 // weights for benchmarks).
 func newCLIP(cfg CLIPConfig, r *weightReader) (*CLIP, error) {
+	ensureBLAS()
 	t, v := &cfg.TextConfig, &cfg.VisionConfig
 	t.defaults()
 	v.defaults()
-	if err := positive("CLIP config", map[string]int{"projection_dim": cfg.ProjectionDim,
-		"text_config.hidden_size": t.HiddenSize, "text_config.num_attention_heads": t.NumAttentionHeads,
-		"text_config.intermediate_size": t.IntermediateSize, "text_config.vocab_size": t.VocabSize,
-		"text_config.max_position_embeddings": t.MaxPositionEmbeddings, "text_config.num_hidden_layers": t.NumHiddenLayers,
-		"vision_config.hidden_size": v.HiddenSize, "vision_config.num_attention_heads": v.NumAttentionHeads,
-		"vision_config.intermediate_size": v.IntermediateSize, "vision_config.image_size": v.ImageSize,
-		"vision_config.patch_size": v.PatchSize, "vision_config.num_hidden_layers": v.NumHiddenLayers}); err != nil {
+	if err := cfg.validate("CLIP config", r); err != nil {
 		return nil, err
-	}
-	if t.HiddenSize%t.NumAttentionHeads != 0 || v.HiddenSize%v.NumAttentionHeads != 0 || v.ImageSize%v.PatchSize != 0 {
-		return nil, fmt.Errorf("CLIP config: hidden sizes must be multiples of the head counts and image_size of patch_size")
 	}
 	tact, err := activationByName(t.HiddenAct)
 	if err != nil {
@@ -196,20 +184,10 @@ func (m *CLIP) EncodeText(ctx context.Context, encs []tokenize.Encoding, opts *F
 		}
 	}
 	out := &CLIPOutput{}
-	keep := opts != nil && opts.HiddenStates
-	if keep {
-		out.HiddenStates = append(out.HiddenStates, denseOf(append([]float32(nil), x...), B, T, H))
-	}
-	s := newScratch(B*T, H, c.IntermediateSize, T, workers())
-	mask := attentionMask{keyValid: tb.keyValid, causal: true}
-	for i := range m.textLayers {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		m.textLayers[i].apply(x, B, T, mask, s)
-		if keep {
-			out.HiddenStates = append(out.HiddenStates, denseOf(append([]float32(nil), x...), B, T, H))
-		}
+	out.HiddenStates, err = runLayers(ctx, x, B, T, H, c.IntermediateSize, attentionMask{keyValid: tb.keyValid, causal: true},
+		opts, len(m.textLayers), oneLayer(m.textLayers))
+	if err != nil {
+		return nil, err
 	}
 	m.finalNorm.apply(x, x)
 	out.LastHiddenState = denseOf(x, B, T, H)
@@ -242,19 +220,10 @@ func (m *CLIP) EncodeImages(ctx context.Context, imgs []imageproc.PixelValues, o
 	x := m.patch.embed(imgs, m.classEmb, m.visionPos)
 	m.preNorm.apply(x, x)
 	out := &CLIPOutput{}
-	keep := opts != nil && opts.HiddenStates
-	if keep {
-		out.HiddenStates = append(out.HiddenStates, denseOf(append([]float32(nil), x...), B, seq, H))
-	}
-	s := newScratch(B*seq, H, c.IntermediateSize, seq, workers())
-	for i := range m.visionLayers {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		m.visionLayers[i].apply(x, B, seq, attentionMask{}, s)
-		if keep {
-			out.HiddenStates = append(out.HiddenStates, denseOf(append([]float32(nil), x...), B, seq, H))
-		}
+	var err error
+	out.HiddenStates, err = runLayers(ctx, x, B, seq, H, c.IntermediateSize, attentionMask{}, opts, len(m.visionLayers), oneLayer(m.visionLayers))
+	if err != nil {
+		return nil, err
 	}
 	out.LastHiddenState = denseOf(x, B, seq, H)
 	pooled := make([]float32, B*H)
@@ -296,13 +265,18 @@ func normalizeRow(v []float32) {
 // [images, texts]: exp(logit_scale) times the cosine similarities of the
 // unit-length embeddings.
 func (m *CLIP) Logits(textEmbeds, imageEmbeds *tensor.Dense) (perText, perImage *tensor.Dense, err error) {
-	ts, is := textEmbeds.Shape(), imageEmbeds.Shape()
-	if len(ts) != 2 || len(is) != 2 || ts[1] != is[1] {
-		return nil, nil, fmt.Errorf("encoders: CLIP logits: embeddings of shapes %v and %v", []int(ts), []int(is))
+	D := m.cfg.ProjectionDim
+	td, ts, err := float32Values("CLIP text embeddings", textEmbeds, anySize, D)
+	if err != nil {
+		return nil, nil, fmt.Errorf("encoders: CLIP logits: %w", err)
 	}
-	nt, ni, d := ts[0], is[0], ts[1]
+	id, is, err := float32Values("CLIP image embeddings", imageEmbeds, anySize, D)
+	if err != nil {
+		return nil, nil, fmt.Errorf("encoders: CLIP logits: %w", err)
+	}
+	nt, ni, d := ts[0], is[0], D
 	pt := make([]float32, nt*ni)
-	gemm(false, true, nt, ni, d, m.LogitScale(), textEmbeds.Data().([]float32), d, imageEmbeds.Data().([]float32), d, 0, pt, ni)
+	gemm(false, true, nt, ni, d, m.LogitScale(), td, d, id, d, 0, pt, ni)
 	pi := make([]float32, ni*nt)
 	for i := 0; i < nt; i++ {
 		for j := 0; j < ni; j++ {

@@ -33,16 +33,6 @@ func ReadConfig(dir string, v any) error {
 	return nil
 }
 
-// positive checks that the named config sizes are positive.
-func positive(path string, sizes map[string]int) error {
-	for name, v := range sizes {
-		if v <= 0 {
-			return fmt.Errorf("%s: %s = %d, want a positive number", path, name, v)
-		}
-	}
-	return nil
-}
-
 // loadModel reads dir/config.json into a C, opens the weights of dir (see
 // checkpoint.OpenDir) and builds the model; the weights are copied, so the
 // checkpoint is closed again.

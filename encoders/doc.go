@@ -8,15 +8,28 @@
 // checkpoint subpackage reads (model.safetensors, sharded safetensors,
 // pytorch_model.bin). Parameter names are mapped from the checkpoint in one
 // table per architecture (the *_params.go files), so a checkpoint with a
-// prefix ("bert.", "vit.", "albert.") loads too.
+// prefix ("bert.", "vit.", "albert.") loads too. config.json is untrusted
+// input: every size is bounded and checked against the checkpoint's tensor
+// shapes before anything is allocated, so a corrupt or hostile config fails
+// at once with the field's name. Entry points check the encodings, images
+// and tensors they are given (dtype, shape, ids within the vocabulary) and
+// return errors rather than panic.
 //
 // Subpackages hold what comes before the first matrix multiply: checkpoint
 // (weights), tokenize (WordPiece, SentencePiece, CLIP BPE) and imageproc
 // (Pillow-exact image preprocessing).
 //
 // Models are immutable after loading and safe for concurrent use. Matrix
-// products go through gorgonia.org/tensor's BLAS (its tensor.Use switch):
-// by default gonum's pure-Go BLAS with a faster Sgemm written in Go and Go
-// assembly (blas_sgemm.go, no cgo); built with the "openblas" tag, OpenBLAS
-// through cgo (blas_openblas.go).
+// products go through gorgonia.org/tensor's BLAS (its process-wide
+// tensor.Use switch), which importing this package leaves alone: a program
+// chooses with UseBLAS or UseDefaultBLAS, and if it chose nothing, building
+// the first model installs DefaultBLAS — gonum's pure-Go BLAS with a faster
+// Sgemm written in Go and Go assembly (no cgo), or, built with the
+// "openblas" tag, OpenBLAS through cgo.
+//
+// Metrics attach their own heads to these encoders: Linear (LoadLinear reads
+// one from a checkpoint by module name) applies a PyTorch nn.Linear to the
+// pooled or [CLS] outputs (TextOutput.CLS, TextOutput.Pooled,
+// ImageOutput.CLS), and checkpoint.State.Sub selects an encoder stored
+// under a prefix of a larger checkpoint.
 package encoders

@@ -33,6 +33,9 @@ type SentenceEncoder struct {
 
 // EmbedTexts implements TextEncoder.
 func (e *SentenceEncoder) EmbedTexts(ctx context.Context, texts []string) (*tensor.Dense, error) {
+	if e == nil || e.Model == nil || e.Tokenizer == nil {
+		return nil, fmt.Errorf("encoders: SentenceEncoder needs a Model and a Tokenizer")
+	}
 	encs, err := e.Tokenizer.EncodeBatch(texts, tokenize.Options{Truncation: tokenize.LongestFirst, Padding: tokenize.PadLongest})
 	if err != nil {
 		return nil, fmt.Errorf("encoders: tokenizing: %w", err)
@@ -53,6 +56,9 @@ type CLIPTextEncoder struct {
 
 // EmbedTexts implements TextEncoder.
 func (e *CLIPTextEncoder) EmbedTexts(ctx context.Context, texts []string) (*tensor.Dense, error) {
+	if e == nil || e.Model == nil || e.Tokenizer == nil {
+		return nil, fmt.Errorf("encoders: CLIPTextEncoder needs a Model and a Tokenizer")
+	}
 	encs, err := e.Tokenizer.EncodeBatch(texts, tokenize.Options{Truncation: tokenize.LongestFirst, MaxLength: e.Model.cfg.TextConfig.MaxPositionEmbeddings, Padding: tokenize.PadLongest})
 	if err != nil {
 		return nil, fmt.Errorf("encoders: tokenizing: %w", err)
@@ -73,8 +79,7 @@ func (m *CLIP) EmbedImages(ctx context.Context, images []imageproc.PixelValues) 
 	return out.Embeds, nil
 }
 
-// EmbedImages implements ImageEncoder with ViT's pooler_output (what
-// RoViST-VG projects), or the final-LayerNorm [CLS] state when the
+// EmbedImages implements ImageEncoder with ViT's pooler_output, or the final-LayerNorm [CLS] state when the
 // checkpoint has no pooler.
 func (m *ViT) EmbedImages(ctx context.Context, images []imageproc.PixelValues) (*tensor.Dense, error) {
 	out, err := m.Forward(ctx, images, nil)
@@ -84,14 +89,7 @@ func (m *ViT) EmbedImages(ctx context.Context, images []imageproc.PixelValues) (
 	if out.PoolerOutput != nil {
 		return out.PoolerOutput, nil
 	}
-	shape := out.LastHiddenState.Shape()
-	B, T, H := shape[0], shape[1], shape[2]
-	x := out.LastHiddenState.Data().([]float32)
-	cls := make([]float32, B*H)
-	for b := 0; b < B; b++ {
-		copy(cls[b*H:(b+1)*H], x[b*T*H:])
-	}
-	return denseOf(cls, B, H), nil
+	return out.CLS()
 }
 
 var (

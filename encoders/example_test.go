@@ -13,7 +13,7 @@ import (
 // A BERT model loads from a HuggingFace directory (config.json and
 // model.safetensors here: a tiny random model of the test fixtures).
 func ExampleLoadBERT() {
-	m, err := encoders.LoadBERT("testdata/bert")
+	m, err := encoders.LoadBERT("../testdata/encoders/fixtures/bert")
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -34,7 +34,7 @@ func ExampleLoadBERT() {
 // CLIP's logits are exp(logit_scale) times cosine similarities; the scale
 // comes from the weights.
 func ExampleCLIP_Logits() {
-	m, err := encoders.LoadCLIP("testdata/clip")
+	m, err := encoders.LoadCLIP("../testdata/encoders/fixtures/clip")
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -46,7 +46,7 @@ func TestBERTGoldens(t *testing.T) {
 					}
 					g.compare(label, o+pool.name, emb.Data().([]float32), []int{B, H})
 					if pool.cos != "" && g.has(o+pool.cos) {
-						g.compare64(label, o+pool.cos, cosFlat(CosineMatrix(emb)), []int{B, B})
+						g.compare64(label, o+pool.cos, cosFlat(must(CosineMatrix(emb))), []int{B, B})
 					}
 				}
 			}

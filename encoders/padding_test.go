@@ -20,7 +20,7 @@ func unpad(e tokenize.Encoding) tokenize.Encoding {
 	return tokenize.Encoding{IDs: e.IDs[:n], TypeIDs: e.TypeIDs[:n], AttentionMask: e.AttentionMask[:n], Tokens: e.Tokens[:n]}
 }
 
-// A padded batch must give each item the outputs it gets alone (SPEC §8.4):
+// A padded batch must give each item the outputs it gets alone:
 // the masked keys get weight exactly 0. Checked on the golden BERT pair
 // batch, whose sequences have different lengths.
 func TestBERTPaddedBatchEqualsSingleItems(t *testing.T) {

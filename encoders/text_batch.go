@@ -41,6 +41,8 @@ func newTextBatch(encs []tokenize.Encoding, vocab, typeVocab, maxPos int) (*text
 			typ := 0
 			if len(e.TypeIDs) == seq {
 				typ = e.TypeIDs[t]
+			} else if len(e.TypeIDs) != 0 {
+				return nil, fmt.Errorf("sequence %d has %d token types for %d tokens", b, len(e.TypeIDs), seq)
 			}
 			if typeVocab > 0 && (typ < 0 || typ >= typeVocab) {
 				return nil, fmt.Errorf("sequence %d position %d: token type %d outside 0..%d", b, t, typ, typeVocab-1)

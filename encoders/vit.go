@@ -42,35 +42,13 @@ func LoadViT(dir string) (*ViT, error) { return loadModel(dir, NewViT) }
 
 // NewViT builds a ViT model from a configuration and an open checkpoint.
 func NewViT(cfg ViTConfig, st *checkpoint.State) (*ViT, error) {
-	r, err := newWeightReader(st, vitParams.cls, vitParams.prefixes...)
-	if err != nil {
-		return nil, err
-	}
-	return newViT(cfg, r)
+	return buildFromState(st, cfg, newViT, vitParams.cls, vitParams.prefixes...)
 }
 
 // newViT builds the model from any weight source (a checkpoint, or random
 // weights for benchmarks).
 func newViT(cfg ViTConfig, r *weightReader) (*ViT, error) {
-	if cfg.NumChannels == 0 {
-		cfg.NumChannels = 3
-	}
-	if cfg.LayerNormEps == 0 {
-		cfg.LayerNormEps = 1e-12
-	}
-	if cfg.HiddenAct == "" {
-		cfg.HiddenAct = "gelu"
-	}
-	if err := positive("ViT config", map[string]int{"hidden_size": cfg.HiddenSize, "num_hidden_layers": cfg.NumHiddenLayers,
-		"num_attention_heads": cfg.NumAttentionHeads, "intermediate_size": cfg.IntermediateSize,
-		"image_size": cfg.ImageSize, "patch_size": cfg.PatchSize}); err != nil {
-		return nil, err
-	}
-	if cfg.ImageSize%cfg.PatchSize != 0 || cfg.HiddenSize%cfg.NumAttentionHeads != 0 {
-		return nil, fmt.Errorf("ViT config: image_size %d must be a multiple of patch_size %d, hidden_size %d of num_attention_heads %d",
-			cfg.ImageSize, cfg.PatchSize, cfg.HiddenSize, cfg.NumAttentionHeads)
-	}
-	act, err := activationByName(cfg.HiddenAct)
+	act, err := prepareConfig(&cfg, "ViT config", r)
 	if err != nil {
 		return nil, err
 	}
@@ -139,19 +117,10 @@ func (m *ViT) Forward(ctx context.Context, imgs []imageproc.PixelValues, opts *F
 	seq := N + 1
 	x := m.patch.embed(imgs, m.cls, m.pos)
 	out := &ImageOutput{}
-	keep := opts != nil && opts.HiddenStates
-	if keep {
-		out.HiddenStates = append(out.HiddenStates, denseOf(append([]float32(nil), x...), B, seq, H))
-	}
-	s := newScratch(B*seq, H, m.cfg.IntermediateSize, seq, workers())
-	for i := range m.layers {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		m.layers[i].apply(x, B, seq, attentionMask{}, s)
-		if keep {
-			out.HiddenStates = append(out.HiddenStates, denseOf(append([]float32(nil), x...), B, seq, H))
-		}
+	var err error
+	out.HiddenStates, err = runLayers(ctx, x, B, seq, H, m.cfg.IntermediateSize, attentionMask{}, opts, len(m.layers), oneLayer(m.layers))
+	if err != nil {
+		return nil, err
 	}
 	m.norm.apply(x, x)
 	out.LastHiddenState = denseOf(x, B, seq, H)
@@ -167,16 +136,32 @@ func (m *ViT) ClassifierLogits(out *ImageOutput) (*tensor.Dense, error) {
 	if m.classifier == nil {
 		return nil, fmt.Errorf("encoders: the checkpoint has no image-classification head")
 	}
-	shape := out.LastHiddenState.Shape()
-	B, T, H := shape[0], shape[1], shape[2]
-	x := out.LastHiddenState.Data().([]float32)
-	cls := make([]float32, B*H)
-	for b := 0; b < B; b++ {
-		copy(cls[b*H:(b+1)*H], x[b*T*H:])
+	if out == nil {
+		return nil, fmt.Errorf("encoders: ViT ClassifierLogits of a nil output")
 	}
-	logits := make([]float32, B*m.classifier.out)
-	m.classifier.apply(logits, cls, B)
-	return denseOf(logits, B, m.classifier.out), nil
+	cls, err := firstPosition("ViT LastHiddenState", out.LastHiddenState)
+	if err != nil {
+		return nil, err
+	}
+	return applyHead(m.classifier, "ViT image-classification", cls)
+}
+
+// CLS returns the final-LayerNorm hidden state of the class token,
+// [batch, hidden]: what ViTForImageClassification's head reads.
+func (o *ImageOutput) CLS() (*tensor.Dense, error) {
+	if o == nil {
+		return nil, fmt.Errorf("encoders: CLS of a nil output")
+	}
+	return firstPosition("LastHiddenState", o.LastHiddenState)
+}
+
+// Pooled returns the pooler output tanh(W·LN(h)_CLS + b), [batch, hidden],
+// or an error when the model has no pooler.
+func (o *ImageOutput) Pooled() (*tensor.Dense, error) {
+	if o == nil {
+		return copyPooled(nil, "CLS")
+	}
+	return copyPooled(o.PoolerOutput, "CLS")
 }
 
 // FLOPs returns the floating-point operations of one forward pass over

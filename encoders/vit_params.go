@@ -3,7 +3,8 @@ package encoders
 // vitParams maps ViTModel's parameters and the image-classification head to
 // their HuggingFace checkpoint names (%d: layer); linear and LayerNorm
 // entries name the module. ViTFor… checkpoints hold the encoder under
-// "vit.", RoViST's grounding checkpoint under "image_encoder.image_model.".
+// "vit."; an encoder stored under any other prefix of a larger checkpoint
+// loads through checkpoint.State.Sub(prefix).
 var vitParams = struct {
 	prefixes                                    []string
 	cls, pos, patch                             string
@@ -11,7 +12,7 @@ var vitParams = struct {
 	normAfter, intermediate, output, norm, pool string
 	classifier                                  string
 }{
-	prefixes:     []string{"vit.", "image_encoder.image_model.", "model.vit."},
+	prefixes:     []string{"vit.", "model.vit."},
 	cls:          "embeddings.cls_token",
 	pos:          "embeddings.position_embeddings",
 	patch:        "embeddings.patch_embeddings.projection",

@@ -31,6 +31,20 @@ func newWeightReader(st *checkpoint.State, probe string, prefixes ...string) (*w
 	return nil, fmt.Errorf("checkpoint has no %q (tried prefixes %q)", probe, prefixes)
 }
 
+// buildFromState builds a model with build from the weights of st, read
+// under the first of "" and prefixes at which probe exists.
+func buildFromState[C, M any](st *checkpoint.State, cfg C, build func(C, *weightReader) (M, error), probe string, prefixes ...string) (M, error) {
+	var zero M
+	if st == nil {
+		return zero, fmt.Errorf("encoders: nil checkpoint")
+	}
+	r, err := newWeightReader(st, probe, prefixes...)
+	if err != nil {
+		return zero, err
+	}
+	return build(cfg, r)
+}
+
 func (r *weightReader) has(name string) bool {
 	return r.random != nil || r.st.Has(r.prefix+name)
 }
@@ -90,22 +104,9 @@ func (r *weightReader) tensor(name string, shape ...int) []float32 {
 		r.err = fmt.Errorf("parameter %s%s: %w", r.prefix, name, err)
 		return nil
 	}
-	got := t.Shape()
-	n := 1
-	ok := len(got) == len(shape)
-	for i, d := range shape {
-		n *= d
-		if ok && got[i] != d {
-			ok = false
-		}
-	}
-	if !ok {
-		r.err = fmt.Errorf("parameter %s%s has shape %v, want %v (does config.json match the weights?)", r.prefix, name, []int(got), shape)
-		return nil
-	}
-	data, _ := t.Data().([]float32)
-	if len(data) != n {
-		r.err = fmt.Errorf("parameter %s%s: %d values for shape %v", r.prefix, name, len(data), shape)
+	data, _, err := float32Values(fmt.Sprintf("parameter %s%s", r.prefix, name), t, shape...)
+	if err != nil {
+		r.err = fmt.Errorf("%w (does config.json match the weights?)", err)
 		return nil
 	}
 	return data

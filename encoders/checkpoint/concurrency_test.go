@@ -9,17 +9,14 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
-
-	"github.com/storyeval/storyeval/encoders/internal/fixturedir"
 )
 
 // TestConcurrentReadsAndClose reads one State from many goroutines while it
 // is closed: every read either succeeds with the right values or returns
 // ErrClosed (run with -race).
 func TestConcurrentReadsAndClose(t *testing.T) {
-	path := filepath.Join(fixturedir.Dir(), "albert_gelu", "model.safetensors")
+	path, name := fixtureSafetensors(t)
 	ref := mustOpen(t, path)
-	name := "encoder.embedding_hidden_mapping_in.weight"
 	want := float32Bits(t, ref, name)
 	st, err := Open(path)
 	if err != nil {

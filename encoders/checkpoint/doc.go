@@ -1,6 +1,6 @@
 // Package checkpoint reads model weights without Python: safetensors files
 // (memory-mapped), PyTorch checkpoints written by torch.save — the zip
-// format of PyTorch ≥ 1.6 (pytorch_model.bin, RoViST's *.pth.tar) and the
+// format of PyTorch ≥ 1.6 (pytorch_model.bin, training checkpoints such as *.pth.tar) and the
 // legacy pickle format before it — and sharded checkpoints described by a
 // *.index.json.
 //

@@ -7,11 +7,12 @@ import (
 	"github.com/storyeval/storyeval/encoders/checkpoint"
 )
 
-// Open a RoViST-C checkpoint (a torch.save zip of a dict), read the epoch
-// and a hyper-parameter of the inert argparse.Namespace, and select the
-// AlbertModel weights by prefix.
+// Open a training checkpoint (a torch.save zip of {"epoch", "model":
+// state_dict, "opt": argparse.Namespace, …}), read the epoch and a
+// hyper-parameter of the inert Namespace, and select the weights of an
+// ALBERT encoder stored under a prefix of the state_dict.
 func ExampleOpen() {
-	st, err := checkpoint.Open("testdata/sop_model_epoch4.pth.tar")
+	st, err := checkpoint.Open("../../testdata/e2e/rovist_c/sop_model_epoch4.pth.tar")
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -37,7 +38,7 @@ func ExampleOpen() {
 
 // OpenDir picks model.safetensors in a HuggingFace model directory.
 func ExampleOpenDir() {
-	st, err := checkpoint.OpenDir("../testdata/vit")
+	st, err := checkpoint.OpenDir("../../testdata/encoders/fixtures/vit")
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -53,7 +54,7 @@ func ExampleOpenDir() {
 	// (1, 1, 32)
 }
 
-// DecodePickle reads auxiliary pickles such as RoViST's idf dictionary
+// DecodePickle reads auxiliary pickles such as a metric's idf dictionary
 // without executing anything; unknown classes come back inert.
 func ExampleDecodePickle() {
 	// pickle.dumps({"dog": 2.5, "opt": os.system("x")}) as an attacker would

@@ -17,7 +17,7 @@ import (
 )
 
 // These golden tests discover the models from the fixture directory
-// (encoders/testdata, or $STORYEVAL_ENCODER_FIXTURES): manifest.json lists
+// (testdata/encoders/fixtures, or $STORYEVAL_ENCODER_FIXTURES): manifest.json lists
 // the model directories, each weights_index.json the tensors
 // pytorch_model.bin holds and those model.safetensors drops as tied aliases.
 
@@ -69,6 +69,36 @@ func fixtureModels(t *testing.T) (string, []string) {
 		t.Fatalf("no model with weights_index.json under %s", root)
 	}
 	return root, dirs
+}
+
+// fixtureSafetensors returns the model.safetensors of the first fixture
+// model (in name order) that has one, and its largest float tensor.
+func fixtureSafetensors(t *testing.T) (path, tensor string) {
+	t.Helper()
+	root, dirs := fixtureModels(t)
+	for _, dir := range dirs {
+		path = filepath.Join(root, dir, "model.safetensors")
+		if _, err := os.Stat(path); err != nil {
+			continue
+		}
+		st := mustOpen(t, path)
+		most := 0
+		for _, name := range st.Names() {
+			info, _ := st.Info(name)
+			n := 1
+			for _, d := range info.Shape {
+				n *= d
+			}
+			if info.DType.IsFloat() && n > most {
+				tensor, most = name, n
+			}
+		}
+		if tensor != "" {
+			return path, tensor
+		}
+	}
+	t.Fatalf("no model.safetensors with a float tensor under %s", root)
+	return "", ""
 }
 
 var indexDTypes = map[string]DType{"float32": F32, "float16": F16, "int64": I64}

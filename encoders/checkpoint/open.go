@@ -10,7 +10,7 @@ import (
 
 // Open opens one checkpoint file with the default Options; the format is
 // sniffed from its first bytes: safetensors, a torch.save zip archive
-// (pytorch_model.bin, RoViST's *.pth.tar) or a legacy (pre-1.6) torch pickle.
+// (pytorch_model.bin, training checkpoints such as *.pth.tar) or a legacy (pre-1.6) torch pickle.
 // Close the State when done.
 func Open(path string) (*State, error) { return Options{}.Open(path) }
 

@@ -22,6 +22,14 @@ type Options struct {
 	// entries, which torch never writes but a re-zipped file may hold
 	// (default 4 GiB, counted per file).
 	MaxDecompressedBytes int64
+	// MaxExpansionRatio bounds what a file makes the reader build by the
+	// file's own size (default 64): compressed zip entries together inflate
+	// to at most this many times the file (and 1 MiB at least), and a
+	// strided view materialises at most this many times the elements its
+	// storage holds (a stride of 0 repeats them). torch.save never writes
+	// either kind of expansion, so real checkpoints stay far below it; a
+	// small crafted file no longer reaches the absolute limits above.
+	MaxExpansionRatio int64
 	// NoMmap reads files into memory instead of mapping them.
 	NoMmap bool
 }
@@ -31,6 +39,10 @@ const (
 	defaultMaxPickleBytes       = 64 << 20
 	defaultMaxTensorElements    = 1 << 31
 	defaultMaxDecompressedBytes = 4 << 30
+	defaultMaxExpansionRatio    = 64
+	// minInflateBudget is what compressed entries may always inflate to,
+	// whatever the file size.
+	minInflateBudget = 1 << 20
 )
 
 func (o Options) withDefaults() Options {
@@ -46,5 +58,18 @@ func (o Options) withDefaults() Options {
 	if o.MaxDecompressedBytes <= 0 {
 		o.MaxDecompressedBytes = defaultMaxDecompressedBytes
 	}
+	if o.MaxExpansionRatio <= 0 {
+		o.MaxExpansionRatio = defaultMaxExpansionRatio
+	}
 	return o
+}
+
+// inflateBudget is how many bytes the compressed entries of a file of
+// size bytes may inflate to: MaxDecompressedBytes, and MaxExpansionRatio
+// times the file (at least minInflateBudget).
+func (o Options) inflateBudget(size int) int64 {
+	if int64(size) > o.MaxDecompressedBytes/o.MaxExpansionRatio {
+		return o.MaxDecompressedBytes
+	}
+	return min(o.MaxDecompressedBytes, max(minInflateBudget, o.MaxExpansionRatio*int64(size)))
 }

@@ -69,7 +69,7 @@ func decodePickle(data []byte, resolve func(module, name string) any, persistent
 // _codecs.encode, copyreg._reconstructor) become Global names and their
 // instances inert *Object values. Persistent ids are an error; use Open for
 // PyTorch checkpoints. data longer than opts.MaxPickleBytes is refused.
-// It is meant for auxiliary files such as RoViST's idf_dict.pkl.
+// It is meant for auxiliary files such as an idf_dict.pkl.
 func DecodePickle(data []byte, opts Options) (any, error) {
 	opts = opts.withDefaults()
 	if int64(len(data)) > opts.MaxPickleBytes {
@@ -248,7 +248,205 @@ const (
 	opReadonlyBuffer = 0x98
 )
 
+// step executes one opcode other than STOP: an opcode that decodes one
+// value from the stream pushes it (literal), the others rearrange the stack
+// (structural).
 func (u *unpickler) step(op byte) error {
+	v, ok, err := u.literal(op)
+	if err != nil {
+		return err
+	}
+	if ok {
+		u.push(v)
+		return nil
+	}
+	return u.structural(op)
+}
+
+// literal decodes the value of an opcode that pushes one value read from
+// the stream (numbers, strings, bytes, constants, empty containers);
+// ok is false for every other opcode.
+func (u *unpickler) literal(op byte) (v any, ok bool, err error) {
+	switch op {
+	case opNone:
+		return nil, true, nil
+	case opNewTrue, opNewFalse:
+		return op == opNewTrue, true, nil
+	case opEmptyTuple:
+		return Tuple{}, true, nil
+	case opEmptyList:
+		return &List{}, true, nil
+	case opEmptyDict:
+		return &Dict{Class: "builtins.dict"}, true, nil
+	case opEmptySet:
+		return &Set{}, true, nil
+	case opBinInt, opBinInt1, opBinInt2:
+		v, err = u.fixedInt(op)
+	case opLong1, opLong4:
+		var d []byte
+		width := 1
+		if op == opLong4 {
+			width = 4
+		}
+		if d, err = u.counted(op, width); err == nil {
+			v = decodeLong(d)
+		}
+	case opInt, opLong:
+		v, err = u.textLine(func(s string) (any, error) { return parseTextInt(s, op == opLong) })
+	case opFloat:
+		v, err = u.textLine(func(s string) (any, error) {
+			f, err := strconv.ParseFloat(s, 64)
+			if err != nil {
+				return nil, fmt.Errorf("FLOAT %q: %v", s, err)
+			}
+			return f, nil
+		})
+	case opBinFloat:
+		var b []byte
+		if b, err = u.need(8); err == nil {
+			v = math.Float64frombits(binary.BigEndian.Uint64(b))
+		}
+	case opString:
+		v, err = u.textLine(func(s string) (any, error) { return unquotePythonString(s) })
+	case opUnicode:
+		v, err = u.textLine(func(s string) (any, error) { return decodeRawUnicodeEscape(s), nil })
+	case opShortBinUni, opShortBinString, opShortBinBytes, opBinUnicode, opBinString, opBinBytes,
+		opBinUnicode8, opBinBytes8, opByteArray8:
+		v, err = u.stringOrBytes(op)
+	default:
+		return nil, false, nil
+	}
+	return v, err == nil, err
+}
+
+// fixedInt reads BININT (int32), BININT1 (uint8) or BININT2 (uint16).
+func (u *unpickler) fixedInt(op byte) (any, error) {
+	switch op {
+	case opBinInt:
+		b, err := u.need(4)
+		if err != nil {
+			return nil, err
+		}
+		return int64(int32(binary.LittleEndian.Uint32(b))), nil
+	case opBinInt2:
+		b, err := u.need(2)
+		if err != nil {
+			return nil, err
+		}
+		return int64(binary.LittleEndian.Uint16(b)), nil
+	}
+	b, err := u.need(1)
+	if err != nil {
+		return nil, err
+	}
+	return int64(b[0]), nil
+}
+
+// counted reads a little-endian length of width bytes (1, 4 or 8) and then
+// that many bytes; a 4-byte length is signed for LONG4 and BINSTRING.
+func (u *unpickler) counted(op byte, width int) ([]byte, error) {
+	b, err := u.need(width)
+	if err != nil {
+		return nil, err
+	}
+	var n uint64
+	switch width {
+	case 1:
+		n = uint64(b[0])
+	case 4:
+		n32 := binary.LittleEndian.Uint32(b)
+		if (op == opLong4 || op == opBinString) && int32(n32) < 0 {
+			return nil, fmt.Errorf("opcode with negative length %d", int32(n32))
+		}
+		n = uint64(n32)
+	default:
+		n = binary.LittleEndian.Uint64(b)
+	}
+	return u.needLen(n)
+}
+
+// stringOrBytes reads the length-prefixed str and bytes opcodes: str for
+// the UNICODE and (Python 2) STRING families, a copy of the bytes
+// otherwise.
+func (u *unpickler) stringOrBytes(op byte) (any, error) {
+	width := 4
+	switch op {
+	case opShortBinUni, opShortBinString, opShortBinBytes:
+		width = 1
+	case opBinUnicode8, opBinBytes8, opByteArray8:
+		width = 8
+	}
+	d, err := u.counted(op, width)
+	if err != nil {
+		return nil, err
+	}
+	switch op {
+	case opBinUnicode, opBinString, opShortBinUni, opShortBinString, opBinUnicode8:
+		return string(d), nil
+	}
+	return append([]byte(nil), d...), nil
+}
+
+// textLine reads a newline-terminated argument and parses it.
+func (u *unpickler) textLine(parse func(string) (any, error)) (any, error) {
+	s, err := u.line()
+	if err != nil {
+		return nil, err
+	}
+	return parse(s)
+}
+
+// popN pops the top n values, returned bottom first.
+func (u *unpickler) popN(n int) ([]any, error) {
+	floor := 0
+	if len(u.marks) > 0 {
+		floor = u.marks[len(u.marks)-1]
+	}
+	if len(u.stack)-floor < n {
+		return nil, errors.New("stack underflow")
+	}
+	vs := append([]any(nil), u.stack[len(u.stack)-n:]...)
+	u.stack = u.stack[:len(u.stack)-n]
+	return vs, nil
+}
+
+// globalName reads the two text lines of GLOBAL and INST: module and name.
+func (u *unpickler) globalName() (Global, error) {
+	module, err := u.line()
+	if err != nil {
+		return Global{}, err
+	}
+	name, err := u.line()
+	return Global{Module: module, Name: name}, err
+}
+
+// callWith pops a callable and its argument tuple (and, for NEWOBJ_EX,
+// keyword arguments, which are not recorded), calls it and pushes the
+// result.
+func (u *unpickler) callWith(what string, n int) error {
+	vs, err := u.popN(n)
+	if err != nil {
+		return err
+	}
+	args, ok := vs[1].(Tuple)
+	if !ok {
+		return fmt.Errorf("%s with %s arguments", what, typeName(vs[1]))
+	}
+	return u.pushCall(vs[0], args)
+}
+
+// pushCall calls f with args and pushes the result.
+func (u *unpickler) pushCall(f any, args Tuple) error {
+	v, err := u.call(f, args)
+	if err != nil {
+		return err
+	}
+	u.push(v)
+	return nil
+}
+
+// structural executes the opcodes that rearrange the stack, memo and marks.
+func (u *unpickler) structural(op byte) error {
 	switch op {
 	case opProto:
 		b, err := u.need(1)
@@ -276,257 +474,30 @@ func (u *unpickler) step(op byte) error {
 		}
 		_, err := u.pop()
 		return err
-	case opPopMark:
-		_, err := u.popMark()
-		return err
 	case opDup:
 		v, err := u.top()
 		if err != nil {
 			return err
 		}
 		u.push(v)
-	case opNone:
-		u.push(nil)
-	case opNewTrue:
-		u.push(true)
-	case opNewFalse:
-		u.push(false)
-	case opBinInt:
-		b, err := u.need(4)
-		if err != nil {
-			return err
-		}
-		u.push(int64(int32(binary.LittleEndian.Uint32(b))))
-	case opBinInt1:
-		b, err := u.need(1)
-		if err != nil {
-			return err
-		}
-		u.push(int64(b[0]))
-	case opBinInt2:
-		b, err := u.need(2)
-		if err != nil {
-			return err
-		}
-		u.push(int64(binary.LittleEndian.Uint16(b)))
-	case opLong1:
-		b, err := u.need(1)
-		if err != nil {
-			return err
-		}
-		d, err := u.need(int(b[0]))
-		if err != nil {
-			return err
-		}
-		u.push(decodeLong(d))
-	case opLong4:
-		b, err := u.need(4)
-		if err != nil {
-			return err
-		}
-		n := int32(binary.LittleEndian.Uint32(b))
-		if n < 0 {
-			return fmt.Errorf("LONG4 with negative length %d", n)
-		}
-		d, err := u.need(int(n))
-		if err != nil {
-			return err
-		}
-		u.push(decodeLong(d))
-	case opInt:
-		s, err := u.line()
-		if err != nil {
-			return err
-		}
-		v, err := parseTextInt(s, false)
-		if err != nil {
-			return err
-		}
-		u.push(v)
-	case opLong:
-		s, err := u.line()
-		if err != nil {
-			return err
-		}
-		v, err := parseTextInt(s, true)
-		if err != nil {
-			return err
-		}
-		u.push(v)
-	case opFloat:
-		s, err := u.line()
-		if err != nil {
-			return err
-		}
-		f, err := strconv.ParseFloat(s, 64)
-		if err != nil {
-			return fmt.Errorf("FLOAT %q: %v", s, err)
-		}
-		u.push(f)
-	case opBinFloat:
-		b, err := u.need(8)
-		if err != nil {
-			return err
-		}
-		u.push(math.Float64frombits(binary.BigEndian.Uint64(b)))
-	case opBinUnicode, opBinString, opBinBytes:
-		b, err := u.need(4)
-		if err != nil {
-			return err
-		}
-		n := binary.LittleEndian.Uint32(b)
-		if op == opBinString && int32(n) < 0 {
-			return fmt.Errorf("BINSTRING with negative length")
-		}
-		d, err := u.needLen(uint64(n))
-		if err != nil {
-			return err
-		}
-		if op == opBinBytes {
-			u.push(append([]byte(nil), d...))
-		} else {
-			u.push(string(d))
-		}
-	case opShortBinUni, opShortBinString, opShortBinBytes:
-		b, err := u.need(1)
-		if err != nil {
-			return err
-		}
-		d, err := u.need(int(b[0]))
-		if err != nil {
-			return err
-		}
-		if op == opShortBinBytes {
-			u.push(append([]byte(nil), d...))
-		} else {
-			u.push(string(d))
-		}
-	case opBinUnicode8, opBinBytes8, opByteArray8:
-		b, err := u.need(8)
-		if err != nil {
-			return err
-		}
-		d, err := u.needLen(binary.LittleEndian.Uint64(b))
-		if err != nil {
-			return err
-		}
-		if op == opBinUnicode8 {
-			u.push(string(d))
-		} else {
-			u.push(append([]byte(nil), d...))
-		}
-	case opString:
-		s, err := u.line()
-		if err != nil {
-			return err
-		}
-		v, err := unquotePythonString(s)
-		if err != nil {
-			return err
-		}
-		u.push(v)
-	case opUnicode:
-		s, err := u.line()
-		if err != nil {
-			return err
-		}
-		u.push(decodeRawUnicodeEscape(s))
-	case opEmptyTuple:
-		u.push(Tuple{})
 	case opTuple1, opTuple2, opTuple3:
-		n := int(op-opTuple1) + 1
-		floor := 0
-		if len(u.marks) > 0 {
-			floor = u.marks[len(u.marks)-1]
-		}
-		if len(u.stack)-floor < n {
-			return errors.New("stack underflow")
-		}
-		t := append(Tuple(nil), u.stack[len(u.stack)-n:]...)
-		u.stack = u.stack[:len(u.stack)-n]
-		u.push(t)
-	case opTuple:
-		items, err := u.popMark()
+		vs, err := u.popN(int(op-opTuple1) + 1)
 		if err != nil {
 			return err
 		}
-		u.push(Tuple(items))
-	case opEmptyList:
-		u.push(&List{})
-	case opList:
-		items, err := u.popMark()
-		if err != nil {
-			return err
-		}
-		u.push(&List{Items: items})
-	case opEmptyDict:
-		u.push(&Dict{Class: "builtins.dict"})
-	case opDict:
-		items, err := u.popMark()
-		if err != nil {
-			return err
-		}
-		if len(items)%2 != 0 {
-			return errors.New("DICT with an odd number of items")
-		}
-		d := &Dict{Class: "builtins.dict"}
-		for i := 0; i < len(items); i += 2 {
-			d.set(items[i], items[i+1])
-		}
-		u.push(d)
-	case opEmptySet:
-		u.push(&Set{})
-	case opFrozenSet:
-		items, err := u.popMark()
-		if err != nil {
-			return err
-		}
-		u.push(&Set{Items: items})
+		u.push(Tuple(vs))
 	case opAppend:
-		v, err := u.pop()
+		vs, err := u.popN(1)
 		if err != nil {
 			return err
 		}
-		return u.appendTo([]any{v})
-	case opAppends:
-		items, err := u.popMark()
-		if err != nil {
-			return err
-		}
-		return u.appendTo(items)
-	case opAddItems:
-		items, err := u.popMark()
-		if err != nil {
-			return err
-		}
-		t, err := u.top()
-		if err != nil {
-			return err
-		}
-		s, ok := t.(*Set)
-		if !ok {
-			return fmt.Errorf("ADDITEMS on %s", typeName(t))
-		}
-		s.Items = append(s.Items, items...)
+		return u.appendTo(vs)
 	case opSetItem:
-		v, err := u.pop()
+		kv, err := u.popN(2)
 		if err != nil {
 			return err
 		}
-		k, err := u.pop()
-		if err != nil {
-			return err
-		}
-		return u.setItems([]any{k, v})
-	case opSetItems:
-		items, err := u.popMark()
-		if err != nil {
-			return err
-		}
-		if len(items)%2 != 0 {
-			return errors.New("SETITEMS with an odd number of items")
-		}
-		return u.setItems(items)
+		return u.setItems(kv)
 	case opPut, opBinPut, opLongBinPut:
 		i, err := u.memoIndex(op, "PUT")
 		if err != nil {
@@ -542,93 +513,30 @@ func (u *unpickler) step(op byte) error {
 		}
 		return u.get(i)
 	case opGlobal:
-		module, err := u.line()
+		g, err := u.globalName()
 		if err != nil {
 			return err
 		}
-		name, err := u.line()
-		if err != nil {
-			return err
-		}
-		u.push(u.resolve(module, name))
+		u.push(u.resolve(g.Module, g.Name))
 	case opStackGlobal:
-		name, err := u.pop()
+		vs, err := u.popN(2)
 		if err != nil {
 			return err
 		}
-		module, err := u.pop()
-		if err != nil {
-			return err
-		}
-		ms, ok1 := module.(string)
-		ns, ok2 := name.(string)
+		module, ok1 := vs[0].(string)
+		name, ok2 := vs[1].(string)
 		if !ok1 || !ok2 {
 			return errors.New("STACK_GLOBAL with non-string module or name")
 		}
-		u.push(u.resolve(ms, ns))
+		u.push(u.resolve(module, name))
 	case opReduce:
-		args, err := u.pop()
-		if err != nil {
-			return err
-		}
-		f, err := u.pop()
-		if err != nil {
-			return err
-		}
-		t, ok := args.(Tuple)
-		if !ok {
-			return fmt.Errorf("REDUCE with %s arguments", typeName(args))
-		}
-		v, err := u.call(f, t)
-		if err != nil {
-			return err
-		}
-		u.push(v)
+		return u.callWith("REDUCE", 2)
 	case opNewObj:
-		args, err := u.pop()
-		if err != nil {
-			return err
-		}
-		cls, err := u.pop()
-		if err != nil {
-			return err
-		}
-		t, ok := args.(Tuple)
-		if !ok {
-			return fmt.Errorf("NEWOBJ with %s arguments", typeName(args))
-		}
-		v, err := u.call(cls, t)
-		if err != nil {
-			return err
-		}
-		u.push(v)
+		return u.callWith("NEWOBJ", 2)
 	case opNewObjEx:
-		if _, err := u.pop(); err != nil { // keyword arguments: not recorded
-			return err
-		}
-		args, err := u.pop()
-		if err != nil {
-			return err
-		}
-		cls, err := u.pop()
-		if err != nil {
-			return err
-		}
-		t, ok := args.(Tuple)
-		if !ok {
-			return fmt.Errorf("NEWOBJ_EX with %s arguments", typeName(args))
-		}
-		v, err := u.call(cls, t)
-		if err != nil {
-			return err
-		}
-		u.push(v)
+		return u.callWith("NEWOBJ_EX", 3)
 	case opInst:
-		module, err := u.line()
-		if err != nil {
-			return err
-		}
-		name, err := u.line()
+		g, err := u.globalName()
 		if err != nil {
 			return err
 		}
@@ -636,26 +544,9 @@ func (u *unpickler) step(op byte) error {
 		if err != nil {
 			return err
 		}
-		v, err := u.call(u.resolve(module, name), Tuple(items))
-		if err != nil {
-			return err
-		}
-		u.push(v)
-	case opObj:
-		items, err := u.popMark()
-		if err != nil {
-			return err
-		}
-		if len(items) == 0 {
-			return errors.New("OBJ without a class")
-		}
-		v, err := u.call(items[0], Tuple(items[1:]))
-		if err != nil {
-			return err
-		}
-		u.push(v)
+		return u.pushCall(u.resolve(g.Module, g.Name), Tuple(items))
 	case opBuild:
-		state, err := u.pop()
+		vs, err := u.popN(1)
 		if err != nil {
 			return err
 		}
@@ -663,7 +554,7 @@ func (u *unpickler) step(op byte) error {
 		if err != nil {
 			return err
 		}
-		return build(t, state)
+		return build(t, vs[0])
 	case opPersID:
 		s, err := u.line()
 		if err != nil {
@@ -678,15 +569,67 @@ func (u *unpickler) step(op byte) error {
 		return u.persistent(pid)
 	case opReadonlyBuffer:
 		// A no-op on the value for a reader that never mutates buffers.
-		if _, err := u.top(); err != nil {
-			return err
-		}
+		_, err := u.top()
+		return err
 	case opExt1, opExt2, opExt4:
 		return errors.New("extension registry opcodes (EXT1/2/4) are not supported")
 	case opNextBuffer:
 		return errors.New("out-of-band buffers (NEXT_BUFFER) are not supported")
 	default:
+		return u.markOp(op)
+	}
+	return nil
+}
+
+// markOp executes the opcodes that take the items since the last MARK.
+func (u *unpickler) markOp(op byte) error {
+	switch op {
+	case opPopMark, opTuple, opList, opFrozenSet, opDict, opAppends, opAddItems, opSetItems, opObj:
+	default:
 		return fmt.Errorf("unknown opcode")
+	}
+	items, err := u.popMark()
+	if err != nil {
+		return err
+	}
+	switch op {
+	case opTuple:
+		u.push(Tuple(items))
+	case opList:
+		u.push(&List{Items: items})
+	case opFrozenSet:
+		u.push(&Set{Items: items})
+	case opDict:
+		if len(items)%2 != 0 {
+			return errors.New("DICT with an odd number of items")
+		}
+		d := &Dict{Class: "builtins.dict"}
+		for i := 0; i < len(items); i += 2 {
+			d.set(items[i], items[i+1])
+		}
+		u.push(d)
+	case opAppends:
+		return u.appendTo(items)
+	case opSetItems:
+		if len(items)%2 != 0 {
+			return errors.New("SETITEMS with an odd number of items")
+		}
+		return u.setItems(items)
+	case opAddItems:
+		t, err := u.top()
+		if err != nil {
+			return err
+		}
+		s, ok := t.(*Set)
+		if !ok {
+			return fmt.Errorf("ADDITEMS on %s", typeName(t))
+		}
+		s.Items = append(s.Items, items...)
+	case opObj:
+		if len(items) == 0 {
+			return errors.New("OBJ without a class")
+		}
+		return u.pushCall(items[0], Tuple(items[1:]))
 	}
 	return nil
 }

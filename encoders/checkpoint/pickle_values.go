@@ -117,7 +117,7 @@ type Global struct {
 func (g Global) String() string { return g.Module + "." + g.Name }
 
 // Object is an instance of a class the reader keeps inert, such as the
-// argparse.Namespace RoViST stores under "opt": the class name, the arguments
+// argparse.Namespace training scripts store under "opt": the class name, the arguments
 // the pickle would have passed to it, and the state BUILD would have set.
 // Nothing of the class is executed.
 type Object struct {

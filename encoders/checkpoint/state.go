@@ -129,8 +129,8 @@ func (s *State) Metadata() map[string]string {
 }
 
 // ValueNames returns, in sorted order, the names of the non-tensor entries of
-// a pickled checkpoint, such as "epoch", "valid_loss" or "opt" of a RoViST
-// .pth.tar. Nested dicts that hold tensors are flattened into dotted names,
+// a pickled checkpoint, such as "epoch", "valid_loss" or "opt" of a training
+// checkpoint (.pth.tar). Nested dicts that hold tensors are flattened into dotted names,
 // the way their tensors are; a container without tensors is one value.
 func (s *State) ValueNames() []string {
 	names := make([]string, 0, len(s.values))
@@ -142,7 +142,7 @@ func (s *State) ValueNames() []string {
 }
 
 // Value returns a non-tensor entry of a pickled checkpoint as a plain Go
-// value (see Tuple for the mapping of Python types): "epoch" of a RoViST
+// value (see Tuple for the mapping of Python types): "epoch" of a training
 // checkpoint is an int64, "valid_loss" a float64, "opt" an inert *Object of
 // class argparse.Namespace whose Attr gives its fields.
 func (s *State) Value(name string) (any, bool) {
@@ -151,8 +151,8 @@ func (s *State) Value(name string) (any, bool) {
 }
 
 // Sub returns the entries whose names start with prefix, with the prefix
-// removed: Sub("model.albert_model.") of a RoViST-C checkpoint has the
-// AlbertModel names. The view shares the open files; its Close does nothing,
+// removed: Sub("model.albert.") of a training checkpoint that
+// stores an AlbertModel under that prefix has the AlbertModel names. The view shares the open files; its Close does nothing,
 // and it fails with ErrClosed once the State it came from is closed.
 func (s *State) Sub(prefix string) *State {
 	sub := &State{files: s.files, format: s.format, meta: s.meta, opts: s.opts,
@@ -185,24 +185,7 @@ func (s *State) Close() error {
 // reference implementation (PyTorch), whose Tensor.float() rounds F64 the
 // same way and whose strided views read storage[offset + Σ index·stride].
 func (s *State) Float32(name string) (*tensor.Dense, error) {
-	e, err := s.lookup(name)
-	if err != nil {
-		return nil, err
-	}
-	if !e.dtype.IsFloat() {
-		return nil, fmt.Errorf("checkpoint: tensor %q is %s, not floating point (use Int64)", name, e.dtype)
-	}
-	n, err := s.checkSize(name, e)
-	if err != nil {
-		return nil, err
-	}
-	buf := make([]float32, n)
-	if err := s.read(e, func(src []byte, dstStart, count int) {
-		decodeFloat32(buf[dstStart:dstStart+count], src, e.dtype, e.bigEndian)
-	}); err != nil {
-		return nil, fmt.Errorf("checkpoint: reading %q: %w", name, err)
-	}
-	return tensor.New(tensor.WithShape(e.shape...), tensor.WithBacking(buf)), nil
+	return readTensor(s, name, true, decodeFloat32)
 }
 
 // ReadFloat32 is Float32 into a caller-provided buffer of exactly the
@@ -229,20 +212,29 @@ func (s *State) ReadFloat32(name string, dst []float32) error {
 // Int64 reads the named integer or bool tensor (I64, I32, I16, I8, U8, BOOL)
 // into a new int64 tensor, e.g. the embeddings.position_ids buffer.
 func (s *State) Int64(name string) (*tensor.Dense, error) {
+	return readTensor(s, name, false, decodeInt64)
+}
+
+// readTensor reads a floating-point (float) or integer tensor into a new
+// tensor of the stored shape, decoding with decode.
+func readTensor[T float32 | int64](s *State, name string, float bool, decode func([]T, []byte, DType, bool)) (*tensor.Dense, error) {
 	e, err := s.lookup(name)
 	if err != nil {
 		return nil, err
 	}
-	if e.dtype.IsFloat() {
+	if e.dtype.IsFloat() != float {
+		if float {
+			return nil, fmt.Errorf("checkpoint: tensor %q is %s, not floating point (use Int64)", name, e.dtype)
+		}
 		return nil, fmt.Errorf("checkpoint: tensor %q is %s, not integer (use Float32)", name, e.dtype)
 	}
 	n, err := s.checkSize(name, e)
 	if err != nil {
 		return nil, err
 	}
-	buf := make([]int64, n)
+	buf := make([]T, n)
 	if err := s.read(e, func(src []byte, dstStart, count int) {
-		decodeInt64(buf[dstStart:dstStart+count], src, e.dtype, e.bigEndian)
+		decode(buf[dstStart:dstStart+count], src, e.dtype, e.bigEndian)
 	}); err != nil {
 		return nil, fmt.Errorf("checkpoint: reading %q: %w", name, err)
 	}
@@ -266,6 +258,14 @@ func (s *State) checkSize(name string, e *entry) (int, error) {
 	}
 	if n > s.opts.MaxTensorElements {
 		return 0, fmt.Errorf("checkpoint: tensor %q has %d elements, above the limit of %d", name, n, s.opts.MaxTensorElements)
+	}
+	ratio := s.opts.MaxExpansionRatio
+	if ratio <= 0 {
+		ratio = defaultMaxExpansionRatio
+	}
+	if stored := max(int64(len(e.data)/e.dtype.Size()), 1); e.strides != nil && n/ratio > stored {
+		return 0, fmt.Errorf("checkpoint: tensor %q repeats its %d stored elements into %d, more than %d times (a decompression bomb?)",
+			name, stored, n, ratio)
 	}
 	return int(n), nil
 }

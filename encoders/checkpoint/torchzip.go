@@ -14,7 +14,7 @@ import (
 // key, all stored uncompressed (so the mapped file can be sliced directly).
 // The prefix is not always "archive": torch 1.13 uses the file name without
 // its last extension (pytorch_model for pytorch_model.bin,
-// sop_model_epoch4.pth for RoViST's sop_model_epoch4.pth.tar), so it is taken
+// sop_model_epoch4.pth for sop_model_epoch4.pth.tar), so it is taken
 // from wherever data.pkl is. Matches the reference implementation
 // (torch.load), which reads the record prefix from the archive rather than
 // assuming one.
@@ -47,9 +47,21 @@ func (o Options) parseTorchZip(data []byte) (*State, error) {
 			return nil, fmt.Errorf("torch zip: byteorder %q is not supported", s)
 		}
 	}
-	pkl, err := o.zipEntry(data, files[prefix+"/data.pkl"], o.MaxPickleBytes, true)
+	// Compressed entries together may inflate to the budget only, so what
+	// a file makes the reader allocate grows with the file.
+	budget := o.inflateBudget(len(data))
+	var inflated int64
+	pklEntry := files[prefix+"/data.pkl"]
+	pklLimit := o.MaxPickleBytes
+	if pklEntry.Method != zip.Store {
+		pklLimit = min(pklLimit, budget)
+	}
+	pkl, err := o.zipEntry(data, pklEntry, pklLimit, true)
 	if err != nil {
 		return nil, fmt.Errorf("torch zip: %s/data.pkl: %w", prefix, err)
+	}
+	if pklEntry.Method != zip.Store {
+		inflated += int64(len(pkl))
 	}
 	tu := newTorchUnpickler(false)
 	root, n, err := decodePickle(pkl, tu.resolve, tu.persistentLoad)
@@ -61,7 +73,6 @@ func (o Options) parseTorchZip(data []byte) (*State, error) {
 	}
 	// Each storage is the entry data/<key>, at least numel elements long.
 	storages := make(map[*storageRef][]byte)
-	var inflated int64
 	for _, sr := range tu.storages {
 		if sr.base != nil {
 			continue
@@ -73,8 +84,9 @@ func (o Options) parseTorchZip(data []byte) (*State, error) {
 		need := sr.numel * int64(sr.dtype.Size())
 		if f.Method != zip.Store {
 			inflated += need
-			if inflated > o.MaxDecompressedBytes {
-				return nil, fmt.Errorf("torch zip: compressed storages exceed the limit of %d bytes", o.MaxDecompressedBytes)
+			if inflated > budget {
+				return nil, fmt.Errorf("torch zip: compressed entries inflate beyond %d bytes, the limit for a %d-byte file (MaxDecompressedBytes %d, MaxExpansionRatio %d)",
+					budget, len(data), o.MaxDecompressedBytes, o.MaxExpansionRatio)
 			}
 		}
 		b, err := o.zipEntry(data, f, need, false)

@@ -39,8 +39,8 @@ func countIdentical(got []float32, want []float32, row int) (same int, maxDiff f
 // tiny model). All values must be float32-identical, JPEG decoding included.
 func TestGROOViSTCropsPixelValues(t *testing.T) {
 	var idx clipPipelines
-	readGzipJSON(t, filepath.Join("testdata", "clip_pipelines.json.gz"), &idx)
-	want, err := npy.ReadFile(filepath.Join("testdata", idx.GROOViST.PixelValues))
+	readGzipJSON(t, filepath.Join(testdataDir, "clip_pipelines.json.gz"), &idx)
+	want, err := npy.ReadFile(filepath.Join(testdataDir, idx.GROOViST.PixelValues))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +54,7 @@ func TestGROOViSTCropsPixelValues(t *testing.T) {
 	}
 	total, same := 0, 0
 	for i, f := range idx.GROOViST.Files {
-		img, err := DecodeFile(filepath.Join("testdata", f.File), nil)
+		img, err := DecodeFile(filepath.Join(testdataDir, f.File), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -78,8 +78,8 @@ func TestGROOViSTCropsPixelValues(t *testing.T) {
 // and PNG RGB, L, RGBA and P images.
 func TestCLIPScorePixelValues(t *testing.T) {
 	var idx clipPipelines
-	readGzipJSON(t, filepath.Join("testdata", "clip_pipelines.json.gz"), &idx)
-	want, err := npy.ReadFile(filepath.Join("testdata", idx.CLIPScore.PixelValues))
+	readGzipJSON(t, filepath.Join(testdataDir, "clip_pipelines.json.gz"), &idx)
+	want, err := npy.ReadFile(filepath.Join(testdataDir, idx.CLIPScore.PixelValues))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,7 +93,7 @@ func TestCLIPScorePixelValues(t *testing.T) {
 	}
 	total, same := 0, 0
 	for i, f := range idx.CLIPScore.Files {
-		src, err := DecodeSourceFile(filepath.Join("testdata", f), nil)
+		src, err := DecodeSourceFile(filepath.Join(testdataDir, f), nil)
 		if err != nil {
 			t.Fatal(err)
 		}

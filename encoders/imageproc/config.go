@@ -69,7 +69,7 @@ type ProcessorConfig struct {
 	ImageMean     [3]float64    // image_mean per channel, used as float32
 	ImageStd      [3]float64    // image_std per channel, used as float32
 	// DoConvertRGB is recorded for completeness; Decode always yields RGB,
-	// which is what RoViST and GROOViST feed (they call convert("RGB")).
+	// which is what callers that open images with convert("RGB") feed.
 	DoConvertRGB bool
 	// CropRounding is not part of the HF file: CropFloor (HF) unless set.
 	CropRounding CropRounding

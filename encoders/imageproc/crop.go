@@ -7,7 +7,7 @@ import (
 
 // Box is a region in pixel coordinates, (Left, Top) inclusive and (Right,
 // Bottom) exclusive, as PIL's Image.crop takes it. Coordinates may be
-// fractional; region files such as RoViST's store them as floats.
+// fractional; region files of detection pipelines store them as floats.
 type Box struct {
 	Left, Top, Right, Bottom float64 // PIL's (left, upper, right, lower)
 }

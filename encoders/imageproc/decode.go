@@ -20,6 +20,15 @@ const DefaultMaxPixels int64 = 2 * 89478485
 // DecodeOptions says otherwise.
 const DefaultMaxBytes int64 = 256 << 20
 
+// DefaultMaxPixelsPerByte bounds the pixels an image may claim per byte of
+// its encoded file unless DecodeOptions says otherwise, so that what a file
+// makes Decode allocate grows with the file, not only up to MaxPixels: a
+// 100-byte header claiming 12000×12000 pixels is refused before 430 MB are
+// allocated for them. Valid files stay far below it: deflate expands at most
+// about 1032:1, which is under 8300 pixels per byte even for 1-bit PNGs,
+// and every JPEG block costs at least one bit (under 520 pixels per byte).
+const DefaultMaxPixelsPerByte int64 = 1 << 14
+
 // DecodeOptions bounds what Decode accepts and selects the JPEG colour path.
 // The zero value is ready to use.
 type DecodeOptions struct {
@@ -28,6 +37,9 @@ type DecodeOptions struct {
 	MaxPixels int64
 	// MaxBytes is the largest encoded input read. Zero means DefaultMaxBytes.
 	MaxBytes int64
+	// MaxPixelsPerByte bounds width × height by the size of the encoded
+	// input. Zero means DefaultMaxPixelsPerByte.
+	MaxPixelsPerByte int64
 	// JPEG selects the JPEG decoder; the zero value is JPEGLibjpeg.
 	JPEG JPEGMethod
 }
@@ -63,6 +75,13 @@ func (o *DecodeOptions) limits() (maxPixels, maxBytes int64) {
 	return maxPixels, maxBytes
 }
 
+func (o *DecodeOptions) pixelsPerByte() int64 {
+	if o != nil && o.MaxPixelsPerByte > 0 {
+		return o.MaxPixelsPerByte
+	}
+	return DefaultMaxPixelsPerByte
+}
+
 // Format names an encoded image format Decode understands.
 type Format string
 
@@ -88,7 +107,18 @@ func sniff(b []byte) (Format, bool) {
 // header is checked against the pixel limit before the pixels are decoded, so
 // a file claiming 100000×100000 pixels is an error, not an allocation.
 func Decode(r io.Reader, opts *DecodeOptions) (*RGB, error) {
-	maxPixels, maxBytes := opts.limits()
+	data, err := readEncoded(r, opts)
+	if err != nil {
+		return nil, err
+	}
+	m, _, err := decodeWithImage(data, opts)
+	return m, err
+}
+
+// readEncoded reads an encoded image, refusing more than the options'
+// MaxBytes.
+func readEncoded(r io.Reader, opts *DecodeOptions) ([]byte, error) {
+	_, maxBytes := opts.limits()
 	data, err := io.ReadAll(io.LimitReader(r, maxBytes+1))
 	if err != nil {
 		return nil, fmt.Errorf("imageproc: reading image: %w", err)
@@ -96,36 +126,38 @@ func Decode(r io.Reader, opts *DecodeOptions) (*RGB, error) {
 	if int64(len(data)) > maxBytes {
 		return nil, fmt.Errorf("imageproc: encoded image larger than the limit of %d bytes", maxBytes)
 	}
-	method := JPEGLibjpeg
-	if opts != nil {
-		method = opts.JPEG
-	}
-	return decodeBytes(data, maxPixels, method)
+	return data, nil
 }
 
 // DecodeFile is Decode on the named file; errors name the file.
 func DecodeFile(path string, opts *DecodeOptions) (*RGB, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("imageproc: %w", err)
-	}
-	defer f.Close()
-	m, err := Decode(f, opts)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return m, nil
+	return decodeFile(path, opts, Decode)
 }
 
-func decodeBytes(data []byte, maxPixels int64, method JPEGMethod) (*RGB, error) {
-	m, _, err := decodeWithImage(data, maxPixels, method)
-	return m, err
+// decodeFile opens path and decodes it with decode; errors name the file.
+func decodeFile[T any](path string, opts *DecodeOptions, decode func(io.Reader, *DecodeOptions) (T, error)) (T, error) {
+	var zero T
+	f, err := os.Open(path)
+	if err != nil {
+		return zero, fmt.Errorf("imageproc: %w", err)
+	}
+	defer f.Close()
+	m, err := decode(f, opts)
+	if err != nil {
+		return zero, fmt.Errorf("%s: %w", path, err)
+	}
+	return m, nil
 }
 
 // decodeWithImage decodes to RGB and also returns the standard library's
 // image when it decoded one (PNG, or JPEG variants the libjpeg port does
 // not handle), so callers can look at alpha and palette.
-func decodeWithImage(data []byte, maxPixels int64, method JPEGMethod) (*RGB, image.Image, error) {
+func decodeWithImage(data []byte, opts *DecodeOptions) (*RGB, image.Image, error) {
+	maxPixels, _ := opts.limits()
+	method := JPEGLibjpeg
+	if opts != nil {
+		method = opts.JPEG
+	}
 	format, ok := sniff(data)
 	if !ok {
 		return nil, nil, fmt.Errorf("imageproc: unrecognised image format (not PNG or JPEG)")
@@ -145,6 +177,10 @@ func decodeWithImage(data []byte, maxPixels int64, method JPEGMethod) (*RGB, ima
 	}
 	if err := checkSize(cfg.Width, cfg.Height, maxPixels); err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", format, err)
+	}
+	if ratio := opts.pixelsPerByte(); int64(cfg.Width)*int64(cfg.Height) > ratio*int64(len(data)) {
+		return nil, nil, fmt.Errorf("imageproc: %s header claims %dx%d pixels from %d bytes, more than %d pixels per byte (a decompression bomb?)",
+			format, cfg.Width, cfg.Height, len(data), ratio)
 	}
 	if format == FormatJPEG && method == JPEGLibjpeg {
 		m, err := decodeJPEGLibjpeg(data, maxPixels)

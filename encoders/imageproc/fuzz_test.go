@@ -6,6 +6,8 @@ import (
 	"hash/crc32"
 	"os"
 	"path/filepath"
+	"runtime"
+	"runtime/debug"
 	"strings"
 	"testing"
 )
@@ -79,7 +81,7 @@ func TestDecodeRejectsHugeHeaders(t *testing.T) {
 // or an error, never panic, and never accept more than the pixel limit.
 func FuzzDecode(f *testing.F) {
 	for _, p := range []string{"crops/crop_000.jpg", "crops/crop_096.jpg", "crops/crop_106.jpg"} {
-		if b, err := os.ReadFile(filepath.Join("testdata", p)); err == nil {
+		if b, err := os.ReadFile(filepath.Join(testdataDir, p)); err == nil {
 			f.Add(b)
 		}
 	}
@@ -117,4 +119,40 @@ func encodeRGBPNG(tb testing.TB, m *RGB) []byte {
 		tb.Fatal(err)
 	}
 	return buf.Bytes()
+}
+
+// TestDecodeBombsFailFastAndSmall: small files whose headers claim many
+// pixels (within MaxPixels) are refused by the pixels-per-byte bound before
+// the pixels are allocated; a valid highly compressible PNG of the same
+// size is not.
+func TestDecodeBombsFailFastAndSmall(t *testing.T) {
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(128 << 20))
+	for name, data := range map[string][]byte{
+		"png 12000x12000 in a few bytes":  pngHeader(12000, 12000),
+		"jpeg 12000x12000 in a few bytes": jpegHeader(12000, 12000),
+	} {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		_, err := Decode(bytes.NewReader(data), nil)
+		runtime.ReadMemStats(&after)
+		if err == nil || !strings.Contains(err.Error(), "pixels per byte") {
+			t.Errorf("%s: error %v, want the pixels-per-byte bound", name, err)
+		}
+		if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 1<<20 {
+			t.Errorf("%s: %d bytes allocated before failing", name, alloc)
+		}
+	}
+	// A 2000×2000 black PNG is a few kilobytes, about 1000 pixels per byte:
+	// valid, and decoded.
+	black := &RGB{Width: 2000, Height: 2000, Pix: make([]uint8, 3*2000*2000)}
+	data := encodeRGBPNG(t, black)
+	if ratio := 2000 * 2000 / len(data); ratio < 100 {
+		t.Fatalf("the black PNG is only %d pixels per byte; the case tests nothing", ratio)
+	}
+	if _, err := Decode(bytes.NewReader(data), nil); err != nil {
+		t.Errorf("a valid compressible PNG (%d bytes): %v", len(data), err)
+	}
+	if _, err := Decode(bytes.NewReader(data), &DecodeOptions{MaxPixelsPerByte: 10}); err == nil {
+		t.Error("MaxPixelsPerByte 10 accepted a PNG of hundreds of pixels per byte")
+	}
 }

@@ -48,8 +48,8 @@ func readGzipJSON(t testing.TB, path string, v any) {
 func pillowCrops(t testing.TB) (cropsIndex, []int64) {
 	t.Helper()
 	var idx cropsIndex
-	readGzipJSON(t, filepath.Join("testdata", "crops.json.gz"), &idx)
-	a, err := npy.ReadFile(filepath.Join("testdata", "crops_decoded_u8.npy.gz"))
+	readGzipJSON(t, filepath.Join(testdataDir, "crops.json.gz"), &idx)
+	a, err := npy.ReadFile(filepath.Join(testdataDir, "crops_decoded_u8.npy.gz"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,7 +103,7 @@ func TestJPEGDecodeMatchesPillow(t *testing.T) {
 		stats[m.name] = all
 		styles := map[string]*levelStats{}
 		for _, c := range idx.Crops {
-			img, err := DecodeFile(filepath.Join("testdata", c.File), &DecodeOptions{JPEG: m.method})
+			img, err := DecodeFile(filepath.Join(testdataDir, c.File), &DecodeOptions{JPEG: m.method})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -144,7 +144,7 @@ func TestJPEGDecodeMatchesPillow(t *testing.T) {
 // decoding is bit-exact on JPEG input too.
 func TestViTOnPillowDecodedCrops(t *testing.T) {
 	idx, u8 := pillowCrops(t)
-	f, err := os.Open(filepath.Join("testdata", "vit_in21k_tiny_preprocessor_config.json.gz"))
+	f, err := os.Open(filepath.Join(testdataDir, "vit_in21k_tiny_preprocessor_config.json.gz"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -168,7 +168,7 @@ func TestViTOnPillowDecodedCrops(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, err := npy.ReadFile(filepath.Join("testdata", "crops_pixel_values.npy.gz"))
+	want, err := npy.ReadFile(filepath.Join(testdataDir, "crops_pixel_values.npy.gz"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -184,7 +184,7 @@ func TestViTOnPillowDecodedCrops(t *testing.T) {
 				img.Pix[j] = uint8(u8[c.Offset+j])
 			}
 			if fromFile {
-				if img, err = DecodeFile(filepath.Join("testdata", c.File), nil); err != nil {
+				if img, err = DecodeFile(filepath.Join(testdataDir, c.File), nil); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -259,7 +259,7 @@ func TestLibjpegDecoderAgreesWithStdlib(t *testing.T) {
 // EOI marker is missing still decodes (libjpeg inserts the marker), while a
 // file cut inside the scan is an error (Pillow: "image file is truncated").
 func TestJPEGWithoutEOI(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join("testdata", "crops", "crop_000.jpg"))
+	data, err := os.ReadFile(filepath.Join(testdataDir, "crops", "crop_000.jpg"))
 	if err != nil {
 		t.Fatal(err)
 	}

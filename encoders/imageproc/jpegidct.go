@@ -59,44 +59,14 @@ func idctIslow(coef *[64]int16, q *[64]uint16, out []uint8, stride int) {
 			}
 			continue
 		}
-		deq := func(r int) int64 { return int64(int32(coef[8*r+c]) * int32(q[8*r+c])) }
-		z2, z3 := deq(2), deq(6)
-		z1 := (z2 + z3) * fix0_541196100
-		tmp2 := z1 + z3*(-fix1_847759065)
-		tmp3 := z1 + z2*fix0_765366865
-		z2, z3 = deq(0), deq(4)
-		tmp0 := (z2 + z3) << idctConstBits
-		tmp1 := (z2 - z3) << idctConstBits
-		tmp10, tmp13 := tmp0+tmp3, tmp0-tmp3
-		tmp11, tmp12 := tmp1+tmp2, tmp1-tmp2
-		// Odd part.
-		tmp3, tmp2, tmp1, tmp0 = deq(1), deq(3), deq(5), deq(7)
-		z4 := tmp1 + tmp3
-		z3 = tmp0 + tmp2
-		z2 = tmp1 + tmp2
-		z1 = tmp0 + tmp3
-		z5 := (z3 + z4) * fix1_175875602
-		tmp3 *= fix1_501321110
-		tmp2 *= fix3_072711026
-		tmp1 *= fix2_053119869
-		tmp0 *= fix0_298631336
-		z4 = z4*(-fix0_390180644) + z5
-		z3 = z3*(-fix1_961570560) + z5
-		z1 *= -fix0_899976223
-		z2 *= -fix2_562915447
-		tmp3 += z1 + z4
-		tmp2 += z2 + z3
-		tmp1 += z2 + z4
-		tmp0 += z1 + z3
-		const sh = idctConstBits - idctPass1Bits
-		ws[0*8+c] = int32(descale(tmp10+tmp3, sh))
-		ws[1*8+c] = int32(descale(tmp11+tmp2, sh))
-		ws[2*8+c] = int32(descale(tmp12+tmp1, sh))
-		ws[3*8+c] = int32(descale(tmp13+tmp0, sh))
-		ws[4*8+c] = int32(descale(tmp13-tmp0, sh))
-		ws[5*8+c] = int32(descale(tmp12-tmp1, sh))
-		ws[6*8+c] = int32(descale(tmp11-tmp2, sh))
-		ws[7*8+c] = int32(descale(tmp10-tmp3, sh))
+		var in [8]int64
+		for r := range in {
+			in[r] = int64(int32(coef[8*r+c]) * int32(q[8*r+c]))
+		}
+		col := idct1D(&in)
+		for r, v := range col {
+			ws[8*r+c] = int32(descale(v, idctConstBits-idctPass1Bits))
+		}
 	}
 	// Pass 2: rows from the workspace, descaled by PASS1_BITS + 3 more.
 	for r := 0; r < 8; r++ {
@@ -109,40 +79,49 @@ func idctIslow(coef *[64]int16, q *[64]uint16, out []uint8, stride int) {
 			}
 			continue
 		}
-		z2, z3 := int64(w[2]), int64(w[6])
-		z1 := (z2 + z3) * fix0_541196100
-		tmp0 := (int64(w[0]) + int64(w[4])) << idctConstBits
-		tmp3 := z1 + z2*fix0_765366865
-		tmp1 := (int64(w[0]) - int64(w[4])) << idctConstBits
-		tmp2 := z1 + z3*(-fix1_847759065)
-		tmp10, tmp13 := tmp0+tmp3, tmp0-tmp3
-		tmp11, tmp12 := tmp1+tmp2, tmp1-tmp2
-		tmp3, tmp2, tmp1, tmp0 = int64(w[1]), int64(w[3]), int64(w[5]), int64(w[7])
-		z4 := tmp1 + tmp3
-		z3 = tmp0 + tmp2
-		z2 = tmp1 + tmp2
-		z1 = tmp0 + tmp3
-		z5 := (z3 + z4) * fix1_175875602
-		tmp3 *= fix1_501321110
-		tmp2 *= fix3_072711026
-		tmp1 *= fix2_053119869
-		tmp0 *= fix0_298631336
-		z4 = z4*(-fix0_390180644) + z5
-		z3 = z3*(-fix1_961570560) + z5
-		z2 *= -fix2_562915447
-		z1 *= -fix0_899976223
-		tmp3 += z1 + z4
-		tmp2 += z2 + z3
-		tmp1 += z2 + z4
-		tmp0 += z1 + z3
-		const sh = idctConstBits + idctPass1Bits + 3
-		o[0] = idctRangeLimit(descale(tmp10+tmp3, sh))
-		o[1] = idctRangeLimit(descale(tmp11+tmp2, sh))
-		o[2] = idctRangeLimit(descale(tmp12+tmp1, sh))
-		o[3] = idctRangeLimit(descale(tmp13+tmp0, sh))
-		o[4] = idctRangeLimit(descale(tmp13-tmp0, sh))
-		o[5] = idctRangeLimit(descale(tmp12-tmp1, sh))
-		o[6] = idctRangeLimit(descale(tmp11-tmp2, sh))
-		o[7] = idctRangeLimit(descale(tmp10-tmp3, sh))
+		var in [8]int64
+		for i, v := range w {
+			in[i] = int64(v)
+		}
+		row := idct1D(&in)
+		for i, v := range row {
+			o[i] = idctRangeLimit(descale(v, idctConstBits+idctPass1Bits+3))
+		}
 	}
+}
+
+// idct1D is one 8-point pass of jpeg_idct_islow (the same butterflies for
+// columns and rows): the even part from inputs 0, 2, 4, 6 and the odd part
+// from 1, 3, 5, 7, returned before descaling. The arithmetic is exact
+// integer arithmetic, so the order of additions does not matter.
+func idct1D(in *[8]int64) [8]int64 {
+	// Even part.
+	z2, z3 := in[2], in[6]
+	z1 := (z2 + z3) * fix0_541196100
+	tmp2 := z1 + z3*(-fix1_847759065)
+	tmp3 := z1 + z2*fix0_765366865
+	tmp0 := (in[0] + in[4]) << idctConstBits
+	tmp1 := (in[0] - in[4]) << idctConstBits
+	tmp10, tmp13 := tmp0+tmp3, tmp0-tmp3
+	tmp11, tmp12 := tmp1+tmp2, tmp1-tmp2
+	// Odd part.
+	tmp3, tmp2, tmp1, tmp0 = in[1], in[3], in[5], in[7]
+	z4 := tmp1 + tmp3
+	z3 = tmp0 + tmp2
+	z2 = tmp1 + tmp2
+	z1 = tmp0 + tmp3
+	z5 := (z3 + z4) * fix1_175875602
+	tmp3 *= fix1_501321110
+	tmp2 *= fix3_072711026
+	tmp1 *= fix2_053119869
+	tmp0 *= fix0_298631336
+	z4 = z4*(-fix0_390180644) + z5
+	z3 = z3*(-fix1_961570560) + z5
+	z1 *= -fix0_899976223
+	z2 *= -fix2_562915447
+	tmp3 += z1 + z4
+	tmp2 += z2 + z3
+	tmp1 += z2 + z4
+	tmp0 += z1 + z3
+	return [8]int64{tmp10 + tmp3, tmp11 + tmp2, tmp12 + tmp1, tmp13 + tmp0, tmp13 - tmp0, tmp12 - tmp1, tmp11 - tmp2, tmp10 - tmp3}
 }

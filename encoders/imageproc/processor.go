@@ -30,6 +30,17 @@ func (p *Processor) Config() ProcessorConfig { return p.cfg }
 // for CLIP) and center crop. The result is what the reference holds as a
 // uint8 array just before rescaling.
 func (p *Processor) Prepare(img *RGB) (*RGB, error) {
+	return p.prepare(img, func(cur *RGB, c *ProcessorConfig) (*RGB, error) {
+		if c.Kind == CLIP {
+			return ResizeShortestEdge(cur, c.Size.ShortestEdge, c.Resample)
+		}
+		return Resize(cur, c.Size.Width, c.Size.Height, c.Resample)
+	})
+}
+
+// prepare checks img, resizes it with resize when the config asks for a
+// resize, and center-crops it when the config asks for a crop.
+func (p *Processor) prepare(img *RGB, resize func(*RGB, *ProcessorConfig) (*RGB, error)) (*RGB, error) {
 	if err := img.valid(); err != nil {
 		return nil, err
 	}
@@ -40,12 +51,7 @@ func (p *Processor) Prepare(img *RGB) (*RGB, error) {
 	cur := img
 	var err error
 	if c.DoResize {
-		if c.Kind == CLIP {
-			cur, err = ResizeShortestEdge(cur, c.Size.ShortestEdge, c.Resample)
-		} else {
-			cur, err = Resize(cur, c.Size.Width, c.Size.Height, c.Resample)
-		}
-		if err != nil {
+		if cur, err = resize(cur, c); err != nil {
 			return nil, fmt.Errorf("imageproc: %v resize: %w", c.Kind, err)
 		}
 	}

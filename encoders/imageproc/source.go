@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"image"
 	"io"
-	"os"
 )
 
 // Source is a decoded image as Pillow holds it before convert("RGB"): the
@@ -14,7 +13,8 @@ import (
 // BICUBIC is asked for. Pipelines that convert to RGB only after resizing
 // (OpenAI CLIP's preprocess as CLIPScore runs it on Image.open(path))
 // need them; pipelines that convert first (HF processors after
-// convert("RGB"), RoViST, GROOViST) use Source.RGB or Decode.
+// convert("RGB"), metric code that opens images with .convert("RGB")) use
+// Source.RGB or Decode.
 type Source struct {
 	// RGB is the image converted as by convert("RGB") (see ToRGB).
 	RGB *RGB
@@ -29,19 +29,11 @@ type Source struct {
 
 // DecodeSource decodes like Decode and keeps what Source records.
 func DecodeSource(r io.Reader, opts *DecodeOptions) (*Source, error) {
-	maxPixels, maxBytes := opts.limits()
-	data, err := io.ReadAll(io.LimitReader(r, maxBytes+1))
+	data, err := readEncoded(r, opts)
 	if err != nil {
-		return nil, fmt.Errorf("imageproc: reading image: %w", err)
+		return nil, err
 	}
-	if int64(len(data)) > maxBytes {
-		return nil, fmt.Errorf("imageproc: encoded image larger than the limit of %d bytes", maxBytes)
-	}
-	method := JPEGLibjpeg
-	if opts != nil {
-		method = opts.JPEG
-	}
-	m, img, err := decodeWithImage(data, maxPixels, method)
+	m, img, err := decodeWithImage(data, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -60,16 +52,7 @@ func DecodeSource(r io.Reader, opts *DecodeOptions) (*Source, error) {
 
 // DecodeSourceFile is DecodeSource on the named file; errors name the file.
 func DecodeSourceFile(path string, opts *DecodeOptions) (*Source, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("imageproc: %w", err)
-	}
-	defer f.Close()
-	s, err := DecodeSource(f, opts)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return s, nil
+	return decodeFile(path, opts, DecodeSource)
 }
 
 // alphaOf extracts straight alpha, 8-bit (the high byte of 16-bit alpha, as
@@ -157,31 +140,13 @@ func (p *Processor) PrepareSource(s *Source) (*RGB, error) {
 	if s == nil || s.RGB == nil {
 		return nil, fmt.Errorf("imageproc: nil source image")
 	}
-	img := s.RGB
-	if err := img.valid(); err != nil {
-		return nil, err
-	}
-	if img.Width == 0 || img.Height == 0 {
-		return nil, fmt.Errorf("imageproc: cannot preprocess an empty %dx%d image", img.Width, img.Height)
-	}
-	c := &p.cfg
-	cur := img
-	var err error
-	if c.DoResize {
+	return p.prepare(s.RGB, func(cur *RGB, c *ProcessorConfig) (*RGB, error) {
 		w, h := c.Size.Width, c.Size.Height
 		if c.Kind == CLIP {
-			w, h = ShortestEdgeSize(img.Width, img.Height, c.Size.ShortestEdge)
+			w, h = ShortestEdgeSize(cur.Width, cur.Height, c.Size.ShortestEdge)
 		}
-		if cur, err = resizeSource(s, w, h, c.Resample); err != nil {
-			return nil, fmt.Errorf("imageproc: %v resize: %w", c.Kind, err)
-		}
-	}
-	if c.DoCenterCrop {
-		if cur, err = CenterCrop(cur, c.CropSize.Width, c.CropSize.Height, c.CropRounding); err != nil {
-			return nil, fmt.Errorf("imageproc: %v center crop: %w", c.Kind, err)
-		}
-	}
-	return cur, nil
+		return resizeSource(s, w, h, c.Resample)
+	})
 }
 
 // PreprocessSource is Preprocess with the resize-then-convert order of

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/storyeval/storyeval/internal/pyunicode"
 )
 
 // ALBERT is the ALBERT SentencePiece tokenizer (HF AlbertTokenizer, slow,
@@ -17,9 +19,7 @@ type ALBERT struct {
 	lower       bool
 	removeSpace bool
 	keepAccents bool
-	specials    specialSplitter
-	pipe        pipeline
-	specialIDs  map[int]bool
+	framing
 }
 
 var _ Encoder = (*ALBERT)(nil)
@@ -29,19 +29,9 @@ var _ Encoder = (*ALBERT)(nil)
 // and special_tokens_map.json (do_lower_case, remove_space, keep_accents,
 // special tokens, model_max_length).
 func LoadALBERT(dir string) (*ALBERT, error) {
-	data, err := readModelFile(dir, "spiece.model", MaxModelFileBytes)
-	if err != nil {
-		return nil, fmt.Errorf("tokenize: ALBERT model: %w", err)
-	}
-	cfg, err := loadHFConfig(dir)
-	if err != nil {
-		return nil, fmt.Errorf("tokenize: ALBERT config: %w", err)
-	}
-	t, err := newALBERT(data, cfg)
-	if err != nil {
-		return nil, fmt.Errorf("tokenize: %s: %w", dir, err)
-	}
-	return t, nil
+	return loadTokenizer(dir, "ALBERT", []string{"spiece.model"}, func(data [][]byte, cfg hfConfig) (*ALBERT, error) {
+		return newALBERT(data[0], cfg)
+	})
 }
 
 func newALBERT(model []byte, cfg hfConfig) (*ALBERT, error) {
@@ -63,12 +53,9 @@ func newALBERT(model []byte, cfg hfConfig) (*ALBERT, error) {
 	unk, pad := cfg.token("unk_token", "<unk>"), cfg.token("pad_token", "<pad>")
 	mask := cfg.token("mask_token", "[MASK]")
 	bos, eos := cfg.token("bos_token", "[CLS]"), cfg.token("eos_token", "[SEP]")
-	t.specials = newSpecialSplitter([]string{bos, eos, unk, sep, pad, cls, mask})
-	t.specialIDs = specialIDs(t.TokenID, bos, eos, unk, sep, pad, cls, mask)
-	for _, tok := range []string{cls, sep, pad} {
-		if _, ok := u.all[tok]; !ok {
-			return nil, fmt.Errorf("special token %q is not a piece of the model", tok)
-		}
+	t.specials, t.specialIDs, err = setupSpecials(t.TokenID, []string{bos, eos, unk, sep, pad, cls, mask}, []string{cls, sep, pad})
+	if err != nil {
+		return nil, err
 	}
 	t.pipe = pipeline{
 		name:     "ALBERT",
@@ -109,7 +96,7 @@ func (t *ALBERT) Tokenize(text string) []string {
 // preprocess is AlbertTokenizer.preprocess_text.
 func (t *ALBERT) preprocess(s string) string {
 	if t.removeSpace {
-		s = strings.Join(pyFields(s), " ")
+		s = strings.Join(pyunicode.Fields(s), " ")
 	}
 	s = strings.ReplaceAll(s, "``", `"`)
 	s = strings.ReplaceAll(s, "''", `"`)
@@ -117,7 +104,7 @@ func (t *ALBERT) preprocess(s string) string {
 		s = dropCombining(s)
 	}
 	if t.lower {
-		s = pyLower(s)
+		s = pyunicode.Lower(s)
 	}
 	return s
 }

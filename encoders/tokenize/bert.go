@@ -14,14 +14,12 @@ import (
 // BasicTokenizer does not NFC-normalise the text first (later versions do;
 // this only matters for cased vocabularies, where accents are kept).
 type BERT struct {
-	vocab      map[string]int
-	tokens     []string // id to token
-	basic      basicTokenizer
-	wp         wordPiece
-	lower      bool
-	specials   specialSplitter
-	pipe       pipeline
-	specialIDs map[int]bool
+	vocab  map[string]int
+	tokens []string // id to token
+	basic  basicTokenizer
+	wp     wordPiece
+	lower  bool
+	framing
 }
 
 var _ Encoder = (*BERT)(nil)
@@ -31,19 +29,9 @@ var _ Encoder = (*BERT)(nil)
 // special_tokens_map.json (do_lower_case, strip_accents,
 // tokenize_chinese_chars, special tokens, model_max_length).
 func LoadBERT(dir string) (*BERT, error) {
-	data, err := readModelFile(dir, "vocab.txt", MaxModelFileBytes)
-	if err != nil {
-		return nil, fmt.Errorf("tokenize: BERT vocabulary: %w", err)
-	}
-	cfg, err := loadHFConfig(dir)
-	if err != nil {
-		return nil, fmt.Errorf("tokenize: BERT config: %w", err)
-	}
-	t, err := newBERT(string(data), cfg)
-	if err != nil {
-		return nil, fmt.Errorf("tokenize: %s: %w", dir, err)
-	}
-	return t, nil
+	return loadTokenizer(dir, "BERT", []string{"vocab.txt"}, func(data [][]byte, cfg hfConfig) (*BERT, error) {
+		return newBERT(string(data[0]), cfg)
+	})
 }
 
 // splitPyLines splits text into lines as Python's universal-newline reading
@@ -80,12 +68,10 @@ func newBERT(vocabText string, cfg hfConfig) (*BERT, error) {
 	t.wp = wordPiece{vocab: t.vocab, unk: unk, maxWordChars: 100, maxPieceLen: maxLen}
 	cls, sep := cfg.token("cls_token", "[CLS]"), cfg.token("sep_token", "[SEP]")
 	pad, mask := cfg.token("pad_token", "[PAD]"), cfg.token("mask_token", "[MASK]")
-	t.specials = newSpecialSplitter([]string{unk, sep, pad, cls, mask})
-	t.specialIDs = specialIDs(t.TokenID, unk, sep, pad, cls, mask)
-	for _, tok := range []string{unk, cls, sep, pad} {
-		if _, ok := t.vocab[tok]; !ok {
-			return nil, fmt.Errorf("special token %q is not in the vocabulary", tok)
-		}
+	var err error
+	t.specials, t.specialIDs, err = setupSpecials(t.TokenID, []string{unk, sep, pad, cls, mask}, []string{unk, cls, sep, pad})
+	if err != nil {
+		return nil, err
 	}
 	t.pipe = pipeline{
 		name:     "BERT",
@@ -137,10 +123,7 @@ func (t *BERT) TokenID(token string) (int, bool) {
 
 // Token returns the vocabulary token of id, or "" when id is out of range.
 func (t *BERT) Token(id int) string {
-	if id < 0 || id >= len(t.tokens) {
-		return ""
-	}
-	return t.tokens[id]
+	return tokenAt(t.tokens, id)
 }
 
 // VocabSize returns the number of distinct vocabulary tokens (HF

@@ -3,6 +3,8 @@ package tokenize
 import (
 	"strings"
 	"unicode/utf8"
+
+	"github.com/storyeval/storyeval/internal/pyunicode"
 )
 
 // basicTokenizer is HF's BasicTokenizer: clean the text, isolate CJK
@@ -19,9 +21,9 @@ type basicTokenizer struct {
 func (bt basicTokenizer) tokenize(text string) []string {
 	text = bt.clean(text)
 	var words []string
-	for _, tok := range pyFields(text) {
+	for _, tok := range pyunicode.Fields(text) {
 		if bt.lowerCase {
-			tok = pyLower(tok)
+			tok = pyunicode.Lower(tok)
 		}
 		if bt.stripAccents {
 			tok = stripMn(tok)
@@ -36,7 +38,7 @@ func (bt basicTokenizer) tokenize(text string) []string {
 	// that accent stripping may leave.
 	out := make([]string, 0, len(words))
 	for _, w := range words {
-		out = append(out, pyFields(w)...)
+		out = append(out, pyunicode.Fields(w)...)
 	}
 	return out
 }

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/storyeval/storyeval/internal/pyunicode"
 )
 
 // CLIPCleaner selects how CLIP text is cleaned before the byte-level BPE.
@@ -44,15 +46,13 @@ type CLIPOptions struct {
 // CLIP's pattern, each word spelled in bytes and merged, the last piece of
 // a word marked "</w>"; <|startoftext|> … <|endoftext|> around it.
 type CLIP struct {
-	encoder    map[string]int
-	decoder    []string
-	merger     *bpeMerger
-	cleaner    CLIPCleaner
-	basic      basicTokenizer
-	specials   specialSplitter
-	unkID      int
-	pipe       pipeline
-	specialIDs map[int]bool
+	encoder map[string]int
+	decoder []string
+	merger  *bpeMerger
+	cleaner CLIPCleaner
+	basic   basicTokenizer
+	unkID   int
+	framing
 }
 
 var _ Encoder = (*CLIP)(nil)
@@ -65,23 +65,9 @@ const clipMaxMerges = 49152 - 256 - 2
 // merges.txt (or their .gz copies) and the optional tokenizer_config.json
 // and special_tokens_map.json.
 func LoadCLIP(dir string, opt CLIPOptions) (*CLIP, error) {
-	vocab, err := readModelFile(dir, "vocab.json", MaxModelFileBytes)
-	if err != nil {
-		return nil, fmt.Errorf("tokenize: CLIP vocabulary: %w", err)
-	}
-	merges, err := readModelFile(dir, "merges.txt", MaxModelFileBytes)
-	if err != nil {
-		return nil, fmt.Errorf("tokenize: CLIP merges: %w", err)
-	}
-	cfg, err := loadHFConfig(dir)
-	if err != nil {
-		return nil, fmt.Errorf("tokenize: CLIP config: %w", err)
-	}
-	t, err := newCLIP(vocab, string(merges), cfg, opt)
-	if err != nil {
-		return nil, fmt.Errorf("tokenize: %s: %w", dir, err)
-	}
-	return t, nil
+	return loadTokenizer(dir, "CLIP", []string{"vocab.json", "merges.txt"}, func(data [][]byte, cfg hfConfig) (*CLIP, error) {
+		return newCLIP(data[0], string(data[1]), cfg, opt)
+	})
 }
 
 func newCLIP(vocabJSON []byte, merges string, cfg hfConfig, opt CLIPOptions) (*CLIP, error) {
@@ -175,7 +161,7 @@ func (t *CLIP) Tokenize(text string) []string {
 			}
 			var clean string
 			if t.cleaner == CleanHF {
-				clean = pyLower(collapseSpace(fixText(p.text)))
+				clean = pyunicode.Lower(collapseSpace(fixText(p.text)))
 			} else {
 				clean = strings.Join(t.basic.tokenize(p.text), " ")
 			}
@@ -194,7 +180,7 @@ func (t *CLIP) Tokenize(text string) []string {
 func (t *CLIP) cleanOpenAI(text string) string {
 	text = fixText(text)
 	text = pyUnescapeHTML(pyUnescapeHTML(text))
-	return pyLower(collapseSpace(text))
+	return pyunicode.Lower(collapseSpace(text))
 }
 
 // collapseSpace is CLIP's whitespace_clean: runs of white space become one
@@ -236,10 +222,7 @@ func (t *CLIP) TokenID(token string) (int, bool) {
 
 // Token returns the vocabulary token of id, or "" when id is out of range.
 func (t *CLIP) Token(id int) string {
-	if id < 0 || id >= len(t.decoder) {
-		return ""
-	}
-	return t.decoder[id]
+	return tokenAt(t.decoder, id)
 }
 
 // VocabSize returns the number of vocabulary tokens.

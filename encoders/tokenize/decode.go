@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/storyeval/storyeval/internal/pyunicode"
 )
 
 // cleanUp is HF's clean_up_tokenization (clean_up_tokenization_spaces is
@@ -20,7 +22,7 @@ func cleanUp(s string) string {
 }
 
 // pyStrip is Python's str.strip().
-func pyStrip(s string) string { return strings.TrimFunc(s, isPySpace) }
+func pyStrip(s string) string { return strings.TrimFunc(s, pyunicode.IsSpace) }
 
 // nonSpecialTokens maps ids to tokens, dropping special ids (HF
 // convert_ids_to_tokens with skip_special_tokens=True).
@@ -46,6 +48,28 @@ func specialIDs(lookup func(string) (int, bool), tokens ...string) map[int]bool 
 		}
 	}
 	return m
+}
+
+// framing is what the three tokenizers share around their own
+// segmentation: the special tokens kept whole in a text, their ids (which
+// decoding drops) and the pipeline that adds [CLS]/[SEP]-style tokens,
+// truncates and pads.
+type framing struct {
+	specials   specialSplitter
+	specialIDs map[int]bool
+	pipe       pipeline
+}
+
+// setupSpecials builds the splitter that keeps the special tokens written
+// in a text whole and the set of their ids, after checking that every
+// required token has an id.
+func setupSpecials(lookup func(string) (int, bool), specials, required []string) (specialSplitter, map[int]bool, error) {
+	for _, tok := range required {
+		if _, ok := lookup(tok); !ok {
+			return specialSplitter{}, nil, fmt.Errorf("special token %q is not in the vocabulary", tok)
+		}
+	}
+	return newSpecialSplitter(specials), specialIDs(lookup, specials...), nil
 }
 
 // Decode turns ids back into text as HF's decode(ids,

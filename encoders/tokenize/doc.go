@@ -11,6 +11,6 @@
 // with attention masks.
 //
 // No third-party tokenizer library is used: none reproduces the reference
-// outputs on every case of the fixtures (SPEC §8.2). A tokenizer is
+// outputs on every case of the fixtures. A tokenizer is
 // immutable after loading and safe for concurrent use.
 package tokenize

@@ -8,7 +8,7 @@ import (
 )
 
 func ExampleLoadBERT() {
-	bert, err := tokenize.LoadBERT("../testdata/tokenizers/bert")
+	bert, err := tokenize.LoadBERT("../../testdata/encoders/fixtures/tokenizers/bert")
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -23,7 +23,7 @@ func ExampleLoadBERT() {
 }
 
 func ExampleLoadALBERT() {
-	albert, err := tokenize.LoadALBERT("../testdata/tokenizers/albert")
+	albert, err := tokenize.LoadALBERT("../../testdata/encoders/fixtures/tokenizers/albert")
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -35,7 +35,7 @@ func ExampleLoadALBERT() {
 }
 
 func ExampleLoadCLIP() {
-	clip, err := tokenize.LoadCLIP("../testdata/tokenizers/clip_full", tokenize.CLIPOptions{})
+	clip, err := tokenize.LoadCLIP("../../testdata/encoders/fixtures/tokenizers/clip_full", tokenize.CLIPOptions{})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -52,7 +52,7 @@ func ExampleLoadCLIP() {
 
 func ExampleEncoder_EncodeBatch() {
 	var enc tokenize.Encoder
-	enc, err := tokenize.LoadBERT("../testdata/tokenizers/bert")
+	enc, err := tokenize.LoadBERT("../../testdata/encoders/fixtures/tokenizers/bert")
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -70,7 +70,7 @@ func ExampleEncoder_EncodeBatch() {
 }
 
 func ExampleALBERT_Decode() {
-	albert, err := tokenize.LoadALBERT("../testdata/tokenizers/albert")
+	albert, err := tokenize.LoadALBERT("../../testdata/encoders/fixtures/tokenizers/albert")
 	if err != nil {
 		log.Fatal(err)
 	}

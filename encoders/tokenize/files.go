@@ -22,6 +22,11 @@ const (
 	// MaxConfigFileBytes bounds tokenizer_config.json and
 	// special_tokens_map.json.
 	MaxConfigFileBytes = 1 << 20
+	// MaxGzipRatio bounds how many times its compressed size a gzipped
+	// model or config file may inflate to (beyond a 1 MiB floor), so a
+	// small gzip bomb fails after a small allocation: vocabularies and
+	// models compress 1.5 to 5 times, far below it.
+	MaxGzipRatio = 64
 )
 
 // readModelFile reads dir/name, or dir/name.gz when only the gzipped copy
@@ -47,6 +52,10 @@ func readModelFile(dir, name string, limit int64) ([]byte, error) {
 		}
 		defer zr.Close()
 		r = zr
+		if st, err := f.Stat(); err == nil && max(1<<20, MaxGzipRatio*st.Size()) < limit {
+			limit = max(1<<20, MaxGzipRatio*st.Size())
+			path += fmt.Sprintf(" (%d compressed bytes, at most %d× that inflated)", st.Size(), MaxGzipRatio)
+		}
 	}
 	data, err := io.ReadAll(io.LimitReader(r, limit+1))
 	if err != nil {
@@ -124,4 +133,37 @@ func (c hfConfig) integer(key string, def int) int {
 		return int(*f)
 	}
 	return def
+}
+
+// loadTokenizer reads the model files of dir (each within
+// MaxModelFileBytes, gzipped copies accepted) and its HF config, and builds
+// a tokenizer from them with build; errors name the family, the file and
+// the directory.
+func loadTokenizer[T any](dir, family string, files []string, build func(data [][]byte, cfg hfConfig) (T, error)) (T, error) {
+	var zero T
+	data := make([][]byte, len(files))
+	for i, name := range files {
+		d, err := readModelFile(dir, name, MaxModelFileBytes)
+		if err != nil {
+			return zero, fmt.Errorf("tokenize: %s %s: %w", family, name, err)
+		}
+		data[i] = d
+	}
+	cfg, err := loadHFConfig(dir)
+	if err != nil {
+		return zero, fmt.Errorf("tokenize: %s config: %w", family, err)
+	}
+	t, err := build(data, cfg)
+	if err != nil {
+		return zero, fmt.Errorf("tokenize: %s: %w", dir, err)
+	}
+	return t, nil
+}
+
+// tokenAt returns tokens[id], or "" when id is out of range.
+func tokenAt(tokens []string, id int) string {
+	if id < 0 || id >= len(tokens) {
+		return ""
+	}
+	return tokens[id]
 }

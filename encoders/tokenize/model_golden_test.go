@@ -21,11 +21,80 @@ type modelIndex struct {
 	} `json:"arrays"`
 }
 
-// textInputs is one group of inputs_from: texts, or text/text_pair pairs.
+// textInputs is one group of inputs_from: texts, or text/text_pair pairs,
+// with tokenizer options of its own when the generator recorded them.
 type textInputs struct {
 	Texts    []string `json:"texts"`
 	Text     []string `json:"text"`
 	TextPair []string `json:"text_pair"`
+	encodeOptions
+}
+
+// encodeOptions are the tokenizer call options a golden index records, at
+// its top level (text_padding, max_length, truncation) or in an
+// inputs_from group (padding, max_length, truncation). Absent, they are
+// HF's tokenizer(texts, padding="longest") without truncation.
+type encodeOptions struct {
+	Padding     string          `json:"padding"`
+	TextPadding string          `json:"text_padding"`
+	MaxLength   int             `json:"max_length"`
+	Truncation  json.RawMessage `json:"truncation"`
+}
+
+// over returns o with the fields group sets replacing o's.
+func (o encodeOptions) over(group encodeOptions) encodeOptions {
+	if group.Padding != "" || group.TextPadding != "" {
+		o.Padding, o.TextPadding = group.Padding, group.TextPadding
+	}
+	if group.MaxLength != 0 {
+		o.MaxLength = group.MaxLength
+	}
+	if group.Truncation != nil {
+		o.Truncation = group.Truncation
+	}
+	return o
+}
+
+// options maps the recorded HF arguments to Options.
+func (o encodeOptions) options(t *testing.T, where string) Options {
+	t.Helper()
+	opts := Options{MaxLength: o.MaxLength}
+	padding := o.Padding
+	if padding == "" {
+		padding = o.TextPadding
+	}
+	switch padding {
+	case "", "longest", "true":
+		opts.Padding = PadLongest
+	case "max_length":
+		opts.Padding = PadMaxLength
+	case "do_not_pad", "false":
+		opts.Padding = NoPadding
+	default:
+		t.Fatalf("%s: unknown padding %q", where, padding)
+	}
+	var trunc any
+	if o.Truncation != nil {
+		if err := json.Unmarshal(o.Truncation, &trunc); err != nil {
+			t.Fatalf("%s: truncation %s: %v", where, o.Truncation, err)
+		}
+	}
+	switch v := trunc.(type) {
+	case nil:
+	case bool:
+		if v {
+			opts.Truncation = LongestFirst
+		}
+	case string:
+		tr, err := ParseTruncation(v)
+		if err != nil {
+			t.Fatalf("%s: %v", where, err)
+		}
+		opts.Truncation = tr
+	default:
+		t.Fatalf("%s: truncation %s", where, o.Truncation)
+	}
+	return opts
 }
 
 // hasFile reports whether dir holds name or name.gz.
@@ -77,8 +146,9 @@ func modelTokenizer(t *testing.T, root, model, family string) Encoder {
 
 // TestModelInputGoldens re-creates the input_ids, attention_mask and
 // token_type_ids arrays of every fixture model from the texts its golden
-// index names (HF tokenizer(texts, padding="longest")), and runs the tiny
-// CLIP model's own tokenizer golden file.
+// index names, with the padding, max_length and truncation the index
+// records (HF tokenizer(texts, padding="longest") when it records none), and
+// runs the tiny CLIP model's own tokenizer golden file.
 func TestModelInputGoldens(t *testing.T) {
 	root := fixturedir.Dir()
 	indexes, _ := filepath.Glob(filepath.Join(root, "*", "golden", "index.json"))
@@ -91,6 +161,10 @@ func TestModelInputGoldens(t *testing.T) {
 		}
 		var idx modelIndex
 		if err := json.Unmarshal(data, &idx); err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		var top encodeOptions
+		if err := json.Unmarshal(data, &top); err != nil {
 			t.Fatalf("%s: %v", path, err)
 		}
 		if idx.Family != "bert" && idx.Family != "albert" && idx.Family != "clip" {
@@ -116,11 +190,12 @@ func TestModelInputGoldens(t *testing.T) {
 			if enc == nil {
 				enc = modelTokenizer(t, root, model, idx.Family)
 			}
+			opts := top.over(in.encodeOptions).options(t, path)
 			var batch []Encoding
 			if in.Texts != nil {
-				batch, err = enc.EncodeBatch(in.Texts, Options{Padding: PadLongest})
+				batch, err = enc.EncodeBatch(in.Texts, opts)
 			} else {
-				batch, err = enc.EncodePairBatch(in.Text, in.TextPair, Options{Padding: PadLongest})
+				batch, err = enc.EncodePairBatch(in.Text, in.TextPair, opts)
 			}
 			if err != nil {
 				t.Fatal(err)

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/storyeval/storyeval/internal/pyunicode"
 )
 
 // fakeSegment builds a segment of n tokens named by prefix.
@@ -141,11 +143,11 @@ func TestPythonLower(t *testing.T) {
 		{"ABC def", "abc def", "abc def"},
 	}
 	for _, tc := range tests {
-		if got := pyLower(tc.in); got != tc.whole {
-			t.Errorf("pyLower(%q) = %q, want %q", tc.in, got, tc.whole)
+		if got := pyunicode.Lower(tc.in); got != tc.whole {
+			t.Errorf("pyunicode.Lower(%q) = %q, want %q", tc.in, got, tc.whole)
 		}
-		if got := pyLowerChars(tc.in); got != tc.chars {
-			t.Errorf("pyLowerChars(%q) = %q, want %q", tc.in, got, tc.chars)
+		if got := pyunicode.LowerChars(tc.in); got != tc.chars {
+			t.Errorf("pyunicode.LowerChars(%q) = %q, want %q", tc.in, got, tc.chars)
 		}
 	}
 }

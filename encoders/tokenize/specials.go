@@ -3,6 +3,8 @@ package tokenize
 import (
 	"sort"
 	"strings"
+
+	"github.com/storyeval/storyeval/internal/pyunicode"
 )
 
 // specialSplitter cuts a text at the special tokens written in it, as the
@@ -81,7 +83,7 @@ func (s specialSplitter) lowerOutside(text string) []piece {
 		if p.special {
 			b.WriteString(p.text)
 		} else {
-			b.WriteString(pyLowerChars(p.text))
+			b.WriteString(pyunicode.LowerChars(p.text))
 		}
 	}
 	return s.split(b.String())

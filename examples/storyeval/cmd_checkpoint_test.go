@@ -9,7 +9,7 @@ import (
 
 func TestCheckpointCommand(t *testing.T) {
 	var stdout, stderr bytes.Buffer
-	code := runMain([]string{"checkpoint", "-prefix", "model.", "-stats", "../../encoders/checkpoint/testdata/sop_model_epoch4.pth.tar"}, &stdout, &stderr)
+	code := runMain([]string{"checkpoint", "-prefix", "model.", "-stats", "../../testdata/e2e/rovist_c/sop_model_epoch4.pth.tar"}, &stdout, &stderr)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr.String())
 	}
@@ -45,7 +45,7 @@ func TestCheckpointCommand(t *testing.T) {
 
 	// Without a prefix the non-tensor entries are listed, the Namespace inert.
 	stdout.Reset()
-	if code := runMain([]string{"checkpoint", "../../encoders/checkpoint/testdata/sop_model_epoch4.pth.tar"}, &stdout, &stderr); code != 0 {
+	if code := runMain([]string{"checkpoint", "../../testdata/e2e/rovist_c/sop_model_epoch4.pth.tar"}, &stdout, &stderr); code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr.String())
 	}
 	if err := json.Unmarshal(stdout.Bytes(), &out); err != nil {

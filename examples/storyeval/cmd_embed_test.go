@@ -14,7 +14,7 @@ import (
 // the reference (ViTImageProcessor then ViTModel).
 func TestEmbedImageMatchesViTGolden(t *testing.T) {
 	var stdout, stderr bytes.Buffer
-	code := runMain([]string{"embed", "-model", "../../encoders/testdata/vit", "-image", "../../encoders/testdata/images/img0.png"}, &stdout, &stderr)
+	code := runMain([]string{"embed", "-model", "../../testdata/encoders/fixtures/vit", "-image", "../../testdata/encoders/fixtures/images/img0.png"}, &stdout, &stderr)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr.String())
 	}
@@ -22,7 +22,7 @@ func TestEmbedImageMatchesViTGolden(t *testing.T) {
 	if err := json.Unmarshal(stdout.Bytes(), &got); err != nil {
 		t.Fatal(err)
 	}
-	want, err := npy.ReadFile("../../encoders/testdata/vit/golden/images_pooler_output.npy")
+	want, err := npy.ReadFile("../../testdata/encoders/fixtures/vit/golden/images_pooler_output.npy")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,10 +39,10 @@ func TestEmbedImageMatchesViTGolden(t *testing.T) {
 
 func TestEmbedRejectsBadArguments(t *testing.T) {
 	for _, args := range [][]string{
-		{"embed", "-model", "../../encoders/testdata/vit"},
-		{"embed", "-model", "../../encoders/testdata/vit", "-text", "a dog"},
-		{"embed", "-model", "../../encoders/testdata/nosuch", "-image", "x.png"},
-		{"embed", "-model", "../../encoders/testdata/vit", "-image", "../../encoders/testdata/manifest.json"},
+		{"embed", "-model", "../../testdata/encoders/fixtures/vit"},
+		{"embed", "-model", "../../testdata/encoders/fixtures/vit", "-text", "a dog"},
+		{"embed", "-model", "../../testdata/encoders/fixtures/nosuch", "-image", "x.png"},
+		{"embed", "-model", "../../testdata/encoders/fixtures/vit", "-image", "../../testdata/encoders/fixtures/manifest.json"},
 	} {
 		var stdout, stderr bytes.Buffer
 		if code := runMain(args, &stdout, &stderr); code == 0 {

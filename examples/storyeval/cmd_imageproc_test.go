@@ -14,7 +14,7 @@ import (
 // TestImageprocGolden runs the subcommand on two fixture PNGs with the CLIP
 // config and checks the written .npy against the transformers goldens.
 func TestImageprocGolden(t *testing.T) {
-	dir := "../../encoders/testdata/images"
+	dir := "../../testdata/encoders/fixtures/images"
 	out := filepath.Join(t.TempDir(), "pv.npy")
 	var stdout, stderr bytes.Buffer
 	code := runMain([]string{"imageproc", "-config", dir + "/clip_preprocessor_config.json", "-npy", out,
@@ -62,7 +62,7 @@ func TestImageprocGolden(t *testing.T) {
 // the RGBA fixture image against CLIPScore's pixel_values (row 7 of the
 // image order f,a,d,h,i,b,j,e,c,g is img_e, the RGBA PNG).
 func TestImageprocCLIPScoreOrder(t *testing.T) {
-	dir := "../../encoders/imageproc/testdata"
+	dir := "../../testdata/encoders/imageproc"
 	out := filepath.Join(t.TempDir(), "pv.npy")
 	var stdout, stderr bytes.Buffer
 	code := runMain([]string{"imageproc", "-processor", "openai-clip", "-size", "32", "-resize-first", "-npy", out, dir + "/clipscore/img_e.png"}, &stdout, &stderr)
@@ -87,7 +87,7 @@ func TestImageprocCLIPScoreOrder(t *testing.T) {
 }
 
 func TestImageprocErrors(t *testing.T) {
-	dir := "../../encoders/testdata/images"
+	dir := "../../testdata/encoders/fixtures/images"
 	cases := [][]string{
 		{"imageproc"},
 		{"imageproc", "-processor", "deit", dir + "/img0.png"},

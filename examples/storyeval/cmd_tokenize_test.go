@@ -9,7 +9,7 @@ import (
 )
 
 func TestTokenizeCommand(t *testing.T) {
-	const texts = "../../encoders/testdata/tokenizers/cli/texts.json"
+	const texts = "../../testdata/encoders/fixtures/tokenizers/cli/texts.json"
 	tests := []struct {
 		family, model string
 		extra         []string
@@ -17,7 +17,7 @@ func TestTokenizeCommand(t *testing.T) {
 		wantMask      [][]int
 	}{
 		{
-			"bert", "../../encoders/testdata/tokenizers/bert", []string{"-padding", "longest"},
+			"bert", "../../testdata/encoders/fixtures/tokenizers/bert", []string{"-padding", "longest"},
 			// bert_wordpiece.json batch_padded, rows 1 and 6.
 			[][]int{
 				{101, 7592, 1010, 2088, 999, 102, 0, 0, 0, 0, 0},
@@ -26,12 +26,12 @@ func TestTokenizeCommand(t *testing.T) {
 			[][]int{{1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0}, {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1}},
 		},
 		{
-			"albert", "../../encoders/testdata/tokenizers/albert", []string{"-truncation", "longest_first", "-max-length", "6"},
+			"albert", "../../testdata/encoders/fixtures/tokenizers/albert", []string{"-truncation", "longest_first", "-max-length", "6"},
 			[][]int{{2, 10975, 15, 126, 187, 3}, {2, 6241, 16288, 13113, 15180, 3}},
 			[][]int{{1, 1, 1, 1, 1, 1}, {1, 1, 1, 1, 1, 1}},
 		},
 		{
-			"clip", "../../encoders/testdata/tokenizers/clip_full", nil,
+			"clip", "../../testdata/encoders/fixtures/tokenizers/clip_full", nil,
 			[][]int{
 				{49406, 3306, 267, 1002, 256, 49407},
 				{49406, 15304, 1097, 35689, 563, 29106, 7054, 4166, 622, 7255, 703, 671, 778, 10067, 1928, 43017, 49407},

@@ -5,12 +5,12 @@ import (
 	"testing"
 )
 
-// TestRoViSTCPairInputs re-creates the ALBERT pair inputs of RoViST-C and
-// its dHM prefix variant ([CLS] A [SEP] B [SEP], AlbertTokenizer class
-// defaults) recorded when the original metric code ran.
-func TestRoViSTCPairInputs(t *testing.T) {
+// TestALBERTPairEncoding re-creates ALBERT sentence-pair inputs ([CLS] A
+// [SEP] B [SEP], AlbertTokenizer class defaults) recorded from
+// AlbertTokenizer when a sentence-order model scored stories.
+func TestALBERTPairEncoding(t *testing.T) {
 	_, albert, _ := loadTestTokenizers(t)
-	data, err := readModelFile("testdata", "rovist_c_pairs.json", 1<<24)
+	data, err := readModelFile("testdata", "albert_sentence_pairs.json", 1<<24)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -26,7 +26,7 @@ func TestRoViSTCPairInputs(t *testing.T) {
 	if len(pairs) == 0 {
 		t.Fatal("no pairs")
 	}
-	c := newCounter(t, "RoViST-C ALBERT pairs")
+	c := newCounter(t, "ALBERT sentence pairs")
 	for _, p := range pairs {
 		e := albert.EncodePair(p.A, p.B)
 		q := quote(p.A) + "+" + quote(p.B)
