@@ -3,6 +3,7 @@ package nphrase
 import (
 	"fmt"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/storyeval/storyeval/internal/postag"
@@ -32,6 +33,48 @@ func Story(text string) ([]string, error) {
 // Sentences returns the noun phrases of each sentence of text (NLTK Punkt
 // sentences), lower-cased and de-duplicated within the sentence.
 func Sentences(text string) ([][]string, error) {
+	return eachSentence(text, sentenceChunks)
+}
+
+// SentenceNouns returns the nouns (tokens tagged NN, NNS, NNP, NNPS) of each
+// sentence, lower-cased and de-duplicated within the sentence: the units of
+// GROOViST's +Ns ablation.
+func SentenceNouns(text string) ([][]string, error) {
+	return eachSentence(text, sentenceNouns)
+}
+
+// WordCount returns the number of NLTK word tokens of text that contain a
+// letter or a digit (punctuation tokens are not words).
+func WordCount(text string) int {
+	n := 0
+	for _, t := range words.Tokenize(strings.ToValidUTF8(text, "\uFFFD")) {
+		for _, r := range t {
+			if unicode.IsLetter(r) || unicode.IsDigit(r) {
+				n++
+				break
+			}
+		}
+	}
+	return n
+}
+
+func sentenceNouns(_ string, toks, tags []string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for i, t := range tags {
+		if !isNoun(t) {
+			continue
+		}
+		w := pyunicode.Lower(toks[i])
+		if !seen[w] {
+			seen[w] = true
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+func eachSentence(text string, fn func(sent string, toks, tags []string) []string) ([][]string, error) {
 	if len(text) > MaxTextBytes {
 		return nil, fmt.Errorf("nphrase: text of %d bytes is over the %d-byte limit", len(text), MaxTextBytes)
 	}
@@ -50,7 +93,7 @@ func Sentences(text string) ([][]string, error) {
 		sent := text[sp.Start:sp.End]
 		toks = tk.TokenizeSentence(toks[:0], sent)
 		tags = tagger.AppendTags(tags[:0], toks)
-		out = append(out, sentenceChunks(sent, toks, tags))
+		out = append(out, fn(sent, toks, tags))
 	}
 	return out, nil
 }
