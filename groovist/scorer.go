@@ -150,13 +150,7 @@ func (s *Scorer) plan(in Input, opts Options, ratings *Ratings, pronouns *Pronou
 	if in.NPs != nil {
 		p.input = append([]string(nil), in.NPs...)
 	} else {
-		var sents [][]string
-		var err error
-		if opts.Units == Nouns {
-			sents, err = nphrase.SentenceNouns(in.Text)
-		} else {
-			sents, err = nphrase.Sentences(in.Text)
-		}
+		sents, err := sentencePhrases(in.Text, opts.Units)
 		if err != nil {
 			return p, err
 		}
@@ -188,6 +182,10 @@ func (s *Scorer) plan(in Input, opts Options, ratings *Ratings, pronouns *Pronou
 			return p, fmt.Errorf("unknown Weighting %d", opts.Weighting)
 		}
 	}
+	if len(in.Images) == 0 {
+		// the reference's max over an empty image axis raises
+		return p, fmt.Errorf("no images")
+	}
 	p.images = make([]imagePlan, len(in.Images))
 	for k, img := range in.Images {
 		ip, err := s.imagePlan(img)
@@ -197,6 +195,32 @@ func (s *Scorer) plan(in Input, opts Options, ratings *Ratings, pronouns *Pronou
 		p.images[k] = ip
 	}
 	return p, nil
+}
+
+// Phrases extracts a story's phrases from its text as Score does when no
+// NP list is given: noun chunks (internal/nphrase, an approximation of
+// spaCy's noun_chunks) or, for Units Nouns, single nouns; per sentence,
+// lower-cased, de-duplicated within the sentence, concatenated.
+func Phrases(text string, units Units) ([]string, error) {
+	sents, err := sentencePhrases(text, units)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, s := range sents {
+		out = append(out, s...)
+	}
+	return out, nil
+}
+
+func sentencePhrases(text string, units Units) ([][]string, error) {
+	switch units {
+	case NounPhrases:
+		return nphrase.Sentences(text)
+	case Nouns:
+		return nphrase.SentenceNouns(text)
+	}
+	return nil, fmt.Errorf("groovist: unknown Units %d", units)
 }
 
 // finish computes the alignment, the penalised scores and the analyses of
