@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/storyeval/storyeval/encoders"
 	"github.com/storyeval/storyeval/encoders/imageproc"
@@ -36,6 +37,21 @@ type CLIPScorer struct {
 	Processor *imageproc.Processor
 	// Decode bounds image decoding.
 	Decode imageproc.DecodeOptions
+
+	// forwardTime, when set (benchmarks), receives the duration of each
+	// forward pass.
+	forwardTime func(time.Duration)
+}
+
+// timed runs a forward pass, reporting its duration to forwardTime.
+func (s *CLIPScorer) timed(f func() error) error {
+	if s.forwardTime == nil {
+		return f()
+	}
+	start := time.Now()
+	err := f()
+	s.forwardTime(time.Since(start))
+	return err
 }
 
 // NewCLIPScorer returns a CLIPScorer on a CLIP model and its tokenizer.
@@ -152,7 +168,8 @@ func (s *CLIPScorer) textFeatures(ctx context.Context, texts []string) ([][]floa
 		if err != nil {
 			return nil, err
 		}
-		res, err := s.Text.run(ctx, ids)
+		var res *encoders.CLIPOutput
+		err = s.timed(func() (err error) { res, err = s.Text.run(ctx, ids); return err })
 		if err != nil {
 			return nil, err
 		}
@@ -186,7 +203,8 @@ func (s *CLIPScorer) imageFeatures(ctx context.Context, paths []string) ([][]flo
 		if err != nil {
 			return nil, fmt.Errorf("groovist: %w", err)
 		}
-		res, err := s.Model.EncodeImages(ctx, pv, nil)
+		var res *encoders.CLIPOutput
+		err = s.timed(func() (err error) { res, err = s.Model.EncodeImages(ctx, pv, nil); return err })
 		if err != nil {
 			return nil, fmt.Errorf("groovist: CLIP image tower: %w", err)
 		}
