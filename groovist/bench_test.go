@@ -216,8 +216,9 @@ func BenchmarkFullSizeGROOViST(b *testing.B) {
 	}
 	s.CropsDir = crops
 	var forward time.Duration
-	s.Text = &timedText{c: s.Text.(*CLIPText), d: &forward}
-	s.Images = &timedImages{m: m, d: &forward}
+	var flops float64
+	s.Text = &timedText{c: s.Text.(*CLIPText), d: &forward, flops: &flops}
+	s.Images = &timedImages{m: m, d: &forward, flops: &flops}
 	ctx := context.Background()
 	b.ResetTimer()
 	start := time.Now()
@@ -233,13 +234,15 @@ func BenchmarkFullSizeGROOViST(b *testing.B) {
 	b.ReportMetric(float64(stories)/total.Seconds(), "stories/s")
 	b.ReportMetric(100*(total-forward).Seconds()/total.Seconds(), "%outside_forward")
 	b.ReportMetric(forward.Seconds()/float64(stories), "forward_s/story")
+	b.ReportMetric(flops/forward.Seconds()/1e9, "forward_GFLOP/s")
 }
 
 // timedText and timedImages add up the time of the forward passes
 // (tokenization is counted outside them).
 type timedText struct {
-	c *CLIPText
-	d *time.Duration
+	c     *CLIPText
+	d     *time.Duration
+	flops *float64
 }
 
 func (t *timedText) EmbedTexts(ctx context.Context, texts []string) (*tensor.Dense, error) {
@@ -247,17 +250,28 @@ func (t *timedText) EmbedTexts(ctx context.Context, texts []string) (*tensor.Den
 	if err != nil {
 		return nil, err
 	}
+	seq := 1
+	for _, row := range ids {
+		for k, id := range row {
+			if id != 0 {
+				seq = max(seq, k+1)
+			}
+		}
+	}
+	*t.flops += t.c.Model.TextFLOPs(len(ids), seq)
 	start := time.Now()
 	defer func() { *t.d += time.Since(start) }()
 	return t.c.embedIDs(ctx, ids)
 }
 
 type timedImages struct {
-	m *encoders.CLIP
-	d *time.Duration
+	m     *encoders.CLIP
+	d     *time.Duration
+	flops *float64
 }
 
 func (t *timedImages) EmbedImages(ctx context.Context, imgs []imageproc.PixelValues) (*tensor.Dense, error) {
+	*t.flops += t.m.ImageFLOPs(len(imgs))
 	start := time.Now()
 	defer func() { *t.d += time.Since(start) }()
 	return t.m.EmbedImages(ctx, imgs)

@@ -198,9 +198,14 @@ func (s *Scorer) plan(in Input, opts Options, ratings *Ratings, pronouns *Pronou
 }
 
 // Phrases extracts a story's phrases from its text as Score does when no
-// NP list is given: noun chunks (internal/nphrase, an approximation of
-// spaCy's noun_chunks) or, for Units Nouns, single nouns; per sentence,
-// lower-cased, de-duplicated within the sentence, concatenated.
+// NP list is given: noun chunks or, for Units Nouns, single nouns; per
+// sentence, lower-cased, de-duplicated within the sentence, concatenated.
+// The chunker approximates spaCy's noun_chunks, which the reference runs
+// offline: against the real spaCy lists of the fixtures (6 stories, 71
+// chunks) it has precision 0.956, recall 0.915, F1 0.935, and 3 of the 6
+// lists identical (go test -run TestAgreement -v ./internal/nphrase).
+// Scores from extracted phrases therefore approximate the published ones;
+// pass spaCy's lists as Input.NPs to reproduce them.
 func Phrases(text string, units Units) ([]string, error) {
 	sents, err := sentencePhrases(text, units)
 	if err != nil {
@@ -326,8 +331,9 @@ func EstimateTheta(results []Result) float64 {
 }
 
 // Mean is the corpus score as groovist.py --average_across_samples prints
-// it: statistics.fmean over every story, so NaN when any story is
-// undefined. MeanDefined skips those.
+// it: the mean over every story (statistics.fmean, which sums exactly;
+// here summed in float64), so NaN when any story is undefined.
+// MeanDefined skips those.
 func Mean(results []Result) float64 {
 	if len(results) == 0 {
 		return math.NaN()
