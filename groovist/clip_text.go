@@ -60,7 +60,8 @@ func (c *CLIPText) embedIDs(ctx context.Context, ids [][]int) (*tensor.Dense, er
 
 // run runs the text tower on OpenAI-tokenized ids. The padding after the
 // end-of-text token cannot change the pooled (end-of-text) state under
-// CLIP's causal mask, so the batch is cut after the longest text.
+// CLIP's causal mask, so the batch is cut after the longest text (the
+// end-of-text token is each row's last non-zero id).
 func (c *CLIPText) run(ctx context.Context, ids [][]int) (*encoders.CLIPOutput, error) {
 	seq := 1
 	for _, row := range ids {
@@ -72,14 +73,15 @@ func (c *CLIPText) run(ctx context.Context, ids [][]int) (*encoders.CLIPOutput, 
 			seq = n
 		}
 	}
+	// No padding mask: the reference passes input_ids alone (id 0 is
+	// also the token "!", so zeros cannot be told from padding), and the
+	// causal mask keeps the end-of-text state clear of what follows it.
+	mask := make([]int, seq)
+	for t := range mask {
+		mask[t] = 1
+	}
 	encs := make([]tokenize.Encoding, len(ids))
 	for i, row := range ids {
-		mask := make([]int, seq)
-		for t := 0; t < seq; t++ {
-			if row[t] != 0 || t == 0 {
-				mask[t] = 1
-			}
-		}
 		encs[i] = tokenize.Encoding{IDs: row[:seq:seq], AttentionMask: mask}
 	}
 	out, err := c.Model.EncodeText(ctx, encs, nil)
