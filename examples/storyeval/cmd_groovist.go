@@ -159,6 +159,8 @@ func presetTheta(name string) float64 {
 		return groovist.ThetaAESOP
 	case "vwp":
 		return groovist.ThetaVWP
+	case "custom":
+		return 0.5 // config.ini's [custom] section
 	}
 	return groovist.ThetaVIST
 }
