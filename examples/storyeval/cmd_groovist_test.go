@@ -186,3 +186,48 @@ func TestGroovistCommandRejectsBadInput(t *testing.T) {
 		}
 	}
 }
+
+// TestGroovistCommandFromText extracts phrases from the stories' texts and
+// reports P for each story with a text, and the per-phrase diagnostics.
+func TestGroovistCommandFromText(t *testing.T) {
+	dir := e2efixtures.Metric("groovist")
+	var texts map[string]string
+	pythonJSON(t, filepath.Join(dir, "stories.json"), &texts)
+	var stdout, stderr bytes.Buffer
+	args := []string{"groovist", "-stories", filepath.Join(dir, "stories.json"), "-model", e2efixtures.Metric("clip"),
+		"-tokenizer", clipTokenizerDir, "-entities", filepath.Join(dir, "aesop_entities.csv"),
+		"-crops", filepath.Join(dir, "aesop-entities"), "-dataset", "aesop", "-details", "-nouns"}
+	if code := runMain(args, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	var got struct {
+		Stories []struct {
+			ID           string   `json:"id"`
+			NPProportion *float64 `json:"np_proportion"`
+			NPs          []struct {
+				NP        string    `json:"np"`
+				Alignment []float64 `json:"alignment"`
+				BestImage int       `json:"best_image"`
+			} `json:"nps"`
+		} `json:"stories"`
+	}
+	if err := json.Unmarshal(stdout.Bytes(), &got); err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Stories) != len(texts) {
+		t.Fatalf("%d stories, stories.json has %d", len(got.Stories), len(texts))
+	}
+	for _, s := range got.Stories {
+		if s.NPProportion == nil || *s.NPProportion <= 0 {
+			t.Errorf("%s: P = %v", s.ID, s.NPProportion)
+		}
+		for _, np := range s.NPs {
+			if strings.Contains(np.NP, " ") {
+				t.Errorf("%s: -nouns gave the phrase %q", s.ID, np.NP)
+			}
+			if len(np.Alignment) != 3 || np.BestImage < 0 || np.BestImage > 2 {
+				t.Errorf("%s %q: alignment %v best %d", s.ID, np.NP, np.Alignment, np.BestImage)
+			}
+		}
+	}
+}
