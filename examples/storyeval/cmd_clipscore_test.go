@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -91,6 +92,29 @@ func TestCLIPScoreCommandRejectsBadInput(t *testing.T) {
 		}
 		if stdout.Len() != 0 {
 			t.Errorf("partial output %q", stdout.String())
+		}
+	}
+}
+
+func TestCLIPScoreCommandCSV(t *testing.T) {
+	dir := e2efixtures.Metric("clipscore")
+	var stdout, stderr bytes.Buffer
+	args := []string{"clipscore", "-cands", filepath.Join(dir, "candidates.json"), "-images", filepath.Join(dir, "images"),
+		"-model", e2efixtures.Metric("clip"), "-tokenizer", clipTokenizerDir, "-format", "csv"}
+	if code := runMain(args, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	var per map[string]map[string]*float64
+	pythonJSON(t, filepath.Join(dir, "per_instance.json"), &per)
+	lines := strings.Split(strings.TrimSpace(stdout.String()), "\n")
+	if len(lines) != len(per)+2 || lines[0] != "id,CLIPScore,RefCLIPScore" {
+		t.Fatalf("CSV %q", lines)
+	}
+	for _, line := range lines[1 : len(lines)-1] {
+		f := strings.Split(line, ",")
+		x, err := strconv.ParseFloat(f[1], 64)
+		if err != nil || !within(&x, per[f[0]]["CLIPScore"]) || f[2] != "NaN" {
+			t.Errorf("%q: want CLIPScore %v and no RefCLIPScore without -refs", line, per[f[0]]["CLIPScore"])
 		}
 	}
 }
