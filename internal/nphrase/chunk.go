@@ -58,7 +58,7 @@ func WordCount(text string) int {
 	return n
 }
 
-func sentenceNouns(_ string, toks, tags []string) []string {
+func sentenceNouns(_ string, toks, tags []string, _ [][2]int) []string {
 	var out []string
 	seen := map[string]bool{}
 	for i, t := range tags {
@@ -74,7 +74,7 @@ func sentenceNouns(_ string, toks, tags []string) []string {
 	return out
 }
 
-func eachSentence(text string, fn func(sent string, toks, tags []string) []string) ([][]string, error) {
+func eachSentence(text string, fn func(sent string, toks, tags []string, offs [][2]int) []string) ([][]string, error) {
 	if len(text) > MaxTextBytes {
 		return nil, fmt.Errorf("nphrase: text of %d bytes is over the %d-byte limit", len(text), MaxTextBytes)
 	}
@@ -93,14 +93,25 @@ func eachSentence(text string, fn func(sent string, toks, tags []string) []strin
 		sent := text[sp.Start:sp.End]
 		toks = tk.TokenizeSentence(toks[:0], sent)
 		tags = tagger.AppendTags(tags[:0], toks)
-		out = append(out, fn(sent, toks, tags))
+		offs := align(sent, toks)
+		// A sentence-final mark inside a Punkt sentence (text written
+		// "... gotten . i even ...", as VIST's is, where Punkt keeps the
+		// lower-case continuation) still ends a sentence for spaCy's parser,
+		// so the chunks are de-duplicated per such piece. The tags come
+		// from the whole Punkt sentence, as NLTK tags it.
+		lo := 0
+		for i := range toks {
+			if i == len(toks)-1 || tags[i] == "." && i > lo {
+				out = append(out, fn(sent, toks[lo:i+1], tags[lo:i+1], offs[lo:i+1]))
+				lo = i + 1
+			}
+		}
 	}
 	return out, nil
 }
 
 // sentenceChunks chunks one tagged sentence and formats the chunks.
-func sentenceChunks(sent string, toks, tags []string) []string {
-	offs := align(sent, toks)
+func sentenceChunks(sent string, toks, tags []string, offs [][2]int) []string {
 	var out []string
 	seen := map[string]bool{}
 	for _, c := range chunkSpans(toks, tags) {

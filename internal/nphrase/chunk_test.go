@@ -18,6 +18,10 @@ func TestSentences(t *testing.T) {
 		{"grandpa did the grilling .", [][]string{{"grandpa", "the grilling"}}},
 		{"the dog saw the dog .", [][]string{{"the dog"}}},
 		{"yesterday we went to the park .", [][]string{{"we", "the park"}}},
+		{"look how large the bush of flowers has gotten . i even have some friendly animals .",
+			[][]string{{"the bush", "flowers"}, {"i", "some friendly animals"}}},
+		{"some yard maintenance needs to get done .", [][]string{{"some yard maintenance"}}},
+		{"there were numerous sculptures that we could touch .", [][]string{{"numerous sculptures", "that", "we"}}},
 		{"", nil},
 	}
 	for _, c := range cases {

@@ -63,13 +63,31 @@ func chunkSpans(toks, tags []string) [][2]int {
 	for i, t := range toks {
 		low[i] = pyunicode.Lower(t)
 	}
+	// Lower-case "i" (VIST's texts are lower-cased) is often mis-tagged
+	// (VB, NN, JJ) by a tagger trained on cased text; it is the pronoun
+	// unless it is part of a name ("World War I").
+	var fixed []string
+	for i := range tags {
+		if toks[i] == "i" && tags[i] != "PRP" && tags[i] != "NNP" {
+			if fixed == nil {
+				fixed = append([]string(nil), tags...)
+			}
+			fixed[i] = "PRP"
+		}
+	}
+	if fixed != nil {
+		tags = fixed
+	}
 	var out [][2]int
 	for i := 0; i < n; {
 		if end := nounPhraseEnd(low, tags, i); end > i {
 			if !adverbialTime(low, tags, i, end) {
 				out = append(out, [2]int{i, end})
 			}
-			i = end
+			// a phrase ends at its last noun, so a noun right after it is
+			// one that verbHead read as a verb: skip it
+			for i = end; i < n && isNoun(tags[i]); i++ {
+			}
 			continue
 		}
 		if pronounAt(low, tags, i) {
@@ -87,6 +105,18 @@ func pronounAt(low, tags []string, i int) bool {
 		return true
 	case "WP":
 		return low[i] == "who" || low[i] == "whom"
+	case "IN":
+		// "sculptures that one could touch": a "that" right after a noun
+		// and before the relative clause's subject is the clause's object
+		// (a pronoun to spaCy), not a complementizer
+		if low[i] != "that" || i == 0 || i+1 >= len(tags) || !isNoun(tags[i-1]) {
+			return false
+		}
+		switch tags[i+1] {
+		case "PRP", "DT", "CD", "PRP$", "NN", "NNS", "NNP", "NNPS":
+			return true
+		}
+		return false
 	case "WDT", "DT":
 		next := ""
 		if i+1 < len(tags) {
