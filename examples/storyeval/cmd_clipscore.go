@@ -1,0 +1,182 @@
+package main
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+
+	"github.com/storyeval/storyeval/groovist"
+)
+
+func init() {
+	register(command{
+		name:    "clipscore",
+		summary: "CLIPScore and RefCLIPScore of captions (clipscore.py conventions)",
+		run:     runCLIPScore,
+	})
+}
+
+func runCLIPScore(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("clipscore", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	candsPath := fs.String("cands", "", "JSON file {image id: candidate caption} (required)")
+	imagesDir := fs.String("images", "", "folder of images named {image id}.png/.jpg/.jpeg (required)")
+	refsPath := fs.String("refs", "", "JSON file {image id: [references]} (or {image id: reference}) for RefCLIPScore")
+	modelDir := fs.String("model", "", "HuggingFace CLIP folder (config.json + weights) (required)")
+	tokDir := fs.String("tokenizer", "", "folder with CLIP's vocab.json and merges.txt (default: -model)")
+	format := fs.String("format", "json", "output format: json or csv")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: storyeval clipscore -cands FILE.json -images DIR [-refs FILE.json] -model DIR [-tokenizer DIR] [-format json|csv]")
+		fmt.Fprintln(stderr, "\nPer image: CLIPScore = 2.5·max(cos(image, \"A photo depicts \" + caption), 0); with -refs also RefCLIPScore.")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected arguments %q", fs.Args())
+	}
+	if *candsPath == "" || *imagesDir == "" {
+		fs.Usage()
+		return errors.New("-cands and -images are required")
+	}
+	if *format != "json" && *format != "csv" {
+		return fmt.Errorf("-format %q: want json or csv", *format)
+	}
+	ids, paths, err := groovist.ImageFiles(*imagesDir)
+	if err != nil {
+		return fmt.Errorf("-images: %w", err)
+	}
+	if len(ids) == 0 {
+		return fmt.Errorf("-images %s: no .png, .jpg, .jpeg or .tiff file", *imagesDir)
+	}
+	cands, err := readCaptions(*candsPath)
+	if err != nil {
+		return err
+	}
+	var refs map[string][]string
+	if *refsPath != "" {
+		if refs, err = readReferences(*refsPath); err != nil {
+			return err
+		}
+	}
+	items := make([]groovist.Caption, len(ids))
+	for i, id := range ids {
+		c, ok := cands[id]
+		if !ok {
+			return fmt.Errorf("%s: no candidate for image %q (%s)", *candsPath, id, paths[i])
+		}
+		items[i] = groovist.Caption{ID: id, Image: paths[i], Candidate: c}
+		if refs != nil {
+			r, ok := refs[id]
+			if !ok || len(r) == 0 {
+				return fmt.Errorf("%s: no reference for image %q", *refsPath, id)
+			}
+			items[i].References = r
+		}
+	}
+	m, tok, err := loadCLIPModel(*modelDir, *tokDir)
+	if err != nil {
+		return err
+	}
+	sc, err := groovist.NewCLIPScorer(m, tok)
+	if err != nil {
+		return err
+	}
+	ctx, stop := interruptContext()
+	defer stop()
+	prog := newProgress(stderr, 1, "runs")
+	res, err := sc.Score(ctx, items)
+	prog.Finish()
+	if err != nil {
+		return err
+	}
+	cm, rm := groovist.CorpusMeans(res)
+	if *format == "csv" {
+		cw := csv.NewWriter(stdout)
+		_ = cw.Write([]string{"id", "CLIPScore", "RefCLIPScore"})
+		for _, r := range res {
+			_ = cw.Write([]string{r.ID, formatFloat(r.CLIPScore), formatFloat(r.RefCLIPScore)})
+		}
+		_ = cw.Write([]string{"(mean)", formatFloat(cm), formatFloat(rm)})
+		cw.Flush()
+		return cw.Error()
+	}
+	out := clipScoreOutput{CLIPScore: Float(cm)}
+	if refs != nil {
+		v := Float(rm)
+		out.RefCLIPScore = &v
+	}
+	for _, r := range res {
+		it := clipScoreItem{ID: r.ID, CLIPScore: Float(r.CLIPScore)}
+		if r.HasRefs {
+			a, b := Float(r.RefCLIPScore), Float(r.MaxRefCosine)
+			it.RefCLIPScore, it.MaxRefCosine = &a, &b
+		}
+		out.Items = append(out.Items, it)
+	}
+	return writeJSON(stdout, out)
+}
+
+type clipScoreItem struct {
+	ID           string `json:"id"`
+	CLIPScore    Float  `json:"CLIPScore"`
+	RefCLIPScore *Float `json:"RefCLIPScore,omitempty"`
+	MaxRefCosine *Float `json:"max_ref_cosine,omitempty"`
+}
+
+type clipScoreOutput struct {
+	CLIPScore    Float           `json:"CLIPScore"`
+	RefCLIPScore *Float          `json:"RefCLIPScore,omitempty"`
+	Items        []clipScoreItem `json:"items"`
+}
+
+// readCaptions reads {id: caption}.
+func readCaptions(path string) (map[string]string, error) {
+	data, err := readFile(path)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]string{}
+	err = eachMember(data, func(key string, value json.RawMessage) error {
+		var s string
+		if err := json.Unmarshal(value, &s); err != nil {
+			return fmt.Errorf("caption of %q is not a string", key)
+		}
+		out[key] = s
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return out, nil
+}
+
+// readReferences reads {id: [references]} or {id: reference}.
+func readReferences(path string) (map[string][]string, error) {
+	data, err := readFile(path)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string][]string{}
+	err = eachMember(data, func(key string, value json.RawMessage) error {
+		var list []string
+		if err := json.Unmarshal(value, &list); err == nil && list != nil {
+			out[key] = list
+			return nil
+		}
+		var s string
+		if err := json.Unmarshal(value, &s); err != nil {
+			return fmt.Errorf("references of %q are neither a string nor a list of strings", key)
+		}
+		out[key] = []string{s}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return out, nil
+}

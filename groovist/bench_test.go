@@ -1,0 +1,315 @@
+package groovist
+
+// Full-size benchmarks: CLIP ViT-B/32 shapes with random weights (written
+// as a safetensors file in a temporary folder), synthetic JPEG crops and
+// phrases. Run once, they are slow:
+//
+//	go test -run='^$' -bench=FullSize -benchtime=1x ./groovist/
+//
+// Each reports items per second and the share of the run's time spent
+// outside the CLIP forward passes (decoding, preprocessing, tokenization,
+// scoring), the forward passes being timed inside the same run.
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"image"
+	"image/color"
+	"image/jpeg"
+	"math"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/storyeval/storyeval/encoders"
+	"github.com/storyeval/storyeval/encoders/imageproc"
+	"github.com/storyeval/storyeval/encoders/tokenize"
+	"github.com/storyeval/storyeval/story"
+	"gorgonia.org/tensor"
+)
+
+func clipB32Config() encoders.CLIPConfig {
+	return encoders.CLIPConfig{
+		ProjectionDim: 512,
+		TextConfig: encoders.CLIPTowerConfig{VocabSize: 49408, HiddenSize: 512, NumHiddenLayers: 12, NumAttentionHeads: 8,
+			IntermediateSize: 2048, MaxPositionEmbeddings: 77, HiddenAct: "quick_gelu", LayerNormEps: 1e-5},
+		VisionConfig: encoders.CLIPTowerConfig{HiddenSize: 768, NumHiddenLayers: 12, NumAttentionHeads: 12, IntermediateSize: 3072,
+			ImageSize: 224, PatchSize: 32, NumChannels: 3, HiddenAct: "quick_gelu", LayerNormEps: 1e-5},
+	}
+}
+
+// clipTensorShapes lists HF CLIPModel's parameters for cfg.
+func clipTensorShapes(cfg encoders.CLIPConfig) [][2]any {
+	var out [][2]any
+	add := func(name string, shape ...int) { out = append(out, [2]any{name, shape}) }
+	tower := func(prefix string, c encoders.CLIPTowerConfig) {
+		H, I := c.HiddenSize, c.IntermediateSize
+		for l := 0; l < c.NumHiddenLayers; l++ {
+			p := fmt.Sprintf("%s.encoder.layers.%d.", prefix, l)
+			for _, proj := range []string{"k_proj", "v_proj", "q_proj", "out_proj"} {
+				add(p+"self_attn."+proj+".weight", H, H)
+				add(p+"self_attn."+proj+".bias", H)
+			}
+			add(p+"layer_norm1.weight", H)
+			add(p+"layer_norm1.bias", H)
+			add(p+"mlp.fc1.weight", I, H)
+			add(p+"mlp.fc1.bias", I)
+			add(p+"mlp.fc2.weight", H, I)
+			add(p+"mlp.fc2.bias", H)
+			add(p+"layer_norm2.weight", H)
+			add(p+"layer_norm2.bias", H)
+		}
+	}
+	t, v := cfg.TextConfig, cfg.VisionConfig
+	add("logit_scale")
+	add("text_model.embeddings.token_embedding.weight", t.VocabSize, t.HiddenSize)
+	add("text_model.embeddings.position_embedding.weight", t.MaxPositionEmbeddings, t.HiddenSize)
+	tower("text_model", t)
+	add("text_model.final_layer_norm.weight", t.HiddenSize)
+	add("text_model.final_layer_norm.bias", t.HiddenSize)
+	n := v.ImageSize / v.PatchSize
+	add("vision_model.embeddings.class_embedding", v.HiddenSize)
+	add("vision_model.embeddings.patch_embedding.weight", v.HiddenSize, v.NumChannels, v.PatchSize, v.PatchSize)
+	add("vision_model.embeddings.position_embedding.weight", n*n+1, v.HiddenSize)
+	add("vision_model.pre_layrnorm.weight", v.HiddenSize)
+	add("vision_model.pre_layrnorm.bias", v.HiddenSize)
+	tower("vision_model", v)
+	add("vision_model.post_layernorm.weight", v.HiddenSize)
+	add("vision_model.post_layernorm.bias", v.HiddenSize)
+	add("visual_projection.weight", cfg.ProjectionDim, v.HiddenSize)
+	add("text_projection.weight", cfg.ProjectionDim, t.HiddenSize)
+	return out
+}
+
+// writeRandomCLIP writes config.json and a random model.safetensors.
+func writeRandomCLIP(tb testing.TB, dir string, cfg encoders.CLIPConfig) {
+	tb.Helper()
+	cj, _ := json.Marshal(cfg)
+	if err := os.WriteFile(filepath.Join(dir, "config.json"), cj, 0o644); err != nil {
+		tb.Fatal(err)
+	}
+	shapes := clipTensorShapes(cfg)
+	header := map[string]any{}
+	off := 0
+	for _, s := range shapes {
+		n := 1
+		for _, d := range s[1].([]int) {
+			n *= d
+		}
+		header[s[0].(string)] = map[string]any{"dtype": "F32", "shape": s[1], "data_offsets": []int{off, off + 4*n}}
+		off += 4 * n
+	}
+	hj, _ := json.Marshal(header)
+	for len(hj)%8 != 0 {
+		hj = append(hj, ' ')
+	}
+	f, err := os.Create(filepath.Join(dir, "model.safetensors"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer f.Close()
+	_ = binary.Write(f, binary.LittleEndian, uint64(len(hj)))
+	_, _ = f.Write(hj)
+	rng := rand.New(rand.NewSource(1))
+	buf := make([]byte, 0, 1<<20)
+	for _, s := range shapes {
+		name := s[0].(string)
+		n := 1
+		for _, d := range s[1].([]int) {
+			n *= d
+		}
+		for i := 0; i < n; i++ {
+			v := float32(rng.NormFloat64() * 0.02)
+			switch {
+			case strings.Contains(name, "norm") && strings.HasSuffix(name, ".weight"):
+				v = 1
+			case strings.HasSuffix(name, ".bias"):
+				v = 0
+			case name == "logit_scale":
+				v = 2.6592
+			}
+			buf = binary.LittleEndian.AppendUint32(buf, mathFloat32bits(v))
+			if len(buf) >= 1<<20 {
+				_, _ = f.Write(buf)
+				buf = buf[:0]
+			}
+		}
+	}
+	if _, err := f.Write(buf); err != nil {
+		tb.Fatal(err)
+	}
+}
+
+// writeJPEG writes a w×h JPEG with a random-colour gradient.
+func writeJPEG(tb testing.TB, path string, w, h int, rng *rand.Rand) {
+	img := image.NewRGBA(image.Rect(0, 0, w, h))
+	r0, g0, b0 := rng.Intn(256), rng.Intn(256), rng.Intn(256)
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			img.Set(x, y, color.RGBA{uint8(r0 + x), uint8(g0 + y), uint8(b0 + x*y), 255})
+		}
+	}
+	var buf bytes.Buffer
+	if err := jpeg.Encode(&buf, img, &jpeg.Options{Quality: 90}); err != nil {
+		tb.Fatal(err)
+	}
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		tb.Fatal(err)
+	}
+}
+
+// benchModel loads the random full-size CLIP and the real BPE vocabulary.
+func benchModel(b *testing.B) (*encoders.CLIP, *tokenize.CLIP) {
+	dir := b.TempDir()
+	writeRandomCLIP(b, dir, clipB32Config())
+	m, err := encoders.LoadCLIP(dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	tok, err := tokenize.LoadCLIP(filepath.Join("..", "encoders", "testdata", "tokenizers", "clip_full"), tokenize.CLIPOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return m, tok
+}
+
+var benchWords = strings.Fields("red blue old young small large wooden stone happy tall dog cat car bridge river tree house child man woman bride cake beach boat flower")
+
+// BenchmarkFullSizeGROOViST scores one story per iteration: 5 images × 10
+// region crops (JPEG files of 60–120 px), 20 distinct noun phrases.
+func BenchmarkFullSizeGROOViST(b *testing.B) {
+	m, tok := benchModel(b)
+	s, err := NewScorer(m, tok)
+	if err != nil {
+		b.Fatal(err)
+	}
+	crops := b.TempDir()
+	rng := rand.New(rand.NewSource(2))
+	var csv strings.Builder
+	csv.WriteString("image_name,image_id,bbox,object,score\n")
+	stories := b.N
+	inputs := make([]Input, stories)
+	for st := 0; st < stories; st++ {
+		in := Input{Story: story.Story{ID: fmt.Sprint("s", st)}}
+		for k := 0; k < 5; k++ {
+			id := fmt.Sprintf("s%d_%d", st, k)
+			in.Images = append(in.Images, story.Image{ID: id})
+			for r := 0; r < 10; r++ {
+				box := fmt.Sprintf("[%d.5, %d.25, %d.0, %d.75]", r, k, 60+r*6, 50+r*7)
+				fmt.Fprintf(&csv, "x.jpg,%s,\"%s\",obj,0.9\n", id, box)
+				writeJPEG(b, CropPath(crops, id, box), 60+rng.Intn(60), 60+rng.Intn(60), rng)
+			}
+		}
+		for n := 0; n < 20; n++ {
+			in.NPs = append(in.NPs, fmt.Sprintf("the %s %s %d", benchWords[rng.Intn(10)], benchWords[10+rng.Intn(15)], st*20+n))
+		}
+		inputs[st] = in
+	}
+	if s.Entities, err = ReadEntities(strings.NewReader(csv.String())); err != nil {
+		b.Fatal(err)
+	}
+	s.CropsDir = crops
+	var forward time.Duration
+	var flops float64
+	s.Text = &timedText{c: s.Text.(*CLIPText), d: &forward, flops: &flops}
+	s.Images = &timedImages{m: m, d: &forward, flops: &flops}
+	ctx := context.Background()
+	b.ResetTimer()
+	start := time.Now()
+	res, err := s.Score(ctx, inputs, Options{})
+	total := time.Since(start)
+	b.StopTimer()
+	if err != nil {
+		b.Fatal(err)
+	}
+	if len(res) != stories || !res[0].Defined {
+		b.Fatal("story not scored")
+	}
+	b.ReportMetric(float64(stories)/total.Seconds(), "stories/s")
+	b.ReportMetric(100*(total-forward).Seconds()/total.Seconds(), "%outside_forward")
+	b.ReportMetric(forward.Seconds()/float64(stories), "forward_s/story")
+	b.ReportMetric(flops/forward.Seconds()/1e9, "forward_GFLOP/s")
+}
+
+// timedText and timedImages add up the time of the forward passes
+// (tokenization is counted outside them).
+type timedText struct {
+	c     *CLIPText
+	d     *time.Duration
+	flops *float64
+}
+
+func (t *timedText) EmbedTexts(ctx context.Context, texts []string) (*tensor.Dense, error) {
+	ids, err := t.c.Tokens(texts)
+	if err != nil {
+		return nil, err
+	}
+	seq := 1
+	for _, row := range ids {
+		for k, id := range row {
+			if id != 0 {
+				seq = max(seq, k+1)
+			}
+		}
+	}
+	*t.flops += t.c.Model.TextFLOPs(len(ids), seq)
+	start := time.Now()
+	defer func() { *t.d += time.Since(start) }()
+	return t.c.embedIDs(ctx, ids)
+}
+
+type timedImages struct {
+	m     *encoders.CLIP
+	d     *time.Duration
+	flops *float64
+}
+
+func (t *timedImages) EmbedImages(ctx context.Context, imgs []imageproc.PixelValues) (*tensor.Dense, error) {
+	*t.flops += t.m.ImageFLOPs(len(imgs))
+	start := time.Now()
+	defer func() { *t.d += time.Since(start) }()
+	return t.m.EmbedImages(ctx, imgs)
+}
+
+// BenchmarkFullSizeCLIPScore scores 8 captions per iteration, each with a
+// 320×240 JPEG image and 3 references.
+func BenchmarkFullSizeCLIPScore(b *testing.B) {
+	m, tok := benchModel(b)
+	s, err := NewCLIPScorer(m, tok)
+	if err != nil {
+		b.Fatal(err)
+	}
+	dir := b.TempDir()
+	rng := rand.New(rand.NewSource(3))
+	n := 8 * b.N
+	items := make([]Caption, n)
+	for i := range items {
+		p := filepath.Join(dir, fmt.Sprintf("img%d.jpg", i))
+		writeJPEG(b, p, 320, 240, rng)
+		cap := func() string {
+			return fmt.Sprintf("a %s %s near the %s %d", benchWords[rng.Intn(10)], benchWords[10+rng.Intn(15)], benchWords[10+rng.Intn(15)], rng.Intn(1000))
+		}
+		items[i] = Caption{ID: fmt.Sprint(i), Image: p, Candidate: cap(), References: []string{cap(), cap(), cap()}}
+	}
+	var forward time.Duration
+	s.forwardTime = func(d time.Duration) { forward += d }
+	ctx := context.Background()
+	b.ResetTimer()
+	start := time.Now()
+	res, err := s.Score(ctx, items)
+	total := time.Since(start)
+	b.StopTimer()
+	if err != nil || len(res) != n {
+		b.Fatal(err)
+	}
+	b.ReportMetric(float64(n)/total.Seconds(), "items/s")
+	b.ReportMetric(100*(total-forward).Seconds()/total.Seconds(), "%outside_forward")
+}
+
+func mathFloat32bits(v float32) uint32 { return math.Float32bits(v) }
