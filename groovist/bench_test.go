@@ -172,7 +172,7 @@ func benchModel(b *testing.B) (*encoders.CLIP, *tokenize.CLIP) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	tok, err := tokenize.LoadCLIP(filepath.Join("..", "encoders", "testdata", "tokenizers", "clip_full"), tokenize.CLIPOptions{})
+	tok, err := tokenize.LoadCLIP(filepath.Join("..", "testdata", "encoders", "fixtures", "tokenizers", "clip_full"), tokenize.CLIPOptions{})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -18,7 +18,7 @@ func tinyCLIP() (*encoders.CLIP, *tokenize.CLIP) {
 	if err != nil {
 		panic(err)
 	}
-	tok, err := tokenize.LoadCLIP(filepath.Join("..", "encoders", "testdata", "tokenizers", "clip_full"), tokenize.CLIPOptions{})
+	tok, err := tokenize.LoadCLIP(filepath.Join("..", "testdata", "encoders", "fixtures", "tokenizers", "clip_full"), tokenize.CLIPOptions{})
 	if err != nil {
 		panic(err)
 	}

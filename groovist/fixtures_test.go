@@ -21,7 +21,7 @@ func tokenizerDir(clipDir string) string {
 			return clipDir
 		}
 	}
-	return filepath.Join("..", "encoders", "testdata", "tokenizers", "clip_full")
+	return filepath.Join("..", "testdata", "encoders", "fixtures", "tokenizers", "clip_full")
 }
 
 // loadFixtureCLIP loads the e2e tiny CLIP and the CLIP tokenizer.

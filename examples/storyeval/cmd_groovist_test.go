@@ -15,7 +15,7 @@ import (
 
 // clipTokenizerDir is the full OpenAI BPE vocabulary shipped with the
 // encoders tests (the e2e CLIP folder holds only the model).
-const clipTokenizerDir = "../../encoders/testdata/tokenizers/clip_full"
+const clipTokenizerDir = "../../testdata/encoders/fixtures/tokenizers/clip_full"
 
 // pythonJSON reads JSON written by Python's json.dump (NaN becomes null).
 func pythonJSON(t *testing.T, path string, v any) {
