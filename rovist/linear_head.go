@@ -69,14 +69,19 @@ func (h *linearHead) apply(dst, x []float32) {
 	}
 }
 
-// tanhNormalize applies tanh then F.normalize(p=2): x / max(‖x‖, 1e-12),
-// as RoViST-VG's encoders and scorer do, in float32.
-func tanhNormalize(x []float32) {
-	var ss float64
+// applyTanh applies tanh in place, rounded to float32.
+func applyTanh(x []float32) {
 	for i, v := range x {
-		t := float32(math.Tanh(float64(v)))
-		x[i] = t
-		ss += float64(t) * float64(t)
+		x[i] = float32(math.Tanh(float64(v)))
+	}
+}
+
+// normalize applies F.normalize(p=2): x / max(‖x‖, 1e-12), as RoViST-VG's
+// scorer does, in float32.
+func normalize(x []float32) {
+	var ss float64
+	for _, v := range x {
+		ss += float64(v) * float64(v)
 	}
 	norm := max(float32(math.Sqrt(ss)), 1e-12)
 	for i := range x {
