@@ -130,9 +130,12 @@ func (m *CoherenceModel) ScoreSet(ctx context.Context, set *story.Set, opts Cohe
 // together; padding is masked, so the scores equal one-pair batches.
 //
 // A story whose pair exceeds the model's 512 positions is an error naming
-// the story unless opts.Truncate is set; so are invalid UTF-8 and a
-// cancelled ctx. No partial results are returned with an error.
+// the story unless opts.Truncate is set; so are invalid UTF-8, an empty
+// list of stories and a cancelled ctx. No partial results are returned with an error.
 func (m *CoherenceModel) Score(ctx context.Context, stories []story.Story, opts CoherenceOptions) ([]CoherenceResult, error) {
+	if len(stories) == 0 {
+		return nil, fmt.Errorf("rovist: coherence: no stories to score")
+	}
 	results := make([]CoherenceResult, len(stories))
 	var jobs []coherenceJob
 	maxLen := m.MaxPieces()

@@ -96,7 +96,7 @@ func ReadGloVe(r io.Reader, name string, words []string, opts GloVeOptions) (*Gl
 	}
 	lr := &io.LimitedReader{R: br, N: maxBytes + 1}
 	sc := bufio.NewScanner(lr)
-	sc.Buffer(make([]byte, 0, 1<<16), maxLine+1)
+	sc.Buffer(make([]byte, 0, min(1<<16, maxLine+1)), maxLine+1)
 	var want map[string]bool
 	if words != nil {
 		want = make(map[string]bool, len(words)+1)

@@ -167,7 +167,7 @@ func (g *Grounder) ScoreSet(ctx context.Context, set *story.Set, opts VGOptions)
 //
 // Errors name the story (and noun, image or crop file): a noun missing from
 // the idf table (see UseDefaultIDF), a story without images, an image
-// without regions, a crop that does not decode. No partial results are
+// without regions, a crop that does not decode, an empty list of stories. No partial results are
 // returned with an error.
 func (g *Grounder) Score(ctx context.Context, stories []story.Story, opts VGOptions) ([]VGResult, error) {
 	if g.Model == nil || g.GloVe == nil || g.Regions == nil {
@@ -178,6 +178,9 @@ func (g *Grounder) Score(ctx context.Context, stories []story.Story, opts VGOpti
 	}
 	if g.GloVe.Dim() != g.Model.WordDim() {
 		return nil, fmt.Errorf("rovist: grounding: GloVe vectors are %d-d, the model takes %d", g.GloVe.Dim(), g.Model.WordDim())
+	}
+	if len(stories) == 0 {
+		return nil, fmt.Errorf("rovist: grounding: no stories to score")
 	}
 	maxRegions := opts.MaxRegions
 	if maxRegions <= 0 {
