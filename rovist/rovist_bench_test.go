@@ -40,7 +40,7 @@ import (
 //	go test -run='^$' -bench=FullSizeGrounding -benchtime=1x ./rovist/
 
 const (
-	fullSizeStories      = 50
+	fullSizeStories   = 50
 	benchImagesStory  = 5
 	benchCropsImage   = 10
 	benchStoriesAlbum = 5
