@@ -341,3 +341,76 @@ func mustGlob(t *testing.T, pattern string) []string {
 	}
 	return m
 }
+
+func TestRoViSTCommandSkipsAndErrors(t *testing.T) {
+	cdir := e2efixtures.Metric("rovist_c")
+	vdir := e2efixtures.Metric("rovist_vg")
+	stories := filepath.Join(cdir, "stories.json")
+	run := func(args ...string) (int, string, string) {
+		var stdout, stderr bytes.Buffer
+		code := runMain(append([]string{"rovist"}, args...), &stdout, &stderr)
+		return code, stdout.String(), stderr.String()
+	}
+
+	// C and NR only: VG is skipped with one line naming its flags, and the
+	// CSV ends with the system means.
+	code, out, errOut := run("-stories", stories, "-coherence-model", cdir)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if errOut != "storyeval rovist: skipping VG: give -grounding-model, -glove, -idf, -regions, -crops\n" {
+		t.Errorf("stderr %q", errOut)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if lines[0] != "id,c,nr" || !strings.HasPrefix(lines[len(lines)-1], rovistSystemID+",") || len(lines) != 2+strings.Count(mustRead(t, stories), "\": \"") {
+		t.Errorf("CSV:\n%s", out)
+	}
+	// The CSV values are the JSON ones.
+	js := runRoViSTJSON(t, "-stories", stories, "-coherence-model", cdir, "-metrics", "c")
+	for i, s := range js.Stories {
+		f := strings.Split(lines[i+1], ",")
+		want := "NaN"
+		if s.C.Score != nil {
+			want = formatFloat(*s.C.Score)
+		}
+		if f[0] != s.ID || f[1] != want {
+			t.Errorf("CSV row %q, JSON %s %s", lines[i+1], s.ID, want)
+		}
+	}
+
+	empty := filepath.Join(t.TempDir(), "empty.json")
+	os.WriteFile(empty, []byte("{}"), 0o644)
+	vgArgs := func(crops string) []string {
+		return []string{"-stories", filepath.Join(vdir, "test_stories.json"), "-metrics", "vg", "-grounding-model", filepath.Join(vdir, "r2p_model_epoch2.pth.tar"),
+			"-glove", filepath.Join(vdir, "glove.6B.300d.txt"), "-idf", filepath.Join(vdir, "idf_dict.pkl"), "-regions", filepath.Join(vdir, "vist_entities.csv"),
+			"-crops", crops, "-default-idf", "1"}
+	}
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"nothing to compute", []string{"-stories", stories, "-metrics", "c"}, "no metric"},
+		{"empty story set", []string{"-stories", empty, "-metrics", "nr"}, "no stories"},
+		{"unknown metric", []string{"-stories", stories, "-metrics", "c,xx"}, "xx"},
+		{"bad format", []string{"-stories", stories, "-format", "xml"}, "xml"},
+		{"unknown id", []string{"-stories", stories, "-ids", "nope", "-metrics", "nr"}, "nope"},
+		{"missing crop", vgArgs(t.TempDir()), ".jpg"},
+		{"missing checkpoint", []string{"-stories", stories, "-coherence-model", t.TempDir(), "-metrics", "c"}, ".pth.tar"},
+		{"bad default idf", append(vgArgs(filepath.Join(vdir, "vist-entities")), "-default-idf", "x"), "-default-idf"},
+	} {
+		code, out, errOut := run(tc.args...)
+		if code == 0 || out != "" || !strings.Contains(errOut, tc.want) {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q; want a failure naming %q and no output", tc.name, code, out, errOut, tc.want)
+		}
+	}
+}
+
+func mustRead(t *testing.T, path string) string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
+}
