@@ -10,9 +10,11 @@
 //   - correlation: Pearson, Spearman, Kendall τ-b/τ-c and point-biserial
 //     correlation with SciPy's p-values, bootstrap intervals and the Williams
 //     test, to validate a metric against human judgements.
-//   - rovist: RoViST's scores for visual stories. Non-redundancy (RoViST-NR)
-//     and the noun extraction of visual grounding are here; coherence
-//     (RoViST-C) and visual grounding (RoViST-VG) are planned.
+//   - rovist: RoViST's scores for visual stories — non-redundancy
+//     (RoViST-NR), coherence (RoViST-C, ALBERT sentence order) and visual
+//     grounding (RoViST-VG, ViT regions against GloVe nouns) from the
+//     released checkpoints — and their sum, with per-pair and per-noun
+//     diagnostics.
 //   - groovist (planned): GROOViST's noun-phrase grounding score and the
 //     CLIPScore / RefCLIPScore baselines.
 //   - vrank (planned): the Vrank story-pair ranker and the VHED assessments.

@@ -5,15 +5,25 @@
 //   - NonRedundancy (RoViST-NR): how little a story repeats itself, within
 //     and across its sentences, reproducing the reference scorer's published
 //     numbers bit for bit;
-//   - noun extraction as RoViST does it (placeholders, Penn Treebank noun
-//     tags, per sentence), which the visual-grounding score (RoViST-VG) is
-//     built on;
-//   - the visual-grounding (RoViST-VG) and coherence (RoViST-C) scores,
-//     which run the neural encoders (see package encoders).
+//   - CoherenceModel (RoViST-C): the probability that each sentence follows
+//     the one before, from the released ALBERT sentence-order checkpoint
+//     (sop_model_epoch4.pth.tar), with the dHM growing-prefix variant;
+//   - Grounder (RoViST-VG): how well the story's nouns are grounded in the
+//     regions of its images, from the released ViT region-to-phrase
+//     checkpoint (r2p_model_epoch2.pth.tar), GloVe vectors, idf weights and
+//     the regions file with its crops;
+//   - Combine and SystemMeans: the overall RoViST = VG + C + NR per story
+//     and the means over a story set;
+//   - noun extraction as RoViST does it (Nouns, StoryNouns).
 //
 // NonRedundancy scores one story; an NRScorer scores many with less
-// allocation. Results report whether the score is defined (a story needs
-// two sentences) and the pair scores it averages.
+// allocation. Every result says whether its score is defined (NaN
+// otherwise, as the reference) and carries the pieces it was computed from:
+// pair scores, per-pair probabilities, per-noun recall, best image and
+// region. The neural scores batch the work of many stories (each distinct
+// sentence pair or crop once) and use every core; they match the reference
+// within float32 rounding (1e-5), everything before the encoders
+// (sentences, pieces, ids, nouns, idf weights, regions, pixels) exactly.
 //
 // Text processing matches NLTK 3.8 exactly (packages internal/sentences,
 // internal/words and internal/postag), because the published scores depend

@@ -14,7 +14,7 @@ func TestNonRedundancyAllMatchesSequential(t *testing.T) {
 	for i, id := range ids {
 		stories[i] = texts[id]
 	}
-	results, errs := NonRedundancyAll(stories, nil)
+	results, errs := NonRedundancyAll(stories, NROptions{})
 	var sc NRScorer
 	undefined := 0
 	for i, s := range stories {

@@ -75,7 +75,7 @@ func BenchmarkNonRedundancyAll(b *testing.B) {
 	b.ResetTimer()
 	cpu0 := cpuTime(b)
 	for b.Loop() {
-		_, errs := NonRedundancyAll(stories, nil)
+		_, errs := NonRedundancyAll(stories, NROptions{})
 		for _, err := range errs {
 			if err != nil {
 				b.Fatal(err)

@@ -52,7 +52,7 @@ func runNR(args []string, stdout, stderr io.Writer) error {
 	for i, id := range ids {
 		stories[i] = texts[id]
 	}
-	results, errs := rovist.NonRedundancyAll(stories, &opts)
+	results, errs := rovist.NonRedundancyAll(stories, opts)
 	w := csv.NewWriter(stdout)
 	if err := w.Write([]string{"id", "score"}); err != nil {
 		return err

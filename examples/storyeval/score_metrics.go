@@ -131,7 +131,7 @@ func scoreNR(_ context.Context, s *story.Suite, system string, _ scoreConfig) ([
 	for i, seq := range s.All() {
 		texts[i] = seq.Stories[system]
 	}
-	results, errs := rovist.NonRedundancyAll(texts, nil)
+	results, errs := rovist.NonRedundancyAll(texts, rovist.NROptions{})
 	col := newColumn("RoViST-NR", system, len(texts))
 	for i, r := range results {
 		if errs[i] != nil {

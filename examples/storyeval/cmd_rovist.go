@@ -1,0 +1,296 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/storyeval/storyeval/rovist"
+	"github.com/storyeval/storyeval/story"
+)
+
+func init() {
+	register(command{
+		name:    "rovist",
+		summary: "RoViST (VG, C, NR and their sum) of each story from the original RoViST checkpoints, with system means",
+		run:     runRoViST,
+	})
+}
+
+// rovistSystemID labels the row of system means in CSV output.
+const rovistSystemID = "(system)"
+
+// rovistFlags are the parsed flags of the rovist subcommand.
+type rovistFlags struct {
+	stories, ids, metrics, format               string
+	coherenceModel, albertDir                   string
+	groundingModel, vitDir, glove, idf, regions string
+	crops, nouns                                string
+	dhm, truncate, noIDF, scaledVG              bool
+	defaultIDF                                  string
+	batch                                       int
+}
+
+func runRoViST(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("rovist", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var f rovistFlags
+	fs.StringVar(&f.stories, "stories", "", "JSON file {id: text} or RoViST's {id: {\"story\": text, \"images\": [ids]}} (required)")
+	fs.StringVar(&f.ids, "ids", "", "comma-separated story ids to score, in this order (default: all, in file order)")
+	fs.StringVar(&f.metrics, "metrics", "vg,c,nr", "metrics to compute: any of vg, c, nr")
+	fs.StringVar(&f.format, "format", "csv", "output format: csv or json (json adds the per-pair and per-noun diagnostics)")
+	fs.StringVar(&f.coherenceModel, "coherence-model", "", "RoViST-C checkpoint sop_model_epoch4.pth.tar, or a folder holding one .pth.tar (enables C)")
+	fs.StringVar(&f.albertDir, "albert", "", "ALBERT folder with config.json and spiece.model (default: albert-large-v1 next to the coherence checkpoint)")
+	fs.StringVar(&f.groundingModel, "grounding-model", "", "RoViST-VG checkpoint r2p_model_epoch2.pth.tar, or a folder holding one .pth.tar (enables VG)")
+	fs.StringVar(&f.vitDir, "vit", "", "ViT folder with config.json and preprocessor_config.json (default: vit-base-patch16-224-in21k next to the grounding checkpoint)")
+	fs.StringVar(&f.glove, "glove", "", "GloVe text file, plain or .gz (glove.6B.300d.txt; needed by VG)")
+	fs.StringVar(&f.idf, "idf", "", "idf_dict.pkl (needed by VG unless -no-idf)")
+	fs.StringVar(&f.regions, "regions", "", "regions CSV with columns image_id,bbox (vist_entities.csv; needed by VG)")
+	fs.StringVar(&f.crops, "crops", "", "folder of region crops {image_id}_{bbox}.jpg (vist-entities/; needed by VG)")
+	fs.StringVar(&f.nouns, "nouns", "", "nouns JSON {id: [nouns]} as extract_nouns.py writes it (default: extract them from the stories)")
+	fs.BoolVar(&f.dhm, "dhm", false, "C: score each sentence against the growing prefix of the story (the dHM variant)")
+	fs.BoolVar(&f.truncate, "truncate", false, "C: truncate a sentence pair longer than 512 pieces (longest first) instead of failing")
+	fs.BoolVar(&f.noIDF, "no-idf", false, "VG: weight every noun 1 (the reference's --use_idf '')")
+	fs.StringVar(&f.defaultIDF, "default-idf", "", "VG: idf weight of a noun missing from -idf (default: such a noun is an error)")
+	fs.BoolVar(&f.scaledVG, "scaled-vg", false, "add the paper's scaled VG, 2/(1+exp(-VG/2))-1, in the overall score instead of the raw VG")
+	fs.IntVar(&f.batch, "batch", 0, "sentence pairs (C) or crops (VG) per forward pass (default: the library's)")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: storyeval rovist -stories FILE.json [-coherence-model PATH] [-grounding-model PATH -glove FILE -idf FILE -regions CSV -crops DIR] [-metrics vg,c,nr] [-dhm] [-format csv|json]")
+		fmt.Fprintln(stderr, "\nPrints one row per story in input order, then the system means (CSV id "+rovistSystemID+").")
+		fmt.Fprintln(stderr, "A metric whose files are not given is skipped with a note on stderr. Undefined")
+		fmt.Fprintln(stderr, "scores (fewer than two sentences, no nouns) are NaN in CSV and null in JSON.")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected arguments %q", fs.Args())
+	}
+	if f.stories == "" {
+		fs.Usage()
+		return fmt.Errorf("-stories is required")
+	}
+	if f.format != "csv" && f.format != "json" {
+		return fmt.Errorf("-format %q: want csv or json", f.format)
+	}
+	want := map[string]bool{}
+	for _, m := range strings.Split(f.metrics, ",") {
+		m = strings.ToLower(strings.TrimSpace(m))
+		switch m {
+		case "vg", "c", "nr":
+			want[m] = true
+		default:
+			return fmt.Errorf("-metrics: unknown metric %q (want vg, c, nr)", m)
+		}
+	}
+	stories, err := rovistStories(f)
+	if err != nil {
+		return err
+	}
+	ctx, stop := interruptContext()
+	defer stop()
+
+	var vg []rovist.VGResult
+	var coh []rovist.CoherenceResult
+	var nr []rovist.NRResult
+	if want["vg"] {
+		if missing := missingFlags(map[string]string{"-grounding-model": f.groundingModel, "-glove": f.glove, "-regions": f.regions, "-crops": f.crops, "-idf": map[bool]string{true: "-", false: f.idf}[f.noIDF]}); missing != "" {
+			fmt.Fprintf(stderr, "storyeval rovist: skipping VG: give %s\n", missing)
+		} else if vg, err = rovistGrounding(ctx, f, stories, stderr); err != nil {
+			return err
+		}
+	}
+	if want["c"] {
+		if f.coherenceModel == "" {
+			fmt.Fprintln(stderr, "storyeval rovist: skipping C: give -coherence-model")
+		} else if coh, err = rovistCoherence(ctx, f, stories, stderr); err != nil {
+			return err
+		}
+	}
+	if want["nr"] {
+		texts := make([]string, len(stories))
+		for i, st := range stories {
+			texts[i] = st.Text
+		}
+		var errs []error
+		nr, errs = rovist.NonRedundancyAll(texts, rovist.NROptions{})
+		for i, e := range errs {
+			if e != nil {
+				return fmt.Errorf("NR: story %q: %w", stories[i].ID, e)
+			}
+		}
+	}
+	if vg == nil && coh == nil && nr == nil {
+		return fmt.Errorf("no metric to compute")
+	}
+	rows, err := rovist.Combine(stories, vg, coh, nr, rovist.CombineOptions{ScaledVG: f.scaledVG})
+	if err != nil {
+		return err
+	}
+	var buf bytes.Buffer // nothing is written unless everything succeeded
+	if f.format == "json" {
+		err = writeRoViSTJSON(&buf, rows, f.scaledVG)
+	} else {
+		err = writeRoViSTCSV(&buf, rows, vg != nil, coh != nil, nr != nil)
+	}
+	if err != nil {
+		return err
+	}
+	_, err = stdout.Write(buf.Bytes())
+	return err
+}
+
+// missingFlags lists, in a fixed order, the flags left empty.
+func missingFlags(flags map[string]string) string {
+	var out []string
+	for _, name := range []string{"-grounding-model", "-glove", "-idf", "-regions", "-crops"} {
+		if v, ok := flags[name]; ok && v == "" {
+			out = append(out, name)
+		}
+	}
+	return strings.Join(out, ", ")
+}
+
+// rovistStories reads the stories and applies -ids.
+func rovistStories(f rovistFlags) ([]story.Story, error) {
+	set, err := story.ReadJSON(f.stories, story.ReadOptions{MaxBytes: maxInputBytes})
+	if err != nil {
+		return nil, err
+	}
+	if f.ids == "" {
+		if set.Len() == 0 {
+			return nil, fmt.Errorf("%s: no stories", f.stories)
+		}
+		return set.Stories(), nil
+	}
+	var out []story.Story
+	for _, id := range strings.Split(f.ids, ",") {
+		st, ok := set.Get(id)
+		if !ok {
+			return nil, fmt.Errorf("-ids: story %q is not in %s", id, f.stories)
+		}
+		out = append(out, st)
+	}
+	return out, nil
+}
+
+// checkpointFile resolves a checkpoint flag: the file itself, or the only
+// *.pth.tar of a folder.
+func checkpointFile(flagName, path string) (string, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", flagName, err)
+	}
+	if !st.IsDir() {
+		return path, nil
+	}
+	m, _ := filepath.Glob(filepath.Join(path, "*.pth.tar"))
+	if len(m) != 1 {
+		return "", fmt.Errorf("%s %s: want one *.pth.tar in the folder, found %d", flagName, path, len(m))
+	}
+	return m[0], nil
+}
+
+func rovistCoherence(ctx context.Context, f rovistFlags, stories []story.Story, stderr io.Writer) ([]rovist.CoherenceResult, error) {
+	ckpt, err := checkpointFile("-coherence-model", f.coherenceModel)
+	if err != nil {
+		return nil, err
+	}
+	albert := f.albertDir
+	if albert == "" {
+		albert = filepath.Join(filepath.Dir(ckpt), "albert-large-v1")
+	}
+	m, err := rovist.LoadCoherenceModel(ckpt, albert)
+	if err != nil {
+		return nil, err
+	}
+	p := newProgress(stderr, 0, "sentence pairs")
+	defer p.Finish()
+	opts := rovist.CoherenceOptions{GrowingPrefix: f.dhm, Truncate: f.truncate, BatchSize: f.batch}
+	last := 0
+	opts.Progress = func(done, total int) {
+		p.total = total
+		p.Add(done - last)
+		last = done
+	}
+	res, err := m.Score(ctx, stories, opts)
+	if err != nil {
+		return nil, fmt.Errorf("C: %w", err)
+	}
+	return res, nil
+}
+
+func rovistGrounding(ctx context.Context, f rovistFlags, stories []story.Story, stderr io.Writer) ([]rovist.VGResult, error) {
+	ckpt, err := checkpointFile("-grounding-model", f.groundingModel)
+	if err != nil {
+		return nil, err
+	}
+	vit := f.vitDir
+	if vit == "" {
+		vit = filepath.Join(filepath.Dir(ckpt), "vit-base-patch16-224-in21k")
+	}
+	opts := rovist.VGOptions{NoIDF: f.noIDF, BatchSize: f.batch}
+	if f.defaultIDF != "" {
+		v, err := strconv.ParseFloat(f.defaultIDF, 64)
+		if err != nil {
+			return nil, fmt.Errorf("-default-idf %q: %w", f.defaultIDF, err)
+		}
+		opts.UseDefaultIDF, opts.DefaultIDF = true, v
+	}
+	if f.nouns != "" {
+		data, err := readFile(f.nouns)
+		if err != nil {
+			return nil, fmt.Errorf("-nouns: %w", err)
+		}
+		if err := json.Unmarshal(data, &opts.Nouns); err != nil {
+			return nil, fmt.Errorf("-nouns %s: want {id: [nouns]}: %w", f.nouns, err)
+		}
+	}
+	nouns, err := rovist.StoryNouns(stories, opts.Nouns)
+	if err != nil {
+		return nil, err
+	}
+	var words []string
+	for _, n := range nouns {
+		words = append(words, n...)
+	}
+	m, err := rovist.LoadGroundingModel(ckpt, vit)
+	if err != nil {
+		return nil, err
+	}
+	g := &rovist.Grounder{Model: m}
+	if g.GloVe, err = rovist.LoadGloVe(f.glove, words, rovist.GloVeOptions{}); err != nil {
+		return nil, err
+	}
+	if !f.noIDF {
+		if g.IDF, err = rovist.ReadIDF(f.idf); err != nil {
+			return nil, err
+		}
+	}
+	ent, err := rovist.ReadEntitiesCSV(f.regions)
+	if err != nil {
+		return nil, err
+	}
+	g.Regions = rovist.CropFolder{Entities: ent, Dir: f.crops}
+	p := newProgress(stderr, 0, "crops")
+	defer p.Finish()
+	last := 0
+	opts.Progress = func(done, total int) {
+		p.total = total
+		p.Add(done - last)
+		last = done
+	}
+	res, err := g.Score(ctx, stories, opts)
+	if err != nil {
+		return nil, fmt.Errorf("VG: %w", err)
+	}
+	return res, nil
+}

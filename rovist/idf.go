@@ -1,0 +1,97 @@
+package rovist
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"os"
+
+	"github.com/storyeval/storyeval/encoders/checkpoint"
+)
+
+// DefaultIDFMaxBytes bounds an idf pickle when ReadIDF is not told
+// otherwise (RoViST's idf_dict.pkl is a few hundred kilobytes).
+const DefaultIDFMaxBytes = 256 << 20
+
+// IDF maps a noun to its inverse document frequency, the weight of its
+// grounding recall in RoViST-VG.
+type IDF map[string]float64
+
+// ReadIDF reads RoViST's idf_dict.pkl, a pickled dict {noun: float}, with
+// the project's pickle reader, which executes nothing.
+func ReadIDF(path string) (IDF, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("rovist: idf: %w", err)
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, DefaultIDFMaxBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("rovist: idf %s: %w", path, err)
+	}
+	if len(data) > DefaultIDFMaxBytes {
+		return nil, fmt.Errorf("rovist: idf %s: larger than %d bytes", path, DefaultIDFMaxBytes)
+	}
+	return DecodeIDF(data, path)
+}
+
+// DecodeIDF decodes a pickled dict {str: float} (ints are accepted as
+// Python would use them); name labels errors. Any other key or value type,
+// a non-finite weight and a pickle of something else than a dict are
+// errors.
+func DecodeIDF(data []byte, name string) (IDF, error) {
+	v, err := checkpoint.DecodePickle(data, checkpoint.Options{MaxPickleBytes: DefaultIDFMaxBytes})
+	if err != nil {
+		return nil, fmt.Errorf("rovist: idf %s: %w", name, err)
+	}
+	d, ok := v.(*checkpoint.Dict)
+	if !ok {
+		return nil, fmt.Errorf("rovist: idf %s: the pickle holds a %T, not a dict {noun: float}", name, v)
+	}
+	idf := make(IDF, len(d.Items))
+	for _, it := range d.Items {
+		k, ok := it.Key.(string)
+		if !ok {
+			return nil, fmt.Errorf("rovist: idf %s: key %v is a %T, not a str", name, it.Key, it.Key)
+		}
+		var w float64
+		switch x := it.Value.(type) {
+		case float64:
+			w = x
+		case int64:
+			w = float64(x)
+		default:
+			return nil, fmt.Errorf("rovist: idf %s: the weight of %q is a %T, not a float", name, k, it.Value)
+		}
+		if math.IsNaN(w) || math.IsInf(w, 0) {
+			return nil, fmt.Errorf("rovist: idf %s: the weight of %q is %v", name, k, w)
+		}
+		idf[k] = w
+	}
+	return idf, nil
+}
+
+// ComputeIDF computes idf weights from a corpus, one list of nouns per
+// story, with the paper's formula idf(w) = log(N / (1 + df(w))), N the
+// number of stories and df(w) the number of stories in which w occurs
+// (Wang et al. 2022, §3.2; the released code ships precomputed weights
+// instead, idf_dict.pkl, whose corpus is not published). Nouns are
+// case-sensitive, as RoViST looks them up.
+func ComputeIDF(corpus [][]string) IDF {
+	df := map[string]int{}
+	for _, nouns := range corpus {
+		seen := map[string]bool{}
+		for _, w := range nouns {
+			if !seen[w] {
+				seen[w] = true
+				df[w]++
+			}
+		}
+	}
+	idf := make(IDF, len(df))
+	n := float64(len(corpus))
+	for w, c := range df {
+		idf[w] = math.Log(n / float64(1+c))
+	}
+	return idf
+}

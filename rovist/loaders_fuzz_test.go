@@ -1,0 +1,77 @@
+package rovist
+
+import (
+	"math"
+	"strings"
+	"testing"
+)
+
+func FuzzReadGloVe(f *testing.F) {
+	f.Add("unk 0.1 0.2\ncat 1 2\n", "cat")
+	f.Add("unk 1 2 3\ncat 1 2\n", "cat")
+	f.Add("\x1f\x8b\x08\x00", "")
+	f.Add("a 1e40 2\n", "a")
+	f.Fuzz(func(t *testing.T, text, word string) {
+		g, err := ReadGloVe(strings.NewReader(text), "fuzz", []string{word}, GloVeOptions{MaxLineBytes: 1 << 12})
+		if err != nil {
+			return
+		}
+		if g.Dim() < 1 {
+			t.Fatalf("dim %d", g.Dim())
+		}
+		for w, v := range g.vecs {
+			if w != word && w != GloVeUnknown {
+				t.Fatalf("kept %q, asked for %q", w, word)
+			}
+			if len(v) != g.Dim() {
+				t.Fatalf("%q has %d values, dim %d", w, len(v), g.Dim())
+			}
+			for _, x := range v {
+				if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
+					t.Fatalf("%q holds %v", w, x)
+				}
+			}
+		}
+	})
+}
+
+func FuzzDecodeEntitiesCSV(f *testing.F) {
+	f.Add("image_id,bbox\n12,\"[1.0, 2.0, 3.0, 4.0]\"\n7,\"[0, 0, 1, 1]\"\n", "12")
+	f.Add("bbox,image_id\n[1],3\n", "3")
+	f.Add("image_id,bbox\n\"1\n2\",x\n", "1")
+	f.Fuzz(func(t *testing.T, text, id string) {
+		e, err := DecodeEntitiesCSV(strings.NewReader(text), "fuzz")
+		if err != nil {
+			return
+		}
+		regs, err := e.Regions(id)
+		if err != nil {
+			return
+		}
+		if len(regs) > e.Rows() {
+			t.Fatalf("%d regions of %d rows", len(regs), e.Rows())
+		}
+		for _, r := range regs {
+			if r.Label == "" || strings.ContainsAny(r.Label, "/\\\x00") {
+				t.Fatalf("label %q", r.Label)
+			}
+		}
+	})
+}
+
+func FuzzDecodeIDF(f *testing.F) {
+	for _, p := range [][]byte{pickleStrNum, pickleStrStr, pickleIntKey, pickleList, pickleTrunc} {
+		f.Add(p)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		idf, err := DecodeIDF(data, "fuzz")
+		if err != nil {
+			return
+		}
+		for w, v := range idf {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				t.Fatalf("%q: %v", w, v)
+			}
+		}
+	})
+}
