@@ -1,0 +1,215 @@
+package vrank
+
+import (
+	"context"
+	"math/rand"
+
+	"github.com/storyeval/storyeval/internal/parallel"
+)
+
+// batchInput is a padded batch of B encoded pairs of S tokens each.
+type batchInput struct {
+	B, S     int
+	ids      []int
+	types    []int
+	keyValid []bool
+}
+
+// network is the regressor in the element type T for the training passes:
+// the parameters and the sizes the passes need.
+type network[T float] struct {
+	p       *params[T]
+	H, I    int
+	heads   int
+	eps     float64
+	dropout float64 // on the CLS feature during training (0: none)
+}
+
+// layerCache keeps one encoder layer's activations for the backward pass.
+type layerCache[T float] struct {
+	x, q, k, v, ctx, attnOut, h1, f, g []T
+	attn                               attentionCache[T]
+	ln1, ln2                           normCache[T]
+}
+
+// forwardCache keeps every activation of a training forward pass.
+type forwardCache[T float] struct {
+	in     *batchInput
+	emb    normCache[T]
+	layers []layerCache[T]
+	last   []T // the last layer's output, B·S×H
+	cls    []T // B×H: the raw CLS states
+	pooled []T // B×H: tanh(pooler(cls)), with the pooler head
+	drop   []T // B×H: the dropout multipliers (nil without dropout)
+	feat   []T // B×H: the head's input
+	pred   []T // B
+}
+
+// forward runs the regressor on a batch and keeps the activations. rng
+// draws the dropout mask (nil: no dropout, as in evaluation).
+func (n *network[T]) forward(ctx context.Context, in *batchInput, rng *rand.Rand) (*forwardCache[T], error) {
+	p, H, I := n.p, n.H, n.I
+	rows := in.B * in.S
+	c := &forwardCache[T]{in: in, layers: make([]layerCache[T], len(p.layers))}
+	x := make([]T, rows*H)
+	parallel.Chunks(rows, minRows, func(_, lo, hi int) {
+		for r := lo; r < hi; r++ {
+			w := p.word[in.ids[r]*H : (in.ids[r]+1)*H]
+			ps := p.pos[(r%in.S)*H : (r%in.S+1)*H]
+			ty := p.typ[in.types[r]*H : (in.types[r]+1)*H]
+			xr := x[r*H : (r+1)*H]
+			for j := range xr {
+				xr[j] = w[j] + ps[j] + ty[j]
+			}
+		}
+	})
+	layerNormForward(&p.embLN, x, rows, H, n.eps, x, &c.emb)
+	for li := range p.layers {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		l, lc := &p.layers[li], &c.layers[li]
+		lc.x = x
+		lc.q, lc.k, lc.v = make([]T, rows*H), make([]T, rows*H), make([]T, rows*H)
+		linearForward(&l.q, x, rows, lc.q)
+		linearForward(&l.k, x, rows, lc.k)
+		linearForward(&l.v, x, rows, lc.v)
+		lc.ctx = make([]T, rows*H)
+		attentionForward(lc.q, lc.k, lc.v, in.B, in.S, H, n.heads, in.keyValid, lc.ctx, &lc.attn)
+		a := make([]T, rows*H)
+		linearForward(&l.o, lc.ctx, rows, a)
+		addInPlace(a, x)
+		layerNormForward(&l.ln1, a, rows, H, n.eps, a, &lc.ln1)
+		lc.h1 = a
+		lc.f, lc.g = make([]T, rows*I), make([]T, rows*I)
+		linearForward(&l.fc1, lc.h1, rows, lc.f)
+		geluForward(lc.f, lc.g)
+		out := make([]T, rows*H)
+		linearForward(&l.fc2, lc.g, rows, out)
+		addInPlace(out, lc.h1)
+		layerNormForward(&l.ln2, out, rows, H, n.eps, out, &lc.ln2)
+		x = out
+	}
+	c.last = x
+	c.cls = make([]T, in.B*H)
+	for b := 0; b < in.B; b++ {
+		copy(c.cls[b*H:(b+1)*H], x[b*in.S*H:])
+	}
+	feat := c.cls
+	if p.pooler != nil {
+		c.pooled = make([]T, in.B*H)
+		linearForward(p.pooler, c.cls, in.B, c.pooled)
+		for i, v := range c.pooled {
+			c.pooled[i] = tanhT(v)
+		}
+		feat = c.pooled
+	}
+	if rng != nil && n.dropout > 0 {
+		// torch.nn.Dropout: zero each element with probability p and scale
+		// the others by 1/(1−p).
+		c.drop = make([]T, len(feat))
+		keep := T(1 / (1 - n.dropout))
+		dropped := make([]T, len(feat))
+		for i := range feat {
+			if rng.Float64() >= n.dropout {
+				c.drop[i] = keep
+			}
+			dropped[i] = feat[i] * c.drop[i]
+		}
+		feat = dropped
+	}
+	c.feat = feat
+	c.pred = make([]T, in.B)
+	linearForward(&p.head, feat, in.B, c.pred)
+	return c, nil
+}
+
+// backward accumulates into g the gradients of the loss whose gradient with
+// respect to the predictions is dpred.
+func (n *network[T]) backward(ctx context.Context, c *forwardCache[T], dpred []T, g *params[T]) error {
+	p, H, I := n.p, n.H, n.I
+	in := c.in
+	rows := in.B * in.S
+	dfeat := make([]T, in.B*H)
+	linearBackward(&p.head, &g.head, c.feat, dpred, in.B, dfeat)
+	if c.drop != nil {
+		for i := range dfeat {
+			dfeat[i] *= c.drop[i]
+		}
+	}
+	dcls := dfeat
+	if p.pooler != nil {
+		for i := range dfeat {
+			dfeat[i] *= 1 - c.pooled[i]*c.pooled[i]
+		}
+		dcls = make([]T, in.B*H)
+		linearBackward(p.pooler, g.pooler, c.cls, dfeat, in.B, dcls)
+	}
+	dx := make([]T, rows*H)
+	for b := 0; b < in.B; b++ {
+		copy(dx[b*in.S*H:b*in.S*H+H], dcls[b*H:(b+1)*H])
+	}
+	dtmp := make([]T, rows*H)
+	dq, dk, dv := make([]T, rows*H), make([]T, rows*H), make([]T, rows*H)
+	dctx := make([]T, rows*H)
+	df := make([]T, rows*I)
+	for li := len(p.layers) - 1; li >= 0; li-- {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		l, gl, lc := &p.layers[li], &g.layers[li], &c.layers[li]
+		// x' = LN2(fc2(gelu(fc1(h1))) + h1)
+		layerNormBackward(&l.ln2, &gl.ln2, &lc.ln2, dx, rows, H, dx)
+		linearBackward(&l.fc2, &gl.fc2, lc.g, dx, rows, df)
+		geluBackward(lc.f, df)
+		linearBackward(&l.fc1, &gl.fc1, lc.h1, df, rows, dtmp)
+		addInPlace(dx, dtmp) // dh1
+		// h1 = LN1(o(attention(x)) + x)
+		layerNormBackward(&l.ln1, &gl.ln1, &lc.ln1, dx, rows, H, dx)
+		linearBackward(&l.o, &gl.o, lc.ctx, dx, rows, dctx)
+		attentionBackward(lc.q, lc.k, lc.v, in.B, in.S, H, n.heads, &lc.attn, dctx, dq, dk, dv)
+		linearBackward(&l.q, &gl.q, lc.x, dq, rows, dtmp)
+		addInPlace(dx, dtmp)
+		linearBackward(&l.k, &gl.k, lc.x, dk, rows, dtmp)
+		addInPlace(dx, dtmp)
+		linearBackward(&l.v, &gl.v, lc.x, dv, rows, dtmp)
+		addInPlace(dx, dtmp)
+	}
+	layerNormBackward(&p.embLN, &g.embLN, &c.emb, dx, rows, H, dx)
+	// Embedding gathers: scatter-add in row order (deterministic).
+	for r := 0; r < rows; r++ {
+		dr := dx[r*H : (r+1)*H]
+		addInPlace(g.word[in.ids[r]*H:(in.ids[r]+1)*H], dr)
+		addInPlace(g.pos[(r%in.S)*H:(r%in.S+1)*H], dr)
+		addInPlace(g.typ[in.types[r]*H:(in.types[r]+1)*H], dr)
+	}
+	return nil
+}
+
+// addInPlace adds src to dst element-wise.
+func addInPlace[T float](dst, src []T) {
+	if len(dst) < 1<<14 {
+		for i, v := range src {
+			dst[i] += v
+		}
+		return
+	}
+	parallel.Chunks(len(dst), 4096, func(_, lo, hi int) {
+		for i := lo; i < hi; i++ {
+			dst[i] += src[i]
+		}
+	})
+}
+
+// mseLoss returns mean((pred−target)²) and its gradient 2(pred−target)/B
+// (torch.nn.MSELoss with reduction "mean").
+func mseLoss[T float](pred []T, target []float64) (float64, []T) {
+	var loss float64
+	d := make([]T, len(pred))
+	for i, p := range pred {
+		e := p - T(target[i])
+		loss += float64(e * e)
+		d[i] = 2 * e / T(len(pred))
+	}
+	return loss / float64(len(pred)), d
+}
