@@ -173,17 +173,18 @@ func attentionForward[T float](q, k, v []T, B, S, H, heads int, keyValid []bool,
 						maxv, first = row[j], false
 					}
 				}
-				var sum T
+				var sum float64
 				for j := range row {
 					if !valid[j] {
 						row[j] = 0
 						continue
 					}
 					row[j] = expT(row[j] - maxv)
-					sum += row[j]
+					sum += float64(row[j])
 				}
+				inv := T(1 / sum)
 				for j := range row {
-					row[j] /= sum
+					row[j] *= inv
 				}
 			}
 			gemm(false, false, S, dh, S, 1, p, S, v[off:], H, 0, ctx[off:], H)
@@ -210,12 +211,16 @@ func attentionBackward[T float](q, k, v []T, B, S, H, heads int, c *attentionCac
 			gemm(true, false, S, dh, S, 1, p, S, dctx[off:], H, 0, dv[off:], H)
 			for i := 0; i < S; i++ {
 				pr, dr := p[i*S:(i+1)*S], dp[i*S:(i+1)*S]
-				var dot T
+				// The row sums of the score gradient are zero in exact
+				// arithmetic (softmax ignores a shift of its input): a
+				// float64 dot product keeps their rounding residue, which
+				// is all the key bias's gradient consists of, small.
+				var dot float64
 				for j := range pr {
-					dot += pr[j] * dr[j]
+					dot += float64(pr[j]) * float64(dr[j])
 				}
 				for j := range pr {
-					dr[j] = pr[j] * (dr[j] - dot) / scale
+					dr[j] = T(float64(pr[j]) * (float64(dr[j]) - dot) / float64(scale))
 				}
 			}
 			gemm(false, false, S, dh, S, 1, dp, S, k[off:], H, 0, dq[off:], H)
