@@ -84,7 +84,10 @@ func Write(w io.Writer, tensors []Tensor, metadata map[string]string) error {
 	if err != nil {
 		return fmt.Errorf("safetensors: header: %w", err)
 	}
-	for len(h)%8 != 0 {
+	// Pad to a multiple of 8 (aligned data) and keep the first byte of the
+	// length off 0x80: encoders/checkpoint sniffs a file starting with 0x80
+	// (pickle's PROTO opcode) as a legacy torch pickle.
+	for len(h)%8 != 0 || byte(len(h)) == 0x80 {
 		h = append(h, ' ')
 	}
 	bw := bufio.NewWriterSize(w, 1<<20)

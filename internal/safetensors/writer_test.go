@@ -96,3 +96,25 @@ func equalShape(a, b []int) bool {
 	}
 	return true
 }
+
+// TestHeaderLengthNeverLooksLikeAPickle writes headers of every length
+// modulo 256 and opens each file: a length whose first byte is 0x80 would be
+// sniffed as a torch pickle by encoders/checkpoint.
+func TestHeaderLengthNeverLooksLikeAPickle(t *testing.T) {
+	dir := t.TempDir()
+	for n := 1; n <= 40; n++ {
+		path := filepath.Join(dir, "m.safetensors")
+		name := strings.Repeat("x", n*8)
+		if err := WriteFile(path, []Tensor{{Name: name, Shape: []int{1}, F32: []float32{1}}}, nil); err != nil {
+			t.Fatal(err)
+		}
+		st, err := checkpoint.Open(path)
+		if err != nil {
+			t.Fatalf("name of %d bytes: %v", len(name), err)
+		}
+		if !st.Has(name) {
+			t.Errorf("name of %d bytes: tensor missing", len(name))
+		}
+		st.Close()
+	}
+}
