@@ -185,6 +185,6 @@ func (c Config) marshal() ([]byte, error) {
 	m["pad_token_id"] = 0
 	m["vrank_head"] = headJSON{Input: input, Type: "Linear(hidden_size, 1)",
 		TensorNames: []string{headName + ".weight", headName + ".bias"},
-		Encoding:    c.Encoding.String(), MaxLength: c.maxLength()}
+		Encoding:    c.Encoding.String(), MaxLength: c.MaxLength}
 	return json.MarshalIndent(m, "", "  ")
 }
