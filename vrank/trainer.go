@@ -295,3 +295,6 @@ func encodePairs(tok *tokenize.BERT, cfg Config, s1, s2 []string) ([]tokenize.En
 	m := &Model{cfg: cfg, tok: tok}
 	return m.Encode(s1, s2)
 }
+
+// SetProgress replaces the progress callback (e.g. of a resumed trainer).
+func (t *Trainer) SetProgress(fn func(Progress)) { t.opts.Progress = fn }
