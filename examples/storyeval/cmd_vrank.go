@@ -44,7 +44,7 @@ func runVrank(args []string, stdout, stderr io.Writer) error {
 
 // vrankTrainOutput is what vrank train prints: one entry per epoch.
 type vrankTrainOutput struct {
-	Model  string            `json:"model"`
+	Model  string             `json:"model"`
 	Epochs []vrankEpochOutput `json:"epochs"`
 }
 
