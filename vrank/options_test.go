@@ -12,7 +12,7 @@ import (
 // and through Save and Load.
 func TestOptionsAgreeAcrossPaths(t *testing.T) {
 	pairs := syntheticPairs(rand.New(rand.NewSource(8)), 12)
-	s1, s2 := columns(pairs)
+	s1, s2 := trainPairColumns(pairs)
 	for _, feature := range []Feature{FeatureCLS, FeaturePooler} {
 		for _, enc := range []InputEncoding{JoinedText, TextPair} {
 			t.Run(feature.String()+"/"+enc.String(), func(t *testing.T) {

@@ -11,17 +11,17 @@ import (
 	"strings"
 )
 
-// MaxExamplesCSVBytes bounds what ReadExamplesCSV reads (VHED's CSV files
+// MaxTrainPairsCSVBytes bounds what ReadTrainPairsCSV reads (VHED's CSV files
 // are a few megabytes).
-const MaxExamplesCSVBytes = 256 << 20
+const MaxTrainPairsCSVBytes = 256 << 20
 
-// ReadExamplesCSV reads training pairs from a CSV with a header row naming
+// ReadTrainPairsCSV reads training pairs from a CSV with a header row naming
 // at least the VHED columns sent1, sent2 and label (the gap: average rank of
 // story 1 minus that of story 2); other columns are ignored. Errors name the
 // row and column of a bad value. This is the minimal reader training needs;
 // the VHED assessments have their own full loader.
-func ReadExamplesCSV(r io.Reader) ([]Example, error) {
-	cr := csv.NewReader(io.LimitReader(r, MaxExamplesCSVBytes+1))
+func ReadTrainPairsCSV(r io.Reader) ([]TrainPair, error) {
+	cr := csv.NewReader(io.LimitReader(r, MaxTrainPairsCSVBytes+1))
 	cr.FieldsPerRecord = -1
 	cr.ReuseRecord = false
 	header, err := cr.Read()
@@ -47,7 +47,7 @@ func ReadExamplesCSV(r io.Reader) ([]Example, error) {
 	if len(missing) > 0 {
 		return nil, fmt.Errorf("vrank: training CSV has no column %s (header: %q)", strings.Join(missing, ", "), header)
 	}
-	var out []Example
+	var out []TrainPair
 	var read int64
 	for row := 2; ; row++ {
 		rec, err := cr.Read()
@@ -60,8 +60,8 @@ func ReadExamplesCSV(r io.Reader) ([]Example, error) {
 		for _, f := range rec {
 			read += int64(len(f))
 		}
-		if read > MaxExamplesCSVBytes {
-			return nil, fmt.Errorf("vrank: training CSV is larger than %d bytes", MaxExamplesCSVBytes)
+		if read > MaxTrainPairsCSVBytes {
+			return nil, fmt.Errorf("vrank: training CSV is larger than %d bytes", MaxTrainPairsCSVBytes)
 		}
 		field := func(name string) (string, error) {
 			i := col[name]
@@ -86,7 +86,7 @@ func ReadExamplesCSV(r io.Reader) ([]Example, error) {
 		if err != nil || math.IsNaN(gap) || math.IsInf(gap, 0) {
 			return nil, fmt.Errorf("vrank: training CSV row %d, column label: %q is not a finite number", row, label)
 		}
-		out = append(out, Example{Story1: s1, Story2: s2, Gap: gap})
+		out = append(out, TrainPair{Story1: s1, Story2: s2, Gap: gap})
 	}
 	if len(out) == 0 {
 		return nil, fmt.Errorf("vrank: training CSV has a header but no pairs")
@@ -94,15 +94,15 @@ func ReadExamplesCSV(r io.Reader) ([]Example, error) {
 	return out, nil
 }
 
-// ReadExamplesFile reads training pairs from a CSV file (see
-// ReadExamplesCSV).
-func ReadExamplesFile(path string) ([]Example, error) {
+// ReadTrainPairsFile reads training pairs from a CSV file (see
+// ReadTrainPairsCSV).
+func ReadTrainPairsFile(path string) ([]TrainPair, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("vrank: %w", err)
 	}
 	defer f.Close()
-	ex, err := ReadExamplesCSV(f)
+	ex, err := ReadTrainPairsCSV(f)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}

@@ -1,9 +1,9 @@
 package vrank
 
-// Example is one training or validation pair: two stories and the ranking
+// TrainPair is one training or validation pair: two stories and the ranking
 // gap between them (the VHED CSV's label: the average rank of story 1 minus
 // that of story 2, so a negative gap means story 1 is better).
-type Example struct {
+type TrainPair struct {
 	Story1, Story2 string
 	Gap            float64
 }

@@ -44,7 +44,7 @@ func tinyModel(t testing.TB, seed int64) *Model {
 
 // syntheticPairs draws n pairs of 6-word stories with different numbers of
 // good words; the gap is (good₂ − good₁)/2, negative when story 1 is better.
-func syntheticPairs(rng *rand.Rand, n int) []Example {
+func syntheticPairs(rng *rand.Rand, n int) []TrainPair {
 	story := func() (string, int) {
 		good := rng.Intn(7)
 		w := make([]string, 6)
@@ -58,19 +58,19 @@ func syntheticPairs(rng *rand.Rand, n int) []Example {
 		rng.Shuffle(len(w), func(i, j int) { w[i], w[j] = w[j], w[i] })
 		return strings.Join(w, " "), good
 	}
-	var out []Example
+	var out []TrainPair
 	for len(out) < n {
 		s1, g1 := story()
 		s2, g2 := story()
 		if g1 != g2 {
-			out = append(out, Example{Story1: s1, Story2: s2, Gap: float64(g2-g1) / 2})
+			out = append(out, TrainPair{Story1: s1, Story2: s2, Gap: float64(g2-g1) / 2})
 		}
 	}
 	return out
 }
 
 // agreement is the share of pairs whose predicted gap has the gold sign.
-func agreement(pred []float64, ex []Example) float64 {
+func signAgreement(pred []float64, ex []TrainPair) float64 {
 	n := 0
 	for i, p := range pred {
 		if (p < 0 && ex[i].Gap < 0) || (p > 0 && ex[i].Gap > 0) {
@@ -80,7 +80,7 @@ func agreement(pred []float64, ex []Example) float64 {
 	return float64(n) / float64(len(ex))
 }
 
-func columns(ex []Example) (s1, s2 []string) {
+func trainPairColumns(ex []TrainPair) (s1, s2 []string) {
 	for _, e := range ex {
 		s1, s2 = append(s1, e.Story1), append(s2, e.Story2)
 	}
@@ -91,7 +91,7 @@ func TestTrainingConverges(t *testing.T) {
 	rng := rand.New(rand.NewSource(11))
 	train, heldOut := syntheticPairs(rng, 400), syntheticPairs(rng, 200)
 	m := tinyModel(t, 1)
-	s1, s2 := columns(heldOut)
+	s1, s2 := trainPairColumns(heldOut)
 	before, err := m.Predict(context.Background(), s1, s2)
 	if err != nil {
 		t.Fatal(err)
@@ -115,8 +115,8 @@ func TestTrainingConverges(t *testing.T) {
 	}
 	last := hist[len(hist)-1]
 	t.Logf("held-out ranking accuracy %.3f before, %.3f after %d epochs (%d steps); last epoch: train loss %.4f, validation loss %.4f, validation accuracy %.3f",
-		agreement(before, heldOut), agreement(after, heldOut), len(hist), steps, last.TrainLoss, last.ValidationLoss, last.ValidationAccuracy)
-	if acc := agreement(after, heldOut); acc <= 0.9 {
+		signAgreement(before, heldOut), signAgreement(after, heldOut), len(hist), steps, last.TrainLoss, last.ValidationLoss, last.ValidationAccuracy)
+	if acc := signAgreement(after, heldOut); acc <= 0.9 {
 		t.Errorf("held-out ranking accuracy %.3f, want > 0.9", acc)
 	}
 	if hist[0].TrainLoss <= last.TrainLoss {
@@ -155,8 +155,8 @@ func TestTrainingConverges(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if acc != agreement(after, heldOut) {
-		t.Errorf("trainer's evaluation %.4f, Predict's %.4f", acc, agreement(after, heldOut))
+	if acc != signAgreement(after, heldOut) {
+		t.Errorf("trainer's evaluation %.4f, Predict's %.4f", acc, signAgreement(after, heldOut))
 	}
 }
 
@@ -273,7 +273,7 @@ func TestBadInput(t *testing.T) {
 		t.Errorf("mismatched pair columns: no error")
 	}
 	tr, _ := NewTrainer(m, TrainOptions{})
-	if _, err := tr.Step(context.Background(), []Example{{Story1: "a", Story2: "b", Gap: nanValue()}}); err == nil || !strings.Contains(err.Error(), "pair 0") {
+	if _, err := tr.Step(context.Background(), []TrainPair{{Story1: "a", Story2: "b", Gap: nanValue()}}); err == nil || !strings.Contains(err.Error(), "pair 0") {
 		t.Errorf("NaN gap: error %v", err)
 	}
 	if _, err := tr.Train(context.Background(), nil, nil); err == nil {

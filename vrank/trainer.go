@@ -63,8 +63,8 @@ func copyParams[T float](dst, src *params[T]) {
 // Step runs one training step on a batch, exactly as Train does for each of
 // its mini-batches: forward pass (with dropout on the head's input unless
 // disabled), MSE loss, backward pass through every layer, one Adam update.
-func (t *Trainer) Step(ctx context.Context, batch []Example) (StepResult, error) {
-	s1, s2, gaps, err := splitExamples(batch)
+func (t *Trainer) Step(ctx context.Context, batch []TrainPair) (StepResult, error) {
+	s1, s2, gaps, err := splitTrainPairs(batch)
 	if err != nil {
 		return StepResult{}, err
 	}
@@ -146,12 +146,12 @@ func (t *Trainer) Model() (*Model, error) {
 // or split off the training pairs as TrainOptions says) and writes a
 // checkpoint when CheckpointDir is set. Cancelling ctx stops it between
 // layers; the last complete checkpoint stays valid.
-func (t *Trainer) Train(ctx context.Context, train, validation []Example) ([]EpochResult, error) {
+func (t *Trainer) Train(ctx context.Context, train, validation []TrainPair) ([]EpochResult, error) {
 	o := t.opts
 	if len(train) == 0 {
 		return nil, fmt.Errorf("vrank: no training pairs")
 	}
-	if _, _, _, err := splitExamples(train); err != nil {
+	if _, _, _, err := splitTrainPairs(train); err != nil {
 		return nil, err
 	}
 	if validation == nil && o.ValidationFraction > 0 {
@@ -160,10 +160,10 @@ func (t *Trainer) Train(ctx context.Context, train, validation []Example) ([]Epo
 	examples := slices.Clone(train)
 	if !o.NoAugment {
 		for _, e := range train {
-			examples = append(examples, Example{Story1: e.Story2, Story2: e.Story1, Gap: -e.Gap})
+			examples = append(examples, TrainPair{Story1: e.Story2, Story2: e.Story1, Gap: -e.Gap})
 		}
 	}
-	s1, s2, gaps, _ := splitExamples(examples)
+	s1, s2, gaps, _ := splitTrainPairs(examples)
 	encs, err := encodePairs(t.tok, t.cfg, s1, s2)
 	if err != nil {
 		return nil, err
@@ -218,7 +218,7 @@ func (t *Trainer) Train(ctx context.Context, train, validation []Example) ([]Epo
 }
 
 // splitValidation holds out a seeded random share of the pairs.
-func splitValidation(pairs []Example, fraction float64, seed int64) (train, val []Example) {
+func splitValidation(pairs []TrainPair, fraction float64, seed int64) (train, val []TrainPair) {
 	n := int(math.Round(fraction * float64(len(pairs))))
 	if n == 0 || n >= len(pairs) {
 		return pairs, nil
@@ -238,8 +238,8 @@ func splitValidation(pairs []Example, fraction float64, seed int64) (train, val 
 	return train, val
 }
 
-// splitExamples checks the examples and splits them into columns.
-func splitExamples(ex []Example) (s1, s2 []string, gaps []float64, err error) {
+// splitTrainPairs checks the examples and splits them into columns.
+func splitTrainPairs(ex []TrainPair) (s1, s2 []string, gaps []float64, err error) {
 	for i, e := range ex {
 		if math.IsNaN(e.Gap) || math.IsInf(e.Gap, 0) {
 			return nil, nil, nil, fmt.Errorf("vrank: pair %d: gap %v is not a finite number", i, e.Gap)
@@ -255,8 +255,8 @@ type evalSet struct {
 	gaps []float64
 }
 
-func (t *Trainer) newEvalSet(ex []Example) (*evalSet, error) {
-	s1, s2, gaps, err := splitExamples(ex)
+func (t *Trainer) newEvalSet(ex []TrainPair) (*evalSet, error) {
+	s1, s2, gaps, err := splitTrainPairs(ex)
 	if err != nil {
 		return nil, fmt.Errorf("validation: %w", err)
 	}

@@ -32,12 +32,12 @@ func checkTrainStep(t *testing.T, f *vrankFixture, s1, s2 []string) {
 	if len(rows) != len(exp.BatchRows) || len(targets) != len(exp.Targets) {
 		t.Fatalf("batch_rows/targets arrays disagree with expected.json")
 	}
-	var batch []Example
+	var batch []TrainPair
 	for i, r := range rows {
 		if int(r) != exp.BatchRows[i] || float32(targets[i]) != float32(exp.Targets[i]) {
 			t.Fatalf("batch row %d: arrays (%d, %v) disagree with expected.json (%d, %v)", i, r, targets[i], exp.BatchRows[i], exp.Targets[i])
 		}
-		batch = append(batch, Example{Story1: s1[r], Story2: s2[r], Gap: targets[i]})
+		batch = append(batch, TrainPair{Story1: s1[r], Story2: s2[r], Gap: targets[i]})
 	}
 	before := map[string][]float32{}
 	for _, name := range tr.ParameterNames() {

@@ -85,13 +85,13 @@ func runVrankTrain(args []string, stdout, stderr io.Writer) error {
 		fs.Usage()
 		return errors.New("give -csv, -out and exactly one of -encoder or -resume")
 	}
-	train, err := vrank.ReadExamplesFile(*csvPath)
+	train, err := vrank.ReadTrainPairsFile(*csvPath)
 	if err != nil {
 		return err
 	}
-	var val []vrank.Example
+	var val []vrank.TrainPair
 	if *valPath != "" {
-		if val, err = vrank.ReadExamplesFile(*valPath); err != nil {
+		if val, err = vrank.ReadTrainPairsFile(*valPath); err != nil {
 			return err
 		}
 	}
