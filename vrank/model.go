@@ -7,6 +7,7 @@ import (
 	"math/rand"
 	"os"
 	"path/filepath"
+	"sync"
 
 	"github.com/storyeval/storyeval/encoders"
 	"github.com/storyeval/storyeval/encoders/checkpoint"
@@ -23,9 +24,18 @@ type Model struct {
 	// tokFiles are the tokenizer files of the folder the model came from,
 	// written again by Save.
 	tokFiles map[string][]byte
-	// p holds the weights for Save and for training; enc runs predictions.
-	p   *params[float32]
-	enc *encoders.BERT
+	// p holds the weights for Save and for training; enc runs predictions,
+	// built on first use (a model loaded only to be trained never needs it).
+	p       *params[float32]
+	encOnce sync.Once
+	enc     *encoders.BERT
+	encErr  error
+}
+
+// encoder returns the prediction encoder, building it on first use.
+func (m *Model) encoder() (*encoders.BERT, error) {
+	m.encOnce.Do(func() { m.enc, m.encErr = buildEncoder(m.cfg, m.p) })
+	return m.enc, m.encErr
 }
 
 // Files of a model folder.
@@ -159,13 +169,9 @@ func readEncoderParams(st *checkpoint.State, cfg Config) (*params[float32], erro
 	return p, nil
 }
 
-// newModel builds the prediction encoder from the parameters.
+// newModel wraps parameters as a model.
 func newModel(cfg Config, tok *tokenize.BERT, files map[string][]byte, p *params[float32]) (*Model, error) {
-	enc, err := buildEncoder(cfg, p)
-	if err != nil {
-		return nil, err
-	}
-	return &Model{cfg: cfg, tok: tok, tokFiles: files, p: p, enc: enc}, nil
+	return &Model{cfg: cfg, tok: tok, tokFiles: files, p: p}, nil
 }
 
 // buildEncoder builds an encoders.BERT with the parameters' weights. The

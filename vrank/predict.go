@@ -22,6 +22,10 @@ func (m *Model) Predict(ctx context.Context, story1, story2 []string) ([]float64
 	if err != nil {
 		return nil, err
 	}
+	enc, err := m.encoder()
+	if err != nil {
+		return nil, err
+	}
 	order := make([]int, len(encs))
 	for i := range order {
 		order[i] = i
@@ -39,7 +43,7 @@ func (m *Model) Predict(ctx context.Context, story1, story2 []string) ([]float64
 		for j, i := range idx {
 			batch[j] = encs[i]
 		}
-		res, err := m.enc.Forward(ctx, padEncodings(batch), nil)
+		res, err := enc.Forward(ctx, padEncodings(batch), nil)
 		if err != nil {
 			return nil, fmt.Errorf("vrank: pairs %v: %w", idx, err)
 		}
