@@ -115,4 +115,3 @@ func BenchmarkFullSizeBERTBase8x512(b *testing.B) {
 	b.ReportMetric(stepCPU/predictCPU, "cpu-step/predict")
 	b.ReportMetric(stepCPU/trainForwardCPU, "cpu-step/train-forward")
 }
-
