@@ -143,12 +143,14 @@ func parseConfig(data []byte) (cfg Config, hasHead bool, err error) {
 // validate checks what the training passes rely on.
 func validate(c Config) error {
 	b := c.BERT
-	for name, v := range map[string]int{"vocab_size": b.VocabSize, "hidden_size": b.HiddenSize,
-		"num_hidden_layers": b.NumHiddenLayers, "num_attention_heads": b.NumAttentionHeads,
-		"intermediate_size": b.IntermediateSize, "max_position_embeddings": b.MaxPositionEmbeddings,
-		"type_vocab_size": b.TypeVocabSize} {
-		if v <= 0 {
-			return fmt.Errorf("%s = %d, want a positive number", name, v)
+	for _, s := range []struct {
+		name string
+		v    int
+	}{{"vocab_size", b.VocabSize}, {"hidden_size", b.HiddenSize}, {"num_hidden_layers", b.NumHiddenLayers},
+		{"num_attention_heads", b.NumAttentionHeads}, {"intermediate_size", b.IntermediateSize},
+		{"max_position_embeddings", b.MaxPositionEmbeddings}, {"type_vocab_size", b.TypeVocabSize}} {
+		if s.v <= 0 {
+			return fmt.Errorf("%s = %d, want a positive number", s.name, s.v)
 		}
 	}
 	if b.HiddenSize%b.NumAttentionHeads != 0 {

@@ -145,6 +145,9 @@ func loadDir(dir string, cfg Config, newHead *rand.Rand) (*Model, error) {
 // readEncoderParams reads the encoder part of the parameters (everything
 // but the head).
 func readEncoderParams(st *checkpoint.State, cfg Config) (*params[float32], error) {
+	if err := checkSizes(st, cfg.BERT); err != nil {
+		return nil, err
+	}
 	p := newParams[float32](cfg.BERT, cfg.Feature == FeaturePooler)
 	prefixed := st.Has(bertPrefix + "embeddings.word_embeddings.weight")
 	for _, t := range p.tensors() {

@@ -172,6 +172,9 @@ func fill[T float](x []T, v T) {
 // are looked up as written by Save ("bert.…", "regression_layer.…"); a plain
 // BertModel checkpoint without the "bert." prefix is accepted too.
 func readParams(st *checkpoint.State, cfg encoders.BERTConfig, pooler bool) (*params[float32], error) {
+	if err := checkSizes(st, cfg); err != nil {
+		return nil, err
+	}
 	p := newParams[float32](cfg, pooler)
 	prefixed := st.Has(bertPrefix + "embeddings.word_embeddings.weight")
 	for _, t := range p.tensors() {
@@ -203,4 +206,36 @@ func sameShape(a, b []int) bool {
 		}
 	}
 	return true
+}
+
+// checkSizes compares the configuration's largest tensors with the
+// checkpoint before anything is allocated, so that a config.json claiming
+// huge sizes fails with an error instead of exhausting memory.
+func checkSizes(st *checkpoint.State, cfg encoders.BERTConfig) error {
+	prefix := ""
+	if st.Has(bertPrefix + "embeddings.word_embeddings.weight") {
+		prefix = bertPrefix
+	}
+	H, I, L := cfg.HiddenSize, cfg.IntermediateSize, cfg.NumHiddenLayers
+	for _, c := range []struct {
+		name  string
+		shape []int
+	}{
+		{"embeddings.word_embeddings.weight", []int{cfg.VocabSize, H}},
+		{"embeddings.position_embeddings.weight", []int{cfg.MaxPositionEmbeddings, H}},
+		{"embeddings.token_type_embeddings.weight", []int{cfg.TypeVocabSize, H}},
+		{fmt.Sprintf("encoder.layer.%d.intermediate.dense.weight", L-1), []int{I, H}},
+	} {
+		info, ok := st.Info(prefix + c.name)
+		if !ok {
+			return fmt.Errorf("checkpoint has no tensor %q", prefix+c.name)
+		}
+		if !sameShape(info.Shape, c.shape) {
+			return fmt.Errorf("tensor %q has shape %v, config.json needs %v", prefix+c.name, info.Shape, c.shape)
+		}
+	}
+	if name := fmt.Sprintf("%sencoder.layer.%d.intermediate.dense.weight", prefix, L); st.Has(name) {
+		return fmt.Errorf("checkpoint has %q: more layers than num_hidden_layers = %d", name, L)
+	}
+	return nil
 }

@@ -2,6 +2,7 @@ package vrank
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"math/rand"
 	"os"
@@ -261,9 +262,22 @@ func TestBadInput(t *testing.T) {
 	if _, err := Load(dir); err == nil || !strings.Contains(err.Error(), "config.json") {
 		t.Errorf("malformed config: error %v", err)
 	}
+	// A config.json whose sizes do not match the weights (huge ones must
+	// fail before any allocation).
+	var fields map[string]any
+	if err := json.Unmarshal(cfg, &fields); err != nil {
+		t.Fatal(err)
+	}
+	fields["hidden_size"] = 1_600_000_000
+	huge, _ := json.Marshal(fields)
+	os.WriteFile(filepath.Join(dir, "config.json"), huge, 0o644)
+	w, _ := os.ReadFile(filepath.Join(f.dir, "model", "model.safetensors"))
+	os.WriteFile(filepath.Join(dir, "model.safetensors"), w, 0o644)
+	if _, err := Load(dir); err == nil || !strings.Contains(err.Error(), "config.json needs") {
+		t.Errorf("config sizes that disagree with the weights: error %v", err)
+	}
 	// Truncated weights.
 	os.WriteFile(filepath.Join(dir, "config.json"), cfg, 0o644)
-	w, _ := os.ReadFile(filepath.Join(f.dir, "model", "model.safetensors"))
 	os.WriteFile(filepath.Join(dir, "model.safetensors"), w[:len(w)/2], 0o644)
 	if _, err := Load(dir); err == nil {
 		t.Errorf("truncated weights: no error")
