@@ -93,7 +93,7 @@ func (f *vrankFixture) expectAllChecked(t *testing.T) {
 			missing = append(missing, "array "+name)
 		}
 	}
-	for _, key := range []string{"predictions", "predictions_fp64", "train_step.batch_rows", "train_step.targets", "train_step.predictions", "train_step.loss", "n_params"} {
+	for _, key := range append(f.expectedKeys(t), "n_params") {
 		if !f.checked[key] {
 			missing = append(missing, key)
 		}
@@ -102,6 +102,32 @@ func (f *vrankFixture) expectAllChecked(t *testing.T) {
 	if len(missing) > 0 {
 		t.Errorf("expected values left unchecked: %s", strings.Join(missing, ", "))
 	}
+}
+
+// expectedKeys lists every value of expected.json: top-level keys, and
+// "object.key" for the keys of nested objects.
+func (f *vrankFixture) expectedKeys(t *testing.T) []string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(f.dir, "expected.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(data, &top); err != nil {
+		t.Fatal(err)
+	}
+	var keys []string
+	for k, raw := range top {
+		var nested map[string]json.RawMessage
+		if json.Unmarshal(raw, &nested) == nil {
+			for k2 := range nested {
+				keys = append(keys, k+"."+k2)
+			}
+			continue
+		}
+		keys = append(keys, k)
+	}
+	return keys
 }
 
 func TestFixture(t *testing.T) {
