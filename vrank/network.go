@@ -27,7 +27,9 @@ type network[T float] struct {
 
 // layerCache keeps one encoder layer's activations for the backward pass.
 type layerCache[T float] struct {
-	x, q, k, v, ctx, attnOut, h1, f, g []T
+	// f is the feed-forward block's pre-activation; its GELU is recomputed
+	// in the backward pass rather than kept (rows×intermediate per layer).
+	x, q, k, v, ctx, h1, f []T
 	attn                               attentionCache[T]
 	ln1, ln2                           normCache[T]
 }
@@ -81,11 +83,12 @@ func (n *network[T]) forward(ctx context.Context, in *batchInput, rng *rand.Rand
 		addInPlace(a, x)
 		layerNormForward(&l.ln1, a, rows, H, n.eps, a, &lc.ln1)
 		lc.h1 = a
-		lc.f, lc.g = make([]T, rows*I), make([]T, rows*I)
+		lc.f = make([]T, rows*I)
 		linearForward(&l.fc1, lc.h1, rows, lc.f)
-		geluForward(lc.f, lc.g)
+		g := make([]T, rows*I)
+		geluForward(lc.f, g)
 		out := make([]T, rows*H)
-		linearForward(&l.fc2, lc.g, rows, out)
+		linearForward(&l.fc2, g, rows, out)
 		addInPlace(out, lc.h1)
 		layerNormForward(&l.ln2, out, rows, H, n.eps, out, &lc.ln2)
 		x = out
@@ -152,7 +155,7 @@ func (n *network[T]) backward(ctx context.Context, c *forwardCache[T], dpred []T
 	dtmp := make([]T, rows*H)
 	dq, dk, dv := make([]T, rows*H), make([]T, rows*H), make([]T, rows*H)
 	dctx := make([]T, rows*H)
-	df := make([]T, rows*I)
+	df, gelu := make([]T, rows*I), make([]T, rows*I)
 	for li := len(p.layers) - 1; li >= 0; li-- {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -160,7 +163,8 @@ func (n *network[T]) backward(ctx context.Context, c *forwardCache[T], dpred []T
 		l, gl, lc := &p.layers[li], &g.layers[li], &c.layers[li]
 		// x' = LN2(fc2(gelu(fc1(h1))) + h1)
 		layerNormBackward(&l.ln2, &gl.ln2, &lc.ln2, dx, rows, H, dx)
-		linearBackward(&l.fc2, &gl.fc2, lc.g, dx, rows, df)
+		geluForward(lc.f, gelu)
+		linearBackward(&l.fc2, &gl.fc2, gelu, dx, rows, df)
 		geluBackward(lc.f, df)
 		linearBackward(&l.fc1, &gl.fc1, lc.h1, df, rows, dtmp)
 		addInPlace(dx, dtmp) // dh1
