@@ -30,8 +30,8 @@ type layerCache[T float] struct {
 	// f is the feed-forward block's pre-activation; its GELU is recomputed
 	// in the backward pass rather than kept (rows×intermediate per layer).
 	x, q, k, v, ctx, h1, f []T
-	attn                               attentionCache[T]
-	ln1, ln2                           normCache[T]
+	attn                   attentionCache[T]
+	ln1, ln2               normCache[T]
 }
 
 // forwardCache keeps every activation of a training forward pass.
