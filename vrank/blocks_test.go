@@ -74,7 +74,7 @@ func TestBlockInputGradients(t *testing.T) {
 	checkBlockGradient(t, "LayerNorm", rows*in, rows*in,
 		func(x []float64) []float64 {
 			y := make([]float64, rows*in)
-			layerNormForward(norm, x, rows, in, 1e-12, y, &cache)
+			layerNormForward(norm, x, rows, in, 1e-12, y, &cache, nil)
 			return y
 		},
 		func(x, c []float64) []float64 {
@@ -101,7 +101,7 @@ func TestBlockInputGradients(t *testing.T) {
 			func(x []float64) []float64 {
 				q, k, v := args(x)
 				ctx := make([]float64, B*S*H)
-				attentionForward(q, k, v, B, S, H, heads, valid, ctx, &ac)
+				attentionForward(q, k, v, B, S, H, heads, valid, ctx, &ac, nil)
 				return ctx
 			},
 			func(x, c []float64) []float64 {
@@ -113,5 +113,21 @@ func TestBlockInputGradients(t *testing.T) {
 				attentionBackward(q, k, v, B, S, H, heads, &ac, c, d[0], d[1], d[2])
 				return d[which]
 			})
+	}
+}
+
+func TestExpNonPositive(t *testing.T) {
+	worst := 0.0
+	for i := 0; i <= 200000; i++ {
+		x := -float64(i) * 0.0035 // 0 … −700
+		want := math.Exp(x)
+		got := expNonPositive(x)
+		worst = math.Max(worst, math.Abs(got-want)/want)
+	}
+	if worst > 1e-8 {
+		t.Errorf("relative error %.3g, want ≤ 1e-8", worst)
+	}
+	if expNonPositive(-800) != 0 || expNonPositive(0) != 1 {
+		t.Errorf("e^-800 = %v, e^0 = %v", expNonPositive(-800), expNonPositive(0))
 	}
 }

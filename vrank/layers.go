@@ -61,9 +61,9 @@ type normCache[T float] struct {
 
 // layerNormForward computes y = γ·(x−μ)/√(σ²+eps) + β per row of width H
 // (torch.nn.LayerNorm: biased variance), keeping the cache. y may alias x.
-func layerNormForward[T float](n *normParams[T], x []T, rows, H int, eps float64, y []T, c *normCache[T]) {
-	c.xhat = make([]T, rows*H)
-	c.rstd = make([]T, rows)
+func layerNormForward[T float](n *normParams[T], x []T, rows, H int, eps float64, y []T, c *normCache[T], a *arena[T]) {
+	c.xhat = a.get(rows * H)
+	c.rstd = a.get(rows)
 	parallel.Chunks(rows, minRows, func(_, lo, hi int) {
 		for r := lo; r < hi; r++ {
 			xr := x[r*H : (r+1)*H]
@@ -152,10 +152,10 @@ type attentionCache[T float] struct{ probs []T }
 // batch of B sequences of S tokens: ctx = softmax(q·kᵀ/√dh + mask)·v per head,
 // where masked keys (keyValid false) get probability exactly 0, as adding
 // torch.finfo.min before the softmax does.
-func attentionForward[T float](q, k, v []T, B, S, H, heads int, keyValid []bool, ctx []T, c *attentionCache[T]) {
+func attentionForward[T float](q, k, v []T, B, S, H, heads int, keyValid []bool, ctx []T, c *attentionCache[T], a *arena[T]) {
 	dh := H / heads
 	scale := T(sqrtF(float64(dh)))
-	c.probs = make([]T, B*heads*S*S)
+	c.probs = a.get(B * heads * S * S)
 	parallel.Chunks(B*heads, 1, func(_, lo, hi int) {
 		for bh := lo; bh < hi; bh++ {
 			b, h := bh/heads, bh%heads
@@ -179,7 +179,7 @@ func attentionForward[T float](q, k, v []T, B, S, H, heads int, keyValid []bool,
 						row[j] = 0
 						continue
 					}
-					row[j] = expT(row[j] - maxv)
+					row[j] = softmaxExp(row[j] - maxv)
 					sum += float64(row[j])
 				}
 				inv := T(1 / sum)

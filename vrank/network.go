@@ -23,6 +23,8 @@ type network[T float] struct {
 	heads   int
 	eps     float64
 	dropout float64 // on the CLS feature during training (0: none)
+	// buf keeps the buffers of a step for the next one (nil: allocate).
+	buf *arena[T]
 }
 
 // layerCache keeps one encoder layer's activations for the backward pass.
@@ -53,7 +55,9 @@ func (n *network[T]) forward(ctx context.Context, in *batchInput, rng *rand.Rand
 	p, H, I := n.p, n.H, n.I
 	rows := in.B * in.S
 	c := &forwardCache[T]{in: in, layers: make([]layerCache[T], len(p.layers))}
-	x := make([]T, rows*H)
+	a := n.buf
+	a.reset()
+	x := a.get(rows * H)
 	parallel.Chunks(rows, minRows, func(_, lo, hi int) {
 		for r := lo; r < hi; r++ {
 			w := p.word[in.ids[r]*H : (in.ids[r]+1)*H]
@@ -65,32 +69,32 @@ func (n *network[T]) forward(ctx context.Context, in *batchInput, rng *rand.Rand
 			}
 		}
 	})
-	layerNormForward(&p.embLN, x, rows, H, n.eps, x, &c.emb)
+	layerNormForward(&p.embLN, x, rows, H, n.eps, x, &c.emb, a)
 	for li := range p.layers {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
 		l, lc := &p.layers[li], &c.layers[li]
 		lc.x = x
-		lc.q, lc.k, lc.v = make([]T, rows*H), make([]T, rows*H), make([]T, rows*H)
+		lc.q, lc.k, lc.v = a.get(rows*H), a.get(rows*H), a.get(rows*H)
 		linearForward(&l.q, x, rows, lc.q)
 		linearForward(&l.k, x, rows, lc.k)
 		linearForward(&l.v, x, rows, lc.v)
-		lc.ctx = make([]T, rows*H)
-		attentionForward(lc.q, lc.k, lc.v, in.B, in.S, H, n.heads, in.keyValid, lc.ctx, &lc.attn)
-		a := make([]T, rows*H)
-		linearForward(&l.o, lc.ctx, rows, a)
-		addInPlace(a, x)
-		layerNormForward(&l.ln1, a, rows, H, n.eps, a, &lc.ln1)
-		lc.h1 = a
-		lc.f = make([]T, rows*I)
+		lc.ctx = a.get(rows * H)
+		attentionForward(lc.q, lc.k, lc.v, in.B, in.S, H, n.heads, in.keyValid, lc.ctx, &lc.attn, a)
+		h1 := a.get(rows * H)
+		linearForward(&l.o, lc.ctx, rows, h1)
+		addInPlace(h1, x)
+		layerNormForward(&l.ln1, h1, rows, H, n.eps, h1, &lc.ln1, a)
+		lc.h1 = h1
+		lc.f = a.get(rows * I)
 		linearForward(&l.fc1, lc.h1, rows, lc.f)
-		g := make([]T, rows*I)
+		g := a.get(rows * I)
 		geluForward(lc.f, g)
-		out := make([]T, rows*H)
+		out := a.get(rows * H)
 		linearForward(&l.fc2, g, rows, out)
 		addInPlace(out, lc.h1)
-		layerNormForward(&l.ln2, out, rows, H, n.eps, out, &lc.ln2)
+		layerNormForward(&l.ln2, out, rows, H, n.eps, out, &lc.ln2, a)
 		x = out
 	}
 	c.last = x
@@ -148,14 +152,15 @@ func (n *network[T]) backward(ctx context.Context, c *forwardCache[T], dpred []T
 		dcls = make([]T, in.B*H)
 		linearBackward(p.pooler, g.pooler, c.cls, dfeat, in.B, dcls)
 	}
-	dx := make([]T, rows*H)
+	a := n.buf
+	dx := a.zeros(rows * H)
 	for b := 0; b < in.B; b++ {
 		copy(dx[b*in.S*H:b*in.S*H+H], dcls[b*H:(b+1)*H])
 	}
-	dtmp := make([]T, rows*H)
-	dq, dk, dv := make([]T, rows*H), make([]T, rows*H), make([]T, rows*H)
-	dctx := make([]T, rows*H)
-	df, gelu := make([]T, rows*I), make([]T, rows*I)
+	dtmp := a.get(rows * H)
+	dq, dk, dv := a.get(rows*H), a.get(rows*H), a.get(rows*H)
+	dctx := a.get(rows * H)
+	df, gelu := a.get(rows*I), a.get(rows*I)
 	for li := len(p.layers) - 1; li >= 0; li-- {
 		if err := ctx.Err(); err != nil {
 			return err

@@ -50,6 +50,8 @@ func NewTrainer(m *Model, opts TrainOptions) (*Trainer, error) {
 		grads: p.zeroLike(),
 		opt:   newAdam(p, opts.LearningRate, opts.Beta1, opts.Beta2, opts.Epsilon),
 	}
+	// Activation buffers are reused from step to step.
+	t.net.buf = &arena[float32]{}
 	return t, nil
 }
 
