@@ -29,10 +29,16 @@ func linearForward[T float](l *linearParams[T], x []T, rows int, y []T) {
 // linearBackward accumulates the gradients of W and b into g and writes
 // dx = dy·W (dx may be nil when the input needs no gradient).
 func linearBackward[T float](l, g *linearParams[T], x, dy []T, rows int, dx []T) {
+	linearBackwardInto(l, g, x, dy, rows, dx, 0)
+}
+
+// linearBackwardInto is linearBackward with dx = dy·W + beta·dx, so that
+// beta 1 adds the input gradient to what dx holds.
+func linearBackwardInto[T float](l, g *linearParams[T], x, dy []T, rows int, dx []T, beta T) {
 	gemm(true, false, l.out, l.in, rows, 1, dy, l.out, x, l.in, 1, g.W, l.in)
 	columnSums(dy, rows, l.out, g.B)
 	if dx != nil {
-		gemm(false, false, rows, l.in, l.out, 1, dy, l.out, l.W, l.in, 0, dx, l.in)
+		gemm(false, false, rows, l.in, l.out, 1, dy, l.out, l.W, l.in, beta, dx, l.in)
 	}
 }
 

@@ -157,7 +157,6 @@ func (n *network[T]) backward(ctx context.Context, c *forwardCache[T], dpred []T
 	for b := 0; b < in.B; b++ {
 		copy(dx[b*in.S*H:b*in.S*H+H], dcls[b*H:(b+1)*H])
 	}
-	dtmp := a.get(rows * H)
 	dq, dk, dv := a.get(rows*H), a.get(rows*H), a.get(rows*H)
 	dctx := a.get(rows * H)
 	df, gelu := a.get(rows*I), a.get(rows*I)
@@ -171,18 +170,14 @@ func (n *network[T]) backward(ctx context.Context, c *forwardCache[T], dpred []T
 		geluForward(lc.f, gelu)
 		linearBackward(&l.fc2, &gl.fc2, gelu, dx, rows, df)
 		geluBackward(lc.f, df)
-		linearBackward(&l.fc1, &gl.fc1, lc.h1, df, rows, dtmp)
-		addInPlace(dx, dtmp) // dh1
+		linearBackwardInto(&l.fc1, &gl.fc1, lc.h1, df, rows, dx, 1) // dh1
 		// h1 = LN1(o(attention(x)) + x)
 		layerNormBackward(&l.ln1, &gl.ln1, &lc.ln1, dx, rows, H, dx)
 		linearBackward(&l.o, &gl.o, lc.ctx, dx, rows, dctx)
 		attentionBackward(lc.q, lc.k, lc.v, in.B, in.S, H, n.heads, &lc.attn, dctx, dq, dk, dv)
-		linearBackward(&l.q, &gl.q, lc.x, dq, rows, dtmp)
-		addInPlace(dx, dtmp)
-		linearBackward(&l.k, &gl.k, lc.x, dk, rows, dtmp)
-		addInPlace(dx, dtmp)
-		linearBackward(&l.v, &gl.v, lc.x, dv, rows, dtmp)
-		addInPlace(dx, dtmp)
+		linearBackwardInto(&l.q, &gl.q, lc.x, dq, rows, dx, 1)
+		linearBackwardInto(&l.k, &gl.k, lc.x, dk, rows, dx, 1)
+		linearBackwardInto(&l.v, &gl.v, lc.x, dv, rows, dx, 1)
 	}
 	layerNormBackward(&p.embLN, &g.embLN, &c.emb, dx, rows, H, dx)
 	// Embedding gathers: scatter-add in row order (deterministic).
