@@ -101,7 +101,7 @@ func TestBlockInputGradients(t *testing.T) {
 			func(x []float64) []float64 {
 				q, k, v := args(x)
 				ctx := make([]float64, B*S*H)
-				attentionForward(q, k, v, B, S, H, heads, valid, ctx, &ac, nil)
+				attentionForward(q, k, v, B, S, S, H, heads, valid, ctx, &ac, nil)
 				return ctx
 			},
 			func(x, c []float64) []float64 {
@@ -110,7 +110,7 @@ func TestBlockInputGradients(t *testing.T) {
 				for i := range d {
 					d[i] = make([]float64, B*S*H)
 				}
-				attentionBackward(q, k, v, B, S, H, heads, &ac, c, d[0], d[1], d[2])
+				attentionBackward(q, k, v, B, S, S, H, heads, &ac, c, d[0], d[1], d[2])
 				return d[which]
 			})
 	}

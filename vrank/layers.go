@@ -151,25 +151,27 @@ func geluBackward[T float](x, dy []T) {
 }
 
 // attentionCache keeps the attention probabilities of every (sequence,
-// head), S×S each.
+// head), Sq×S each.
 type attentionCache[T float] struct{ probs []T }
 
 // attentionForward computes multi-head scaled dot-product attention for a
 // batch of B sequences of S tokens: ctx = softmax(q·kᵀ/√dh + mask)·v per head,
 // where masked keys (keyValid false) get probability exactly 0, as adding
-// torch.finfo.min before the softmax does.
-func attentionForward[T float](q, k, v []T, B, S, H, heads int, keyValid []bool, ctx []T, c *attentionCache[T], a *arena[T]) {
+// torch.finfo.min before the softmax does. q and ctx hold the first Sq
+// tokens of each sequence (B·Sq rows: all tokens, or only the CLS token
+// when Sq is 1), k and v all B·S.
+func attentionForward[T float](q, k, v []T, B, S, Sq, H, heads int, keyValid []bool, ctx []T, c *attentionCache[T], a *arena[T]) {
 	dh := H / heads
 	scale := T(sqrtF(float64(dh)))
-	c.probs = a.get(B * heads * S * S)
+	c.probs = a.get(B * heads * Sq * S)
 	parallel.Chunks(B*heads, 1, func(_, lo, hi int) {
 		for bh := lo; bh < hi; bh++ {
 			b, h := bh/heads, bh%heads
-			off := b*S*H + h*dh
-			p := c.probs[bh*S*S : (bh+1)*S*S]
-			gemm(false, true, S, S, dh, 1, q[off:], H, k[off:], H, 0, p, S)
+			offQ, offK := b*Sq*H+h*dh, b*S*H+h*dh
+			p := c.probs[bh*Sq*S : (bh+1)*Sq*S]
+			gemm(false, true, Sq, S, dh, 1, q[offQ:], H, k[offK:], H, 0, p, S)
 			valid := keyValid[b*S : (b+1)*S]
-			for i := 0; i < S; i++ {
+			for i := 0; i < Sq; i++ {
 				row := p[i*S : (i+1)*S]
 				maxv := T(0)
 				first := true
@@ -193,29 +195,29 @@ func attentionForward[T float](q, k, v []T, B, S, H, heads int, keyValid []bool,
 					row[j] *= inv
 				}
 			}
-			gemm(false, false, S, dh, S, 1, p, S, v[off:], H, 0, ctx[off:], H)
+			gemm(false, false, Sq, dh, S, 1, p, S, v[offK:], H, 0, ctx[offQ:], H)
 		}
 	})
 }
 
-// attentionBackward writes dq, dk and dv from dctx.
-func attentionBackward[T float](q, k, v []T, B, S, H, heads int, c *attentionCache[T], dctx, dq, dk, dv []T) {
+// attentionBackward writes dq (B·Sq rows), dk and dv (B·S rows) from dctx.
+func attentionBackward[T float](q, k, v []T, B, S, Sq, H, heads int, c *attentionCache[T], dctx, dq, dk, dv []T) {
 	dh := H / heads
 	scale := T(sqrtF(float64(dh)))
 	workers := parallel.Workers(B*heads, 1)
 	scratch := make([][]T, workers)
 	parallel.Chunks(B*heads, 1, func(w, lo, hi int) {
 		if scratch[w] == nil {
-			scratch[w] = make([]T, S*S)
+			scratch[w] = make([]T, Sq*S)
 		}
 		dp := scratch[w]
 		for bh := lo; bh < hi; bh++ {
 			b, h := bh/heads, bh%heads
-			off := b*S*H + h*dh
-			p := c.probs[bh*S*S : (bh+1)*S*S]
-			gemm(false, true, S, S, dh, 1, dctx[off:], H, v[off:], H, 0, dp, S)
-			gemm(true, false, S, dh, S, 1, p, S, dctx[off:], H, 0, dv[off:], H)
-			for i := 0; i < S; i++ {
+			offQ, offK := b*Sq*H+h*dh, b*S*H+h*dh
+			p := c.probs[bh*Sq*S : (bh+1)*Sq*S]
+			gemm(false, true, Sq, S, dh, 1, dctx[offQ:], H, v[offK:], H, 0, dp, S)
+			gemm(true, false, S, dh, Sq, 1, p, S, dctx[offQ:], H, 0, dv[offK:], H)
+			for i := 0; i < Sq; i++ {
 				pr, dr := p[i*S:(i+1)*S], dp[i*S:(i+1)*S]
 				// The row sums of the score gradient are zero in exact
 				// arithmetic (softmax ignores a shift of its input): a
@@ -229,8 +231,8 @@ func attentionBackward[T float](q, k, v []T, B, S, H, heads int, c *attentionCac
 					dr[j] = T(float64(pr[j]) * (float64(dr[j]) - dot) / float64(scale))
 				}
 			}
-			gemm(false, false, S, dh, S, 1, dp, S, k[off:], H, 0, dq[off:], H)
-			gemm(true, false, S, dh, S, 1, dp, S, q[off:], H, 0, dk[off:], H)
+			gemm(false, false, Sq, dh, S, 1, dp, S, k[offK:], H, 0, dq[offQ:], H)
+			gemm(true, false, S, dh, Sq, 1, dp, S, q[offQ:], H, 0, dk[offK:], H)
 		}
 	})
 }

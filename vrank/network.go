@@ -29,11 +29,14 @@ type network[T float] struct {
 
 // layerCache keeps one encoder layer's activations for the backward pass.
 type layerCache[T float] struct {
-	// f is the feed-forward block's pre-activation; its GELU is recomputed
-	// in the backward pass rather than kept (rows×intermediate per layer).
-	x, q, k, v, ctx, h1, f []T
-	attn                   attentionCache[T]
-	ln1, ln2               normCache[T]
+	// x is the layer's input (all rows) and xq its first sq rows of each
+	// sequence, the rows whose outputs the layer computes. f is the
+	// feed-forward block's pre-activation; its GELU is recomputed in the
+	// backward pass rather than kept (rows×intermediate per layer).
+	x, xq, q, k, v, ctx, h1, f []T
+	sq                         int
+	attn                       attentionCache[T]
+	ln1, ln2                   normCache[T]
 }
 
 // forwardCache keeps every activation of a training forward pass.
@@ -41,7 +44,6 @@ type forwardCache[T float] struct {
 	in     *batchInput
 	emb    normCache[T]
 	layers []layerCache[T]
-	last   []T // the last layer's output, B·S×H
 	cls    []T // B×H: the raw CLS states
 	pooled []T // B×H: tanh(pooler(cls)), with the pooler head
 	drop   []T // B×H: the dropout multipliers (nil without dropout)
@@ -75,32 +77,52 @@ func (n *network[T]) forward(ctx context.Context, in *batchInput, rng *rand.Rand
 			return nil, err
 		}
 		l, lc := &p.layers[li], &c.layers[li]
-		lc.x = x
-		lc.q, lc.k, lc.v = a.get(rows*H), a.get(rows*H), a.get(rows*H)
-		linearForward(&l.q, x, rows, lc.q)
+		// Only the CLS state of the last layer reaches the head, so the
+		// last layer computes its queries, attention output and
+		// feed-forward block for the CLS rows alone (its keys and values
+		// still cover every token); the results are those of the full
+		// layer.
+		lc.sq = in.S
+		if li == len(p.layers)-1 {
+			lc.sq = 1
+		}
+		rq := in.B * lc.sq
+		lc.x, lc.xq = x, x
+		if lc.sq < in.S {
+			lc.xq = a.get(rq * H)
+			for b := 0; b < in.B; b++ {
+				copy(lc.xq[b*lc.sq*H:(b+1)*lc.sq*H], x[b*in.S*H:])
+			}
+		}
+		lc.q, lc.k, lc.v = a.get(rq*H), a.get(rows*H), a.get(rows*H)
+		linearForward(&l.q, lc.xq, rq, lc.q)
 		linearForward(&l.k, x, rows, lc.k)
 		linearForward(&l.v, x, rows, lc.v)
-		lc.ctx = a.get(rows * H)
-		attentionForward(lc.q, lc.k, lc.v, in.B, in.S, H, n.heads, in.keyValid, lc.ctx, &lc.attn, a)
-		h1 := a.get(rows * H)
-		linearForward(&l.o, lc.ctx, rows, h1)
-		addInPlace(h1, x)
-		layerNormForward(&l.ln1, h1, rows, H, n.eps, h1, &lc.ln1, a)
+		lc.ctx = a.get(rq * H)
+		attentionForward(lc.q, lc.k, lc.v, in.B, in.S, lc.sq, H, n.heads, in.keyValid, lc.ctx, &lc.attn, a)
+		h1 := a.get(rq * H)
+		linearForward(&l.o, lc.ctx, rq, h1)
+		addInPlace(h1, lc.xq)
+		layerNormForward(&l.ln1, h1, rq, H, n.eps, h1, &lc.ln1, a)
 		lc.h1 = h1
-		lc.f = a.get(rows * I)
-		linearForward(&l.fc1, lc.h1, rows, lc.f)
-		g := a.get(rows * I)
+		lc.f = a.get(rq * I)
+		linearForward(&l.fc1, lc.h1, rq, lc.f)
+		g := a.get(rq * I)
 		geluForward(lc.f, g)
-		out := a.get(rows * H)
-		linearForward(&l.fc2, g, rows, out)
+		out := a.get(rq * H)
+		linearForward(&l.fc2, g, rq, out)
 		addInPlace(out, lc.h1)
-		layerNormForward(&l.ln2, out, rows, H, n.eps, out, &lc.ln2, a)
+		layerNormForward(&l.ln2, out, rq, H, n.eps, out, &lc.ln2, a)
 		x = out
 	}
-	c.last = x
+	// x holds the first sq rows of each sequence; the CLS state is row 0.
+	sq := in.S
+	if len(p.layers) > 0 {
+		sq = c.layers[len(p.layers)-1].sq
+	}
 	c.cls = make([]T, in.B*H)
 	for b := 0; b < in.B; b++ {
-		copy(c.cls[b*H:(b+1)*H], x[b*in.S*H:])
+		copy(c.cls[b*H:(b+1)*H], x[b*sq*H:])
 	}
 	feat := c.cls
 	if p.pooler != nil {
@@ -153,9 +175,15 @@ func (n *network[T]) backward(ctx context.Context, c *forwardCache[T], dpred []T
 		linearBackward(p.pooler, g.pooler, c.cls, dfeat, in.B, dcls)
 	}
 	a := n.buf
-	dx := a.zeros(rows * H)
+	// dx is the gradient of the current layer's output rows: at the top,
+	// the CLS rows of the last layer.
+	sq := in.S
+	if len(p.layers) > 0 {
+		sq = c.layers[len(p.layers)-1].sq
+	}
+	dx := a.zeros(in.B * sq * H)
 	for b := 0; b < in.B; b++ {
-		copy(dx[b*in.S*H:b*in.S*H+H], dcls[b*H:(b+1)*H])
+		copy(dx[b*sq*H:b*sq*H+H], dcls[b*H:(b+1)*H])
 	}
 	dq, dk, dv := a.get(rows*H), a.get(rows*H), a.get(rows*H)
 	dctx := a.get(rows * H)
@@ -165,19 +193,30 @@ func (n *network[T]) backward(ctx context.Context, c *forwardCache[T], dpred []T
 			return err
 		}
 		l, gl, lc := &p.layers[li], &g.layers[li], &c.layers[li]
+		rq := in.B * lc.sq
 		// x' = LN2(fc2(gelu(fc1(h1))) + h1)
-		layerNormBackward(&l.ln2, &gl.ln2, &lc.ln2, dx, rows, H, dx)
-		geluForward(lc.f, gelu)
-		linearBackward(&l.fc2, &gl.fc2, gelu, dx, rows, df)
-		geluBackward(lc.f, df)
-		linearBackwardInto(&l.fc1, &gl.fc1, lc.h1, df, rows, dx, 1) // dh1
-		// h1 = LN1(o(attention(x)) + x)
-		layerNormBackward(&l.ln1, &gl.ln1, &lc.ln1, dx, rows, H, dx)
-		linearBackward(&l.o, &gl.o, lc.ctx, dx, rows, dctx)
-		attentionBackward(lc.q, lc.k, lc.v, in.B, in.S, H, n.heads, &lc.attn, dctx, dq, dk, dv)
-		linearBackwardInto(&l.q, &gl.q, lc.x, dq, rows, dx, 1)
-		linearBackwardInto(&l.k, &gl.k, lc.x, dk, rows, dx, 1)
-		linearBackwardInto(&l.v, &gl.v, lc.x, dv, rows, dx, 1)
+		layerNormBackward(&l.ln2, &gl.ln2, &lc.ln2, dx, rq, H, dx)
+		geluForward(lc.f, gelu[:rq*I])
+		linearBackward(&l.fc2, &gl.fc2, gelu[:rq*I], dx, rq, df[:rq*I])
+		geluBackward(lc.f, df[:rq*I])
+		linearBackwardInto(&l.fc1, &gl.fc1, lc.h1, df[:rq*I], rq, dx, 1) // dh1
+		// h1 = LN1(o(attention(x)) + xq)
+		layerNormBackward(&l.ln1, &gl.ln1, &lc.ln1, dx, rq, H, dx)
+		linearBackward(&l.o, &gl.o, lc.ctx, dx, rq, dctx[:rq*H])
+		attentionBackward(lc.q, lc.k, lc.v, in.B, in.S, lc.sq, H, n.heads, &lc.attn, dctx[:rq*H], dq[:rq*H], dk, dv)
+		// dx (the residual's gradient, rq rows) gains the query path's,
+		// then spreads over all rows for the key and value paths.
+		linearBackwardInto(&l.q, &gl.q, lc.xq, dq[:rq*H], rq, dx, 1)
+		dxAll := dx
+		if lc.sq < in.S {
+			dxAll = a.zeros(rows * H)
+			for b := 0; b < in.B; b++ {
+				copy(dxAll[b*in.S*H:], dx[b*lc.sq*H:(b+1)*lc.sq*H])
+			}
+		}
+		linearBackwardInto(&l.k, &gl.k, lc.x, dk, rows, dxAll, 1)
+		linearBackwardInto(&l.v, &gl.v, lc.x, dv, rows, dxAll, 1)
+		dx = dxAll
 	}
 	layerNormBackward(&p.embLN, &g.embLN, &c.emb, dx, rows, H, dx)
 	// Embedding gathers: scatter-add in row order (deterministic).
