@@ -39,7 +39,10 @@
 // embedding gathers, pooler, dropout), generic over float32 (training) and
 // float64, in which each is checked against central finite differences on a
 // tiny configuration. Their matrix products go through the same BLAS as the
-// encoders (gorgonia.org/tensor's, set to the project's SGEMM).
+// encoders (gorgonia.org/tensor's, set to the project's SGEMM). Since only
+// the CLS state reaches the head, the last layer computes its queries,
+// attention output and feed-forward block for the CLS rows alone, and a
+// step's buffers are reused by the next.
 //
 // Why not gorgonia.org/gorgonia's graphs: the design first named Gorgonia
 // v0.9.18's reverse-mode autodiff. Within the time given to that attempt,
