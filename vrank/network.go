@@ -25,6 +25,17 @@ type network[T float] struct {
 	dropout float64 // on the CLS feature during training (0: none)
 	// buf keeps the buffers of a step for the next one (nil: allocate).
 	buf *arena[T]
+	// geluBuf holds one layer's GELU output at a time, in the forward and
+	// the backward pass alike (it is recomputed rather than kept).
+	geluBuf []T
+}
+
+// geluScratch returns the shared GELU buffer with n elements.
+func (n *network[T]) geluScratch(size int) []T {
+	if cap(n.geluBuf) < size {
+		n.geluBuf = make([]T, size)
+	}
+	return n.geluBuf[:size]
 }
 
 // layerCache keeps one encoder layer's activations for the backward pass.
@@ -107,7 +118,7 @@ func (n *network[T]) forward(ctx context.Context, in *batchInput, rng *rand.Rand
 		lc.h1 = h1
 		lc.f = a.get(rq * I)
 		linearForward(&l.fc1, lc.h1, rq, lc.f)
-		g := a.get(rq * I)
+		g := n.geluScratch(rq * I)
 		geluForward(lc.f, g)
 		out := a.get(rq * H)
 		linearForward(&l.fc2, g, rq, out)
@@ -187,7 +198,7 @@ func (n *network[T]) backward(ctx context.Context, c *forwardCache[T], dpred []T
 	}
 	dq, dk, dv := a.get(rows*H), a.get(rows*H), a.get(rows*H)
 	dctx := a.get(rows * H)
-	df, gelu := a.get(rows*I), a.get(rows*I)
+	df, gelu := a.get(rows*I), n.geluScratch(rows*I)
 	for li := len(p.layers) - 1; li >= 0; li-- {
 		if err := ctx.Err(); err != nil {
 			return err
