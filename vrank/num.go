@@ -34,12 +34,10 @@ func gemm[T float](transA, transB bool, m, n, k int, alpha T, a []T, lda int, b 
 	}
 }
 
-// erf, exp, tanh and sqrt in the element type, computed in float64 and
+// erf and tanh in the element type, computed in float64 and
 // rounded once.
 func erfT[T float](x T) T  { return T(math.Erf(float64(x))) }
-func expT[T float](x T) T  { return T(math.Exp(float64(x))) }
 func tanhT[T float](x T) T { return T(math.Tanh(float64(x))) }
-func sqrtT[T float](x T) T { return T(math.Sqrt(float64(x))) }
 
 // convert copies src into a new slice of another element type.
 func convert[D, S float](src []S) []D {
