@@ -37,10 +37,11 @@ func tinyBatch() *batchInput {
 // every block above it, this checks each block's input gradient too.
 func TestBackwardMatchesFiniteDifferences(t *testing.T) {
 	for _, tc := range []struct {
-		name    string
-		pooler  bool
-		dropout float64
-	}{{"cls", false, 0}, {"pooler", true, 0}, {"cls+dropout", false, 0.3}} {
+		name       string
+		pooler     bool
+		dropout    float64
+		encDropout float64
+	}{{"cls", false, 0, 0}, {"pooler", true, 0, 0}, {"cls+dropout", false, 0.3, 0}, {"encoder dropout", true, 0.3, 0.2}} {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg := tinyBERT(20)
 			p := newParams[float64](cfg, tc.pooler)
@@ -54,7 +55,7 @@ func TestBackwardMatchesFiniteDifferences(t *testing.T) {
 					}
 				}
 			}
-			net := &network[float64]{p: p, H: cfg.HiddenSize, I: cfg.IntermediateSize, heads: cfg.NumAttentionHeads, eps: 1e-12, dropout: tc.dropout}
+			net := &network[float64]{p: p, H: cfg.HiddenSize, I: cfg.IntermediateSize, heads: cfg.NumAttentionHeads, eps: 1e-12, dropout: tc.dropout, encDropout: tc.encDropout}
 			in := tinyBatch()
 			targets := []float64{0.7, -1.2, 0.1}
 			loss := func() float64 {

@@ -1,6 +1,8 @@
 package vrank
 
 import (
+	"context"
+	"fmt"
 	"math"
 	"math/rand"
 	"testing"
@@ -90,29 +92,31 @@ func TestBlockInputGradients(t *testing.T) {
 	const B, S, H, heads = 2, 5, 6, 2
 	valid := []bool{true, true, true, false, false, true, true, true, true, true}
 	qkv := [3][]float64{randn(B * S * H), randn(B * S * H), randn(B * S * H)}
-	for which, name := range []string{"attention q", "attention k", "attention v"} {
-		var ac attentionCache[float64]
-		args := func(x []float64) (q, k, v []float64) {
-			in := qkv
-			in[which] = x
-			return in[0], in[1], in[2]
+	for _, drop := range []encoderDropout{{}, newEncoderDropout(0.3, rand.New(rand.NewSource(2)))} {
+		for which, name := range []string{"attention q", "attention k", "attention v"} {
+			var ac attentionCache[float64]
+			args := func(x []float64) (q, k, v []float64) {
+				in := qkv
+				in[which] = x
+				return in[0], in[1], in[2]
+			}
+			checkBlockGradient(t, fmt.Sprintf("%s (dropout %v)", name, drop.p), B*S*H, B*S*H,
+				func(x []float64) []float64 {
+					q, k, v := args(x)
+					ctx := make([]float64, B*S*H)
+					attentionForward(q, k, v, B, S, S, H, heads, valid, ctx, &ac, nil, drop, 5)
+					return ctx
+				},
+				func(x, c []float64) []float64 {
+					q, k, v := args(x)
+					var d [3][]float64
+					for i := range d {
+						d[i] = make([]float64, B*S*H)
+					}
+					attentionBackward(q, k, v, B, S, S, H, heads, &ac, c, d[0], d[1], d[2], drop, 5)
+					return d[which]
+				})
 		}
-		checkBlockGradient(t, name, B*S*H, B*S*H,
-			func(x []float64) []float64 {
-				q, k, v := args(x)
-				ctx := make([]float64, B*S*H)
-				attentionForward(q, k, v, B, S, S, H, heads, valid, ctx, &ac, nil)
-				return ctx
-			},
-			func(x, c []float64) []float64 {
-				q, k, v := args(x)
-				var d [3][]float64
-				for i := range d {
-					d[i] = make([]float64, B*S*H)
-				}
-				attentionBackward(q, k, v, B, S, S, H, heads, &ac, c, d[0], d[1], d[2])
-				return d[which]
-			})
 	}
 }
 
@@ -129,5 +133,55 @@ func TestExpNonPositive(t *testing.T) {
 	}
 	if expNonPositive(-800) != 0 || expNonPositive(0) != 1 {
 		t.Errorf("e^-800 = %v, e^0 = %v", expNonPositive(-800), expNonPositive(0))
+	}
+}
+
+// TestEncoderDropoutMask checks the hashed masks: the share dropped is p,
+// kept elements are scaled by 1/(1−p), sites and seeds draw different masks,
+// and a forward pass with encoder dropout differs from one without.
+func TestEncoderDropoutMask(t *testing.T) {
+	d := newEncoderDropout(0.3, rand.New(rand.NewSource(1)))
+	const n = 200000
+	dropped, differ := 0, 0
+	other := newEncoderDropout(0.3, rand.New(rand.NewSource(2)))
+	for i := 0; i < n; i++ {
+		f := d.factor(site(0, siteAttnOut), i)
+		switch f {
+		case 0:
+			dropped++
+		case 1 / 0.7:
+		default:
+			t.Fatalf("factor %v", f)
+		}
+		if f != d.factor(site(0, siteFFNOut), i) {
+			differ++
+		}
+		if f != other.factor(site(0, siteAttnOut), i) {
+			differ++
+		}
+	}
+	if share := float64(dropped) / n; math.Abs(share-0.3) > 0.005 {
+		t.Errorf("dropped share %.4f, want 0.3", share)
+	}
+	// Independent masks disagree on 2·0.3·0.7 = 42 % of the elements.
+	if share := float64(differ) / (2 * n); math.Abs(share-0.42) > 0.01 {
+		t.Errorf("masks of other sites or seeds disagree on %.4f of the elements, want 0.42", share)
+	}
+	cfg := tinyBERT(20)
+	p := newParams[float64](cfg, false)
+	p.initRandom(rand.New(rand.NewSource(3)), 0.5)
+	net := &network[float64]{p: p, H: cfg.HiddenSize, I: cfg.IntermediateSize, heads: cfg.NumAttentionHeads, eps: 1e-12}
+	plain, _ := net.forward(context.Background(), tinyBatch(), rand.New(rand.NewSource(1)))
+	want := append([]float64(nil), plain.pred...)
+	net.encDropout = 0.3
+	dropped2, _ := net.forward(context.Background(), tinyBatch(), rand.New(rand.NewSource(1)))
+	same := 0
+	for i := range want {
+		if dropped2.pred[i] == want[i] {
+			same++
+		}
+	}
+	if same > 0 {
+		t.Errorf("%d of %d predictions unchanged by encoder dropout", same, len(want))
 	}
 }

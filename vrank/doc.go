@@ -31,8 +31,8 @@
 // ResumeTrainer, which continues to the same weights as an uninterrupted
 // run. The reference's one Adam step (loss, every gradient, every updated
 // parameter) is reproduced through Trainer.Step. Dropout inside the encoder
-// layers (hidden_dropout_prob of a BERT config) is not applied: only the
-// head's input is dropped, as the Vrank setup describes.
+// (BERT's own hidden and attention dropout in train mode) is an option,
+// TrainOptions.EncoderDropout, off by default as in the reference step.
 //
 // Gradients come from hand-written backward passes of the encoder blocks
 // (linear layers, LayerNorm, erf GELU, masked multi-head attention, the

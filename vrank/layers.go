@@ -160,11 +160,16 @@ type attentionCache[T float] struct{ probs []T }
 // torch.finfo.min before the softmax does. q and ctx hold the first Sq
 // tokens of each sequence (B·Sq rows: all tokens, or only the CLS token
 // when Sq is 1), k and v all B·S.
-func attentionForward[T float](q, k, v []T, B, S, Sq, H, heads int, keyValid []bool, ctx []T, c *attentionCache[T], a *arena[T]) {
+//
+// With drop active, the probabilities are dropped (stream: its mask site)
+// before they weigh the values, as BERT's attention dropout; the cache keeps
+// them undropped.
+func attentionForward[T float](q, k, v []T, B, S, Sq, H, heads int, keyValid []bool, ctx []T, c *attentionCache[T], a *arena[T], drop encoderDropout, stream uint64) {
 	dh := H / heads
 	scale := T(sqrtF(float64(dh)))
 	c.probs = a.get(B * heads * Sq * S)
-	parallel.Chunks(B*heads, 1, func(_, lo, hi int) {
+	scratch := make([][]T, parallel.Workers(B*heads, 1))
+	parallel.Chunks(B*heads, 1, func(w, lo, hi int) {
 		for bh := lo; bh < hi; bh++ {
 			b, h := bh/heads, bh%heads
 			offQ, offK := b*Sq*H+h*dh, b*S*H+h*dh
@@ -195,17 +200,28 @@ func attentionForward[T float](q, k, v []T, B, S, Sq, H, heads int, keyValid []b
 					row[j] *= inv
 				}
 			}
-			gemm(false, false, Sq, dh, S, 1, p, S, v[offK:], H, 0, ctx[offQ:], H)
+			weights := p
+			if drop.active() {
+				if scratch[w] == nil {
+					scratch[w] = make([]T, Sq*S)
+				}
+				weights = scratch[w]
+				for i, pv := range p {
+					weights[i] = pv * T(drop.factor(stream, bh*Sq*S+i))
+				}
+			}
+			gemm(false, false, Sq, dh, S, 1, weights, S, v[offK:], H, 0, ctx[offQ:], H)
 		}
 	})
 }
 
-// attentionBackward writes dq (B·Sq rows), dk and dv (B·S rows) from dctx.
-func attentionBackward[T float](q, k, v []T, B, S, Sq, H, heads int, c *attentionCache[T], dctx, dq, dk, dv []T) {
+// attentionBackward writes dq (B·Sq rows), dk and dv (B·S rows) from dctx,
+// with the attention dropout of the forward pass (drop, stream).
+func attentionBackward[T float](q, k, v []T, B, S, Sq, H, heads int, c *attentionCache[T], dctx, dq, dk, dv []T, drop encoderDropout, stream uint64) {
 	dh := H / heads
 	scale := T(sqrtF(float64(dh)))
 	workers := parallel.Workers(B*heads, 1)
-	scratch := make([][]T, workers)
+	scratch, dropped := make([][]T, workers), make([][]T, workers)
 	parallel.Chunks(B*heads, 1, func(w, lo, hi int) {
 		if scratch[w] == nil {
 			scratch[w] = make([]T, Sq*S)
@@ -215,8 +231,23 @@ func attentionBackward[T float](q, k, v []T, B, S, Sq, H, heads int, c *attentio
 			b, h := bh/heads, bh%heads
 			offQ, offK := b*Sq*H+h*dh, b*S*H+h*dh
 			p := c.probs[bh*Sq*S : (bh+1)*Sq*S]
+			weights := p
+			if drop.active() {
+				if dropped[w] == nil {
+					dropped[w] = make([]T, Sq*S)
+				}
+				weights = dropped[w]
+				for i, pv := range p {
+					weights[i] = pv * T(drop.factor(stream, bh*Sq*S+i))
+				}
+			}
 			gemm(false, true, Sq, S, dh, 1, dctx[offQ:], H, v[offK:], H, 0, dp, S)
-			gemm(true, false, S, dh, Sq, 1, p, S, dctx[offQ:], H, 0, dv[offK:], H)
+			gemm(true, false, S, dh, Sq, 1, weights, S, dctx[offQ:], H, 0, dv[offK:], H)
+			if drop.active() {
+				for i := range dp {
+					dp[i] *= T(drop.factor(stream, bh*Sq*S+i))
+				}
+			}
 			for i := 0; i < Sq; i++ {
 				pr, dr := p[i*S:(i+1)*S], dp[i*S:(i+1)*S]
 				// The row sums of the score gradient are zero in exact

@@ -23,6 +23,9 @@ type network[T float] struct {
 	heads   int
 	eps     float64
 	dropout float64 // on the CLS feature during training (0: none)
+	// encDropout is the dropout inside the encoder during training (0:
+	// none).
+	encDropout float64
 	// buf keeps the buffers of a step for the next one (nil: allocate).
 	buf *arena[T]
 	// geluBuf holds one layer's GELU output at a time, in the forward and
@@ -53,6 +56,7 @@ type layerCache[T float] struct {
 // forwardCache keeps every activation of a training forward pass.
 type forwardCache[T float] struct {
 	in     *batchInput
+	enc    encoderDropout
 	emb    normCache[T]
 	layers []layerCache[T]
 	cls    []T // B×H: the raw CLS states
@@ -67,7 +71,7 @@ type forwardCache[T float] struct {
 func (n *network[T]) forward(ctx context.Context, in *batchInput, rng *rand.Rand) (*forwardCache[T], error) {
 	p, H, I := n.p, n.H, n.I
 	rows := in.B * in.S
-	c := &forwardCache[T]{in: in, layers: make([]layerCache[T], len(p.layers))}
+	c := &forwardCache[T]{in: in, layers: make([]layerCache[T], len(p.layers)), enc: newEncoderDropout(n.encDropout, rng)}
 	a := n.buf
 	a.reset()
 	x := a.get(rows * H)
@@ -83,6 +87,7 @@ func (n *network[T]) forward(ctx context.Context, in *batchInput, rng *rand.Rand
 		}
 	})
 	layerNormForward(&p.embLN, x, rows, H, n.eps, x, &c.emb, a)
+	dropoutApply(c.enc, site(-1, siteEmbeddings), x)
 	for li := range p.layers {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -110,9 +115,10 @@ func (n *network[T]) forward(ctx context.Context, in *batchInput, rng *rand.Rand
 		linearForward(&l.k, x, rows, lc.k)
 		linearForward(&l.v, x, rows, lc.v)
 		lc.ctx = a.get(rq * H)
-		attentionForward(lc.q, lc.k, lc.v, in.B, in.S, lc.sq, H, n.heads, in.keyValid, lc.ctx, &lc.attn, a)
+		attentionForward(lc.q, lc.k, lc.v, in.B, in.S, lc.sq, H, n.heads, in.keyValid, lc.ctx, &lc.attn, a, c.enc, site(li, siteAttnProbs))
 		h1 := a.get(rq * H)
 		linearForward(&l.o, lc.ctx, rq, h1)
+		dropoutApply(c.enc, site(li, siteAttnOut), h1)
 		addInPlace(h1, lc.xq)
 		layerNormForward(&l.ln1, h1, rq, H, n.eps, h1, &lc.ln1, a)
 		lc.h1 = h1
@@ -122,6 +128,7 @@ func (n *network[T]) forward(ctx context.Context, in *batchInput, rng *rand.Rand
 		geluForward(lc.f, g)
 		out := a.get(rq * H)
 		linearForward(&l.fc2, g, rq, out)
+		dropoutApply(c.enc, site(li, siteFFNOut), out)
 		addInPlace(out, lc.h1)
 		layerNormForward(&l.ln2, out, rq, H, n.eps, out, &lc.ln2, a)
 		x = out
@@ -199,6 +206,10 @@ func (n *network[T]) backward(ctx context.Context, c *forwardCache[T], dpred []T
 	dq, dk, dv := a.get(rows*H), a.get(rows*H), a.get(rows*H)
 	dctx := a.get(rows * H)
 	df, gelu := a.get(rows*I), n.geluScratch(rows*I)
+	var dyDrop []T
+	if c.enc.active() {
+		dyDrop = a.get(rows * H)
+	}
 	for li := len(p.layers) - 1; li >= 0; li-- {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -208,13 +219,15 @@ func (n *network[T]) backward(ctx context.Context, c *forwardCache[T], dpred []T
 		// x' = LN2(fc2(gelu(fc1(h1))) + h1)
 		layerNormBackward(&l.ln2, &gl.ln2, &lc.ln2, dx, rq, H, dx)
 		geluForward(lc.f, gelu[:rq*I])
-		linearBackward(&l.fc2, &gl.fc2, gelu[:rq*I], dx, rq, df[:rq*I])
+		dy := dropoutCopy(c.enc, site(li, siteFFNOut), dx, dyDrop[:min(len(dyDrop), rq*H)])
+		linearBackward(&l.fc2, &gl.fc2, gelu[:rq*I], dy, rq, df[:rq*I])
 		geluBackward(lc.f, df[:rq*I])
 		linearBackwardInto(&l.fc1, &gl.fc1, lc.h1, df[:rq*I], rq, dx, 1) // dh1
 		// h1 = LN1(o(attention(x)) + xq)
 		layerNormBackward(&l.ln1, &gl.ln1, &lc.ln1, dx, rq, H, dx)
-		linearBackward(&l.o, &gl.o, lc.ctx, dx, rq, dctx[:rq*H])
-		attentionBackward(lc.q, lc.k, lc.v, in.B, in.S, lc.sq, H, n.heads, &lc.attn, dctx[:rq*H], dq[:rq*H], dk, dv)
+		dy = dropoutCopy(c.enc, site(li, siteAttnOut), dx, dyDrop[:min(len(dyDrop), rq*H)])
+		linearBackward(&l.o, &gl.o, lc.ctx, dy, rq, dctx[:rq*H])
+		attentionBackward(lc.q, lc.k, lc.v, in.B, in.S, lc.sq, H, n.heads, &lc.attn, dctx[:rq*H], dq[:rq*H], dk, dv, c.enc, site(li, siteAttnProbs))
 		// dx (the residual's gradient, rq rows) gains the query path's,
 		// then spreads over all rows for the key and value paths.
 		linearBackwardInto(&l.q, &gl.q, lc.xq, dq[:rq*H], rq, dx, 1)
@@ -229,6 +242,7 @@ func (n *network[T]) backward(ctx context.Context, c *forwardCache[T], dpred []T
 		linearBackwardInto(&l.v, &gl.v, lc.x, dv, rows, dxAll, 1)
 		dx = dxAll
 	}
+	dropoutApply(c.enc, site(-1, siteEmbeddings), dx)
 	layerNormBackward(&p.embLN, &g.embLN, &c.emb, dx, rows, H, dx)
 	// Embedding gathers: scatter-add in row order (deterministic).
 	for r := 0; r < rows; r++ {

@@ -25,6 +25,13 @@ type TrainOptions struct {
 	// training (0: 0.1); NoDropout turns it off.
 	Dropout   float64
 	NoDropout bool
+	// EncoderDropout is the dropout probability inside the encoder during
+	// training — on the embeddings, the attention probabilities and the
+	// attention and feed-forward outputs, where transformers' BertModel
+	// applies hidden_dropout_prob and attention_probs_dropout_prob in train
+	// mode (0: none, as in the reference fixture's step; BERT's configs use
+	// 0.1).
+	EncoderDropout float64
 	// NoAugment turns off symmetric augmentation, which adds every training
 	// pair swapped, with the negated gap.
 	NoAugment bool

@@ -165,7 +165,7 @@ func TestTrainingConverges(t *testing.T) {
 func TestResumeMatchesUninterruptedRun(t *testing.T) {
 	rng := rand.New(rand.NewSource(5))
 	train := syntheticPairs(rng, 60)
-	opts := TrainOptions{Epochs: 3, BatchSize: 8, LearningRate: 1e-3}
+	opts := TrainOptions{Epochs: 3, BatchSize: 8, LearningRate: 1e-3, EncoderDropout: 0.1}
 	full, err := NewTrainer(tinyModel(t, 2), opts)
 	if err != nil {
 		t.Fatal(err)
@@ -315,7 +315,7 @@ func TestTrainingIndependentOfWorkers(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		tr, err := NewTrainer(m, TrainOptions{Epochs: 2, BatchSize: 8, LearningRate: 1e-3})
+		tr, err := NewTrainer(m, TrainOptions{Epochs: 2, BatchSize: 8, LearningRate: 1e-3, EncoderDropout: 0.1})
 		if err != nil {
 			t.Fatal(err)
 		}

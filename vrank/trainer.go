@@ -38,7 +38,7 @@ type StepResult struct {
 // NewTrainer prepares to fine-tune a copy of m; m itself is not changed.
 func NewTrainer(m *Model, opts TrainOptions) (*Trainer, error) {
 	opts = opts.withDefaults()
-	if opts.Epochs < 0 || opts.BatchSize < 0 || opts.LearningRate < 0 || opts.Dropout < 0 || opts.Dropout >= 1 ||
+	if opts.Epochs < 0 || opts.BatchSize < 0 || opts.LearningRate < 0 || opts.Dropout < 0 || opts.Dropout >= 1 || opts.EncoderDropout < 0 || opts.EncoderDropout >= 1 ||
 		opts.Beta1 < 0 || opts.Beta1 >= 1 || opts.Beta2 < 0 || opts.Beta2 >= 1 || opts.Epsilon < 0 {
 		return nil, fmt.Errorf("vrank: invalid training options %+v", opts)
 	}
@@ -46,7 +46,7 @@ func NewTrainer(m *Model, opts TrainOptions) (*Trainer, error) {
 	copyParams(p, m.p)
 	b := m.cfg.BERT
 	t := &Trainer{cfg: m.cfg, tok: m.tok, tokFiles: m.tokFiles, opts: opts,
-		net:   &network[float32]{p: p, H: b.HiddenSize, I: b.IntermediateSize, heads: b.NumAttentionHeads, eps: b.LayerNormEps, dropout: opts.Dropout},
+		net:   &network[float32]{p: p, H: b.HiddenSize, I: b.IntermediateSize, heads: b.NumAttentionHeads, eps: b.LayerNormEps, dropout: opts.Dropout, encDropout: opts.EncoderDropout},
 		grads: p.zeroLike(),
 		opt:   newAdam(p, opts.LearningRate, opts.Beta1, opts.Beta2, opts.Epsilon),
 	}
@@ -82,7 +82,7 @@ func (t *Trainer) step(ctx context.Context, encs []tokenize.Encoding, gaps []flo
 		return StepResult{}, fmt.Errorf("vrank: empty batch")
 	}
 	var rng *rand.Rand
-	if t.net.dropout > 0 {
+	if t.net.dropout > 0 || t.net.encDropout > 0 {
 		// One stream per step, so a resumed run draws the same masks.
 		rng = rand.New(rand.NewSource(t.opts.Seed*1_000_003 + int64(t.opt.step) + 1))
 	}

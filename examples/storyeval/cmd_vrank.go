@@ -69,6 +69,7 @@ func runVrankTrain(args []string, stdout, stderr io.Writer) error {
 	batch := fs.Int("batch", 32, "pairs per Adam step")
 	lr := fs.Float64("lr", 2e-5, "Adam learning rate")
 	dropout := fs.Float64("dropout", 0.1, "dropout on the CLS feature during training (0: none)")
+	encDropout := fs.Float64("encoder-dropout", 0, "dropout inside the encoder during training, as BERT's hidden and attention dropout (0: none; BERT configs use 0.1)")
 	noAugment := fs.Bool("no-augment", false, "do not add each pair swapped with the negated gap")
 	seed := fs.Int64("seed", 7777, "seed of the validation split, shuffling, dropout and the new head")
 	valFraction := fs.Float64("val-fraction", 0.1, "share of -csv held out for validation when no -val-csv is given (0: none)")
@@ -95,7 +96,7 @@ func runVrankTrain(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	opts := vrank.TrainOptions{Epochs: *epochs, BatchSize: *batch, LearningRate: *lr, Dropout: *dropout, NoDropout: *dropout == 0,
+	opts := vrank.TrainOptions{Epochs: *epochs, BatchSize: *batch, LearningRate: *lr, Dropout: *dropout, NoDropout: *dropout == 0, EncoderDropout: *encDropout,
 		NoAugment: *noAugment, Seed: *seed, ValidationFraction: *valFraction, CheckpointDir: *checkpoints}
 	if *valFraction == 0 {
 		opts.ValidationFraction = -1

@@ -81,7 +81,7 @@ func TestVrankTrainThenPredict(t *testing.T) {
 	writePairsCSV(t, testCSV, rng, 10, good, bad)
 	out, ckpt := filepath.Join(dir, "model"), filepath.Join(dir, "ckpt")
 	var stdout, stderr bytes.Buffer
-	args := []string{"vrank", "train", "-csv", trainCSV, "-encoder", enc, "-out", out, "-checkpoints", ckpt, "-epochs", "2", "-batch", "8", "-lr", "1e-3"}
+	args := []string{"vrank", "train", "-csv", trainCSV, "-encoder", enc, "-out", out, "-checkpoints", ckpt, "-epochs", "2", "-batch", "8", "-lr", "1e-3", "-encoder-dropout", "0.1"}
 	if code := runMain(args, &stdout, &stderr); code != 0 {
 		t.Fatalf("train: exit %d: %s", code, stderr.String())
 	}
