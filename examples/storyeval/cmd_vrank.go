@@ -1,0 +1,255 @@
+package main
+
+import (
+	"bytes"
+	"encoding/csv"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/storyeval/storyeval/vrank"
+)
+
+func init() {
+	register(command{
+		name:    "vrank",
+		summary: "train the Vrank story-pair ranker on a VHED-format CSV (vrank train) or predict ranking gaps with a trained model (vrank predict)",
+		run:     runVrank,
+	})
+}
+
+func runVrank(args []string, stdout, stderr io.Writer) error {
+	usage := func() {
+		fmt.Fprintln(stderr, "usage: storyeval vrank train -csv FILE (-encoder DIR | -resume DIR) -out DIR [flags]")
+		fmt.Fprintln(stderr, "       storyeval vrank predict -model DIR -csv FILE")
+	}
+	if len(args) == 0 {
+		usage()
+		return errors.New("give a sub-command: train or predict")
+	}
+	switch args[0] {
+	case "train":
+		return runVrankTrain(args[1:], stdout, stderr)
+	case "predict":
+		return runVrankPredict(args[1:], stdout, stderr)
+	case "-h", "-help", "--help", "help":
+		usage()
+		return flag.ErrHelp
+	}
+	usage()
+	return fmt.Errorf("unknown sub-command %q (want train or predict)", args[0])
+}
+
+// vrankTrainOutput is what vrank train prints: one entry per epoch.
+type vrankTrainOutput struct {
+	Model  string             `json:"model"`
+	Epochs []vrankEpochOutput `json:"epochs"`
+}
+
+type vrankEpochOutput struct {
+	Epoch              int    `json:"epoch"`
+	TrainLoss          Float  `json:"train_loss"`
+	ValidationLoss     Float  `json:"validation_loss"`
+	ValidationAccuracy Float  `json:"validation_accuracy"`
+	Checkpoint         string `json:"checkpoint,omitempty"`
+}
+
+func runVrankTrain(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("vrank train", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	csvPath := fs.String("csv", "", "training pairs: a CSV with the VHED columns sent1, sent2, label (required)")
+	valPath := fs.String("val-csv", "", "validation pairs in the same format (default: a seeded share of -csv, see -val-fraction)")
+	encoder := fs.String("encoder", "", "pretrained BERT/SimCSE model folder to start from, e.g. sup-simcse-bert-base-uncased")
+	resume := fs.String("resume", "", "continue from a checkpoint folder (epoch-NNN, or the -checkpoints folder: the latest)")
+	out := fs.String("out", "", "folder to write the trained model to (required)")
+	checkpoints := fs.String("checkpoints", "", "folder for a checkpoint after every epoch (default: none)")
+	epochs := fs.Int("epochs", 30, "training epochs")
+	batch := fs.Int("batch", 32, "pairs per Adam step")
+	lr := fs.Float64("lr", 2e-5, "Adam learning rate")
+	dropout := fs.Float64("dropout", 0.1, "dropout on the CLS feature during training (0: none)")
+	encDropout := fs.Float64("encoder-dropout", 0, "dropout inside the encoder during training, as BERT's hidden and attention dropout (0: none; BERT configs use 0.1)")
+	noAugment := fs.Bool("no-augment", false, "do not add each pair swapped with the negated gap")
+	seed := fs.Int64("seed", 7777, "seed of the validation split, shuffling, dropout and the new head")
+	valFraction := fs.Float64("val-fraction", 0.1, "share of -csv held out for validation when no -val-csv is given (0: none)")
+	feature := fs.String("feature", "cls", "head input: cls (raw CLS state) or pooler (BERT's pooler output)")
+	encoding := fs.String("encoding", "joined", "pair input: joined (\"story1 [SEP] story2\", token types 0) or pair (standard pair encoding)")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: storyeval vrank train -csv FILE (-encoder DIR | -resume DIR) -out DIR [flags]")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *csvPath == "" || *out == "" || (*encoder == "") == (*resume == "") {
+		fs.Usage()
+		return errors.New("give -csv, -out and exactly one of -encoder or -resume")
+	}
+	train, err := vrank.ReadTrainPairsFile(*csvPath)
+	if err != nil {
+		return err
+	}
+	var val []vrank.TrainPair
+	if *valPath != "" {
+		if val, err = vrank.ReadTrainPairsFile(*valPath); err != nil {
+			return err
+		}
+	}
+	opts := vrank.TrainOptions{Epochs: *epochs, BatchSize: *batch, LearningRate: *lr, Dropout: *dropout, NoDropout: *dropout == 0, EncoderDropout: *encDropout,
+		NoAugment: *noAugment, Seed: *seed, ValidationFraction: *valFraction, CheckpointDir: *checkpoints}
+	if *valFraction == 0 {
+		opts.ValidationFraction = -1
+	}
+	if *epochs <= 0 || *batch <= 0 || *lr <= 0 {
+		return errors.New("-epochs, -batch and -lr must be positive")
+	}
+	var tr *vrank.Trainer
+	if *resume != "" {
+		tr, err = vrank.ResumeTrainer(*resume, opts)
+	} else {
+		cfg := vrank.Config{}
+		switch *feature {
+		case "cls":
+		case "pooler":
+			cfg.Feature = vrank.FeaturePooler
+		default:
+			return fmt.Errorf("-feature: want cls or pooler, got %q", *feature)
+		}
+		switch *encoding {
+		case "joined":
+		case "pair":
+			cfg.Encoding = vrank.TextPair
+		default:
+			return fmt.Errorf("-encoding: want joined or pair, got %q", *encoding)
+		}
+		var m *vrank.Model
+		if m, err = vrank.NewFromEncoder(*encoder, cfg, *seed); err == nil {
+			tr, err = vrank.NewTrainer(m, opts)
+		}
+	}
+	if err != nil {
+		return err
+	}
+	ctx, stop := interruptContext()
+	defer stop()
+	// One bar over all remaining epochs; a line per finished epoch.
+	perEpoch := len(train)
+	if val == nil && opts.ValidationFraction > 0 {
+		perEpoch -= int(float64(len(train))*opts.ValidationFraction + 0.5)
+	}
+	if !*noAugment {
+		perEpoch *= 2
+	}
+	bar := newProgress(stderr, perEpoch*max(0, *epochs-tr.Epoch()), "pairs")
+	last := 0
+	opts.Progress = func(p vrank.Progress) {
+		if p.Done < last {
+			last = 0
+		}
+		bar.Add(p.Done - last)
+		last = p.Done
+		if p.Done == p.Total {
+			fmt.Fprintf(stderr, "epoch %d/%d: train loss %.5g, %.1f pairs/s\n", p.Epoch, p.Epochs, p.Loss, p.ExamplesPerSecond)
+		}
+	}
+	tr.SetProgress(opts.Progress)
+	hist, err := tr.Train(ctx, train, val)
+	bar.Finish()
+	if err != nil {
+		return err
+	}
+	m, err := tr.Model()
+	if err != nil {
+		return err
+	}
+	if err := m.Save(*out); err != nil {
+		return err
+	}
+	res := vrankTrainOutput{Model: *out}
+	for _, h := range hist {
+		res.Epochs = append(res.Epochs, vrankEpochOutput{Epoch: h.Epoch, TrainLoss: Float(h.TrainLoss),
+			ValidationLoss: Float(h.ValidationLoss), ValidationAccuracy: Float(h.ValidationAccuracy), Checkpoint: h.Checkpoint})
+	}
+	return writeJSON(stdout, res)
+}
+
+// vrankPrediction is one line of vrank predict's output.
+type vrankPrediction struct {
+	Pair int   `json:"pair"`
+	Gap  Float `json:"gap"`
+}
+
+func runVrankPredict(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("vrank predict", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	dir := fs.String("model", "", "trained Vrank model folder (required)")
+	csvPath := fs.String("csv", "", "story pairs: a CSV with columns sent1 and sent2 (required)")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: storyeval vrank predict -model DIR -csv FILE")
+		fmt.Fprintln(stderr, "prints the predicted ranking gap of each pair, in input order (negative: story 1 is better)")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *dir == "" || *csvPath == "" {
+		fs.Usage()
+		return errors.New("give -model and -csv")
+	}
+	s1, s2, err := readVrankPairs(*csvPath)
+	if err != nil {
+		return err
+	}
+	m, err := vrank.Load(*dir)
+	if err != nil {
+		return err
+	}
+	ctx, stop := interruptContext()
+	defer stop()
+	gaps, err := m.Predict(ctx, s1, s2)
+	if err != nil {
+		return err
+	}
+	out := make([]vrankPrediction, len(gaps))
+	for i, g := range gaps {
+		out[i] = vrankPrediction{Pair: i, Gap: Float(g)}
+	}
+	return writeJSON(stdout, out)
+}
+
+// readVrankPairs reads the sent1 and sent2 columns of a CSV with a header.
+func readVrankPairs(path string) (s1, s2 []string, err error) {
+	data, err := readFile(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	cr := csv.NewReader(bytes.NewReader(data))
+	cr.FieldsPerRecord = -1
+	rows, err := cr.ReadAll()
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if len(rows) < 2 {
+		return nil, nil, fmt.Errorf("%s: no pairs (a header row and at least one pair are needed)", path)
+	}
+	c1, c2 := -1, -1
+	for i, h := range rows[0] {
+		switch strings.TrimSpace(strings.TrimPrefix(h, "\ufeff")) {
+		case "sent1":
+			c1 = i
+		case "sent2":
+			c2 = i
+		}
+	}
+	if c1 < 0 || c2 < 0 {
+		return nil, nil, fmt.Errorf("%s: the header %q lacks sent1 or sent2", path, rows[0])
+	}
+	for r, row := range rows[1:] {
+		if max(c1, c2) >= len(row) {
+			return nil, nil, fmt.Errorf("%s: row %d has %d fields", path, r+2, len(row))
+		}
+		s1, s2 = append(s1, row[c1]), append(s2, row[c2])
+	}
+	return s1, s2, nil
+}

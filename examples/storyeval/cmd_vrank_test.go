@@ -1,0 +1,162 @@
+package main
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/storyeval/storyeval/encoders"
+	"github.com/storyeval/storyeval/vrank"
+)
+
+// tinyVrankEncoder writes a random 1-layer BERT with a small vocabulary to a
+// folder, to start training from.
+func tinyVrankEncoder(t *testing.T, words []string) string {
+	t.Helper()
+	vocabDir := t.TempDir()
+	vocab := append([]string{"[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"}, words...)
+	if err := os.WriteFile(filepath.Join(vocabDir, "vocab.txt"), []byte(strings.Join(vocab, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg := vrank.Config{BERT: encoders.BERTConfig{VocabSize: len(vocab), HiddenSize: 16, NumHiddenLayers: 1, NumAttentionHeads: 2,
+		IntermediateSize: 32, HiddenAct: "gelu", MaxPositionEmbeddings: 32, TypeVocabSize: 2, LayerNormEps: 1e-12}}
+	m, err := vrank.NewRandom(cfg, vocabDir, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := m.Save(dir); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// writePairsCSV writes VHED-format pairs whose gap follows a learnable rule
+// (more "good" words: better story).
+func writePairsCSV(t *testing.T, path string, rng *rand.Rand, n int, good, bad []string) {
+	t.Helper()
+	var buf bytes.Buffer
+	w := csv.NewWriter(&buf)
+	w.Write([]string{"story_id", "sent1", "sent2", "label"})
+	story := func() (string, int) {
+		k := rng.Intn(5)
+		var ws []string
+		for i := 0; i < 4; i++ {
+			if i < k {
+				ws = append(ws, good[rng.Intn(len(good))])
+			} else {
+				ws = append(ws, bad[rng.Intn(len(bad))])
+			}
+		}
+		return strings.Join(ws, " "), k
+	}
+	for i := 0; i < n; {
+		s1, k1 := story()
+		s2, k2 := story()
+		if k1 == k2 {
+			continue
+		}
+		w.Write([]string{fmt.Sprint(i), s1, s2, fmt.Sprint(float64(k2-k1) / 2)})
+		i++
+	}
+	w.Flush()
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestVrankTrainThenPredict(t *testing.T) {
+	good, bad := strings.Fields("happy sunny party smiled"), strings.Fields("broken empty grey waited")
+	enc := tinyVrankEncoder(t, append(append([]string{}, good...), bad...))
+	dir := t.TempDir()
+	trainCSV, testCSV := filepath.Join(dir, "train.csv"), filepath.Join(dir, "test.csv")
+	rng := rand.New(rand.NewSource(2))
+	writePairsCSV(t, trainCSV, rng, 60, good, bad)
+	writePairsCSV(t, testCSV, rng, 10, good, bad)
+	out, ckpt := filepath.Join(dir, "model"), filepath.Join(dir, "ckpt")
+	var stdout, stderr bytes.Buffer
+	args := []string{"vrank", "train", "-csv", trainCSV, "-encoder", enc, "-out", out, "-checkpoints", ckpt, "-epochs", "2", "-batch", "8", "-lr", "1e-3", "-encoder-dropout", "0.1"}
+	if code := runMain(args, &stdout, &stderr); code != 0 {
+		t.Fatalf("train: exit %d: %s", code, stderr.String())
+	}
+	var res vrankTrainOutput
+	if err := json.Unmarshal(stdout.Bytes(), &res); err != nil {
+		t.Fatalf("%v: %s", err, stdout.String())
+	}
+	if len(res.Epochs) != 2 || res.Epochs[1].Checkpoint != filepath.Join(ckpt, "epoch-002") {
+		t.Errorf("train output %+v", res)
+	}
+	if !strings.Contains(stderr.String(), "epoch 2/2: train loss") {
+		t.Errorf("no per-epoch progress on stderr: %q", stderr.String())
+	}
+	// Resume for one more epoch.
+	stdout.Reset()
+	args = []string{"vrank", "train", "-csv", trainCSV, "-resume", ckpt, "-out", out, "-epochs", "3", "-batch", "8", "-lr", "1e-3"}
+	if code := runMain(args, &stdout, &stderr); code != 0 {
+		t.Fatalf("resume: exit %d: %s", code, stderr.String())
+	}
+	if err := json.Unmarshal(stdout.Bytes(), &res); err != nil || len(res.Epochs) != 3 {
+		t.Fatalf("resume output %s (%v)", stdout.String(), err)
+	}
+
+	stdout.Reset()
+	if code := runMain([]string{"vrank", "predict", "-model", out, "-csv", testCSV}, &stdout, &stderr); code != 0 {
+		t.Fatalf("predict: exit %d: %s", code, stderr.String())
+	}
+	var preds []struct {
+		Pair int      `json:"pair"`
+		Gap  *float64 `json:"gap"`
+	}
+	if err := json.Unmarshal(stdout.Bytes(), &preds); err != nil {
+		t.Fatal(err)
+	}
+	m, err := vrank.Load(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s1, s2, err := readVrankPairs(testCSV)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := m.Predict(t.Context(), s1, s2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(preds) != len(want) {
+		t.Fatalf("%d predictions, want %d", len(preds), len(want))
+	}
+	for i, p := range preds {
+		if p.Pair != i || p.Gap == nil || *p.Gap != want[i] {
+			t.Errorf("prediction %d: %+v, want gap %v", i, p, want[i])
+		}
+	}
+}
+
+func TestVrankBadInput(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.csv")
+	os.WriteFile(bad, []byte("sent1,sent2,label\na,b,oops\n"), 0o644)
+	for _, args := range [][]string{
+		{"vrank"},
+		{"vrank", "fly"},
+		{"vrank", "train", "-csv", bad, "-encoder", dir, "-out", dir},
+		{"vrank", "train", "-csv", bad},
+		{"vrank", "predict", "-model", dir, "-csv", bad},
+	} {
+		var stdout, stderr bytes.Buffer
+		if code := runMain(args, &stdout, &stderr); code == 0 {
+			t.Errorf("%q: exit 0", args)
+		}
+	}
+	var stdout, stderr bytes.Buffer
+	runMain([]string{"vrank", "train", "-csv", bad, "-encoder", dir, "-out", dir}, &stdout, &stderr)
+	if !strings.Contains(stderr.String(), "row 2, column label") {
+		t.Errorf("bad label: %q", stderr.String())
+	}
+}

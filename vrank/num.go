@@ -1,0 +1,91 @@
+package vrank
+
+import (
+	"math"
+
+	"gonum.org/v1/gonum/blas"
+	"gorgonia.org/tensor"
+
+	// The encoders package sets gorgonia.org/tensor's BLAS to the project's
+	// SGEMM (or OpenBLAS with the openblas tag); every matrix product of the
+	// training passes goes through that same BLAS.
+	_ "github.com/storyeval/storyeval/encoders"
+)
+
+// float is the element type of the training passes: float32 for training,
+// float64 for the finite-difference checks of the backward passes.
+type float interface{ ~float32 | ~float64 }
+
+// gemm computes c = alpha·op(a)·op(b) + beta·c for row-major matrices with
+// the BLAS gorgonia.org/tensor uses.
+func gemm[T float](transA, transB bool, m, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, c []T, ldc int) {
+	ta, tb := blas.NoTrans, blas.NoTrans
+	if transA {
+		ta = blas.Trans
+	}
+	if transB {
+		tb = blas.Trans
+	}
+	switch cc := any(c).(type) {
+	case []float32:
+		tensor.WhichBLAS().Sgemm(ta, tb, m, n, k, float32(alpha), any(a).([]float32), lda, any(b).([]float32), ldb, float32(beta), cc, ldc)
+	case []float64:
+		tensor.WhichBLAS().Dgemm(ta, tb, m, n, k, float64(alpha), any(a).([]float64), lda, any(b).([]float64), ldb, float64(beta), cc, ldc)
+	}
+}
+
+// erf and tanh in the element type, computed in float64 and
+// rounded once.
+func erfT[T float](x T) T  { return T(math.Erf(float64(x))) }
+func tanhT[T float](x T) T { return T(math.Tanh(float64(x))) }
+
+// convert copies src into a new slice of another element type.
+func convert[D, S float](src []S) []D {
+	out := make([]D, len(src))
+	for i, v := range src {
+		out[i] = D(v)
+	}
+	return out
+}
+
+const (
+	sqrtHalf   = 0.70710678118654752440084436210484903928483593768847
+	invSqrt2Pi = 0.39894228040143267793994605993438186847585863116493
+)
+
+func sqrtF(x float64) float64 { return math.Sqrt(x) }
+func erfF(x float64) float64  { return math.Erf(x) }
+func expF(x float64) float64  { return math.Exp(x) }
+
+// expNonPositive returns e^x for x ≤ 0 with a relative error below 1e-8,
+// well under float32's 6e-8, several times faster than math.Exp; the
+// attention softmax calls it for every score. With x = k·ln2 + r,
+// |r| ≤ ln2/2, e^x = 2^k·e^r where e^r is its Taylor polynomial to r⁷
+// (remainder below |r|⁸/8! ≈ 5e-9) and 2^k is built in the exponent bits.
+// Results below e^−708 flush to 0, which a float32 softmax weight is
+// anyway.
+func expNonPositive(x float64) float64 {
+	if x < -708 {
+		return 0
+	}
+	const (
+		invLn2 = 1.44269504088896340736
+		ln2Hi  = 6.93147180369123816490e-01
+		ln2Lo  = 1.90821492927058770002e-10
+	)
+	k := math.Round(x * invLn2)
+	r := (x - k*ln2Hi) - k*ln2Lo
+	// Horner form of Σ rⁱ/i! for i = 0…7.
+	p := 1 + r*(1+r*(1.0/2+r*(1.0/6+r*(1.0/24+r*(1.0/120+r*(1.0/720+r*(1.0/5040)))))))
+	return p * math.Float64frombits(uint64(int64(k)+1023)<<52)
+}
+
+// softmaxExp is e^x for the softmax's x ≤ 0: expNonPositive in float32,
+// whose rounding hides its 1e-8 error, and math.Exp in float64, where the
+// finite-difference checks need the exact function.
+func softmaxExp[T float](x T) T {
+	if _, f64 := any(x).(float64); f64 {
+		return T(math.Exp(float64(x)))
+	}
+	return T(expNonPositive(float64(x)))
+}

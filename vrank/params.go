@@ -1,0 +1,241 @@
+package vrank
+
+import (
+	"fmt"
+	"math/rand"
+
+	"github.com/storyeval/storyeval/encoders"
+	"github.com/storyeval/storyeval/encoders/checkpoint"
+)
+
+// linearParams is a torch nn.Linear: W is [out, in] row-major, y = x·Wᵀ + b.
+type linearParams[T float] struct {
+	W, B    []T
+	out, in int
+}
+
+// normParams is a torch nn.LayerNorm's weight (gamma) and bias (beta).
+type normParams[T float] struct{ G, B []T }
+
+// layerParams is one post-LN BERT encoder layer.
+type layerParams[T float] struct {
+	q, k, v, o linearParams[T]
+	ln1        normParams[T]
+	fc1, fc2   linearParams[T]
+	ln2        normParams[T]
+}
+
+// params holds every trainable parameter of the Vrank regressor: the BERT
+// encoder, the optional pooler and the regression head. The same type holds
+// gradients and Adam's moment estimates, so that all of them line up with
+// the parameter list of tensors().
+type params[T float] struct {
+	word, pos, typ []T
+	embLN          normParams[T]
+	layers         []layerParams[T]
+	pooler         *linearParams[T]
+	head           linearParams[T]
+}
+
+// namedTensor is one parameter tensor under its checkpoint name.
+type namedTensor[T float] struct {
+	name  string
+	shape []int
+	data  []T
+}
+
+// Checkpoint names of the regressor: HF BertModel names under "bert." and the
+// head as "regression_layer", the layout of the fixture's model.safetensors.
+const (
+	bertPrefix = "bert."
+	headName   = "regression_layer"
+)
+
+// tensors lists the parameters in a fixed order with their checkpoint names;
+// the slices alias the parameters.
+func (p *params[T]) tensors() []namedTensor[T] {
+	var ts []namedTensor[T]
+	add := func(name string, data []T, shape ...int) {
+		ts = append(ts, namedTensor[T]{name: name, shape: shape, data: data})
+	}
+	lin := func(name string, l *linearParams[T]) {
+		add(name+".weight", l.W, l.out, l.in)
+		add(name+".bias", l.B, l.out)
+	}
+	norm := func(name string, n *normParams[T]) {
+		add(name+".weight", n.G, len(n.G))
+		add(name+".bias", n.B, len(n.B))
+	}
+	H := len(p.embLN.G)
+	add(bertPrefix+"embeddings.word_embeddings.weight", p.word, len(p.word)/H, H)
+	add(bertPrefix+"embeddings.position_embeddings.weight", p.pos, len(p.pos)/H, H)
+	add(bertPrefix+"embeddings.token_type_embeddings.weight", p.typ, len(p.typ)/H, H)
+	norm(bertPrefix+"embeddings.LayerNorm", &p.embLN)
+	for i := range p.layers {
+		l := &p.layers[i]
+		pre := fmt.Sprintf("%sencoder.layer.%d.", bertPrefix, i)
+		lin(pre+"attention.self.query", &l.q)
+		lin(pre+"attention.self.key", &l.k)
+		lin(pre+"attention.self.value", &l.v)
+		lin(pre+"attention.output.dense", &l.o)
+		norm(pre+"attention.output.LayerNorm", &l.ln1)
+		lin(pre+"intermediate.dense", &l.fc1)
+		lin(pre+"output.dense", &l.fc2)
+		norm(pre+"output.LayerNorm", &l.ln2)
+	}
+	if p.pooler != nil {
+		lin(bertPrefix+"pooler.dense", p.pooler)
+	}
+	lin(headName, &p.head)
+	return ts
+}
+
+// newParams allocates zeroed parameters for a configuration.
+func newParams[T float](cfg encoders.BERTConfig, pooler bool) *params[T] {
+	H, I := cfg.HiddenSize, cfg.IntermediateSize
+	lin := func(out, in int) linearParams[T] {
+		return linearParams[T]{W: make([]T, out*in), B: make([]T, out), out: out, in: in}
+	}
+	norm := func() normParams[T] { return normParams[T]{G: make([]T, H), B: make([]T, H)} }
+	p := &params[T]{
+		word:  make([]T, cfg.VocabSize*H),
+		pos:   make([]T, cfg.MaxPositionEmbeddings*H),
+		typ:   make([]T, cfg.TypeVocabSize*H),
+		embLN: norm(),
+		head:  lin(1, H),
+	}
+	for i := 0; i < cfg.NumHiddenLayers; i++ {
+		p.layers = append(p.layers, layerParams[T]{
+			q: lin(H, H), k: lin(H, H), v: lin(H, H), o: lin(H, H), ln1: norm(),
+			fc1: lin(I, H), fc2: lin(H, I), ln2: norm(),
+		})
+	}
+	if pooler {
+		pl := lin(H, H)
+		p.pooler = &pl
+	}
+	return p
+}
+
+// zeroLike returns zeroed parameters of the same shapes (gradients, moments).
+func (p *params[T]) zeroLike() *params[T] {
+	z := &params[T]{
+		word: make([]T, len(p.word)), pos: make([]T, len(p.pos)), typ: make([]T, len(p.typ)),
+		embLN: normParams[T]{G: make([]T, len(p.embLN.G)), B: make([]T, len(p.embLN.B))},
+	}
+	lin := func(l linearParams[T]) linearParams[T] {
+		return linearParams[T]{W: make([]T, len(l.W)), B: make([]T, len(l.B)), out: l.out, in: l.in}
+	}
+	norm := func(n normParams[T]) normParams[T] {
+		return normParams[T]{G: make([]T, len(n.G)), B: make([]T, len(n.B))}
+	}
+	for _, l := range p.layers {
+		z.layers = append(z.layers, layerParams[T]{q: lin(l.q), k: lin(l.k), v: lin(l.v), o: lin(l.o),
+			ln1: norm(l.ln1), fc1: lin(l.fc1), fc2: lin(l.fc2), ln2: norm(l.ln2)})
+	}
+	if p.pooler != nil {
+		pl := lin(*p.pooler)
+		z.pooler = &pl
+	}
+	z.head = lin(p.head)
+	return z
+}
+
+// initRandom fills the parameters as transformers' BertPreTrainedModel
+// _init_weights does: normal(0, std) weights and embeddings, zero biases,
+// LayerNorm gamma 1 and beta 0.
+func (p *params[T]) initRandom(rng *rand.Rand, std float64) {
+	for _, t := range p.tensors() {
+		isNorm := len(t.shape) == 1 && (hasSuffix(t.name, "LayerNorm.weight") || hasSuffix(t.name, "LayerNorm.bias"))
+		switch {
+		case isNorm && hasSuffix(t.name, ".weight"):
+			fill(t.data, 1)
+		case len(t.shape) == 1:
+			fill(t.data, 0)
+		default:
+			for i := range t.data {
+				t.data[i] = T(rng.NormFloat64() * std)
+			}
+		}
+	}
+}
+
+func hasSuffix(s, suf string) bool { return len(s) >= len(suf) && s[len(s)-len(suf):] == suf }
+
+func fill[T float](x []T, v T) {
+	for i := range x {
+		x[i] = v
+	}
+}
+
+// readParams reads every parameter from a checkpoint, checking shapes. Names
+// are looked up as written by Save ("bert.…", "regression_layer.…"); a plain
+// BertModel checkpoint without the "bert." prefix is accepted too.
+func readParams(st *checkpoint.State, cfg encoders.BERTConfig, pooler bool) (*params[float32], error) {
+	if err := checkSizes(st, cfg); err != nil {
+		return nil, err
+	}
+	p := newParams[float32](cfg, pooler)
+	prefixed := st.Has(bertPrefix + "embeddings.word_embeddings.weight")
+	for _, t := range p.tensors() {
+		name := t.name
+		if !prefixed && len(name) > len(bertPrefix) && name[:len(bertPrefix)] == bertPrefix {
+			name = name[len(bertPrefix):]
+		}
+		if !st.Has(name) {
+			return nil, fmt.Errorf("checkpoint has no tensor %q", name)
+		}
+		info, _ := st.Info(name)
+		if !sameShape(info.Shape, t.shape) {
+			return nil, fmt.Errorf("tensor %q has shape %v, the configuration needs %v", name, info.Shape, t.shape)
+		}
+		if err := st.ReadFloat32(name, t.data); err != nil {
+			return nil, fmt.Errorf("tensor %q: %w", name, err)
+		}
+	}
+	return p, nil
+}
+
+func sameShape(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// checkSizes compares the configuration's largest tensors with the
+// checkpoint before anything is allocated, so that a config.json claiming
+// huge sizes fails with an error instead of exhausting memory.
+func checkSizes(st *checkpoint.State, cfg encoders.BERTConfig) error {
+	prefix := ""
+	if st.Has(bertPrefix + "embeddings.word_embeddings.weight") {
+		prefix = bertPrefix
+	}
+	H, I, L := cfg.HiddenSize, cfg.IntermediateSize, cfg.NumHiddenLayers
+	for _, c := range []struct {
+		name  string
+		shape []int
+	}{
+		{"embeddings.word_embeddings.weight", []int{cfg.VocabSize, H}},
+		{"embeddings.position_embeddings.weight", []int{cfg.MaxPositionEmbeddings, H}},
+		{"embeddings.token_type_embeddings.weight", []int{cfg.TypeVocabSize, H}},
+		{fmt.Sprintf("encoder.layer.%d.intermediate.dense.weight", L-1), []int{I, H}},
+	} {
+		info, ok := st.Info(prefix + c.name)
+		if !ok {
+			return fmt.Errorf("checkpoint has no tensor %q", prefix+c.name)
+		}
+		if !sameShape(info.Shape, c.shape) {
+			return fmt.Errorf("tensor %q has shape %v, config.json needs %v", prefix+c.name, info.Shape, c.shape)
+		}
+	}
+	if name := fmt.Sprintf("%sencoder.layer.%d.intermediate.dense.weight", prefix, L); st.Has(name) {
+		return fmt.Errorf("checkpoint has %q: more layers than num_hidden_layers = %d", name, L)
+	}
+	return nil
+}
