@@ -2,6 +2,7 @@ package checkpoint
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"io"
 	"os"
@@ -77,10 +78,14 @@ func (o Options) parse(path string, data []byte) (*State, error) {
 	switch {
 	case bytes.HasPrefix(data, []byte("PK\x03\x04")) || bytes.HasPrefix(data, []byte("PK\x05\x06")):
 		st, err = o.parseTorchZip(data)
+	// Safetensors before the pickle check: its first byte is the low byte
+	// of the header length, which is 0x80 (the pickle PROTO opcode) for one
+	// header length in 32. A legacy pickle's ninth byte is never '{' with a
+	// plausible header length in front of it.
+	case len(data) > 8 && data[8] == '{' && binary.LittleEndian.Uint64(data) <= uint64(len(data)-8):
+		st, err = o.parseSafetensors(data)
 	case len(data) >= 2 && data[0] == opProto:
 		st, err = o.parseTorchLegacy(data)
-	case len(data) > 8 && data[8] == '{':
-		st, err = o.parseSafetensors(data)
 	case len(data) > 262 && string(data[257:262]) == "ustar":
 		err = fmt.Errorf("a tar archive: the torch.save format of PyTorch < 0.4 is not supported")
 	default:
