@@ -81,8 +81,9 @@ func (o Options) parse(path string, data []byte) (*State, error) {
 	// Safetensors before the pickle check: its first byte is the low byte
 	// of the header length, which is 0x80 (the pickle PROTO opcode) for one
 	// header length in 32. A legacy pickle's ninth byte is never '{' with a
-	// plausible header length in front of it.
-	case len(data) > 8 && data[8] == '{' && binary.LittleEndian.Uint64(data) <= uint64(len(data)-8):
+	// plausible header length in front of it. (A header length the file
+	// cannot hold is still read as safetensors, to be refused as such.)
+	case len(data) > 8 && data[8] == '{' && (data[0] != opProto || binary.LittleEndian.Uint64(data) <= uint64(len(data)-8)):
 		st, err = o.parseSafetensors(data)
 	case len(data) >= 2 && data[0] == opProto:
 		st, err = o.parseTorchLegacy(data)
