@@ -31,15 +31,8 @@ var (
 	demoRatings []byte
 )
 
-// neuralMetrics are the learned metrics `score` reports as unavailable until
-// their packages are wired in, with what each needs.
-var neuralMetrics = []unavailableMetric{
-	{"RoViST-C", "the rovist coherence scorer in score (not wired in yet)"},
-	{"RoViST-VG", "the rovist grounding scorer in score (not wired in yet)"},
-	{"GROOViST", "the groovist scorer in score (not wired in yet)"},
-	{"CLIPScore", "the clipscore scorer in score (not wired in yet)"},
-	{"Vrank", "the vrank model in score (not wired in yet)"},
-}
+// clipScoreNote says why score has no CLIPScore column.
+var clipScoreNote = unavailableMetric{"CLIPScore", "one caption and one image per item: it scores captions, not multi-image stories (use 'storyeval clipscore')"}
 
 // scoreRun is everything one `score` run computed, what the output files and
 // the report are made from.
@@ -56,7 +49,11 @@ func runScore(args []string, stdout, stderr io.Writer) error {
 	fs.SetOutput(stderr)
 	demo := fs.Bool("demo", false, "score the embedded demo story set (20 VIST sequences, 3 systems, synthetic ratings) instead of -in")
 	in := fs.String("in", "", "story set: a JSON file (sequences with images, references and one story per system) or a folder of per-system NAME.json files {id: story} with an optional references.json (required)")
-	metrics := fs.String("metrics", "all", "metrics to run: all, or a comma-separated list of bleu,meteor,rouge,cider,nr,stylem")
+	metrics := fs.String("metrics", "all", "metrics to run: all, or a comma-separated list of bleu,meteor,rouge,cider,nr,stylem,c,vg,groovist,vrank")
+	models := fs.String("models", "", "models folder (see 'storyeval models'): enables RoViST-C, RoViST-VG, GROOViST and Vrank for the files it holds")
+	regions := fs.String("regions", "", "regions CSV (image_id,bbox) of the story set's images, for RoViST-VG and GROOViST")
+	crops := fs.String("crops", "", "folder of region crops named {image_id}_{bbox}.jpg, for RoViST-VG and GROOViST")
+	vgDefaultIDF := fs.Float64("vg-default-idf", 0, "RoViST-VG weight of a noun missing from idf_dict.pkl (default: such a noun is an error, as the reference's KeyError)")
 	human := fs.String("human", "", "CSV of human ratings with columns id,system,rating: adds each metric's correlation with them")
 	outDir := fs.String("out", "storyeval-report", "folder for scores.csv, summary.json and report.html (created; existing files are replaced only when the run succeeds)")
 	styleTable := fs.String("stylem-table", "", "StyleM table (from 'storyeval stylem build') for OnlyStyle")
@@ -129,6 +126,14 @@ func runScore(args []string, stdout, stderr io.Writer) error {
 			return fmt.Errorf("-style %q is not a style of %s (styles: %q)", *style, *styleTable, cfg.styleTable.Styles())
 		}
 	}
+	want := map[string]bool{}
+	for _, m := range selected {
+		want[m.name] = true
+	}
+	if cfg.models, err = loadScoreModels(*models, *regions, *crops, suite, want); err != nil {
+		return err
+	}
+	cfg.vgDefaultIDF = *vgDefaultIDF
 	for _, m := range selected {
 		if m.name == "meteor" && m.available(suite, cfg) {
 			if cfg.meteor, err = ngram.NewMeteor(&ngram.MeteorOptions{ParaphraseTable: *paraphrase}); err != nil {
@@ -196,12 +201,16 @@ func scoreSuite(ctx context.Context, suite *story.Suite, selected []scoreMetric,
 			active = append(active, m)
 			continue
 		}
+		needs := m.needs
+		if cfg.models != nil && cfg.models.missing[m.needs] != "" {
+			needs = cfg.models.missing[m.needs]
+		}
 		for _, c := range m.columns {
-			run.summary.Unavailable = append(run.summary.Unavailable, unavailableMetric{Metric: c, Needs: m.needs})
-			fmt.Fprintf(stderr, "storyeval score: %s skipped: needs %s\n", c, m.needs)
+			run.summary.Unavailable = append(run.summary.Unavailable, unavailableMetric{Metric: c, Needs: needs})
+			fmt.Fprintf(stderr, "storyeval score: %s skipped: needs %s\n", c, needs)
 		}
 	}
-	run.summary.Unavailable = append(run.summary.Unavailable, neuralMetrics...)
+	run.summary.Unavailable = append(run.summary.Unavailable, clipScoreNote)
 	nCols := 0
 	for _, m := range active {
 		nCols += len(m.columns)

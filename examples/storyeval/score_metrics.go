@@ -40,6 +40,10 @@ type scoreConfig struct {
 	styleTable *stylem.Table
 	style      string
 	meteor     *ngram.Meteor
+	// models are the learned models loaded from -models (nil without).
+	models *scoreModels
+	// vgDefaultIDF, when positive, weights nouns missing from the idf table.
+	vgDefaultIDF float64
 	// ngramDone memoizes BLEU/ROUGE-L/CIDEr-D per system: the three share
 	// one tokenized corpus and are selected separately.
 	ngramDone map[string][]scoreColumn
@@ -58,6 +62,9 @@ func scoreMetrics() []scoreMetric {
 		{name: "stylem", columns: []string{"OnlyStyle"}, needs: "-stylem-table and -style", available: func(_ *story.Suite, c scoreConfig) bool { return c.styleTable != nil }, run: scoreOnlyStyle},
 	}
 }
+
+// allScoreMetrics are the n-gram, text and learned metrics together.
+func allScoreMetrics() []scoreMetric { return append(scoreMetrics(), neuralScoreMetrics()...) }
 
 // suiteCorpus is one system's stories against the references, PTB-tokenized
 // as the COCO caption toolkit scores them.
@@ -189,7 +196,7 @@ func newColumn(name, system string, n int) scoreColumn {
 
 // parseScoreMetrics turns the -metrics flag into the metrics to run.
 func parseScoreMetrics(list string) ([]scoreMetric, error) {
-	all := scoreMetrics()
+	all := allScoreMetrics()
 	if list == "" || list == "all" {
 		return all, nil
 	}

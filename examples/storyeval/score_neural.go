@@ -1,0 +1,305 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"path/filepath"
+	"strings"
+
+	"github.com/storyeval/storyeval/encoders"
+	"github.com/storyeval/storyeval/encoders/tokenize"
+	"github.com/storyeval/storyeval/groovist"
+	"github.com/storyeval/storyeval/rovist"
+	"github.com/storyeval/storyeval/story"
+	"github.com/storyeval/storyeval/vrank"
+)
+
+// scoreModels are the learned models a score run loaded from -models.
+type scoreModels struct {
+	coherence *rovist.CoherenceModel
+	grounder  *rovist.Grounder
+	groovist  *groovist.Scorer
+	vrank     *vrank.Model
+	// missing says, per metric, which file of the models folder is absent
+	// (or which flag is not given).
+	missing map[string]string
+}
+
+// neuralScoreMetrics are the learned metrics of `score`, in report order.
+func neuralScoreMetrics() []scoreMetric {
+	loaded := func(metric string) func(*story.Suite, scoreConfig) bool {
+		return func(_ *story.Suite, c scoreConfig) bool { return c.models != nil && c.models.missing[metric] == "" }
+	}
+	return []scoreMetric{
+		{name: "c", columns: []string{"RoViST-C"}, needs: "RoViST-C", available: loaded("RoViST-C"), run: scoreCoherence},
+		{name: "vg", columns: []string{"RoViST-VG"}, needs: "RoViST-VG", available: loaded("RoViST-VG"), run: scoreGrounding},
+		{name: "groovist", columns: []string{"GROOViST"}, needs: "GROOViST", available: loaded("GROOViST"), run: scoreGROOViST},
+		{name: "vrank", columns: []string{"Vrank win rate"}, needs: "Vrank", available: loaded("Vrank"), run: scoreVrank},
+	}
+}
+
+// loadScoreModels loads every learned model whose files are in dir (and
+// whose extra inputs, regions and crops, are given). A metric whose files
+// are missing is recorded in missing, not an error; a file that is present
+// but does not load is an error.
+func loadScoreModels(dir, regions, crops string, suite *story.Suite, want map[string]bool) (*scoreModels, error) {
+	m := &scoreModels{missing: map[string]string{}}
+	status := map[string]modelsStatus{}
+	if dir == "" {
+		for _, l := range modelsLayout {
+			m.missing[l.Metric] = "-models DIR"
+		}
+	} else {
+		st, err := checkModels(dir)
+		if err != nil {
+			return nil, fmt.Errorf("-models: %w", err)
+		}
+		for _, s := range st {
+			status[s.Metric] = s
+			if !s.Enabled {
+				m.missing[s.Metric] = "the file " + filepath.Join(dir, filepath.FromSlash(s.Missing[0].Path)) + " (" + s.Missing[0].Source + ")"
+			}
+		}
+	}
+	for _, metric := range []string{"RoViST-VG", "GROOViST"} {
+		if m.missing[metric] == "" && (regions == "" || crops == "") {
+			m.missing[metric] = "-regions CSV and -crops DIR (the image regions of the story set)"
+		}
+	}
+	path := func(metric string, i int) string {
+		return filepath.Join(dir, filepath.FromSlash(status[metric].Found[i]))
+	}
+	var err error
+	if want["c"] && m.missing["RoViST-C"] == "" {
+		if m.coherence, err = rovist.LoadCoherenceModel(path("RoViST-C", 0), filepath.Dir(path("RoViST-C", 1))); err != nil {
+			return nil, err
+		}
+	}
+	if want["vg"] && m.missing["RoViST-VG"] == "" {
+		if m.grounder, err = loadGrounder(path, regions, crops, suite); err != nil {
+			return nil, err
+		}
+	}
+	if want["groovist"] && m.missing["GROOViST"] == "" {
+		clipDir := filepath.Dir(path("GROOViST", 0))
+		model, err := encoders.LoadCLIP(clipDir)
+		if err != nil {
+			return nil, err
+		}
+		tok, err := tokenize.LoadCLIP(clipDir, tokenize.CLIPOptions{})
+		if err != nil {
+			return nil, err
+		}
+		if m.groovist, err = groovist.NewScorer(model, tok); err != nil {
+			return nil, err
+		}
+		if m.groovist.Entities, err = groovist.LoadEntities(regions); err != nil {
+			return nil, err
+		}
+		m.groovist.CropsDir = crops
+	}
+	if want["vrank"] && m.missing["Vrank"] == "" {
+		if m.vrank, err = vrank.Load(filepath.Dir(path("Vrank", 0))); err != nil {
+			return nil, err
+		}
+	}
+	return m, nil
+}
+
+// loadGrounder loads RoViST-VG's model, the GloVe vectors of every noun the
+// suite's stories hold, the idf table and the region crops.
+func loadGrounder(path func(string, int) string, regions, crops string, suite *story.Suite) (*rovist.Grounder, error) {
+	model, err := rovist.LoadGroundingModel(path("RoViST-VG", 0), filepath.Dir(path("RoViST-VG", 1)))
+	if err != nil {
+		return nil, err
+	}
+	var all []story.Story
+	for _, sys := range suite.Systems() {
+		set, err := suite.System(sys)
+		if err != nil {
+			return nil, err
+		}
+		all = append(all, set.Stories()...)
+	}
+	nouns, err := rovist.StoryNouns(all, nil)
+	if err != nil {
+		return nil, err
+	}
+	var words []string
+	for _, n := range nouns {
+		words = append(words, n...)
+	}
+	glove, err := rovist.LoadGloVe(path("RoViST-VG", 3), words, rovist.GloVeOptions{})
+	if err != nil {
+		return nil, err
+	}
+	idf, err := rovist.ReadIDF(path("RoViST-VG", 4))
+	if err != nil {
+		return nil, err
+	}
+	ents, err := rovist.ReadEntitiesCSV(regions)
+	if err != nil {
+		return nil, err
+	}
+	return &rovist.Grounder{Model: model, GloVe: glove, IDF: idf, Regions: rovist.CropFolder{Entities: ents, Dir: crops}}, nil
+}
+
+// systemStories returns one system's stories with their sequences' images.
+func systemStories(s *story.Suite, system string) ([]story.Story, error) {
+	set, err := s.System(system)
+	if err != nil {
+		return nil, err
+	}
+	return set.Stories(), nil
+}
+
+// scoreCoherence computes RoViST-C per story; the note names the least
+// coherent transition.
+func scoreCoherence(ctx context.Context, s *story.Suite, system string, cfg scoreConfig) ([]scoreColumn, error) {
+	stories, err := systemStories(s, system)
+	if err != nil {
+		return nil, err
+	}
+	res, err := cfg.models.coherence.Score(ctx, stories, rovist.CoherenceOptions{})
+	if err != nil {
+		return nil, err
+	}
+	col := newColumn("RoViST-C", system, len(stories))
+	for i, r := range res {
+		col.Scores[system][i] = r.Score
+		switch {
+		case !r.Defined:
+			col.Notes[system][i] = "undefined: fewer than two sentences"
+		default:
+			worst := r.Pairs[0]
+			for _, p := range r.Pairs {
+				if p.Prob < worst.Prob {
+					worst = p
+				}
+			}
+			col.Notes[system][i] = fmt.Sprintf("least coherent transition: sentence %d → %d (P = %.3f)", worst.First+1, worst.Second+1, worst.Prob)
+		}
+	}
+	return []scoreColumn{col}, nil
+}
+
+// scoreGrounding computes RoViST-VG per story; the note lists the least
+// grounded nouns.
+func scoreGrounding(ctx context.Context, s *story.Suite, system string, cfg scoreConfig) ([]scoreColumn, error) {
+	stories, err := systemStories(s, system)
+	if err != nil {
+		return nil, err
+	}
+	res, err := cfg.models.grounder.Score(ctx, stories, rovist.VGOptions{UseDefaultIDF: cfg.vgDefaultIDF > 0, DefaultIDF: cfg.vgDefaultIDF})
+	if err != nil {
+		return nil, err
+	}
+	col := newColumn("RoViST-VG", system, len(stories))
+	for i, r := range res {
+		col.Scores[system][i] = r.Score
+		if !r.Defined {
+			col.Notes[system][i] = "undefined: no nouns"
+			continue
+		}
+		nouns := append([]rovist.NounGrounding(nil), r.Nouns...)
+		for a := range nouns { // the three lowest recalls, in order
+			for b := a + 1; b < len(nouns); b++ {
+				if nouns[b].Recall < nouns[a].Recall {
+					nouns[a], nouns[b] = nouns[b], nouns[a]
+				}
+			}
+		}
+		var parts []string
+		for _, n := range nouns[:min(3, len(nouns))] {
+			parts = append(parts, fmt.Sprintf("%s (%.2f)", n.Noun, n.Recall))
+		}
+		col.Notes[system][i] = "least grounded nouns: " + strings.Join(parts, ", ")
+	}
+	return []scoreColumn{col}, nil
+}
+
+// scoreGROOViST computes GROOViST per story (θ of VIST, phrases chunked from
+// the text); the note lists the phrases the images ground worst.
+func scoreGROOViST(ctx context.Context, s *story.Suite, system string, cfg scoreConfig) ([]scoreColumn, error) {
+	stories, err := systemStories(s, system)
+	if err != nil {
+		return nil, err
+	}
+	inputs := make([]groovist.Input, len(stories))
+	for i, st := range stories {
+		inputs[i] = groovist.Input{Story: st}
+	}
+	res, err := cfg.models.groovist.Score(ctx, inputs, groovist.Options{})
+	if err != nil {
+		return nil, err
+	}
+	col := newColumn("GROOViST", system, len(stories))
+	for i, r := range res {
+		col.Scores[system][i] = r.Score
+		if !r.Defined {
+			col.Notes[system][i] = "undefined: no noun phrases left after the pronoun filter"
+			continue
+		}
+		worst := -1
+		for k, np := range r.NPs {
+			if worst < 0 || np.Score < r.NPs[worst].Score {
+				worst = k
+			}
+		}
+		col.Notes[system][i] = fmt.Sprintf("%d noun phrases; least grounded: %q (%.3f after the θ penalty)", len(r.NPs), r.NPs[worst].NP, r.NPs[worst].Score)
+	}
+	return []scoreColumn{col}, nil
+}
+
+// scoreVrank ranks every pair of systems' stories of each sequence with
+// Vrank and reports, per story, the share of the other systems' stories it
+// beats (a predicted gap below 0 puts story 1 first; a zero gap is a tie
+// and counts for neither).
+func scoreVrank(ctx context.Context, s *story.Suite, system string, cfg scoreConfig) ([]scoreColumn, error) {
+	var others []string
+	for _, o := range s.Systems() {
+		if o != system {
+			others = append(others, o)
+		}
+	}
+	col := newColumn("Vrank win rate", system, s.Len())
+	if len(others) == 0 {
+		for i := range col.Notes[system] {
+			col.Notes[system][i] = "undefined: one system only"
+		}
+		return []scoreColumn{col}, nil
+	}
+	var a, b []string
+	for _, seq := range s.All() {
+		for _, o := range others {
+			a = append(a, seq.Stories[system])
+			b = append(b, seq.Stories[o])
+		}
+	}
+	gaps, err := cfg.models.vrank.Predict(ctx, a, b)
+	if err != nil {
+		return nil, err
+	}
+	for i := range s.Len() {
+		wins := 0
+		var lost []string
+		for k, o := range others {
+			g := gaps[i*len(others)+k]
+			switch {
+			case g < 0:
+				wins++
+			case g > 0:
+				lost = append(lost, o)
+			}
+		}
+		col.Scores[system][i] = float64(wins) / float64(len(others))
+		if len(lost) > 0 {
+			col.Notes[system][i] = "ranked below " + strings.Join(lost, ", ")
+		}
+		if math.IsNaN(col.Scores[system][i]) {
+			col.Notes[system][i] = "undefined"
+		}
+	}
+	return []scoreColumn{col}, nil
+}
