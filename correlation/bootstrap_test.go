@@ -1,6 +1,7 @@
 package correlation
 
 import (
+	"context"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -101,7 +102,7 @@ func TestBootstrapDistributionIsExact(t *testing.T) {
 	}
 	const resamples = 40000
 	opts := BootstrapOptions{Resamples: resamples, Seed: 7, Workers: 2}
-	reps, err := bootstrapReplicates(x, y, KendallTauB, opts)
+	reps, err := bootstrapReplicates(context.Background(), x, y, KendallTauB, opts)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -80,5 +80,5 @@ func ExampleDecodeCorpus() {
 	fmt.Println(err)
 	// Output:
 	// [7] [two dogs play dogs]
-	// ngram: candidate "7" has no references
+	// candidate "7" has no references
 }

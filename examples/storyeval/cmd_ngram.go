@@ -21,18 +21,6 @@ func init() {
 // order; "bleu" contributes Bleu_1..Bleu_4.
 var ngramMetrics = []string{"bleu", "meteor", "rouge", "cider"}
 
-// ngramOutput is the JSON the ngram subcommand prints.
-type ngramOutput struct {
-	Corpus    map[string]Float            `json:"corpus"`
-	Items     map[string]map[string]Float `json:"items"`
-	Tokenized *ngramTokenized             `json:"tokenized,omitempty"`
-}
-
-type ngramTokenized struct {
-	Cands map[string]string   `json:"cands"`
-	Refs  map[string][]string `json:"refs"`
-}
-
 func runNgram(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("ngram", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -40,17 +28,20 @@ func runNgram(args []string, stdout, stderr io.Writer) error {
 	tokenize := fs.String("tokenize", "ptb", "tokenization before scoring: ptb (as the COCO toolkit) or none")
 	metrics := fs.String("metrics", strings.Join(ngramMetrics, ","), "comma-separated metrics to compute: "+strings.Join(ngramMetrics, ", "))
 	paraphrase := fs.String("meteor-paraphrase", "", "Meteor paraphrase table (paraphrase-en.gz) for METEOR's paraphrase stage")
+	format := formatFlag(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: storyeval ngram -in FILE.json [-tokenize ptb|none] [-metrics bleu,meteor,rouge,cider] [-meteor-paraphrase paraphrase-en.gz]")
-		fmt.Fprintln(stderr, "Without -meteor-paraphrase, METEOR runs without the paraphrase stage, as Meteor 1.5 does when its table is")
-		fmt.Fprintln(stderr, "missing: scores sit below COCO's published values wherever a paraphrase would have matched.")
+		fmt.Fprintln(stderr, "usage: storyeval ngram [-tokenize ptb|none] [-metrics bleu,meteor,rouge,cider] [-meteor-paraphrase paraphrase-en.gz] [-format json|csv] -in FILE.json")
+		fmt.Fprintln(stderr, "Prints the corpus scores and each item's scores in the input's order; with -tokenize ptb the JSON")
+		fmt.Fprintln(stderr, "output also holds the tokenized text. Without -meteor-paraphrase, METEOR runs without the paraphrase")
+		fmt.Fprintln(stderr, "stage, as Meteor 1.5 does when its table is missing: scores sit below COCO's published values")
+		fmt.Fprintln(stderr, "wherever a paraphrase would have matched.")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args, 0); err != nil {
 		return err
 	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected arguments %q", fs.Args())
+	if err := checkFormat(*format); err != nil {
+		return err
 	}
 	want := map[string]bool{}
 	for _, m := range strings.Split(*metrics, ",") {
@@ -60,6 +51,9 @@ func runNgram(args []string, stdout, stderr io.Writer) error {
 		}
 		want[m] = true
 	}
+	if *tokenize != "ptb" && *tokenize != "none" {
+		return fmt.Errorf("-tokenize: want ptb or none, got %q", *tokenize)
+	}
 	if *in == "" {
 		fs.Usage()
 		return fmt.Errorf("-in is required")
@@ -68,32 +62,22 @@ func runNgram(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	out := ngramOutput{Corpus: map[string]Float{}, Items: map[string]map[string]Float{}}
-	switch *tokenize {
-	case "ptb":
+	if *tokenize == "ptb" {
 		c = c.Tokenized()
-		out.Tokenized = &ngramTokenized{Cands: map[string]string{}, Refs: map[string][]string{}}
-		for _, id := range c.IDs() {
-			out.Tokenized.Cands[id] = c.Candidate(id)
-			out.Tokenized.Refs[id] = c.References(id)
-		}
-	case "none":
-	default:
-		return fmt.Errorf("-tokenize: want ptb or none, got %q", *tokenize)
 	}
-	for _, id := range c.IDs() {
-		out.Items[id] = map[string]Float{}
-	}
-	set := func(key string, corpus float64, items func(id string) float64) {
-		out.Corpus[key] = Float(corpus)
-		for id, m := range out.Items {
-			m[key] = Float(items(id))
+	ids := c.IDs()
+	t := &scoreTable{ids: ids, items: make([][]float64, len(ids))}
+	add := func(key string, corpus float64, item func(i int) float64) {
+		t.metrics = append(t.metrics, key)
+		t.corpus = append(t.corpus, corpus)
+		for i := range ids {
+			t.items[i] = append(t.items[i], item(i))
 		}
 	}
 	if want["bleu"] {
 		b := ngram.BLEU(c)
 		for k := range b.Corpus {
-			set(fmt.Sprintf("Bleu_%d", k+1), b.Corpus[k], func(id string) float64 { return b.Items[id][k] })
+			add(fmt.Sprintf("Bleu_%d", k+1), b.Corpus[k], func(i int) float64 { return b.Items[ids[i]][k] })
 		}
 	}
 	if want["meteor"] {
@@ -101,25 +85,60 @@ func runNgram(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
-		cands, refs := map[string]string{}, map[string][]string{}
-		for _, id := range c.IDs() {
+		cands, refs := make(map[string]string, len(ids)), make(map[string][]string, len(ids))
+		for _, id := range ids {
 			cands[id], refs[id] = c.Candidate(id), c.References(id)
 		}
 		corpus, items, err := m.Corpus(cands, refs)
 		if err != nil {
 			return err
 		}
-		set("METEOR", corpus, func(id string) float64 { return items[id] })
+		add("METEOR", corpus, func(i int) float64 { return items[ids[i]] })
 	}
 	if want["rouge"] {
 		r := ngram.ROUGEL(c)
-		set("ROUGE_L", r.Corpus, func(id string) float64 { return r.Items[id] })
+		add("ROUGE_L", r.Corpus, func(i int) float64 { return r.Items[ids[i]] })
 	}
 	if want["cider"] {
 		r := ngram.CIDErD(c)
-		set("CIDEr", r.Corpus, func(id string) float64 { return r.Items[id] })
+		add("CIDEr", r.Corpus, func(i int) float64 { return r.Items[ids[i]] })
 	}
-	return writeJSON(stdout, out)
+	if *tokenize == "ptb" {
+		t.extraJSON = func(buf []byte) []byte { return appendNgramTokenized(buf, c) }
+	}
+	return t.write(stdout, *format)
+}
+
+// appendNgramTokenized appends the "tokenized" member: the PTB-tokenized
+// candidates and references the metrics scored, in input order.
+func appendNgramTokenized(buf []byte, c *ngram.Corpus) []byte {
+	buf = append(buf, ",\n  \"tokenized\": {\n    \"cands\": {"...)
+	for i, id := range c.IDs() {
+		if i > 0 {
+			buf = append(buf, ',')
+		}
+		buf = append(buf, "\n      "...)
+		buf = appendJSONString(buf, id)
+		buf = append(buf, ": "...)
+		buf = appendJSONString(buf, c.Candidate(id))
+	}
+	buf = append(buf, "\n    },\n    \"refs\": {"...)
+	for i, id := range c.IDs() {
+		if i > 0 {
+			buf = append(buf, ',')
+		}
+		buf = append(buf, "\n      "...)
+		buf = appendJSONString(buf, id)
+		buf = append(buf, ": ["...)
+		for j, r := range c.References(id) {
+			if j > 0 {
+				buf = append(buf, ", "...)
+			}
+			buf = appendJSONString(buf, r)
+		}
+		buf = append(buf, ']')
+	}
+	return append(buf, "\n    }\n  }"...)
 }
 
 func contains(list []string, s string) bool {

@@ -8,6 +8,7 @@ import (
 	"io"
 
 	"github.com/storyeval/storyeval/rovist"
+	"github.com/storyeval/storyeval/story"
 )
 
 func init() {
@@ -27,23 +28,21 @@ func runNouns(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintln(stderr, "\nPrints {id: [[sorted unique nouns of sentence 1], ...]} in the input's order.")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args, 0); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected arguments %q", fs.Args())
 	}
 	if *storiesPath == "" {
 		fs.Usage()
 		return fmt.Errorf("-stories is required")
 	}
-	ids, texts, err := readStories(*storiesPath)
+	set, err := story.ReadJSON(*storiesPath, story.ReadOptions{})
 	if err != nil {
 		return err
 	}
+	ids, texts := set.IDs(), set.Texts()
 	out := nounsByStory{ids: ids, nouns: make(map[string][][]string, len(ids))}
-	for _, id := range ids {
-		nouns, err := rovist.Nouns(texts[id])
+	for i, id := range ids {
+		nouns, err := rovist.Nouns(texts[i])
 		if err != nil {
 			return fmt.Errorf("story %q: %w", id, err)
 		}

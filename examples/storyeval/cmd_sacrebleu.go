@@ -21,16 +21,17 @@ func runSacreBLEU(args []string, stdout, stderr io.Writer) error {
 	fs.SetOutput(stderr)
 	in := fs.String("in", "", `corpus JSON file {"cands": {id: str}, "refs": {id: [str, ...]}} (required)`)
 	lowercase := fs.Bool("lowercase", false, "lower-case before tokenizing (SacreBLEU -lc)")
+	format := formatFlag(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: storyeval sacrebleu -in FILE.json [-lowercase]")
-		fmt.Fprintln(stderr, "items are sentence_bleu scores (effective order), the corpus score is corpus_bleu")
+		fmt.Fprintln(stderr, "usage: storyeval sacrebleu [-lowercase] [-format json|csv] -in FILE.json")
+		fmt.Fprintln(stderr, "The corpus score is corpus_bleu; items are sentence_bleu scores (effective order), in the input's order.")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args, 0); err != nil {
 		return err
 	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected arguments %q", fs.Args())
+	if err := checkFormat(*format); err != nil {
+		return err
 	}
 	if *in == "" {
 		fs.Usage()
@@ -44,12 +45,10 @@ func runSacreBLEU(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	out := struct {
-		Score Float            `json:"score"`
-		Items map[string]Float `json:"items"`
-	}{Score: Float(s.Corpus), Items: map[string]Float{}}
-	for id, x := range s.Items {
-		out.Items[id] = Float(x)
+	ids := c.IDs()
+	t := &scoreTable{metrics: []string{"BLEU"}, corpus: []float64{s.Corpus}, ids: ids, items: make([][]float64, len(ids))}
+	for i, id := range ids {
+		t.items[i] = []float64{s.Items[id]}
 	}
-	return writeJSON(stdout, out)
+	return t.write(stdout, *format)
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/storyeval/storyeval/internal/sentences"
 	"github.com/storyeval/storyeval/internal/words"
+	"github.com/storyeval/storyeval/story"
 )
 
 func init() {
@@ -36,24 +37,22 @@ func runTokens(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintln(stderr, `{"id": ..., "sentences": nltk.sent_tokenize(story), "words": [nltk.word_tokenize(s) for s in sentences]}`)
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args, 0); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected arguments %q", fs.Args())
 	}
 	if *storiesPath == "" {
 		fs.Usage()
 		return fmt.Errorf("-stories is required")
 	}
-	ids, texts, err := readStories(*storiesPath)
+	set, err := story.ReadJSON(*storiesPath, story.ReadOptions{})
 	if err != nil {
 		return err
 	}
+	ids, texts := set.IDs(), set.Texts()
 	enc := json.NewEncoder(stdout)
 	enc.SetEscapeHTML(false)
-	for _, id := range ids {
-		line := tokensLine{ID: id, Sentences: sentences.Split(texts[id])}
+	for i, id := range ids {
+		line := tokensLine{ID: id, Sentences: sentences.Split(texts[i])}
 		if line.Sentences == nil {
 			line.Sentences = []string{} // [] rather than null for an empty story
 		}
