@@ -27,7 +27,7 @@ func NewCorpus(cands map[string]string, refs map[string][]string) (*Corpus, erro
 }
 
 // NewCorpusInOrder is NewCorpus with the items in the order of ids, which
-// must list every candidate id once; results and corpus means follow that
+// must list every candidate id once (and no empty id); results and corpus means follow that
 // order, as the toolkit's follow its dicts' insertion order.
 func NewCorpusInOrder(ids []string, cands map[string]string, refs map[string][]string) (*Corpus, error) {
 	if len(cands) == 0 {
@@ -42,6 +42,9 @@ func NewCorpusInOrder(ids []string, cands map[string]string, refs map[string][]s
 		refs:  make(map[string][]string, len(cands)),
 	}
 	for _, id := range ids {
+		if id == "" {
+			return nil, fmt.Errorf("an item has an empty id")
+		}
 		cand, ok := cands[id]
 		if !ok {
 			return nil, fmt.Errorf("id %q has no candidate", id)

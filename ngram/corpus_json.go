@@ -1,12 +1,12 @@
 package ngram
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"unicode/utf8"
 )
 
 // MaxCorpusBytes bounds the size of a corpus file ReadCorpus accepts.
@@ -19,9 +19,10 @@ const MaxCorpusBytes = 1 << 30
 // and validates it as NewCorpus does. Items keep the order of "cands" in
 // the file (json.load keeps it too, so the toolkit's dicts iterate the same
 // way). Unknown top-level keys, a repeated id, nulls, non-string captions
-// and trailing data are errors, so nothing is dropped silently.
+// and trailing data are errors, so nothing is dropped silently. Strings are
+// decoded as encoding/json decodes them (invalid UTF-8 becomes U+FFFD).
 func DecodeCorpus(data []byte) (*Corpus, error) {
-	d := corpusDecoder{dec: json.NewDecoder(bytes.NewReader(data))}
+	d := corpusScanner{data: data}
 	ids, cands, refs, err := d.decode()
 	if err != nil {
 		return nil, fmt.Errorf("corpus JSON: %w", err)
@@ -29,35 +30,31 @@ func DecodeCorpus(data []byte) (*Corpus, error) {
 	return NewCorpusInOrder(ids, cands, refs)
 }
 
-// corpusDecoder walks the corpus JSON token by token, which keeps the
-// members' order and sees repeated keys that a map would merge.
-type corpusDecoder struct {
-	dec *json.Decoder
+// corpusScanner reads the corpus JSON in one pass over the bytes: it keeps
+// the members' order, sees repeated keys that a map would merge, and copies
+// each string once (encoding/json's token API allocates per token, a
+// visible share of scoring a corpus).
+type corpusScanner struct {
+	data []byte
+	pos  int
 }
 
-func (d *corpusDecoder) decode() (ids []string, cands map[string]string, refs map[string][]string, err error) {
-	tok, err := d.dec.Token()
-	if err == io.EOF {
+func (d *corpusScanner) decode() (ids []string, cands map[string]string, refs map[string][]string, err error) {
+	d.skipSpace()
+	if d.pos == len(d.data) {
 		return nil, nil, nil, errors.New(`the input is empty; want {"cands": {...}, "refs": {...}}`)
 	}
-	if err != nil {
-		return nil, nil, nil, err
+	if d.data[d.pos] != '{' {
+		return nil, nil, nil, fmt.Errorf(`want an object {"cands": {...}, "refs": {...}}, got %s`, d.describe())
 	}
-	if delim, ok := tok.(json.Delim); !ok || delim != '{' {
-		return nil, nil, nil, fmt.Errorf(`want an object {"cands": {...}, "refs": {...}}, got %s`, describeJSONToken(tok))
-	}
-	for d.dec.More() {
-		tok, err := d.dec.Token()
-		if err != nil {
-			return nil, nil, nil, err
-		}
-		switch key, _ := tok.(string); key {
+	err = d.object("the corpus", func(key string) error {
+		switch key {
 		case "cands":
 			if cands != nil {
-				return nil, nil, nil, errors.New(`"cands" appears twice`)
+				return errors.New(`"cands" appears twice`)
 			}
 			cands = map[string]string{}
-			err = d.object("cands", func(id string) error {
+			return d.object(`"cands"`, func(id string) error {
 				if _, dup := cands[id]; dup {
 					return fmt.Errorf("candidate id %q appears twice", id)
 				}
@@ -71,10 +68,10 @@ func (d *corpusDecoder) decode() (ids []string, cands map[string]string, refs ma
 			})
 		case "refs":
 			if refs != nil {
-				return nil, nil, nil, errors.New(`"refs" appears twice`)
+				return errors.New(`"refs" appears twice`)
 			}
 			refs = map[string][]string{}
-			err = d.object("refs", func(id string) error {
+			return d.object(`"refs"`, func(id string) error {
 				if _, dup := refs[id]; dup {
 					return fmt.Errorf("reference id %q appears twice", id)
 				}
@@ -85,18 +82,15 @@ func (d *corpusDecoder) decode() (ids []string, cands map[string]string, refs ma
 				refs[id] = rs
 				return nil
 			})
-		default:
-			return nil, nil, nil, fmt.Errorf(`unknown member %q (want "cands" and "refs")`, key)
 		}
-		if err != nil {
-			return nil, nil, nil, err
-		}
-	}
-	if _, err := d.dec.Token(); err != nil {
+		return fmt.Errorf(`unknown member %q (want "cands" and "refs")`, key)
+	})
+	if err != nil {
 		return nil, nil, nil, err
 	}
-	if _, err := d.dec.Token(); err != io.EOF {
-		return nil, nil, nil, errors.New("trailing data after the object")
+	d.skipSpace()
+	if d.pos != len(d.data) {
+		return nil, nil, nil, fmt.Errorf("trailing data after the object at byte %d", d.pos)
 	}
 	if cands == nil {
 		return nil, nil, nil, errors.New(`missing "cands"`)
@@ -107,79 +101,165 @@ func (d *corpusDecoder) decode() (ids []string, cands map[string]string, refs ma
 	return ids, cands, refs, nil
 }
 
-// object reads a JSON object and calls member for each key, with the
-// decoder positioned at the member's value.
-func (d *corpusDecoder) object(what string, member func(key string) error) error {
-	tok, err := d.dec.Token()
-	if err != nil {
-		return fmt.Errorf("%q: %w", what, err)
-	}
-	if delim, ok := tok.(json.Delim); !ok || delim != '{' {
-		return fmt.Errorf("%q: want an object {id: ...}, got %s", what, describeJSONToken(tok))
-	}
-	for d.dec.More() {
-		tok, err := d.dec.Token()
-		if err != nil {
-			return fmt.Errorf("%q: %w", what, err)
-		}
-		if err := member(tok.(string)); err != nil { // object keys are always strings
-			return err
+func (d *corpusScanner) skipSpace() {
+	for d.pos < len(d.data) {
+		switch d.data[d.pos] {
+		case ' ', '\t', '\n', '\r':
+			d.pos++
+		default:
+			return
 		}
 	}
-	_, err = d.dec.Token() // '}'
-	return err
 }
 
-func (d *corpusDecoder) str() (string, error) {
-	tok, err := d.dec.Token()
-	if err != nil {
-		return "", err
+// describe names the JSON value starting at the current position, for
+// error messages.
+func (d *corpusScanner) describe() string {
+	if d.pos >= len(d.data) {
+		return "the end of the input"
 	}
-	s, ok := tok.(string)
-	if !ok {
-		return "", fmt.Errorf("want a string, got %s", describeJSONToken(tok))
+	switch c := d.data[d.pos]; {
+	case c == 'n':
+		return "null"
+	case c == '{':
+		return "an object"
+	case c == '[':
+		return "a list"
+	case c == '"':
+		return "a string"
+	case c == 't' || c == 'f':
+		return "a boolean"
+	case c == '-' || c >= '0' && c <= '9':
+		return "a number"
+	default:
+		return fmt.Sprintf("%q at byte %d", c, d.pos)
+	}
+}
+
+// object reads a JSON object, calling member with each key when the
+// position is at the member's value.
+func (d *corpusScanner) object(what string, member func(key string) error) error {
+	d.skipSpace()
+	if d.pos >= len(d.data) || d.data[d.pos] != '{' {
+		return fmt.Errorf("%s: want an object, got %s", what, d.describe())
+	}
+	d.pos++
+	d.skipSpace()
+	if d.pos < len(d.data) && d.data[d.pos] == '}' {
+		d.pos++
+		return nil
+	}
+	for {
+		d.skipSpace()
+		key, err := d.str()
+		if err != nil {
+			return fmt.Errorf("%s: member name: %w", what, err)
+		}
+		d.skipSpace()
+		if d.pos >= len(d.data) || d.data[d.pos] != ':' {
+			return fmt.Errorf("%s: want ':' after %q at byte %d", what, key, d.pos)
+		}
+		d.pos++
+		if err := member(key); err != nil {
+			return err
+		}
+		d.skipSpace()
+		if d.pos >= len(d.data) {
+			return fmt.Errorf("%s: unterminated object", what)
+		}
+		switch d.data[d.pos] {
+		case ',':
+			d.pos++
+		case '}':
+			d.pos++
+			return nil
+		default:
+			return fmt.Errorf("%s: want ',' or '}' at byte %d, got %s", what, d.pos, d.describe())
+		}
+	}
+}
+
+// str reads a JSON string. Strings without escapes, control characters or
+// invalid UTF-8 are copied directly; the rest go through encoding/json, so
+// the result is always what json.Unmarshal would give.
+func (d *corpusScanner) str() (string, error) {
+	d.skipSpace()
+	if d.pos >= len(d.data) || d.data[d.pos] != '"' {
+		return "", fmt.Errorf("want a string, got %s", d.describe())
+	}
+	start := d.pos
+	plain := true
+	i := start + 1
+	for ; i < len(d.data); i++ {
+		c := d.data[i]
+		if c == '"' {
+			break
+		}
+		if c == '\\' {
+			plain = false
+			i++ // skip the escaped byte; a \" does not end the string
+			continue
+		}
+		if c < 0x20 || c >= utf8.RuneSelf {
+			plain = false
+		}
+	}
+	if i >= len(d.data) {
+		return "", fmt.Errorf("unterminated string at byte %d", start)
+	}
+	d.pos = i + 1
+	raw := d.data[start+1 : i]
+	if plain || (utf8.Valid(raw) && !hasControlOrEscape(raw)) {
+		return string(raw), nil
+	}
+	var s string
+	if err := json.Unmarshal(d.data[start:i+1], &s); err != nil {
+		return "", fmt.Errorf("string at byte %d: %w", start, err)
 	}
 	return s, nil
 }
 
-func (d *corpusDecoder) strList() ([]string, error) {
-	tok, err := d.dec.Token()
-	if err != nil {
-		return nil, err
+func hasControlOrEscape(b []byte) bool {
+	for _, c := range b {
+		if c < 0x20 || c == '\\' {
+			return true
+		}
 	}
-	if delim, ok := tok.(json.Delim); !ok || delim != '[' {
-		return nil, fmt.Errorf("want a list of strings, got %s", describeJSONToken(tok))
+	return false
+}
+
+func (d *corpusScanner) strList() ([]string, error) {
+	d.skipSpace()
+	if d.pos >= len(d.data) || d.data[d.pos] != '[' {
+		return nil, fmt.Errorf("want a list of strings, got %s", d.describe())
 	}
-	var out []string
-	for d.dec.More() {
+	d.pos++
+	out := []string{}
+	d.skipSpace()
+	if d.pos < len(d.data) && d.data[d.pos] == ']' {
+		d.pos++
+		return out, nil
+	}
+	for {
 		s, err := d.str()
 		if err != nil {
 			return nil, fmt.Errorf("reference %d: %w", len(out), err)
 		}
 		out = append(out, s)
-	}
-	_, err = d.dec.Token() // ']'
-	return out, err
-}
-
-// describeJSONToken names what a JSON token is, for error messages.
-func describeJSONToken(tok json.Token) string {
-	switch v := tok.(type) {
-	case nil:
-		return "null"
-	case json.Delim:
-		if v == '[' {
-			return "a list"
+		d.skipSpace()
+		if d.pos >= len(d.data) {
+			return nil, errors.New("unterminated list")
 		}
-		return "an object"
-	case string:
-		return fmt.Sprintf("the string %q", v)
-	case bool:
-		return fmt.Sprintf("%v", v)
-	case float64, json.Number:
-		return fmt.Sprintf("the number %v", v)
+		switch d.data[d.pos] {
+		case ',':
+			d.pos++
+		case ']':
+			d.pos++
+			return out, nil
+		default:
+			return nil, fmt.Errorf("want ',' or ']' at byte %d, got %s", d.pos, d.describe())
+		}
 	}
-	return fmt.Sprintf("%v", tok)
 }
 
 // ReadCorpus reads and decodes a corpus file (see DecodeCorpus), refusing
