@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -144,5 +145,28 @@ func TestMeteorParaphraseLineEnds(t *testing.T) {
 		if len(p.paraphrases) != 1 || len(got) != 2 || got[0] != 2 || len(p.paraphrases[got[1]]) != 2 {
 			t.Errorf("%q: %d paraphrases, paths %v", text, len(p.paraphrases), got)
 		}
+	}
+}
+
+// TestParaphraseTableStopsADecompressionBomb reads 64 MiB of one valid
+// entry repeated (about 64 KB gzipped) under a limit that allows them: the
+// ratio bound must stop the reader after a few megabytes.
+func TestParaphraseTableStopsADecompressionBomb(t *testing.T) {
+	var buf bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+	chunk := bytes.Repeat([]byte("0.5\nbig dog\nlarge dog\n"), (1<<20)/24)
+	for range 64 {
+		zw.Write(chunk)
+	}
+	zw.Close()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	_, err := readMeteorParaphrases(&buf, 1<<40)
+	runtime.ReadMemStats(&after)
+	if err == nil || !strings.Contains(err.Error(), "decompression bomb") {
+		t.Fatalf("err = %v, want a decompression-bomb error", err)
+	}
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 128<<20 {
+		t.Errorf("allocated %d MB before failing, want at most 128 MB", alloc>>20)
 	}
 }

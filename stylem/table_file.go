@@ -5,7 +5,9 @@ import (
 	"bytes"
 	"compress/gzip"
 	"encoding/binary"
+	"errors"
 	"fmt"
+	"github.com/storyeval/storyeval/internal/gzipbound"
 	"io"
 	"math"
 )
@@ -95,12 +97,21 @@ func (c *countingWriter) Write(p []byte) (int, error) {
 	return n, err
 }
 
-// ReadOptions configures ReadTable.
+// ReadOptions configures ReadTable. The zero value applies the defaults.
 type ReadOptions struct {
 	// MaxBytes limits the decompressed size, which is held in memory while
 	// decoding; 0 means DefaultMaxTableBytes.
 	MaxBytes int64
+	// MaxRatio limits the decompressed bytes per compressed byte read (on
+	// top of 16 MiB), so that a small file of compressed zeros fails after a
+	// few megabytes rather than at MaxBytes; 0 means DefaultMaxTableRatio.
+	MaxRatio int64
 }
+
+// DefaultMaxTableRatio is the default ReadOptions.MaxRatio. Tables compress
+// about 2 to 4 times; DEFLATE reaches about 1,030 times only on degenerate
+// input such as runs of zeros.
+const DefaultMaxTableRatio = 100
 
 // ReadTable reads a table written by Table.WriteTo, validating every field:
 // the magic and version, names, token ids, n-gram orders, uniqueness, style
@@ -120,7 +131,11 @@ func ReadTable(r io.Reader, opts *ReadOptions) (*Table, error) {
 	if v := binary.LittleEndian.Uint16(hdr[8:]); v != tableVersion {
 		return nil, fmt.Errorf("stylem: table format version %d is not supported (want %d)", v, tableVersion)
 	}
-	zr, err := gzip.NewReader(r)
+	ratio := int64(DefaultMaxTableRatio)
+	if opts != nil && opts.MaxRatio > 0 {
+		ratio = opts.MaxRatio
+	}
+	zr, err := gzipbound.NewReader(r, gzipbound.Options{Ratio: ratio, Max: limit + 1})
 	if err != nil {
 		return nil, fmt.Errorf("stylem: table body: %w", err)
 	}
@@ -128,6 +143,9 @@ func ReadTable(r io.Reader, opts *ReadOptions) (*Table, error) {
 	// The body is decoded from memory: parsing uvarints from a slice is
 	// several times faster than byte-wise reads through a reader.
 	body, err := io.ReadAll(io.LimitReader(zr, limit+1))
+	if errors.Is(err, gzipbound.ErrTooLarge) && int64(len(body)) > limit {
+		return nil, fmt.Errorf("stylem: table body is larger than the %d-byte limit", limit)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("stylem: table body: %w", err)
 	}

@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"encoding/binary"
 	"math"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -159,4 +160,35 @@ func FuzzReadTable(f *testing.F) {
 			t.Fatal(err)
 		}
 	})
+}
+
+// zeroGzip is a gzip stream of n zero bytes (about n/1000 bytes long).
+func zeroGzip(t *testing.T, n int) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+	chunk := make([]byte, 1<<20)
+	for ; n > 0; n -= len(chunk) {
+		zw.Write(chunk[:min(n, len(chunk))])
+	}
+	zw.Close()
+	return buf.Bytes()
+}
+
+// TestReadTableStopsADecompressionBombFastAndSmall feeds a valid header and
+// a gzip body of 64 MiB of zeros (about 64 KB on disk), well within the
+// absolute limit: the ratio bound must stop it after a few megabytes.
+func TestReadTableStopsADecompressionBombFastAndSmall(t *testing.T) {
+	hdr := append([]byte(tableMagic), 1, 0)
+	bomb := append(hdr, zeroGzip(t, 64<<20)...)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	_, err := ReadTable(bytes.NewReader(bomb), nil)
+	runtime.ReadMemStats(&after)
+	if err == nil || !strings.Contains(err.Error(), "decompression bomb") {
+		t.Fatalf("err = %v, want a decompression-bomb error", err)
+	}
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 128<<20 {
+		t.Errorf("allocated %d MB before failing, want at most 128 MB", alloc>>20)
+	}
 }
