@@ -4,6 +4,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
+	"runtime/debug"
 	"strings"
 
 	"github.com/storyeval/storyeval/ngram"
@@ -58,16 +60,25 @@ func runNgram(args []string, stdout, stderr io.Writer) error {
 		fs.Usage()
 		return fmt.Errorf("-in is required")
 	}
+	setMemoryTarget(*in)
 	c, err := ngram.ReadCorpus(*in)
 	if err != nil {
 		return err
 	}
+	// Progress by stage: on a large corpus each metric takes a while, and
+	// the bar (drawn only on a terminal, after a second) shows which one.
+	bar := newProgress(stderr, len(want)+1, "stages")
+	defer bar.Finish()
 	if *tokenize == "ptb" {
 		c = c.Tokenized()
 	}
+	bar.Add(1)
 	ids := c.IDs()
 	t := &scoreTable{ids: ids, items: make([][]float64, len(ids))}
 	add := func(key string, corpus float64, item func(i int) float64) {
+		if key != "Bleu_2" && key != "Bleu_3" && key != "Bleu_4" {
+			bar.Add(1)
+		}
 		t.metrics = append(t.metrics, key)
 		t.corpus = append(t.corpus, corpus)
 		for i := range ids {
@@ -85,15 +96,11 @@ func runNgram(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
-		cands, refs := make(map[string]string, len(ids)), make(map[string][]string, len(ids))
-		for _, id := range ids {
-			cands[id], refs[id] = c.Candidate(id), c.References(id)
-		}
-		corpus, items, err := m.Corpus(cands, refs)
+		s, err := m.CorpusScores(c)
 		if err != nil {
 			return err
 		}
-		add("METEOR", corpus, func(i int) float64 { return items[ids[i]] })
+		add("METEOR", s.Corpus, func(i int) float64 { return s.Items[ids[i]] })
 	}
 	if want["rouge"] {
 		r := ngram.ROUGEL(c)
@@ -104,16 +111,28 @@ func runNgram(args []string, stdout, stderr io.Writer) error {
 		add("CIDEr", r.Corpus, func(i int) float64 { return r.Items[ids[i]] })
 	}
 	if *tokenize == "ptb" {
-		t.extraJSON = func(buf []byte) []byte { return appendNgramTokenized(buf, c) }
+		t.extraJSON = func(w io.Writer) error { return writeNgramTokenized(w, c) }
 	}
 	return t.write(stdout, *format)
 }
 
-// appendNgramTokenized appends the "tokenized" member: the PTB-tokenized
-// candidates and references the metrics scored, in input order.
-func appendNgramTokenized(buf []byte, c *ngram.Corpus) []byte {
-	buf = append(buf, ",\n  \"tokenized\": {\n    \"cands\": {"...)
+// writeNgramTokenized writes the "tokenized" member: the PTB-tokenized
+// candidates and references the metrics scored, in input order. It writes
+// as it goes, so a large corpus is not held twice.
+func writeNgramTokenized(w io.Writer, c *ngram.Corpus) error {
+	buf := []byte(",\n  \"tokenized\": {\n    \"cands\": {")
+	flush := func() error {
+		if len(buf) < 1<<15 {
+			return nil
+		}
+		_, err := w.Write(buf)
+		buf = buf[:0]
+		return err
+	}
 	for i, id := range c.IDs() {
+		if err := flush(); err != nil {
+			return err
+		}
 		if i > 0 {
 			buf = append(buf, ',')
 		}
@@ -124,6 +143,9 @@ func appendNgramTokenized(buf []byte, c *ngram.Corpus) []byte {
 	}
 	buf = append(buf, "\n    },\n    \"refs\": {"...)
 	for i, id := range c.IDs() {
+		if err := flush(); err != nil {
+			return err
+		}
 		if i > 0 {
 			buf = append(buf, ',')
 		}
@@ -138,7 +160,22 @@ func appendNgramTokenized(buf []byte, c *ngram.Corpus) []byte {
 		}
 		buf = append(buf, ']')
 	}
-	return append(buf, "\n    }\n  }"...)
+	buf = append(buf, "\n    }\n  }"...)
+	_, err := w.Write(buf)
+	return err
+}
+
+// setMemoryTarget sets the garbage collector's soft memory limit to a
+// multiple of the input's size (unless GOMEMLIMIT is set), so that on a
+// large corpus the collector runs before garbage piles up to twice the live
+// data: the n-gram metrics keep about four times the input live.
+func setMemoryTarget(path string) {
+	if os.Getenv("GOMEMLIMIT") != "" {
+		return
+	}
+	if st, err := os.Stat(path); err == nil && st.Mode().IsRegular() {
+		debug.SetMemoryLimit(256<<20 + 6*st.Size())
+	}
 }
 
 func contains(list []string, s string) bool {

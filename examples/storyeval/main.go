@@ -154,12 +154,12 @@ func parseFlags(fs *flag.FlagSet, args []string, maxArgs int) error {
 		// rest[0] can start with "-" only after a "--" terminator, which
 		// makes it a positional argument on purpose.
 		if i > 0 && len(a) > 1 && a[0] == '-' {
-			return fmt.Errorf("flag %s comes after the argument %q: flags go before positional arguments (storyeval %s [flags] [arguments])", a, rest[i-1], fs.Name())
+			return fmt.Errorf("flag %s comes after the argument %q: flags go before positional arguments (%s [flags] [arguments])", a, rest[i-1], fs.Name())
 		}
 	}
 	if maxArgs >= 0 && len(rest) > maxArgs {
 		if maxArgs == 0 {
-			return fmt.Errorf("unexpected argument %q: storyeval %s takes no positional arguments (input files are given with flags; see -h)", rest[0], fs.Name())
+			return fmt.Errorf("unexpected argument %q: %s takes no positional arguments (input files are given with flags; see -h)", rest[0], fs.Name())
 		}
 		return fmt.Errorf("unexpected arguments %q", rest[maxArgs:])
 	}

@@ -138,9 +138,9 @@ type scoreTable struct {
 	corpus  []float64 // one per metric; nil when there is no corpus score
 	ids     []string
 	items   [][]float64 // items[i][m] is metric m of item ids[i]
-	// extraJSON, when set, appends more members to the JSON object (each
+	// extraJSON, when set, writes more members of the JSON object (each
 	// starting with ",\n  "); CSV output leaves them out.
-	extraJSON func(buf []byte) []byte
+	extraJSON func(w io.Writer) error
 }
 
 // write prints t as JSON ({"corpus": {metric: value}, "items": {id:
@@ -217,7 +217,13 @@ func (t *scoreTable) writeJSON(w *bufio.Writer) error {
 	}
 	buf = append(buf, '}')
 	if t.extraJSON != nil {
-		buf = t.extraJSON(buf)
+		if _, err := w.Write(buf); err != nil {
+			return err
+		}
+		buf = buf[:0]
+		if err := t.extraJSON(w); err != nil {
+			return err
+		}
 	}
 	buf = append(buf, "\n}\n"...)
 	_, err := w.Write(buf)
