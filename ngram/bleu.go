@@ -1,6 +1,10 @@
 package ngram
 
-import "math"
+import (
+	"math"
+
+	"github.com/storyeval/storyeval/internal/pyunicode"
+)
 
 // The COCO toolkit's BLEU smoothing constants (bleu_scorer.py): every
 // precision is (correct + bleuTiny) / (guess + bleuSmall).
@@ -59,7 +63,7 @@ type splitFunc func(buf *tokenizeBuffers, dst []string, s string) []string
 
 // splitPyFields is the COCO toolkit's str.split().
 func splitPyFields(_ *tokenizeBuffers, dst []string, s string) []string {
-	return appendPyFields(dst, s)
+	return pyunicode.AppendFields(dst, s)
 }
 
 // itemStats computes every item's BLEU statistics, items in parallel.

@@ -3,15 +3,14 @@ package ngram
 import (
 	"math"
 
+	"github.com/storyeval/storyeval/internal/npmath"
 	"github.com/storyeval/storyeval/internal/pairwise"
 	"github.com/storyeval/storyeval/internal/parallel"
 )
 
-// CIDEr-D constants of the COCO toolkit (cider_scorer.py).
-const (
-	ciderSigma = 6.0
-	ciderScale = 10.0
-)
+// ciderScale is CIDEr-D's score scale in the COCO toolkit (cider_scorer.py);
+// its length-penalty width σ = 6 is npmath.CIDErLengthPenalty's.
+const ciderScale = 10.0
 
 // CIDErD computes CIDEr-D as the COCO caption toolkit does (pycocoevalcap
 // Cider): n-grams of orders 1–4 weighted by tf·idf, where the document
@@ -186,8 +185,7 @@ func (sc *ciderScratch) similarity() [maxOrder]float64 {
 		rv := sc.refVal[g]
 		val[sc.order[g]-1] += math.Min(h.values[e], rv) * rv
 	}
-	delta := float64(h.length - r.length)
-	penalty := math.Pow(math.E, -(delta*delta)/(2*ciderSigma*ciderSigma))
+	penalty := npmath.CIDErLengthPenalty(h.length - r.length)
 	for k := range val {
 		if h.norm[k] != 0 && r.norm[k] != 0 {
 			val[k] /= h.norm[k] * r.norm[k]

@@ -3,9 +3,10 @@ package ngram
 import (
 	"bufio"
 	"fmt"
-	"github.com/storyeval/storyeval/internal/gzipbound"
 	"io"
 	"os"
+
+	"github.com/storyeval/storyeval/internal/gzipbound"
 )
 
 // meteorParaphraser is Meteor's ParaphraseTransducer: a trie over reference

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"strings"
+
+	"github.com/storyeval/storyeval/internal/pyunicode"
 )
 
 // SacreBLEUTokenizer names a SacreBLEU tokenizer.
@@ -61,11 +63,11 @@ func SacreBLEU(c *Corpus, opts *SacreBLEUOptions) (Scores, error) {
 		if o.Lowercase {
 			s = strings.ToLower(s)
 		}
-		s = strings.TrimRightFunc(s, isPySpace)
+		s = strings.TrimRightFunc(s, pyunicode.IsSpace)
 		if !none {
 			s = string(buf.tokenize13a(s))
 		}
-		return appendPyFields(dst, s)
+		return pyunicode.AppendFields(dst, s)
 	}
 	stats := c.itemStats(prep)
 	out := Scores{Items: make(map[string]float64, len(c.ids))}

@@ -1,5 +1,7 @@
 package ngram
 
+import "github.com/storyeval/storyeval/internal/pyunicode"
+
 // tokenCorpus is a corpus split as Python's str.split() and interned to
 // token ids: every sentence's token ids back to back, the candidate of
 // item i at sentence itemSents[i] followed by its references. It is what
@@ -18,7 +20,7 @@ func newTokenCorpus(c *Corpus) *tokenCorpus {
 	vocab := map[string]uint32{}
 	var fields []string
 	add := func(s string, ref bool) {
-		fields = appendPyFields(fields[:0], s)
+		fields = pyunicode.AppendFields(fields[:0], s)
 		for _, f := range fields {
 			id, ok := vocab[f]
 			if !ok {

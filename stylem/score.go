@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/storyeval/storyeval/internal/npmath"
 	"github.com/storyeval/storyeval/internal/pairwise"
 )
 
@@ -314,7 +315,7 @@ func (t *Table) styleCIDEr(h *scored, refs [][]string, sc *scoreScratch, dst *Sc
 				sc.dot[int(t.entStyle[e])*maxOrder+n] += float64(min(c, c) * c)
 			}
 		}
-		pen := lengthPenalty(h.bigrams - r.bigrams)
+		pen := npmath.CIDErLengthPenalty(h.bigrams - r.bigrams)
 		for at, v := range sc.dot {
 			if v == 0 {
 				continue // 0 / norms · penalty adds 0, which changes no sum

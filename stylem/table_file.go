@@ -7,9 +7,10 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"github.com/storyeval/storyeval/internal/gzipbound"
 	"io"
 	"math"
+
+	"github.com/storyeval/storyeval/internal/gzipbound"
 )
 
 // Table file format, version 1. A file starts with the 8-byte magic

@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-
 	"path/filepath"
 
 	"github.com/storyeval/storyeval/encoders"
