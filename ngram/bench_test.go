@@ -70,7 +70,7 @@ func BenchmarkSynth5000CIDErD(b *testing.B) {
 func BenchmarkSynth5000SacreBLEU(b *testing.B) {
 	raw, _ := synth5000()
 	benchLoop(b, func() {
-		if _, err := SacreBLEU(raw, nil); err != nil {
+		if _, err := SacreBLEU(raw, SacreBLEUOptions{}); err != nil {
 			b.Fatal(err)
 		}
 	})

@@ -61,7 +61,7 @@ func ExampleSacreBLEU() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	s, err := ngram.SacreBLEU(c, nil)
+	s, err := ngram.SacreBLEU(c, ngram.SacreBLEUOptions{})
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -58,7 +58,7 @@ func FuzzDecodeCorpus(f *testing.F) {
 		BLEU(c)
 		ROUGEL(c)
 		CIDErD(c)
-		if _, err := SacreBLEU(c, nil); err != nil {
+		if _, err := SacreBLEU(c, SacreBLEUOptions{}); err != nil {
 			t.Fatal(err)
 		}
 	})

@@ -10,7 +10,7 @@ import (
 	"github.com/storyeval/storyeval/internal/parallel"
 )
 
-// MeteorOptions configures NewMeteor. The zero value (or nil) is the COCO
+// MeteorOptions configures NewMeteor. The zero value is the COCO
 // caption toolkit's configuration without a paraphrase table.
 type MeteorOptions struct {
 	// ParaphraseTable is the path of a Meteor paraphrase table in the format
@@ -57,10 +57,7 @@ type Meteor struct {
 
 // NewMeteor returns a scorer. The embedded English resources are parsed on
 // first use (once per process); a paraphrase table, if named, is read now.
-func NewMeteor(opts *MeteorOptions) (*Meteor, error) {
-	if opts == nil {
-		opts = &MeteorOptions{}
-	}
+func NewMeteor(opts MeteorOptions) (*Meteor, error) {
 	if opts.BeamSize < 0 {
 		return nil, fmt.Errorf("meteor: BeamSize %d is negative", opts.BeamSize)
 	}

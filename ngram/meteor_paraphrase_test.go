@@ -37,14 +37,14 @@ var (
 func TestMeteorParaphraseStage(t *testing.T) {
 	cases := []struct {
 		name   string
-		opts   *MeteorOptions
+		opts   MeteorOptions
 		corpus float64
 		items  map[string]float64
 	}{
-		{"tiny table", &MeteorOptions{ParaphraseTable: filepath.Join("testdata", "meteor_paraphrase_tiny.gz")}, 0.3966464420414563,
+		{"tiny table", MeteorOptions{ParaphraseTable: filepath.Join("testdata", "meteor_paraphrase_tiny.gz")}, 0.3966464420414563,
 			map[string]float64{"p1": 0.34677627603860794, "p2": 0.8190476190476189, "p3": 0.9115853658536586,
 				"p4": 0.3681726872731376, "p5": 0.4700854846794239, "p6": 0}},
-		{"no table", nil, 0.26276830716836036,
+		{"no table", MeteorOptions{}, 0.26276830716836036,
 			map[string]float64{"p1": 0.269556323796831, "p2": 0.37519033127365214, "p3": 0.4026058741311546,
 				"p4": 0.16738851404201147, "p5": 0.33958091308225224, "p6": 0}},
 	}
@@ -112,17 +112,17 @@ func TestMeteorParaphraseTableErrors(t *testing.T) {
 		{"over limit", write("big.gz", meteorGzip(t, strings.Repeat("0.5\na\nb\n", 100))), 50, "exceeds the limit"},
 	}
 	for _, c := range cases {
-		_, err := NewMeteor(&MeteorOptions{ParaphraseTable: c.path, ParaphraseLimit: c.limit})
+		_, err := NewMeteor(MeteorOptions{ParaphraseTable: c.path, ParaphraseLimit: c.limit})
 		if err == nil || !strings.Contains(err.Error(), c.wantErr) {
 			t.Errorf("%s: error %v, want one containing %q", c.name, err, c.wantErr)
 		}
 	}
 	// An empty table is valid and scores as no table.
-	m, err := NewMeteor(&MeteorOptions{ParaphraseTable: write("none.gz", meteorGzip(t, ""))})
+	m, err := NewMeteor(MeteorOptions{ParaphraseTable: write("none.gz", meteorGzip(t, ""))})
 	if err != nil {
 		t.Fatal(err)
 	}
-	m0, err := NewMeteor(nil)
+	m0, err := NewMeteor(MeteorOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

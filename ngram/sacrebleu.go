@@ -44,11 +44,7 @@ type SacreBLEUOptions struct {
 // ties; uses brevity penalty exp(1 − ref/sys) when sys < ref and 0 for an
 // empty candidate; scores 0 when no n-gram matches; and smooths an order
 // with no matches as 100 / (2^k · total), k counting such orders.
-func SacreBLEU(c *Corpus, opts *SacreBLEUOptions) (Scores, error) {
-	var o SacreBLEUOptions
-	if opts != nil {
-		o = *opts
-	}
+func SacreBLEU(c *Corpus, o SacreBLEUOptions) (Scores, error) {
 	none := false
 	switch o.Tokenizer {
 	case "", Tokenizer13a:

@@ -37,11 +37,7 @@ type BuildOptions struct {
 // style markers). Where a style has no n-gram of some order (all its
 // captions too short), the reference raises KeyError on its missing ECDF;
 // Build gives every n-gram of that order ECDF 0 under that style instead.
-func Build(records []Record, opts *BuildOptions) (*Table, error) {
-	var o BuildOptions
-	if opts != nil {
-		o = *opts
-	}
+func Build(records []Record, o BuildOptions) (*Table, error) {
 	if !o.Formula.valid() {
 		return nil, fmt.Errorf("stylem: unknown CNG formula %d", int(o.Formula))
 	}

@@ -116,10 +116,10 @@ const DefaultMaxTableRatio = 100
 
 // ReadTable reads a table written by Table.WriteTo, validating every field:
 // the magic and version, names, token ids, n-gram orders, uniqueness, style
-// indices, df values and finite CNG values. opts may be nil.
-func ReadTable(r io.Reader, opts *ReadOptions) (*Table, error) {
+// indices, df values and finite CNG values.
+func ReadTable(r io.Reader, opts ReadOptions) (*Table, error) {
 	limit := int64(DefaultMaxTableBytes)
-	if opts != nil && opts.MaxBytes > 0 {
+	if opts.MaxBytes > 0 {
 		limit = opts.MaxBytes
 	}
 	var hdr [10]byte
@@ -133,7 +133,7 @@ func ReadTable(r io.Reader, opts *ReadOptions) (*Table, error) {
 		return nil, fmt.Errorf("stylem: table format version %d is not supported (want %d)", v, tableVersion)
 	}
 	ratio := int64(DefaultMaxTableRatio)
-	if opts != nil && opts.MaxRatio > 0 {
+	if opts.MaxRatio > 0 {
 		ratio = opts.MaxRatio
 	}
 	zr, err := gzipbound.NewReader(r, gzipbound.Options{Ratio: ratio, Max: limit + 1})

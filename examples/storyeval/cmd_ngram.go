@@ -92,7 +92,7 @@ func runNgram(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	if want["meteor"] {
-		m, err := ngram.NewMeteor(&ngram.MeteorOptions{ParaphraseTable: *paraphrase})
+		m, err := ngram.NewMeteor(ngram.MeteorOptions{ParaphraseTable: *paraphrase})
 		if err != nil {
 			return err
 		}

@@ -41,7 +41,7 @@ func runSacreBLEU(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	s, err := ngram.SacreBLEU(c, &ngram.SacreBLEUOptions{Lowercase: *lowercase})
+	s, err := ngram.SacreBLEU(c, ngram.SacreBLEUOptions{Lowercase: *lowercase})
 	if err != nil {
 		return err
 	}

@@ -90,7 +90,7 @@ func runStylemBuild(args []string, stdout, stderr io.Writer) error {
 	case "jsonl":
 		recs, err = stylem.ReadCorpusJSONL(r, 0)
 	case "personality-captions":
-		recs, err = stylem.ReadPersonalityCaptions(r, nil)
+		recs, err = stylem.ReadPersonalityCaptions(r, stylem.PersonalityCaptionsOptions{})
 	default:
 		err = fmt.Errorf("-in-format: unknown format %q (want jsonl or personality-captions)", *inFormat)
 	}
@@ -98,7 +98,7 @@ func runStylemBuild(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", *in, err)
 	}
-	tab, err := stylem.Build(recs, &stylem.BuildOptions{Step: step, StepName: *tokenize, Formula: f, ECDF: kind, KeepAllCaptions: *keepAll})
+	tab, err := stylem.Build(recs, stylem.BuildOptions{Step: step, StepName: *tokenize, Formula: f, ECDF: kind, KeepAllCaptions: *keepAll})
 	if err != nil {
 		return fmt.Errorf("%s: %w", *in, err)
 	}
@@ -161,7 +161,7 @@ func runStylemScore(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("-table: %w", err)
 	}
-	tab, err := stylem.ReadTable(bufio.NewReaderSize(tf, 1<<20), nil)
+	tab, err := stylem.ReadTable(bufio.NewReaderSize(tf, 1<<20), stylem.ReadOptions{})
 	tf.Close()
 	if err != nil {
 		return fmt.Errorf("%s: %w", *tablePath, err)
