@@ -11,7 +11,7 @@ type ECDFKind int
 
 const (
 	// ECDFCountRatio, the default, is #{df values ≤ x} / m computed as one
-	// division: the definition in the project's specification (SPEC §6)
+	// division: the ECDF definition of the StyleM paper
 	// and the arithmetic of the golden fixture, which was produced by
 	// running the StyleM code.
 	ECDFCountRatio ECDFKind = iota

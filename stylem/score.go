@@ -43,7 +43,7 @@ func (s *Scores) resize(n int) {
 //
 // Term frequency is ignored: each distinct n-gram weighs its CNG once, and
 // an n-gram absent from a style's captions weighs 0 but still counts in the
-// means. The StyleCIDEr quirks are CIDEr-D's (SPEC §7.3): σ = 6, ×10, the
+// means. The StyleCIDEr quirks are CIDEr-D's (pycocoevalcap cider_scorer.py, which preStyleM's scorer copies): σ = 6, ×10, the
 // length is the number of bigrams, clipping min(h, r)·r, cosine only when
 // both norms are non-zero, mean over n = 1..4, divided by #refs.
 //
