@@ -11,9 +11,8 @@ type ECDFKind int
 
 const (
 	// ECDFCountRatio, the default, is #{df values ≤ x} / m computed as one
-	// division: the ECDF definition of the StyleM paper
-	// and the arithmetic of the golden fixture, which was produced by
-	// running the StyleM code.
+	// division: the empirical CDF's definition, and the arithmetic of the
+	// golden fixture, which was produced by running the StyleM code.
 	ECDFCountRatio ECDFKind = iota
 	// ECDFStatsmodels is statsmodels' ECDF, which preStyleM's source
 	// calls: the value for the i-th smallest of m df values is element i of
