@@ -3,6 +3,7 @@ package ngram
 import (
 	"math"
 
+	"github.com/storyeval/storyeval/internal/parallel"
 	"github.com/storyeval/storyeval/internal/pyunicode"
 )
 
@@ -69,7 +70,7 @@ func splitPyFields(_ *tokenizeBuffers, dst []string, s string) []string {
 // itemStats computes every item's BLEU statistics, items in parallel.
 func (c *Corpus) itemStats(split splitFunc) []bleuStats {
 	stats := make([]bleuStats, len(c.ids))
-	parallelChunks(len(c.ids), func(_, lo, hi int) {
+	parallel.Chunks(len(c.ids), minItemsPerWorker, func(_, lo, hi int) {
 		sc := bleuScratch{tokens: map[string]uint32{}, grams: newGramTable(), order: []uint8{0}, count: []int32{0}}
 		for i := lo; i < hi; i++ {
 			id := c.ids[i]

@@ -3,6 +3,8 @@ package ngram
 import (
 	"fmt"
 	"sort"
+
+	"github.com/storyeval/storyeval/internal/parallel"
 )
 
 // Corpus pairs each candidate with its references, keyed by id. Build one
@@ -89,7 +91,7 @@ func (c *Corpus) References(id string) []string { return append([]string(nil), c
 func (c *Corpus) Tokenized() *Corpus {
 	cands := make([]string, len(c.ids))
 	refs := make([][]string, len(c.ids))
-	parallelChunks(len(c.ids), func(_, lo, hi int) {
+	parallel.Chunks(len(c.ids), minItemsPerWorker, func(_, lo, hi int) {
 		var t ptbTokenizer
 		var buf []byte
 		for i := lo; i < hi; i++ {
