@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/csv"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -71,8 +70,7 @@ type correlateTau struct {
 }
 
 func runCorrelate(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("correlate", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("correlate", stderr)
 	in := fs.String("in", "", "CSV file with a header row of column names; .gz files are decompressed (required)")
 	xCol := fs.String("x", "", "name of the first column, e.g. the human judgements (required)")
 	yCol := fs.String("y", "", "name of the second column, e.g. the metric scores (required)")
@@ -80,21 +78,19 @@ func runCorrelate(args []string, stdout, stderr io.Writer) error {
 	confidence := fs.Float64("confidence", correlation.DefaultConfidence, "coverage of the bootstrap intervals")
 	seed := fs.Uint64("seed", 0, "seed of the bootstrap resamples")
 	format := formatFlag(fs)
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: storyeval correlate [-bootstrap N [-confidence C] [-seed S]] [-format json|csv] -in FILE.csv -x COLUMN -y COLUMN")
-		fmt.Fprintln(stderr, "Prints n, Pearson r, Spearman rho, Kendall tau-b and tau-c with two-sided p-values")
-		fmt.Fprintln(stderr, "(SciPy 1.10 semantics; null where undefined), and the point-biserial r when x holds only 0 and 1.")
-		fs.PrintDefaults()
-	}
+	setUsage(fs,
+		"usage: storyeval correlate [-bootstrap N [-confidence C] [-seed S]] [-format json|csv] -in FILE.csv -x COLUMN -y COLUMN",
+		"Prints n, Pearson r, Spearman rho, Kendall tau-b and tau-c with two-sided p-values",
+		"(SciPy 1.10 semantics; null where undefined), and the point-biserial r when x holds only 0 and 1.",
+	)
 	if err := parseFlags(fs, args, 0); err != nil {
 		return err
 	}
 	if err := checkFormat(*format); err != nil {
 		return err
 	}
-	if *in == "" || *xCol == "" || *yCol == "" {
-		fs.Usage()
-		return fmt.Errorf("-in, -x and -y are required")
+	if err := requireFlags(fs, "in", "x", "y"); err != nil {
+		return err
 	}
 	if *resamples < 0 {
 		return fmt.Errorf("-bootstrap: %d resamples; want 0 (none) or more", *resamples)

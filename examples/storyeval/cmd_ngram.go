@@ -1,7 +1,6 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -24,21 +23,19 @@ func init() {
 var ngramMetrics = []string{"bleu", "meteor", "rouge", "cider"}
 
 func runNgram(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("ngram", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("ngram", stderr)
 	in := fs.String("in", "", `corpus JSON file {"cands": {id: str}, "refs": {id: [str, ...]}} (required)`)
 	tokenize := fs.String("tokenize", "ptb", "tokenization before scoring: ptb (as the COCO toolkit) or none")
 	metrics := fs.String("metrics", strings.Join(ngramMetrics, ","), "comma-separated metrics to compute: "+strings.Join(ngramMetrics, ", "))
 	paraphrase := fs.String("meteor-paraphrase", "", "Meteor paraphrase table (paraphrase-en.gz) for METEOR's paraphrase stage")
 	format := formatFlag(fs)
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: storyeval ngram [-tokenize ptb|none] [-metrics bleu,meteor,rouge,cider] [-meteor-paraphrase paraphrase-en.gz] [-format json|csv] -in FILE.json")
-		fmt.Fprintln(stderr, "Prints the corpus scores and each item's scores in the input's order; with -tokenize ptb the JSON")
-		fmt.Fprintln(stderr, "output also holds the tokenized text. Without -meteor-paraphrase, METEOR runs without the paraphrase")
-		fmt.Fprintln(stderr, "stage, as Meteor 1.5 does when its table is missing: scores sit below COCO's published values")
-		fmt.Fprintln(stderr, "wherever a paraphrase would have matched.")
-		fs.PrintDefaults()
-	}
+	setUsage(fs,
+		"usage: storyeval ngram [-tokenize ptb|none] [-metrics bleu,meteor,rouge,cider] [-meteor-paraphrase paraphrase-en.gz] [-format json|csv] -in FILE.json",
+		"Prints the corpus scores and each item's scores in the input's order; with -tokenize ptb the JSON",
+		"output also holds the tokenized text. Without -meteor-paraphrase, METEOR runs without the paraphrase",
+		"stage, as Meteor 1.5 does when its table is missing: scores sit below COCO's published values",
+		"wherever a paraphrase would have matched.",
+	)
 	if err := parseFlags(fs, args, 0); err != nil {
 		return err
 	}
@@ -56,9 +53,8 @@ func runNgram(args []string, stdout, stderr io.Writer) error {
 	if *tokenize != "ptb" && *tokenize != "none" {
 		return fmt.Errorf("-tokenize: want ptb or none, got %q", *tokenize)
 	}
-	if *in == "" {
-		fs.Usage()
-		return fmt.Errorf("-in is required")
+	if err := requireFlags(fs, "in"); err != nil {
+		return err
 	}
 	setMemoryTarget(*in)
 	c, err := ngram.ReadCorpus(*in)

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 
@@ -20,20 +19,17 @@ func init() {
 }
 
 func runNouns(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("nouns", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("nouns", stderr)
 	storiesPath := fs.String("stories", "", "JSON file {id: story text} (required)")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: storyeval nouns -stories FILE.json")
-		fmt.Fprintln(stderr, "\nPrints {id: [[sorted unique nouns of sentence 1], ...]} in the input's order.")
-		fs.PrintDefaults()
-	}
+	setUsage(fs,
+		"usage: storyeval nouns -stories FILE.json",
+		"\nPrints {id: [[sorted unique nouns of sentence 1], ...]} in the input's order.",
+	)
 	if err := parseFlags(fs, args, 0); err != nil {
 		return err
 	}
-	if *storiesPath == "" {
-		fs.Usage()
-		return fmt.Errorf("-stories is required")
+	if err := requireFlags(fs, "stories"); err != nil {
+		return err
 	}
 	set, err := story.ReadJSON(*storiesPath, story.ReadOptions{})
 	if err != nil {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"io"
 
@@ -18,28 +17,25 @@ func init() {
 }
 
 func runNR(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("nr", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("nr", stderr)
 	storiesPath := fs.String("stories", "", "JSON file {id: story text} (required)")
 	setJaccard := fs.Bool("set-jaccard", false, "score pairs with the paper's set Jaccard index instead of the reference code's count of equal token pairs")
 	block := fs.Int("block", rovist.DefaultBlockLength, "length of the token blocks compared within a sentence")
 	strict := fs.Bool("error-on-empty-union", false, "fail, as the original scorer's ZeroDivisionError, when two sentences are both empty after the last-token drop (default: skip the pair, as the dHM scorer)")
 	format := formatFlag(fs)
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: storyeval nr [-set-jaccard] [-block N] [-error-on-empty-union] [-format json|csv] -stories FILE.json")
-		fmt.Fprintln(stderr, "\nPrints each story's score (\"nr\") in the input's order; the score is NaN (null in JSON) for a")
-		fmt.Fprintln(stderr, "story with fewer than two sentences, which the reference leaves undefined.")
-		fs.PrintDefaults()
-	}
+	setUsage(fs,
+		"usage: storyeval nr [-set-jaccard] [-block N] [-error-on-empty-union] [-format json|csv] -stories FILE.json",
+		"\nPrints each story's score (\"nr\") in the input's order; the score is NaN (null in JSON) for a",
+		"story with fewer than two sentences, which the reference leaves undefined.",
+	)
 	if err := parseFlags(fs, args, 0); err != nil {
 		return err
 	}
 	if err := checkFormat(*format); err != nil {
 		return err
 	}
-	if *storiesPath == "" {
-		fs.Usage()
-		return fmt.Errorf("-stories is required")
+	if err := requireFlags(fs, "stories"); err != nil {
+		return err
 	}
 	if *block < 1 {
 		return fmt.Errorf("-block %d: the block length must be at least 1", *block)

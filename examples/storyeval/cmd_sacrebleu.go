@@ -1,8 +1,6 @@
 package main
 
 import (
-	"flag"
-	"fmt"
 	"io"
 
 	"github.com/storyeval/storyeval/ngram"
@@ -17,25 +15,22 @@ func init() {
 }
 
 func runSacreBLEU(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("sacrebleu", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("sacrebleu", stderr)
 	in := fs.String("in", "", `corpus JSON file {"cands": {id: str}, "refs": {id: [str, ...]}} (required)`)
 	lowercase := fs.Bool("lowercase", false, "lower-case before tokenizing (SacreBLEU -lc)")
 	format := formatFlag(fs)
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: storyeval sacrebleu [-lowercase] [-format json|csv] -in FILE.json")
-		fmt.Fprintln(stderr, "The corpus score is corpus_bleu; items are sentence_bleu scores (effective order), in the input's order.")
-		fs.PrintDefaults()
-	}
+	setUsage(fs,
+		"usage: storyeval sacrebleu [-lowercase] [-format json|csv] -in FILE.json",
+		"The corpus score is corpus_bleu; items are sentence_bleu scores (effective order), in the input's order.",
+	)
 	if err := parseFlags(fs, args, 0); err != nil {
 		return err
 	}
 	if err := checkFormat(*format); err != nil {
 		return err
 	}
-	if *in == "" {
-		fs.Usage()
-		return fmt.Errorf("-in is required")
+	if err := requireFlags(fs, "in"); err != nil {
+		return err
 	}
 	c, err := ngram.ReadCorpus(*in)
 	if err != nil {

@@ -45,8 +45,7 @@ func runStylem(args []string, stdout, stderr io.Writer) error {
 }
 
 func runStylemBuild(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("stylem build", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("stylem build", stderr)
 	in := fs.String("in", "", `corpus: JSONL lines {"style", "caption", "image"} (required; .gz is read compressed)`)
 	inFormat := fs.String("in-format", "jsonl", "corpus format: jsonl, or personality-captions (the ParlAI JSON list)")
 	out := fs.String("out", "", "table file to write (required)")
@@ -54,10 +53,9 @@ func runStylemBuild(args []string, stdout, stderr io.Writer) error {
 	formula := fs.String("formula", "code", "CNG formula: code (reference code: mean over the other styles) or paper (eq. 4: divided by |S|)")
 	ecdf := fs.String("ecdf", "count-ratio", "ECDF values: count-ratio (count/m, as the golden fixture) or statsmodels (np.linspace steps; can differ in the last bit)")
 	keepAll := fs.Bool("keep-all-captions", false, "count every caption of every record (the reference keeps only the last caption per image+style)")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: storyeval stylem build [-tokenize ptb|simple] [-formula code|paper] [-ecdf statsmodels|count-ratio] -in CORPUS.jsonl -out TABLE")
-		fs.PrintDefaults()
-	}
+	setUsage(fs,
+		"usage: storyeval stylem build [-tokenize ptb|simple] [-formula code|paper] [-ecdf statsmodels|count-ratio] -in CORPUS.jsonl -out TABLE",
+	)
 	if err := parseFlags(fs, args, 0); err != nil {
 		return err
 	}
@@ -137,17 +135,15 @@ type stylemScoreLine struct {
 var stylemMetrics = []string{"onlystyle", "onlystyle_exist", "stylecider"}
 
 func runStylemScore(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("stylem score", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("stylem score", stderr)
 	tablePath := fs.String("table", "", "table file written by stylem build (required)")
 	in := fs.String("in", "", `captions: JSONL lines {"id", "caption", "refs": [...]} (required; .gz is read compressed)`)
 	tokenize := fs.String("tokenize", "", "tokenization after RETOK: ptb or simple (default: the table's)")
 	format := formatFlag(fs)
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: storyeval stylem score [-tokenize ptb|simple] [-format json|csv] -table TABLE -in FILE.jsonl")
-		fmt.Fprintln(stderr, "Prints, per caption in the input's order and per style of the table, OnlyStyle, OnlyStyleExist and StyleCIDEr.")
-		fs.PrintDefaults()
-	}
+	setUsage(fs,
+		"usage: storyeval stylem score [-tokenize ptb|simple] [-format json|csv] -table TABLE -in FILE.jsonl",
+		"Prints, per caption in the input's order and per style of the table, OnlyStyle, OnlyStyleExist and StyleCIDEr.",
+	)
 	if err := parseFlags(fs, args, 0); err != nil {
 		return err
 	}

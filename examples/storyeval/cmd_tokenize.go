@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 
@@ -29,8 +28,7 @@ type tokenizeLine struct {
 }
 
 func runTokenize(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("tokenize", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("tokenize", stderr)
 	family := fs.String("family", "", "tokenizer family: bert, albert or clip (required)")
 	model := fs.String("model", "", "HuggingFace model directory with the tokenizer files (required)")
 	textsPath := fs.String("texts", "", "JSON file {id: text} (required)")
@@ -38,18 +36,16 @@ func runTokenize(args []string, stdout, stderr io.Writer) error {
 	truncation := fs.String("truncation", "do_not_truncate", "longest_first, only_first, only_second or do_not_truncate")
 	padding := fs.String("padding", "none", "none, longest or max_length (over all texts of the file)")
 	cleaner := fs.String("clip-cleaner", "openai", "CLIP text cleaning: openai, hf or hf-noftfy")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: storyeval tokenize [flags] -family bert|albert|clip -model DIR -texts FILE.json")
-		fmt.Fprintln(stderr, "\nPrints one JSON object per text, in the input's order, as HuggingFace's tokenizer(...) returns it:")
-		fmt.Fprintln(stderr, `{"id": ..., "tokens": [...], "input_ids": [...], "attention_mask": [...], "token_type_ids": [...]}`)
-		fs.PrintDefaults()
-	}
+	setUsage(fs,
+		"usage: storyeval tokenize [flags] -family bert|albert|clip -model DIR -texts FILE.json",
+		"\nPrints one JSON object per text, in the input's order, as HuggingFace's tokenizer(...) returns it:",
+		`{"id": ..., "tokens": [...], "input_ids": [...], "attention_mask": [...], "token_type_ids": [...]}`,
+	)
 	if err := parseFlags(fs, args, 0); err != nil {
 		return err
 	}
-	if *family == "" || *model == "" || *textsPath == "" {
-		fs.Usage()
-		return fmt.Errorf("-family, -model and -texts are required")
+	if err := requireFlags(fs, "family", "model", "texts"); err != nil {
+		return err
 	}
 	opt := tokenize.Options{MaxLength: *maxLength}
 	var err error

@@ -2,8 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"flag"
-	"fmt"
 	"io"
 
 	"github.com/storyeval/storyeval/internal/sentences"
@@ -28,21 +26,18 @@ type tokensLine struct {
 }
 
 func runTokens(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("tokens", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("tokens", stderr)
 	storiesPath := fs.String("stories", "", "JSON file {id: story text} (required)")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: storyeval tokens -stories FILE.json")
-		fmt.Fprintln(stderr, "\nPrints one JSON object per story, in the input's order:")
-		fmt.Fprintln(stderr, `{"id": ..., "sentences": nltk.sent_tokenize(story), "words": [nltk.word_tokenize(s) for s in sentences]}`)
-		fs.PrintDefaults()
-	}
+	setUsage(fs,
+		"usage: storyeval tokens -stories FILE.json",
+		"\nPrints one JSON object per story, in the input's order:",
+		`{"id": ..., "sentences": nltk.sent_tokenize(story), "words": [nltk.word_tokenize(s) for s in sentences]}`,
+	)
 	if err := parseFlags(fs, args, 0); err != nil {
 		return err
 	}
-	if *storiesPath == "" {
-		fs.Usage()
-		return fmt.Errorf("-stories is required")
+	if err := requireFlags(fs, "stories"); err != nil {
+		return err
 	}
 	set, err := story.ReadJSON(*storiesPath, story.ReadOptions{})
 	if err != nil {

@@ -165,3 +165,41 @@ func parseFlags(fs *flag.FlagSet, args []string, maxArgs int) error {
 	}
 	return nil
 }
+
+// newFlagSet returns a subcommand's flag set, which reports errors on
+// stderr instead of exiting.
+func newFlagSet(name string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	return fs
+}
+
+// setUsage makes -h print the given lines, then the flags.
+func setUsage(fs *flag.FlagSet, lines ...string) {
+	fs.Usage = func() {
+		for _, l := range lines {
+			fmt.Fprintln(fs.Output(), l)
+		}
+		fs.PrintDefaults()
+	}
+}
+
+// requireFlags fails, after printing the usage, when any of the named
+// flags is empty.
+func requireFlags(fs *flag.FlagSet, names ...string) error {
+	var missing []string
+	for _, n := range names {
+		if f := fs.Lookup(n); f == nil || f.Value.String() == "" {
+			missing = append(missing, "-"+n)
+		}
+	}
+	switch len(missing) {
+	case 0:
+		return nil
+	case 1:
+		fs.Usage()
+		return fmt.Errorf("%s is required", missing[0])
+	}
+	fs.Usage()
+	return fmt.Errorf("%s and %s are required", strings.Join(missing[:len(missing)-1], ", "), missing[len(missing)-1])
+}
