@@ -7,7 +7,7 @@ import "testing"
 // 15 s for (synth_5000x5.timings.json).
 func BenchmarkMeteorCorpus5000x5(b *testing.B) {
 	var raw meteorCases
-	meteorReadJSON(b, "synth_5000x5_seed1.json.gz", &raw)
+	meteorReadJSON(b, synth5000File, &raw)
 	m, err := NewMeteor(MeteorOptions{})
 	if err != nil {
 		b.Fatal(err)

@@ -86,7 +86,7 @@ func TestMeteorSynth5000x5(t *testing.T) {
 		t.Skip("25,000 alignments; run without -short")
 	}
 	var raw meteorCases
-	meteorReadJSON(t, "synth_5000x5_seed1.json.gz", &raw)
+	meteorReadJSON(t, synth5000File, &raw)
 	var timings struct {
 		Runs struct {
 			Coco []struct {

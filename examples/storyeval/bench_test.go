@@ -111,7 +111,7 @@ func gunzipFile(tb testing.TB, src, dst string) {
 func BenchmarkNgramCommand(b *testing.B) {
 	dir := b.TempDir()
 	synth := filepath.Join(dir, "synth_5000x5.json")
-	gunzipFile(b, "../../ngram/testdata/synth_5000x5_seed1.json.gz", synth)
+	gunzipFile(b, "../../testdata/ngram/synth_5000x5_seed1.json.gz", synth)
 	random := filepath.Join(dir, "random50MB.json")
 	writeRandomCorpus(b, random, 50<<20, 1)
 	for _, corpus := range []struct{ name, path string }{{"synth5000x5", synth}, {"random50MB", random}} {
