@@ -27,7 +27,7 @@ func (tc *tokenCorpus) docFreqs(budget int) []uint32 {
 	need := 2 * dfSlotBytes * tc.refOccs
 	workers := parallel.Workers(tc.refOccs, 1<<14)
 	if workers == 1 && need <= budget {
-		t := newDFTable()
+		t := newDFTable(tc.refOccs / 2)
 		tc.countPartition(t, df, nil, 0)
 		// The table is only read now: the occurrences are filled in
 		// parallel.
@@ -44,7 +44,7 @@ func (tc *tokenCorpus) docFreqs(budget int) []uint32 {
 	}
 	part := tc.partitionOf(uint64(parts - 1))
 	parallel.Chunks(parts, 1, func(_, lo, hi int) {
-		t := newDFTable()
+		t := newDFTable(min(tc.refOccs/parts/2, budget/(workers*dfSlotBytes)))
 		for p := lo; p < hi; p++ {
 			t.reset()
 			tc.countPartition(t, df, part, uint8(p))
@@ -218,8 +218,8 @@ func (t *itemTable) add(key gramKey, h uint64, id uint32) {
 
 // dfTable interns n-gram keys to dense ids with open addressing and counts
 // each id's documents; the zero key (no token has id 0) marks an empty
-// slot. It starts small and doubles at half load, so a corpus with few
-// distinct n-grams keeps a table that stays in cache.
+// slot. It starts at a size for a quarter of the occurrences being distinct
+// (a corpus of paraphrases repeats most n-grams) and doubles at half load.
 type dfTable struct {
 	slots []dfSlot
 	shift uint
@@ -236,9 +236,11 @@ type dfInfo struct {
 	last uint32 // item+1 of the last item that counted it
 }
 
-func newDFTable() *dfTable {
+// newDFTable returns a table of about slots slots (a power of two, at
+// least 4096).
+func newDFTable(slots int) *dfTable {
 	t := &dfTable{}
-	t.alloc(1 << 12)
+	t.alloc(max(1<<12, 1<<bits.Len(uint(slots-1))))
 	t.reset()
 	return t
 }
