@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -97,6 +98,9 @@ func TestHostileInputsFailClearlyInBoundedMemory(t *testing.T) {
 			// are not repeated in front of the message.
 			if strings.Count(msg, "storyeval") != 1 || strings.Contains(msg, ": ngram: ") || strings.Contains(msg, ": stylem: ") {
 				t.Errorf("message repeats prefixes: %q", msg)
+			}
+			if r.peakRSS == 0 && runtime.GOOS == "linux" {
+				t.Error("no peak RSS measured")
 			}
 			if r.peakRSS > 200<<20 {
 				t.Errorf("peak RSS %d MB, want at most 200 MB", r.peakRSS>>20)
