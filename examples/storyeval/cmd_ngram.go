@@ -164,13 +164,13 @@ func writeNgramTokenized(w io.Writer, c *ngram.Corpus) error {
 // setMemoryTarget sets the garbage collector's soft memory limit to a
 // multiple of the input's size (unless GOMEMLIMIT is set), so that on a
 // large corpus the collector runs before garbage piles up to twice the live
-// data: the n-gram metrics keep about four times the input live.
+// data: the n-gram metrics keep up to about six times the input live.
 func setMemoryTarget(path string) {
 	if os.Getenv("GOMEMLIMIT") != "" {
 		return
 	}
 	if st, err := os.Stat(path); err == nil && st.Mode().IsRegular() {
-		debug.SetMemoryLimit(256<<20 + 6*st.Size())
+		debug.SetMemoryLimit(192<<20 + 5*st.Size())
 	}
 }
 
