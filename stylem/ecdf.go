@@ -1,7 +1,6 @@
 package stylem
 
 import (
-	"fmt"
 	"slices"
 )
 
@@ -22,18 +21,19 @@ const (
 	ECDFStatsmodels
 )
 
-// String returns the kind's name as used in table files and the command.
-func (e ECDFKind) String() string {
-	switch e {
-	case ECDFStatsmodels:
-		return "statsmodels"
-	case ECDFCountRatio:
-		return "count-ratio"
-	}
-	return fmt.Sprintf("ECDFKind(%d)", int(e))
-}
+// ecdfKindNames are the kinds' names in table files and the command.
+var ecdfKindNames = enumNames[ECDFKind]{"ECDFKind", []string{"count-ratio", "statsmodels"}}
 
-func (e ECDFKind) valid() bool { return e == ECDFStatsmodels || e == ECDFCountRatio }
+// String returns the kind's name as used in table files and the command:
+// "count-ratio" or "statsmodels".
+func (e ECDFKind) String() string { return ecdfKindNames.name(e) }
+
+func (e ECDFKind) valid() bool { return ecdfKindNames.valid(e) }
+
+// ECDFByName returns the kind called "count-ratio" or "statsmodels".
+func ECDFByName(name string) (ECDFKind, error) {
+	return ecdfKindNames.parse(name, "ECDF")
+}
 
 // ecdfTable holds ECDF(x) for every df value x from 0 to the largest of
 // one style's n-grams of one order: x is an integer count, so a lookup

@@ -70,14 +70,9 @@ func runStylemBuild(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("-formula: %w", err)
 	}
-	var kind stylem.ECDFKind
-	switch *ecdf {
-	case "statsmodels":
-		kind = stylem.ECDFStatsmodels
-	case "count-ratio":
-		kind = stylem.ECDFCountRatio
-	default:
-		return fmt.Errorf("-ecdf: unknown ECDF %q (want statsmodels or count-ratio)", *ecdf)
+	kind, err := stylem.ECDFByName(*ecdf)
+	if err != nil {
+		return fmt.Errorf("-ecdf: %w", err)
 	}
 	r, closeIn, err := openMaybeGzip(*in)
 	if err != nil {
