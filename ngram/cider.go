@@ -28,10 +28,14 @@ const ciderScale = 10.0
 // Memory stays a small multiple of the corpus text: the document
 // frequencies are counted in hash partitions of the n-grams, each within a
 // bounded table (see ciderDocFreqs), and items are then scored one at a time.
-func CIDErD(c *Corpus) Scores {
+func CIDErD(c *Corpus) Scores { return ciderD(c, ciderTableBudget) }
+
+// ciderD is CIDErD with the document-frequency tables held within budget
+// bytes.
+func ciderD(c *Corpus, budget int) Scores {
 	n := len(c.ids)
 	tc := newTokenCorpus(c)
-	df := tc.docFreqs(ciderTableBudget)
+	df := tc.docFreqs(budget)
 	refLen := math.Log(float64(n))
 	// idf by document frequency: df ≤ n, so a table replaces a log per
 	// n-gram occurrence.
