@@ -15,6 +15,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -72,6 +73,11 @@ func runMain(args []string, stdout, stderr io.Writer) int {
 	if err := c.run(args[1:], stdout, stderr); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
+		}
+		if errors.Is(err, context.Canceled) {
+			// Ctrl-C during a long run: no partial output was written.
+			fmt.Fprintf(stderr, "storyeval %s: interrupted\n", c.name)
+			return 130
 		}
 		fmt.Fprintf(stderr, "storyeval %s: %s\n", c.name, trimPackagePrefixes(err.Error()))
 		return 1

@@ -2,6 +2,9 @@ package main
 
 import (
 	"bytes"
+	"context"
+	"fmt"
+	"io"
 	"strings"
 	"testing"
 )
@@ -31,5 +34,16 @@ func TestVersionFlag(t *testing.T) {
 	// a checkout) and the Go version.
 	if out := stdout.String(); !strings.HasPrefix(out, "storyeval ") || !strings.Contains(out, "go1.") {
 		t.Errorf("-version printed %q", out)
+	}
+}
+
+func TestInterruptedRunExits130(t *testing.T) {
+	commands["zz-interrupted"] = command{name: "zz-interrupted", run: func([]string, io.Writer, io.Writer) error {
+		return fmt.Errorf("x.csv: %w", context.Canceled)
+	}}
+	defer delete(commands, "zz-interrupted")
+	var stdout, stderr bytes.Buffer
+	if code := runMain([]string{"zz-interrupted"}, &stdout, &stderr); code != 130 || stderr.String() != "storyeval zz-interrupted: interrupted\n" {
+		t.Errorf("exit %d, stderr %q", code, stderr.String())
 	}
 }
