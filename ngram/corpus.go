@@ -35,9 +35,6 @@ func NewCorpusInOrder(ids []string, cands map[string]string, refs map[string][]s
 	if len(cands) == 0 {
 		return nil, fmt.Errorf("no candidates")
 	}
-	if len(ids) != len(cands) {
-		return nil, fmt.Errorf("%d ids for %d candidates", len(ids), len(cands))
-	}
 	c := &Corpus{
 		ids:   make([]string, 0, len(cands)),
 		cands: make(map[string]string, len(cands)),
@@ -64,6 +61,13 @@ func NewCorpusInOrder(ids []string, cands map[string]string, refs map[string][]s
 		c.ids = append(c.ids, id)
 		c.cands[id] = cand
 		c.refs[id] = append([]string(nil), rs...)
+	}
+	if len(c.ids) != len(cands) {
+		for id := range cands {
+			if _, listed := c.cands[id]; !listed {
+				return nil, fmt.Errorf("candidate %q is not in the id list", id)
+			}
+		}
 	}
 	for id := range refs {
 		if _, ok := cands[id]; !ok {

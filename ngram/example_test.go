@@ -82,3 +82,19 @@ func ExampleDecodeCorpus() {
 	// [7] [two dogs play dogs]
 	// candidate "7" has no references
 }
+
+func ExampleNewCorpusInOrder() {
+	// Items keep the given order (a map-based NewCorpus sorts the ids).
+	c, err := ngram.NewCorpusInOrder([]string{"b", "a"},
+		map[string]string{"a": "a dog runs", "b": "a cat sleeps"},
+		map[string][]string{"a": {"a dog is running"}, "b": {"a cat is sleeping"}})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(c.IDs())
+	_, err = ngram.NewCorpusInOrder([]string{"a", "a"}, map[string]string{"a": "x"}, map[string][]string{"a": {"x"}})
+	fmt.Println(err)
+	// Output:
+	// [b a]
+	// id "a" appears twice
+}
