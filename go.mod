@@ -1,6 +1,6 @@
 module github.com/storyeval/storyeval
 
-go 1.26.8
+go 1.26
 
 require (
 	github.com/kljensen/snowball v0.10.0

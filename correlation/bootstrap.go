@@ -1,13 +1,15 @@
 package correlation
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
 	"runtime"
 	"slices"
-	"sync"
 	"sync/atomic"
+
+	"github.com/storyeval/storyeval/internal/parallel"
 )
 
 // Coefficient is a correlation function such as Pearson, Spearman,
@@ -41,6 +43,10 @@ type BootstrapOptions struct {
 	// more than one, the coefficient function is called concurrently and
 	// must be safe for that (the package's functions are).
 	Workers int
+	// Progress, when set, is called with 1 after each finished resample,
+	// from the worker goroutines, so it must be safe for concurrent use. A
+	// command uses it to show how far a long bootstrap has got.
+	Progress func(done int)
 }
 
 // Interval is a bootstrap percentile confidence interval.
@@ -65,6 +71,12 @@ type Interval struct {
 // Errors from coef on the full sample are returned as they are; the interval
 // is NaN when the coefficient is undefined on every resample.
 func Bootstrap(x, y []float64, coef Coefficient, opts BootstrapOptions) (Interval, error) {
+	return BootstrapContext(context.Background(), x, y, coef, opts)
+}
+
+// BootstrapContext is Bootstrap that stops early, returning ctx's error,
+// once ctx is done (checked before every resample).
+func BootstrapContext(ctx context.Context, x, y []float64, coef Coefficient, opts BootstrapOptions) (Interval, error) {
 	if coef == nil {
 		return Interval{}, fmt.Errorf("correlation.Bootstrap: nil coefficient function")
 	}
@@ -91,7 +103,7 @@ func Bootstrap(x, y []float64, coef Coefficient, opts BootstrapOptions) (Interva
 		return Interval{}, fmt.Errorf("correlation.Bootstrap: no observations to resample")
 	}
 
-	stats, err := bootstrapReplicates(x, y, coef, opts)
+	stats, err := bootstrapReplicates(ctx, x, y, coef, opts)
 	if err != nil {
 		return Interval{}, err
 	}
@@ -120,41 +132,39 @@ func Bootstrap(x, y []float64, coef Coefficient, opts BootstrapOptions) (Interva
 
 // bootstrapReplicates computes coef on opts.Resamples resamples in parallel;
 // element b comes from the random stream (Seed, b) whichever worker runs it.
-func bootstrapReplicates(x, y []float64, coef Coefficient, opts BootstrapOptions) ([]float64, error) {
+func bootstrapReplicates(ctx context.Context, x, y []float64, coef Coefficient, opts BootstrapOptions) ([]float64, error) {
 	n := len(x)
 	stats := make([]float64, opts.Resamples)
-	var next atomic.Int64
-	var wg sync.WaitGroup
+	var stop atomic.Bool // set on the first error, so other workers end early
 	errs := make([]error, opts.Workers)
-	for w := range opts.Workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			src := rand.NewPCG(0, 0)
-			rng := rand.New(src)
-			xs := make([]float64, n)
-			ys := make([]float64, n)
-			for {
-				b := int(next.Add(1) - 1)
-				if b >= opts.Resamples {
-					return
-				}
-				src.Seed(opts.Seed, uint64(b))
-				for k := range n {
-					i := rng.IntN(n)
-					xs[k], ys[k] = x[i], y[i]
-				}
-				res, err := coef(xs, ys)
-				if err != nil {
-					errs[w] = fmt.Errorf("correlation.Bootstrap: resample %d: %w", b, err)
-					next.Store(int64(opts.Resamples)) // stop the other workers early
-					return
-				}
-				stats[b] = res.Statistic
+	parallel.ChunksN(opts.Resamples, opts.Workers, func(w, lo, hi int) {
+		src := rand.NewPCG(0, 0)
+		rng := rand.New(src)
+		xs := make([]float64, n)
+		ys := make([]float64, n)
+		for b := lo; b < hi && !stop.Load(); b++ {
+			if err := ctx.Err(); err != nil {
+				errs[w] = err
+				stop.Store(true)
+				return
 			}
-		}()
-	}
-	wg.Wait()
+			src.Seed(opts.Seed, uint64(b))
+			for k := range n {
+				i := rng.IntN(n)
+				xs[k], ys[k] = x[i], y[i]
+			}
+			res, err := coef(xs, ys)
+			if err != nil {
+				errs[w] = fmt.Errorf("correlation.Bootstrap: resample %d: %w", b, err)
+				stop.Store(true)
+				return
+			}
+			stats[b] = res.Statistic
+			if opts.Progress != nil {
+				opts.Progress(1)
+			}
+		}
+	})
 	for _, err := range errs {
 		if err != nil {
 			return nil, err

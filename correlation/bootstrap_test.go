@@ -1,9 +1,12 @@
 package correlation
 
 import (
+	"context"
+	"errors"
 	"math"
 	"math/rand/v2"
 	"slices"
+	"sync/atomic"
 	"testing"
 )
 
@@ -101,7 +104,7 @@ func TestBootstrapDistributionIsExact(t *testing.T) {
 	}
 	const resamples = 40000
 	opts := BootstrapOptions{Resamples: resamples, Seed: 7, Workers: 2}
-	reps, err := bootstrapReplicates(x, y, KendallTauB, opts)
+	reps, err := bootstrapReplicates(context.Background(), x, y, KendallTauB, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -195,5 +198,28 @@ func TestBootstrapErrors(t *testing.T) {
 	iv, err := Bootstrap([]float64{1, 2}, []float64{5, 5}, Spearman, BootstrapOptions{Resamples: 50})
 	if err != nil || !math.IsNaN(iv.Low) || !math.IsNaN(iv.High) || iv.Undefined != 50 {
 		t.Errorf("constant y: %+v, %v; want NaN interval, 50 undefined", iv, err)
+	}
+}
+
+func TestBootstrapContextStopsAndReportsProgress(t *testing.T) {
+	x := []float64{1, 2, 3, 4, 5, 6, 7, 8}
+	y := []float64{2, 1, 4, 3, 6, 5, 8, 7}
+	var done atomic.Int64
+	opts := BootstrapOptions{Resamples: 500, Seed: 3, Progress: func(n int) { done.Add(int64(n)) }}
+	want, err := Bootstrap(x, y, Pearson, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if done.Load() != 500 {
+		t.Errorf("Progress counted %d resamples, want 500", done.Load())
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	got, err := BootstrapContext(ctx, x, y, Pearson, opts)
+	if err != nil || got != want {
+		t.Fatalf("BootstrapContext = %+v, %v; want %+v as Bootstrap", got, err, want)
+	}
+	cancel()
+	if _, err := BootstrapContext(ctx, x, y, Pearson, opts); !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled: err = %v, want context.Canceled", err)
 	}
 }

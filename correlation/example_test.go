@@ -1,6 +1,7 @@
 package correlation_test
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/storyeval/storyeval/correlation"
@@ -120,4 +121,14 @@ func ExampleWilliamsFromCorrelations() {
 	}
 	fmt.Printf("t(%d) = %.4f, two-sided p = %.4f\n", res.DF, res.T, res.PTwoSided)
 	// Output: t(100) = 0.8913, two-sided p = 0.3749
+}
+
+func ExampleBootstrapContext() {
+	x := []float64{1, 2, 3, 4, 5, 6, 7, 8}
+	y := []float64{1.5, 1.9, 3.2, 3.8, 5.1, 6.4, 6.9, 8.3}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel() // as Ctrl-C would: the bootstrap stops before its first resample
+	_, err := correlation.BootstrapContext(ctx, x, y, correlation.Pearson, correlation.BootstrapOptions{Resamples: 1000})
+	fmt.Println(err)
+	// Output: context canceled
 }

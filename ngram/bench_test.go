@@ -39,7 +39,7 @@ func benchLoop(b *testing.B, f func()) {
 //	go test -run=^$ -bench=Synth5000 -benchmem ./ngram/
 var synth5000 = sync.OnceValues(func() (*Corpus, *Corpus) {
 	var in caseFile
-	readGzipJSON(&testing.B{}, "synth_5000x5_seed1.json.gz", &in)
+	readGzipJSON(&testing.B{}, synth5000File, &in)
 	c, err := NewCorpus(in.Cands, in.Refs)
 	if err != nil {
 		panic(err)
@@ -70,7 +70,7 @@ func BenchmarkSynth5000CIDErD(b *testing.B) {
 func BenchmarkSynth5000SacreBLEU(b *testing.B) {
 	raw, _ := synth5000()
 	benchLoop(b, func() {
-		if _, err := SacreBLEU(raw, nil); err != nil {
+		if _, err := SacreBLEU(raw, SacreBLEUOptions{}); err != nil {
 			b.Fatal(err)
 		}
 	})

@@ -1,6 +1,11 @@
 package ngram
 
-import "math"
+import (
+	"math"
+
+	"github.com/storyeval/storyeval/internal/parallel"
+	"github.com/storyeval/storyeval/internal/pyunicode"
+)
 
 // The COCO toolkit's BLEU smoothing constants (bleu_scorer.py): every
 // precision is (correct + bleuTiny) / (guess + bleuSmall).
@@ -59,13 +64,13 @@ type splitFunc func(buf *tokenizeBuffers, dst []string, s string) []string
 
 // splitPyFields is the COCO toolkit's str.split().
 func splitPyFields(_ *tokenizeBuffers, dst []string, s string) []string {
-	return appendPyFields(dst, s)
+	return pyunicode.AppendFields(dst, s)
 }
 
 // itemStats computes every item's BLEU statistics, items in parallel.
 func (c *Corpus) itemStats(split splitFunc) []bleuStats {
 	stats := make([]bleuStats, len(c.ids))
-	parallelChunks(len(c.ids), func(_, lo, hi int) {
+	parallel.Chunks(len(c.ids), minItemsPerWorker, func(_, lo, hi int) {
 		sc := bleuScratch{tokens: map[string]uint32{}, grams: newGramTable(), order: []uint8{0}, count: []int32{0}}
 		for i := lo; i < hi; i++ {
 			id := c.ids[i]

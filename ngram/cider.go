@@ -3,24 +3,14 @@ package ngram
 import (
 	"math"
 
+	"github.com/storyeval/storyeval/internal/npmath"
 	"github.com/storyeval/storyeval/internal/pairwise"
+	"github.com/storyeval/storyeval/internal/parallel"
 )
 
-// CIDEr-D constants of the COCO toolkit (cider_scorer.py).
-const (
-	ciderSigma = 6.0
-	ciderScale = 10.0
-)
-
-// ciderVec is one sentence's tf-idf vectors, one per n-gram order (the
-// entries of grams, in first-occurrence order), with their norms and the
-// sentence "length" CIDEr-D's Gaussian penalty uses.
-type ciderVec struct {
-	grams  *sentenceGrams
-	values []float64 // tf·idf per entry of grams.ids
-	norm   [maxOrder]float64
-	length int
-}
+// ciderScale is CIDEr-D's score scale in the COCO toolkit (cider_scorer.py);
+// its length-penalty width σ = 6 is npmath.CIDErLengthPenalty's.
+const ciderScale = 10.0
 
 // CIDErD computes CIDEr-D as the COCO caption toolkit does (pycocoevalcap
 // Cider): n-grams of orders 1–4 weighted by tf·idf, where the document
@@ -34,86 +24,30 @@ type ciderVec struct {
 // number of bigram occurrences rather than words; divides by the norms only
 // when both are non-zero; and derives idf from the corpus being scored, so an
 // item's score depends on the other items.
-func CIDErD(c *Corpus) Scores {
+//
+// Memory stays a small multiple of the corpus text: the document
+// frequencies are counted in hash partitions of the n-grams, each within a
+// bounded table (see ciderDocFreqs), and items are then scored one at a time.
+func CIDErD(c *Corpus) Scores { return ciderD(c, ciderTableBudget) }
+
+// ciderD is CIDErD with the document-frequency tables held within budget
+// bytes.
+func ciderD(c *Corpus, budget int) Scores {
 	n := len(c.ids)
-	cands := make([]sentenceGrams, n)
-	refs := make([][]sentenceGrams, n)
-	// Count each part of the corpus with its own index, in parallel, then
-	// merge the indexes into the first one and renumber.
-	type part struct {
-		x      *gramIndex
-		lo, hi int
-	}
-	parts := make([]part, chunkWorkers(n))
-	parallelChunks(n, func(w, lo, hi int) {
-		x := newGramIndex()
-		var fields []string
-		for i := lo; i < hi; i++ {
-			id := c.ids[i]
-			fields = appendPyFields(fields[:0], c.cands[id])
-			cands[i] = x.count(fields)
-			refs[i] = make([]sentenceGrams, len(c.refs[id]))
-			for j, r := range c.refs[id] {
-				fields = appendPyFields(fields[:0], r)
-				refs[i][j] = x.count(fields)
-			}
-		}
-		parts[w] = part{x, lo, hi}
-	})
-	x := parts[0].x
-	for w := 1; w < len(parts); w++ {
-		p := parts[w]
-		remap := x.adopt(p.x)
-		for i := p.lo; i < p.hi; i++ {
-			renumber(cands[i].ids, remap)
-			for j := range refs[i] {
-				renumber(refs[i][j].ids, remap)
-			}
-		}
-	}
-	df := make([]int32, x.size())
-	seen := make([]int32, x.size()) // seen[id] == item+1 once item's references counted gram id
-	for i := range refs {
-		for _, rg := range refs[i] {
-			for _, g := range rg.ids {
-				if seen[g] != int32(i+1) {
-					seen[g] = int32(i + 1)
-					df[g]++
-				}
-			}
-		}
-	}
+	tc := newTokenCorpus(c)
+	df := tc.docFreqs(budget)
 	refLen := math.Log(float64(n))
-	// idf of every n-gram, computed once rather than per occurrence.
-	idfs := make([]float64, len(df))
-	for g, d := range df {
-		idfs[g] = refLen - math.Log(math.Max(1, float64(d)))
+	// idf by document frequency: df ≤ n, so a table replaces a log per
+	// n-gram occurrence.
+	idfs := make([]float64, n+1)
+	for d := range idfs {
+		idfs[d] = refLen - math.Log(math.Max(1, float64(d)))
 	}
-	idf := func(g uint32) float64 { return idfs[g] }
 	all := make([]float64, n)
-	parallelChunks(n, func(_, lo, hi int) {
-		refVal := make([]float64, x.size()) // a reference's tf·idf by gram id
+	parallel.Chunks(n, 64, func(_, lo, hi int) {
+		sc := newCiderScratch()
 		for i := lo; i < hi; i++ {
-			hyp := newCiderVec(&cands[i], x, idf)
-			var sum [maxOrder]float64
-			for j := range refs[i] {
-				ref := newCiderVec(&refs[i][j], x, idf)
-				for e, g := range ref.grams.ids {
-					refVal[g] = ref.values[e]
-				}
-				sim := hyp.similarity(&ref, x, refVal)
-				for _, g := range ref.grams.ids {
-					refVal[g] = 0
-				}
-				for k := range sum {
-					sum[k] += sim[k]
-				}
-			}
-			// np.mean of four values adds them left to right.
-			score := (((sum[0] + sum[1]) + sum[2]) + sum[3]) / maxOrder
-			score /= float64(len(refs[i]))
-			score *= ciderScale
-			all[i] = score
+			all[i] = sc.itemScore(tc, df, idfs, i)
 		}
 	})
 	out := Scores{Items: make(map[string]float64, n)}
@@ -124,43 +58,138 @@ func CIDErD(c *Corpus) Scores {
 	return out
 }
 
-// renumber replaces each id by remap[id].
-func renumber(ids []uint32, remap []uint32) {
-	for k, g := range ids {
-		ids[k] = remap[g]
-	}
+// ciderScratch is one worker's state for scoring items: an item-local
+// n-gram index (ids are dense within the item and reset between items) and
+// the vectors of the sentence being scored.
+type ciderScratch struct {
+	grams *gramTable // (prefix local id, token id) → local id
+	order []uint8    // order[id] is the order of local gram id; id 0 unused
+	mark  []uint32   // mark[id] == stamp once id is in the current sentence
+	pos   []int32    // its entry in the current sentence
+	stamp uint32
+	prev  []uint32
+
+	hyp, ref ciderVec
+	refVal   []float64 // the current reference's tf·idf by local id
 }
 
-// newCiderVec is the toolkit's counts2vec.
-func newCiderVec(sg *sentenceGrams, x *gramIndex, idf func(uint32) float64) ciderVec {
-	v := ciderVec{grams: sg, values: make([]float64, len(sg.ids))}
+func newCiderScratch() *ciderScratch {
+	return &ciderScratch{grams: newGramTable(), order: []uint8{0}, mark: []uint32{0}, pos: []int32{0}}
+}
+
+// ciderVec is one sentence's tf·idf vector: its distinct n-grams in the
+// order the toolkit's precook first meets them (all unigrams left to right,
+// then all bigrams, …), with counts, values, per-order norms and the
+// length CIDEr-D's penalty uses.
+type ciderVec struct {
+	ids    []uint32
+	counts []int32
+	dfs    []uint32
+	values []float64
+	norm   [maxOrder]float64
+	length int
+}
+
+// itemScore is the toolkit's CIDEr-D score of item i.
+func (sc *ciderScratch) itemScore(tc *tokenCorpus, df []uint32, idfs []float64, i int) float64 {
+	sc.grams.clear()
+	sc.order = sc.order[:1]
+	first, last := tc.itemSents[i], tc.itemSents[i+1]
+	sc.vector(&sc.hyp, tc, df, idfs, first)
+	var sum [maxOrder]float64
+	for s := first + 1; s < last; s++ {
+		sc.vector(&sc.ref, tc, df, idfs, s)
+		if len(sc.refVal) < len(sc.order) {
+			sc.refVal = append(sc.refVal, make([]float64, len(sc.order)-len(sc.refVal))...)
+		}
+		for e, g := range sc.ref.ids {
+			sc.refVal[g] = sc.ref.values[e]
+		}
+		sim := sc.similarity()
+		for _, g := range sc.ref.ids {
+			sc.refVal[g] = 0
+		}
+		for k := range sum {
+			sum[k] += sim[k]
+		}
+	}
+	// np.mean of four values adds them left to right.
+	score := (((sum[0] + sum[1]) + sum[2]) + sum[3]) / maxOrder
+	score /= float64(last - first - 1)
+	return score * ciderScale
+}
+
+// vector fills v with sentence s's n-grams (the toolkit's precook) and
+// their tf·idf values (counts2vec).
+func (sc *ciderScratch) vector(v *ciderVec, tc *tokenCorpus, df []uint32, idfs []float64, s int) {
+	tok := tc.sentence(s)
+	occ := df[tc.occStart[s]:tc.occStart[s+1]]
+	v.ids, v.counts, v.dfs = v.ids[:0], v.counts[:0], v.dfs[:0]
+	sc.stamp++
+	if sc.stamp == 0 { // wrapped: reset the marks
+		clear(sc.mark)
+		sc.stamp = 1
+	}
+	n := len(tok)
+	sc.prev = append(sc.prev[:0], make([]uint32, n)...)
+	o := 0 // index of the occurrence in occ
+	for k := 1; k <= maxOrder; k++ {
+		for i := 0; i+k <= n; i, o = i+1, o+1 {
+			id := sc.gram(sc.prev[i], tok[i+k-1], k)
+			sc.prev[i] = id
+			if sc.mark[id] == sc.stamp {
+				v.counts[sc.pos[id]]++
+				continue
+			}
+			sc.mark[id] = sc.stamp
+			sc.pos[id] = int32(len(v.ids))
+			v.ids = append(v.ids, id)
+			v.counts = append(v.counts, 1)
+			v.dfs = append(v.dfs, occ[o])
+		}
+	}
+	v.values = v.values[:0]
 	var sq [maxOrder]float64
-	for e, g := range sg.ids {
-		val := float64(sg.counts[e]) * idf(g)
-		v.values[e] = val
-		k := x.order[g] - 1
+	v.length = 0
+	for e, g := range v.ids {
+		val := float64(v.counts[e]) * idfs[v.dfs[e]]
+		v.values = append(v.values, val)
+		k := sc.order[g] - 1
 		sq[k] += val * val
 		if k == 1 {
-			v.length += int(sg.counts[e])
+			v.length += int(v.counts[e])
 		}
 	}
 	for k := range sq {
 		v.norm[k] = math.Sqrt(sq[k])
 	}
-	return v
 }
 
-// similarity is the toolkit's sim: per order, the clipped dot product over
-// the hypothesis n-grams, normalised, times the length penalty. refVal holds
-// r's values by gram id (zero for n-grams r lacks).
-func (h *ciderVec) similarity(r *ciderVec, x *gramIndex, refVal []float64) [maxOrder]float64 {
-	var val [maxOrder]float64
-	for e, g := range h.grams.ids {
-		rv := refVal[g]
-		val[x.order[g]-1] += math.Min(h.values[e], rv) * rv
+// gram returns the item-local id of the n-gram (prefix, token).
+func (sc *ciderScratch) gram(prefix, token uint32, order int) uint32 {
+	id, added := sc.grams.lookup(uint64(prefix)<<32|uint64(token), uint32(len(sc.order)))
+	if added {
+		sc.order = append(sc.order, uint8(order))
+		if len(sc.mark) < len(sc.order) {
+			sc.mark = append(sc.mark, 0)
+			sc.pos = append(sc.pos, 0)
+		}
+		sc.mark[id] = 0
 	}
-	delta := float64(h.length - r.length)
-	penalty := math.Pow(math.E, -(delta*delta)/(2*ciderSigma*ciderSigma))
+	return id
+}
+
+// similarity is the toolkit's sim of the hypothesis and the current
+// reference: per order, the clipped dot product over the hypothesis
+// n-grams, normalised, times the length penalty.
+func (sc *ciderScratch) similarity() [maxOrder]float64 {
+	h, r := &sc.hyp, &sc.ref
+	var val [maxOrder]float64
+	for e, g := range h.ids {
+		rv := sc.refVal[g]
+		val[sc.order[g]-1] += math.Min(h.values[e], rv) * rv
+	}
+	penalty := npmath.CIDErLengthPenalty(h.length - r.length)
 	for k := range val {
 		if h.norm[k] != 0 && r.norm[k] != 0 {
 			val[k] /= h.norm[k] * r.norm[k]

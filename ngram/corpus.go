@@ -3,6 +3,8 @@ package ngram
 import (
 	"fmt"
 	"sort"
+
+	"github.com/storyeval/storyeval/internal/parallel"
 )
 
 // Corpus pairs each candidate with its references, keyed by id. Build one
@@ -14,40 +16,68 @@ type Corpus struct {
 }
 
 // NewCorpus checks that every id has exactly one candidate and at least one
-// reference, as the COCO toolkit asserts, and copies the inputs. Item results
-// are reported for the ids in sorted order; corpus means are taken in that
-// order too.
+// reference, as the COCO toolkit asserts, and copies the inputs. Go maps
+// have no order, so items are reported in sorted id order and corpus means
+// are taken in that order; NewCorpusInOrder keeps an order of the caller's.
 func NewCorpus(cands map[string]string, refs map[string][]string) (*Corpus, error) {
+	ids := make([]string, 0, len(cands))
+	for id := range cands {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	return NewCorpusInOrder(ids, cands, refs)
+}
+
+// NewCorpusInOrder is NewCorpus with the items in the order of ids, which
+// must list every candidate id once (and no empty id); results and corpus means follow that
+// order, as the toolkit's follow its dicts' insertion order.
+func NewCorpusInOrder(ids []string, cands map[string]string, refs map[string][]string) (*Corpus, error) {
 	if len(cands) == 0 {
-		return nil, fmt.Errorf("ngram: no candidates")
+		return nil, fmt.Errorf("no candidates")
 	}
 	c := &Corpus{
 		ids:   make([]string, 0, len(cands)),
 		cands: make(map[string]string, len(cands)),
 		refs:  make(map[string][]string, len(cands)),
 	}
-	for id, cand := range cands {
+	for _, id := range ids {
+		if id == "" {
+			return nil, fmt.Errorf("an item has an empty id")
+		}
+		cand, ok := cands[id]
+		if !ok {
+			return nil, fmt.Errorf("id %q has no candidate", id)
+		}
+		if _, dup := c.cands[id]; dup {
+			return nil, fmt.Errorf("id %q appears twice", id)
+		}
 		rs, ok := refs[id]
 		if !ok {
-			return nil, fmt.Errorf("ngram: candidate %q has no references", id)
+			return nil, fmt.Errorf("candidate %q has no references", id)
 		}
 		if len(rs) == 0 {
-			return nil, fmt.Errorf("ngram: candidate %q has an empty reference list", id)
+			return nil, fmt.Errorf("candidate %q has an empty reference list", id)
 		}
 		c.ids = append(c.ids, id)
 		c.cands[id] = cand
 		c.refs[id] = append([]string(nil), rs...)
 	}
-	for id := range refs {
-		if _, ok := cands[id]; !ok {
-			return nil, fmt.Errorf("ngram: references for %q have no candidate", id)
+	if len(c.ids) != len(cands) {
+		for id := range cands {
+			if _, listed := c.cands[id]; !listed {
+				return nil, fmt.Errorf("candidate %q is not in the id list", id)
+			}
 		}
 	}
-	sort.Strings(c.ids)
+	for id := range refs {
+		if _, ok := cands[id]; !ok {
+			return nil, fmt.Errorf("references for %q have no candidate", id)
+		}
+	}
 	return c, nil
 }
 
-// IDs returns the item ids in sorted order. The slice is the caller's.
+// IDs returns the item ids in corpus order (see NewCorpus). The slice is the caller's.
 func (c *Corpus) IDs() []string { return append([]string(nil), c.ids...) }
 
 // Len returns the number of items.
@@ -65,7 +95,7 @@ func (c *Corpus) References(id string) []string { return append([]string(nil), c
 func (c *Corpus) Tokenized() *Corpus {
 	cands := make([]string, len(c.ids))
 	refs := make([][]string, len(c.ids))
-	parallelChunks(len(c.ids), func(_, lo, hi int) {
+	parallel.Chunks(len(c.ids), minItemsPerWorker, func(_, lo, hi int) {
 		var t ptbTokenizer
 		var buf []byte
 		for i := lo; i < hi; i++ {

@@ -61,7 +61,7 @@ func ExampleSacreBLEU() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	s, err := ngram.SacreBLEU(c, nil)
+	s, err := ngram.SacreBLEU(c, ngram.SacreBLEUOptions{})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -80,5 +80,21 @@ func ExampleDecodeCorpus() {
 	fmt.Println(err)
 	// Output:
 	// [7] [two dogs play dogs]
-	// ngram: candidate "7" has no references
+	// candidate "7" has no references
+}
+
+func ExampleNewCorpusInOrder() {
+	// Items keep the given order (a map-based NewCorpus sorts the ids).
+	c, err := ngram.NewCorpusInOrder([]string{"b", "a"},
+		map[string]string{"a": "a dog runs", "b": "a cat sleeps"},
+		map[string][]string{"a": {"a dog is running"}, "b": {"a cat is sleeping"}})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(c.IDs())
+	_, err = ngram.NewCorpusInOrder([]string{"a", "a"}, map[string]string{"a": "x"}, map[string][]string{"a": {"x"}})
+	fmt.Println(err)
+	// Output:
+	// [b a]
+	// id "a" appears twice
 }

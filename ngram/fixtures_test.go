@@ -8,6 +8,11 @@ import (
 	"testing"
 )
 
+// synth5000File is the 5000×5 benchmark corpus, relative to testdata/: it
+// lives in the repository-root testdata module (left out of the module zip
+// for its size).
+const synth5000File = "../../testdata/ngram/synth_5000x5_seed1.json.gz"
+
 // readGzipJSON decodes testdata/<name> (gzipped JSON) into v.
 func readGzipJSON(t testing.TB, name string, v any) {
 	t.Helper()

@@ -1,6 +1,8 @@
 package ngram
 
 import (
+	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 	"unicode"
@@ -56,7 +58,7 @@ func FuzzDecodeCorpus(f *testing.F) {
 		BLEU(c)
 		ROUGEL(c)
 		CIDErD(c)
-		if _, err := SacreBLEU(c, nil); err != nil {
+		if _, err := SacreBLEU(c, SacreBLEUOptions{}); err != nil {
 			t.Fatal(err)
 		}
 	})
@@ -81,4 +83,40 @@ func isSubsequence(a, b []rune) bool {
 		}
 	}
 	return i == len(a)
+}
+
+// FuzzDecodeCorpusAgreesWithEncodingJSON checks the hand-written scanner
+// against encoding/json: whatever it accepts is valid JSON, and decodes to
+// the same strings json.Unmarshal gives.
+func FuzzDecodeCorpusAgreesWithEncodingJSON(f *testing.F) {
+	f.Add([]byte(`{"cands": {"1": "a \"dog\" \u00e9"}, "refs": {"1": ["a dog", "caf\u00e9 \ud83d\ude00"]}}`))
+	f.Add([]byte("{\"cands\": {\"x\": \"bad \xff utf8\"}, \"refs\": {\"x\": [\"tab\\there\"]}}"))
+	f.Add([]byte(`{"refs": {"2": ["b"]}, "cands": {"2": "a"}} `))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		c, err := DecodeCorpus(data)
+		if err != nil {
+			return
+		}
+		if !json.Valid(data) {
+			t.Fatalf("accepted invalid JSON %q", data)
+		}
+		var want struct {
+			Cands map[string]string   `json:"cands"`
+			Refs  map[string][]string `json:"refs"`
+		}
+		if err := json.Unmarshal(data, &want); err != nil {
+			t.Fatalf("encoding/json rejects what DecodeCorpus accepts: %v", err)
+		}
+		for _, id := range c.IDs() {
+			if c.Candidate(id) != want.Cands[id] {
+				t.Fatalf("candidate %q = %q, encoding/json %q", id, c.Candidate(id), want.Cands[id])
+			}
+			if !slices.Equal(c.References(id), want.Refs[id]) {
+				t.Fatalf("references %q = %q, encoding/json %q", id, c.References(id), want.Refs[id])
+			}
+		}
+		if c.Len() != len(want.Cands) {
+			t.Fatalf("%d items, encoding/json %d", c.Len(), len(want.Cands))
+		}
+	})
 }

@@ -3,13 +3,14 @@ package ngram
 import (
 	"errors"
 	"fmt"
-	"runtime"
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/storyeval/storyeval/internal/parallel"
 )
 
-// MeteorOptions configures NewMeteor. The zero value (or nil) is the COCO
+// MeteorOptions configures NewMeteor. The zero value is the COCO
 // caption toolkit's configuration without a paraphrase table.
 type MeteorOptions struct {
 	// ParaphraseTable is the path of a Meteor paraphrase table in the format
@@ -56,10 +57,7 @@ type Meteor struct {
 
 // NewMeteor returns a scorer. The embedded English resources are parsed on
 // first use (once per process); a paraphrase table, if named, is read now.
-func NewMeteor(opts *MeteorOptions) (*Meteor, error) {
-	if opts == nil {
-		opts = &MeteorOptions{}
-	}
+func NewMeteor(opts MeteorOptions) (*Meteor, error) {
 	if opts.BeamSize < 0 {
 		return nil, fmt.Errorf("meteor: BeamSize %d is negative", opts.BeamSize)
 	}
@@ -110,14 +108,16 @@ func (m *Meteor) getScratch() *meteorScratch {
 	}
 }
 
+// Bounds of a scratch's caches: a corpus of mostly distinct lines and
+// words would otherwise keep a copy of itself per worker. The word cache
+// holds a large vocabulary (262,144 words, about 40 MB): analysing a word
+// (stem, synonym sets) costs far more than looking it up.
+const (
+	meteorWordCache = 1 << 18
+	meteorLineCache = 1 << 14
+)
+
 func (m *Meteor) putScratch(sc *meteorScratch) {
-	// Keep the caches bounded.
-	if len(sc.words) > 1<<16 {
-		clear(sc.words)
-	}
-	if len(sc.lines) > 1<<14 {
-		clear(sc.lines)
-	}
 	m.scratch.Put(sc)
 }
 
@@ -139,6 +139,9 @@ func (m *Meteor) word(sc *meteorScratch, tok string) *meteorWord {
 	if m.para != nil {
 		w.para = m.para.translate(tok)
 	}
+	if len(sc.words) >= meteorWordCache {
+		clear(sc.words) // bounded within a corpus too, not only between calls
+	}
 	sc.words[strings.Clone(tok)] = w
 	return w
 }
@@ -152,6 +155,9 @@ func (m *Meteor) analyse(sc *meteorScratch, line string, dst []*meteorWord) []*m
 	start := len(dst)
 	for _, t := range sc.toks {
 		dst = append(dst, m.word(sc, t))
+	}
+	if len(sc.lines) >= meteorLineCache {
+		clear(sc.lines)
 	}
 	sc.lines[strings.Clone(line)] = slices.Clone(dst[start:])
 	return dst
@@ -240,31 +246,7 @@ func (m *Meteor) Corpus(cands map[string]string, refs map[string][]string) (corp
 		return 0, nil, errors.New("meteor: empty corpus")
 	}
 	slices.Sort(ids)
-
-	stats := make([]MeteorStats, len(ids))
-	workers := min(runtime.GOMAXPROCS(0), len(ids))
-	var wg sync.WaitGroup
-	next := make(chan int, len(ids))
-	for i := range ids {
-		next <- i
-	}
-	close(next)
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			sc := m.getScratch()
-			defer m.putScratch(sc)
-			var rs []string
-			for i := range next {
-				id := ids[i]
-				rs = meteorCocoRefs(refs[id], rs[:0])
-				stats[i] = m.score(sc, meteorCocoHypothesis(cands[id]), rs)
-			}
-		}()
-	}
-	wg.Wait()
-
+	stats := m.itemStats(len(ids), func(i int) (string, []string) { return cands[ids[i]], refs[ids[i]] })
 	items = make(map[string]float64, len(ids))
 	var total MeteorStats
 	for i, id := range ids {
@@ -273,6 +255,39 @@ func (m *Meteor) Corpus(cands map[string]string, refs map[string][]string) (corp
 	}
 	meteorComputeMetrics(&total)
 	return total.Score, items, nil
+}
+
+// CorpusScores is Corpus on a Corpus: items are scored in corpus order and
+// their statistics summed in that order, without copying the corpus into
+// maps.
+func (m *Meteor) CorpusScores(c *Corpus) (Scores, error) {
+	stats := m.itemStats(len(c.ids), func(i int) (string, []string) { return c.cands[c.ids[i]], c.refs[c.ids[i]] })
+	out := Scores{Items: make(map[string]float64, len(c.ids))}
+	var total MeteorStats
+	for i, id := range c.ids {
+		out.Items[id] = stats[i].Score
+		total.Add(stats[i])
+	}
+	meteorComputeMetrics(&total)
+	out.Corpus = total.Score
+	return out, nil
+}
+
+// itemStats scores items [0, n) in parallel; item(i) gives the candidate
+// and references of item i.
+func (m *Meteor) itemStats(n int, item func(i int) (string, []string)) []MeteorStats {
+	stats := make([]MeteorStats, n)
+	parallel.Chunks(n, 16, func(_, lo, hi int) {
+		sc := m.getScratch()
+		defer m.putScratch(sc)
+		var rs []string
+		for i := lo; i < hi; i++ {
+			cand, refs := item(i)
+			rs = meteorCocoRefs(refs, rs[:0])
+			stats[i] = m.score(sc, meteorCocoHypothesis(cand), rs)
+		}
+	})
+	return stats
 }
 
 // meteorCocoHypothesis is what pycocoevalcap's Meteor._stat sends as the

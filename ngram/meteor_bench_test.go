@@ -7,8 +7,8 @@ import "testing"
 // 15 s for (synth_5000x5.timings.json).
 func BenchmarkMeteorCorpus5000x5(b *testing.B) {
 	var raw meteorCases
-	meteorReadJSON(b, "synth_5000x5_seed1.json.gz", &raw)
-	m, err := NewMeteor(nil)
+	meteorReadJSON(b, synth5000File, &raw)
+	m, err := NewMeteor(MeteorOptions{})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -23,7 +23,7 @@ func BenchmarkMeteorCorpus5000x5(b *testing.B) {
 
 // BenchmarkMeteorScore scores one caption against five references.
 func BenchmarkMeteorScore(b *testing.B) {
-	m, err := NewMeteor(nil)
+	m, err := NewMeteor(MeteorOptions{})
 	if err != nil {
 		b.Fatal(err)
 	}

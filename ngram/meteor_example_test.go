@@ -7,7 +7,7 @@ import (
 )
 
 func ExampleMeteor_Score() {
-	m, err := ngram.NewMeteor(nil)
+	m, err := ngram.NewMeteor(ngram.MeteorOptions{})
 	if err != nil {
 		panic(err)
 	}
@@ -26,7 +26,7 @@ func ExampleMeteor_Score() {
 }
 
 func ExampleMeteor_Corpus() {
-	m, err := ngram.NewMeteor(nil)
+	m, err := ngram.NewMeteor(ngram.MeteorOptions{})
 	if err != nil {
 		panic(err)
 	}

@@ -9,7 +9,7 @@ import (
 
 // FuzzMeteorScore: any candidate and reference score without panic, in [0, 1].
 func FuzzMeteorScore(f *testing.F) {
-	m, err := NewMeteor(&MeteorOptions{ParaphraseTable: "testdata/meteor_paraphrase_tiny.gz"})
+	m, err := NewMeteor(MeteorOptions{ParaphraseTable: "testdata/meteor_paraphrase_tiny.gz"})
 	if err != nil {
 		f.Fatal(err)
 	}

@@ -2,10 +2,11 @@ package ngram
 
 import (
 	"bufio"
-	"compress/gzip"
 	"fmt"
 	"io"
 	"os"
+
+	"github.com/storyeval/storyeval/internal/gzipbound"
 )
 
 // meteorParaphraser is Meteor's ParaphraseTransducer: a trie over reference
@@ -41,7 +42,9 @@ func loadMeteorParaphrases(path string, limit int64) (*meteorParaphraser, error)
 
 // readMeteorParaphrases parses a gzipped paraphrase table from r.
 func readMeteorParaphrases(r io.Reader, limit int64) (*meteorParaphraser, error) {
-	zr, err := gzip.NewReader(r)
+	// A ratio bound on top of the size limit stops a small file of
+	// compressed zeros after a few megabytes.
+	zr, err := gzipbound.NewReader(r, gzipbound.Options{Slack: 1 << 20})
 	if err != nil {
 		return nil, fmt.Errorf("not a gzip file: %w", err)
 	}

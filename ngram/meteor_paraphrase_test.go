@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -36,14 +37,14 @@ var (
 func TestMeteorParaphraseStage(t *testing.T) {
 	cases := []struct {
 		name   string
-		opts   *MeteorOptions
+		opts   MeteorOptions
 		corpus float64
 		items  map[string]float64
 	}{
-		{"tiny table", &MeteorOptions{ParaphraseTable: filepath.Join("testdata", "meteor_paraphrase_tiny.gz")}, 0.3966464420414563,
+		{"tiny table", MeteorOptions{ParaphraseTable: filepath.Join("testdata", "meteor_paraphrase_tiny.gz")}, 0.3966464420414563,
 			map[string]float64{"p1": 0.34677627603860794, "p2": 0.8190476190476189, "p3": 0.9115853658536586,
 				"p4": 0.3681726872731376, "p5": 0.4700854846794239, "p6": 0}},
-		{"no table", nil, 0.26276830716836036,
+		{"no table", MeteorOptions{}, 0.26276830716836036,
 			map[string]float64{"p1": 0.269556323796831, "p2": 0.37519033127365214, "p3": 0.4026058741311546,
 				"p4": 0.16738851404201147, "p5": 0.33958091308225224, "p6": 0}},
 	}
@@ -111,17 +112,17 @@ func TestMeteorParaphraseTableErrors(t *testing.T) {
 		{"over limit", write("big.gz", meteorGzip(t, strings.Repeat("0.5\na\nb\n", 100))), 50, "exceeds the limit"},
 	}
 	for _, c := range cases {
-		_, err := NewMeteor(&MeteorOptions{ParaphraseTable: c.path, ParaphraseLimit: c.limit})
+		_, err := NewMeteor(MeteorOptions{ParaphraseTable: c.path, ParaphraseLimit: c.limit})
 		if err == nil || !strings.Contains(err.Error(), c.wantErr) {
 			t.Errorf("%s: error %v, want one containing %q", c.name, err, c.wantErr)
 		}
 	}
 	// An empty table is valid and scores as no table.
-	m, err := NewMeteor(&MeteorOptions{ParaphraseTable: write("none.gz", meteorGzip(t, ""))})
+	m, err := NewMeteor(MeteorOptions{ParaphraseTable: write("none.gz", meteorGzip(t, ""))})
 	if err != nil {
 		t.Fatal(err)
 	}
-	m0, err := NewMeteor(nil)
+	m0, err := NewMeteor(MeteorOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,5 +145,28 @@ func TestMeteorParaphraseLineEnds(t *testing.T) {
 		if len(p.paraphrases) != 1 || len(got) != 2 || got[0] != 2 || len(p.paraphrases[got[1]]) != 2 {
 			t.Errorf("%q: %d paraphrases, paths %v", text, len(p.paraphrases), got)
 		}
+	}
+}
+
+// TestParaphraseTableStopsADecompressionBomb reads 64 MiB of one valid
+// entry repeated (about 64 KB gzipped) under a limit that allows them: the
+// ratio bound must stop the reader after a few megabytes.
+func TestParaphraseTableStopsADecompressionBomb(t *testing.T) {
+	var buf bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+	chunk := bytes.Repeat([]byte("0.5\nbig dog\nlarge dog\n"), (1<<20)/24)
+	for range 64 {
+		zw.Write(chunk)
+	}
+	zw.Close()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	_, err := readMeteorParaphrases(&buf, 1<<40)
+	runtime.ReadMemStats(&after)
+	if err == nil || !strings.Contains(err.Error(), "decompression bomb") {
+		t.Fatalf("err = %v, want a decompression-bomb error", err)
+	}
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 128<<20 {
+		t.Errorf("allocated %d MB before failing, want at most 128 MB", alloc>>20)
 	}
 }

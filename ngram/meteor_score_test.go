@@ -33,7 +33,7 @@ var meteorJarPairs = []struct {
 }
 
 func TestMeteorScoreMatchesJar(t *testing.T) {
-	m, err := NewMeteor(nil)
+	m, err := NewMeteor(MeteorOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +52,7 @@ func TestMeteorScoreMatchesJar(t *testing.T) {
 }
 
 func TestMeteorCorpusErrors(t *testing.T) {
-	m, err := NewMeteor(nil)
+	m, err := NewMeteor(MeteorOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,7 +76,7 @@ func TestMeteorCorpusErrors(t *testing.T) {
 	if _, err := m.Score("x", nil); err == nil {
 		t.Error("Score without references: no error")
 	}
-	if _, err := NewMeteor(&MeteorOptions{BeamSize: -1}); err == nil {
+	if _, err := NewMeteor(MeteorOptions{BeamSize: -1}); err == nil {
 		t.Error("negative BeamSize: no error")
 	}
 }
@@ -85,7 +85,7 @@ func TestMeteorCorpusErrors(t *testing.T) {
 // the strings: "|||" is removed from the candidate (then double spaces are
 // halved), and a reference containing "|||" becomes several references.
 func TestMeteorCorpusProtocol(t *testing.T) {
-	m, err := NewMeteor(nil)
+	m, err := NewMeteor(MeteorOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,7 +112,7 @@ func TestMeteorCorpusProtocol(t *testing.T) {
 // TestMeteorStatsAdd checks the corpus aggregation: a perfect one-chunk
 // segment adds no chunk, as in MeteorStats.addStats.
 func TestMeteorStatsAdd(t *testing.T) {
-	m, err := NewMeteor(nil)
+	m, err := NewMeteor(MeteorOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -147,7 +147,7 @@ func TestMeteorJavaDouble(t *testing.T) {
 
 // TestMeteorConcurrent scores the jar pairs from several goroutines at once.
 func TestMeteorConcurrent(t *testing.T) {
-	m, err := NewMeteor(nil)
+	m, err := NewMeteor(MeteorOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -43,7 +43,7 @@ func meteorReadJSON(t testing.TB, name string, v any) {
 }
 
 func TestMeteorMatchesCocoToolkit(t *testing.T) {
-	m, err := NewMeteor(nil)
+	m, err := NewMeteor(MeteorOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,7 +86,7 @@ func TestMeteorSynth5000x5(t *testing.T) {
 		t.Skip("25,000 alignments; run without -short")
 	}
 	var raw meteorCases
-	meteorReadJSON(t, "synth_5000x5_seed1.json.gz", &raw)
+	meteorReadJSON(t, synth5000File, &raw)
 	var timings struct {
 		Runs struct {
 			Coco []struct {
@@ -101,7 +101,7 @@ func TestMeteorSynth5000x5(t *testing.T) {
 		t.Fatal("synth_5000x5.timings.json.gz: no coco runs")
 	}
 	want := timings.Runs.Coco[0].Modes["raw"].Corpus["METEOR"]
-	m, err := NewMeteor(nil)
+	m, err := NewMeteor(MeteorOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,7 +10,7 @@ import (
 func synthCaptions(b *testing.B) []string {
 	b.Helper()
 	var in caseFile
-	readGzipJSON(b, "synth_5000x5_seed1.json.gz", &in)
+	readGzipJSON(b, synth5000File, &in)
 	ids := make([]string, 0, len(in.Cands))
 	for id := range in.Cands {
 		ids = append(ids, id)

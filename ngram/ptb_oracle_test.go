@@ -13,7 +13,7 @@ import (
 // oraclePtbDropped lists the tokens the COCO toolkit's tokenizer.py removes after
 // running Stanford's PTBTokenizer. The list is compared with the tokenizer's
 // lower-cased output, so the upper-case bracket names never match: brackets
-// survive as -lrb-, -rrb-, -lsb-, -rsb-, -lcb-, -rcb- (SPEC §7.1).
+// survive as -lrb-, -rrb-, -lsb-, -rsb-, -lcb-, -rcb- (pycocoevalcap ptbtokenizer.py).
 var oraclePtbDropped = map[string]bool{
 	"''": true, "'": true, "``": true, "`": true, "-LRB-": true, "-RRB-": true,
 	"-LCB-": true, "-RCB-": true, ".": true, "?": true, "!": true, ",": true,
@@ -30,7 +30,7 @@ var oraclePtbDropped = map[string]bool{
 // splits clitics ("can't" → "ca n't", "gonna" → "gon na"); keeps the period
 // of abbreviations ("u.s.", "mr.", "mass."); and keeps numbers, hyphenated
 // words and URLs whole. This is a port of the lexer rules that caption and
-// story text exercises, not of every rule of PTBLexer (SPEC §7.1).
+// story text exercises, not of every rule of Stanford's PTBLexer.flex.
 func oraclePTBTokenize(caption string) string {
 	toks := oraclePtbTokens(caption)
 	kept := toks[:0]

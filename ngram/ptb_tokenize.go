@@ -10,7 +10,7 @@ import (
 // ptbDropped lists the tokens the COCO toolkit's tokenizer.py removes after
 // running Stanford's PTBTokenizer. The list is compared with the tokenizer's
 // lower-cased output, so the upper-case bracket names never match: brackets
-// survive as -lrb-, -rrb-, -lsb-, -rsb-, -lcb-, -rcb- (SPEC §7.1). The
+// survive as -lrb-, -rrb-, -lsb-, -rsb-, -lcb-, -rcb- (pycocoevalcap tokenizer/ptbtokenizer.py, PUNCTUATIONS). The
 // tokenizer itself tests membership with isPTBDropped, which must agree.
 var ptbDropped = map[string]bool{
 	"''": true, "'": true, "``": true, "`": true, "-LRB-": true, "-RRB-": true,
@@ -46,7 +46,7 @@ func isPTBDropped(tok string) bool {
 // splits clitics ("can't" → "ca n't", "gonna" → "gon na"); keeps the period
 // of abbreviations ("u.s.", "mr.", "mass."); and keeps numbers, hyphenated
 // words and URLs whole. This is a port of the lexer rules that caption and
-// story text exercises, not of every rule of PTBLexer (SPEC §7.1). Invalid
+// story text exercises, not of every rule of Stanford CoreNLP 3.4.1's PTBLexer.flex. Invalid
 // UTF-8 bytes come out as U+FFFD. PTBTokenize is safe for concurrent use.
 func PTBTokenize(caption string) string {
 	t := ptbTokenizerPool.Get().(*ptbTokenizer)

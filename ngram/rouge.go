@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/storyeval/storyeval/internal/pairwise"
+	"github.com/storyeval/storyeval/internal/parallel"
 )
 
 // rougeBeta is the COCO toolkit's β for ROUGE-L's F-measure.
@@ -20,18 +21,18 @@ const rougeBeta = 1.2
 // spaces yield empty tokens; and scores 0 when either maximum is 0.
 func ROUGEL(c *Corpus) Scores {
 	all := make([]float64, len(c.ids))
-	parallelChunks(len(c.ids), func(_, lo, hi int) {
-		x := newGramIndex()
+	parallel.Chunks(len(c.ids), minItemsPerWorker, func(_, lo, hi int) {
+		x := tokenIDs{}
 		var cand, ref []uint32
 		var fields []string
 		var scratch []int
 		for i := lo; i < hi; i++ {
 			id := c.ids[i]
-			cand = x.appendTokenIDs(cand[:0], appendSplitSpace(fields[:0], c.cands[id]))
+			cand = x.appendIDs(cand[:0], appendSplitSpace(fields[:0], c.cands[id]))
 			precMax, recMax := 0.0, 0.0
 			for _, r := range c.refs[id] {
 				fields = appendSplitSpace(fields[:0], r)
-				ref = x.appendTokenIDs(ref[:0], fields)
+				ref = x.appendIDs(ref[:0], fields)
 				var lcs int
 				lcs, scratch = LCSLength(ref, cand, scratch)
 				precMax = max(precMax, float64(lcs)/float64(len(cand)))

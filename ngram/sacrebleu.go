@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"strings"
+
+	"github.com/storyeval/storyeval/internal/pyunicode"
 )
 
 // SacreBLEUTokenizer names a SacreBLEU tokenizer.
@@ -42,11 +44,7 @@ type SacreBLEUOptions struct {
 // ties; uses brevity penalty exp(1 − ref/sys) when sys < ref and 0 for an
 // empty candidate; scores 0 when no n-gram matches; and smooths an order
 // with no matches as 100 / (2^k · total), k counting such orders.
-func SacreBLEU(c *Corpus, opts *SacreBLEUOptions) (Scores, error) {
-	var o SacreBLEUOptions
-	if opts != nil {
-		o = *opts
-	}
+func SacreBLEU(c *Corpus, o SacreBLEUOptions) (Scores, error) {
 	none := false
 	switch o.Tokenizer {
 	case "", Tokenizer13a:
@@ -61,11 +59,11 @@ func SacreBLEU(c *Corpus, opts *SacreBLEUOptions) (Scores, error) {
 		if o.Lowercase {
 			s = strings.ToLower(s)
 		}
-		s = strings.TrimRightFunc(s, isPySpace)
+		s = strings.TrimRightFunc(s, pyunicode.IsSpace)
 		if !none {
 			s = string(buf.tokenize13a(s))
 		}
-		return appendPyFields(dst, s)
+		return pyunicode.AppendFields(dst, s)
 	}
 	stats := c.itemStats(prep)
 	out := Scores{Items: make(map[string]float64, len(c.ids))}

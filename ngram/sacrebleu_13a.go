@@ -1,6 +1,10 @@
 package ngram
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/storyeval/storyeval/internal/pyunicode"
+)
 
 // Tokenize13a is SacreBLEU's default "13a" tokenizer (mteval-v13a): it
 // drops "<skipped>", joins words broken by "-\n", turns newlines into
@@ -14,7 +18,7 @@ import "strings"
 // with Python's left-to-right, non-overlapping matching.
 func Tokenize13a(line string) string {
 	var buf tokenizeBuffers
-	return strings.Join(pyFields(string(buf.tokenize13a(line))), " ")
+	return strings.Join(pyunicode.Fields(string(buf.tokenize13a(line))), " ")
 }
 
 // tokenizeBuffers are two byte buffers the 13a passes write into in turn,

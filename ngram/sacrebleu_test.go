@@ -41,13 +41,13 @@ func TestSacreBLEUMatchesReference(t *testing.T) {
 					t.Errorf("%s/%s %s = %.17g, want %.17g", name, m.name, what, got, want)
 				}
 			}
-			eff, err := SacreBLEU(c, &m.opts)
+			eff, err := SacreBLEU(c, m.opts)
 			if err != nil {
 				t.Fatal(err)
 			}
 			noEffOpts := m.opts
 			noEffOpts.ItemsWithoutEffectiveOrder = true
-			noEff, err := SacreBLEU(c, &noEffOpts)
+			noEff, err := SacreBLEU(c, noEffOpts)
 			if err != nil {
 				t.Fatal(err)
 			}

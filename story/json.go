@@ -5,7 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
+
+	"github.com/storyeval/storyeval/internal/orderedjson"
 )
 
 // storyObject is the per-story object of RoViST's story files
@@ -26,7 +27,7 @@ func DecodeJSON(data []byte, name string, opts ReadOptions) (*Set, error) {
 		return nil, &ParseError{File: name, Err: fmt.Errorf("larger than the %d-byte limit", opts.maxBytes())}
 	}
 	set := &Set{}
-	err := eachMember(data, func(id string, raw json.RawMessage) error {
+	err := orderedjson.EachMember(data, func(id string, raw json.RawMessage) error {
 		st := Story{ID: id}
 		switch firstByte(raw) {
 		case '"':
@@ -71,49 +72,6 @@ func DecodeJSON(data []byte, name string, opts ReadOptions) (*Set, error) {
 	return set, nil
 }
 
-// eachMember calls fn for every member of the JSON object in data, in file
-// order (Go maps forget it). A repeated key is an error: a map-based reader
-// would silently keep only one.
-func eachMember(data []byte, fn func(key string, value json.RawMessage) error) error {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	tok, err := dec.Token()
-	if err == io.EOF {
-		return errors.New("empty input: want a JSON object")
-	}
-	if err != nil {
-		return fmt.Errorf("not a JSON object: %w", err)
-	}
-	if d, ok := tok.(json.Delim); !ok || d != '{' {
-		return fmt.Errorf("want a JSON object, got %s", describeToken(tok))
-	}
-	seen := map[string]bool{}
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			return fmt.Errorf("malformed JSON object: %w", err)
-		}
-		key, _ := tok.(string) // object keys are always strings
-		if seen[key] {
-			return fmt.Errorf("id %q appears twice", key)
-		}
-		seen[key] = true
-		var raw json.RawMessage
-		if err := dec.Decode(&raw); err != nil {
-			return fmt.Errorf("value of %q: %w", key, err)
-		}
-		if err := fn(key, raw); err != nil {
-			return err
-		}
-	}
-	if _, err := dec.Token(); err != nil {
-		return fmt.Errorf("malformed JSON object: %w", err)
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return errors.New("trailing data after the JSON object")
-	}
-	return nil
-}
-
 func firstByte(raw json.RawMessage) byte {
 	b := bytes.TrimLeft(raw, " \t\r\n")
 	if len(b) == 0 {
@@ -135,24 +93,6 @@ func describe(raw json.RawMessage) string {
 		return "an object"
 	case '"':
 		return "a string"
-	}
-	return "a number"
-}
-
-// describeToken names the first JSON token of a non-object input.
-func describeToken(tok json.Token) string {
-	switch v := tok.(type) {
-	case nil:
-		return "null"
-	case json.Delim:
-		if v == '[' {
-			return "an array"
-		}
-		return fmt.Sprintf("%q", string(v))
-	case string:
-		return "a string"
-	case bool:
-		return "a boolean"
 	}
 	return "a number"
 }

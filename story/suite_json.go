@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/storyeval/storyeval/internal/orderedjson"
 )
 
 type sequenceObject struct {
@@ -80,7 +82,7 @@ func decodeSuite(data []byte, name, baseDir string, opts ReadOptions) (*Suite, e
 	}
 	fixed := len(systems) > 0
 	var seqs []Sequence
-	err := eachMember(top.Sequences, func(id string, raw json.RawMessage) error {
+	err := orderedjson.EachMember(top.Sequences, func(id string, raw json.RawMessage) error {
 		fail := func(format string, a ...any) error {
 			return &ParseError{File: name, ID: id, Err: fmt.Errorf(format, a...)}
 		}
@@ -116,7 +118,7 @@ func decodeSuite(data []byte, name, baseDir string, opts ReadOptions) (*Suite, e
 		if obj.Stories == nil {
 			return fail(`no "stories" object`)
 		}
-		err := eachMember(obj.Stories, func(sys string, sraw json.RawMessage) error {
+		err := orderedjson.EachMember(obj.Stories, func(sys string, sraw json.RawMessage) error {
 			var text string
 			if err := json.Unmarshal(sraw, &text); err != nil {
 				return fail("story of system %q is not a string", sys)
@@ -218,7 +220,7 @@ func ReadSuiteDir(dir string, opts ReadOptions) (*Suite, error) {
 		if err != nil {
 			return nil, err
 		}
-		err = eachMember(data, func(id string, raw json.RawMessage) error {
+		err = orderedjson.EachMember(data, func(id string, raw json.RawMessage) error {
 			var r []string
 			if err := json.Unmarshal(raw, &r); err != nil {
 				return &ParseError{File: refPath, ID: id, Err: errors.New("references are not a list of strings")}

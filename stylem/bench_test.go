@@ -57,7 +57,7 @@ func benchSetup(b *testing.B) {
 	benchOnce.Do(func() {
 		benchRecs = syntheticCorpus(1, 200_000, 215)
 		var err error
-		if benchTable, err = Build(benchRecs, nil); err != nil {
+		if benchTable, err = Build(benchRecs, BuildOptions{}); err != nil {
 			panic(err)
 		}
 	})
@@ -73,7 +73,7 @@ func BenchmarkBuild200k(b *testing.B) {
 	cpu := processCPUSeconds()
 	for b.Loop() {
 		var err error
-		if tab, err = Build(recs, nil); err != nil {
+		if tab, err = Build(recs, BuildOptions{}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -131,7 +131,7 @@ func BenchmarkReadTable(b *testing.B) {
 	b.ResetTimer()
 	cpu := processCPUSeconds()
 	for b.Loop() {
-		if _, err := ReadTable(bytes.NewReader(buf.Bytes()), nil); err != nil {
+		if _, err := ReadTable(bytes.NewReader(buf.Bytes()), ReadOptions{}); err != nil {
 			b.Fatal(err)
 		}
 	}

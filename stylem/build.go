@@ -14,8 +14,8 @@ type BuildOptions struct {
 	StepName string
 	// Formula is the CNG formula; the default is the reference code's.
 	Formula CNGFormula
-	// ECDF is the ECDF kind; the default is ECDFCountRatio (SPEC §6, the
-	// golden fixture).
+	// ECDF is the ECDF kind; the default is ECDFCountRatio (the
+	// arithmetic of the golden fixture made with chengxili/preStyleM).
 	ECDF ECDFKind
 	// KeepAllCaptions counts every caption of every record, each record a
 	// group of its own captions. By default Build matches the reference
@@ -28,7 +28,8 @@ type BuildOptions struct {
 }
 
 // Build counts document frequencies per style and computes the CNG table
-// from records (SPEC §6). Styles are ordered by first appearance. At least
+// from records (the CNG of the StyleM paper, as chengxili/preStyleM
+// computes it). Styles are ordered by first appearance. At least
 // two styles are needed: with one, the reference computes no contrastive
 // score at all, and Build returns an error instead of an empty table.
 //
@@ -37,11 +38,7 @@ type BuildOptions struct {
 // style markers). Where a style has no n-gram of some order (all its
 // captions too short), the reference raises KeyError on its missing ECDF;
 // Build gives every n-gram of that order ECDF 0 under that style instead.
-func Build(records []Record, opts *BuildOptions) (*Table, error) {
-	var o BuildOptions
-	if opts != nil {
-		o = *opts
-	}
+func Build(records []Record, o BuildOptions) (*Table, error) {
 	if !o.Formula.valid() {
 		return nil, fmt.Errorf("stylem: unknown CNG formula %d", int(o.Formula))
 	}

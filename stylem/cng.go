@@ -1,8 +1,6 @@
 package stylem
 
 import (
-	"fmt"
-
 	"github.com/storyeval/storyeval/internal/pairwise"
 )
 
@@ -23,28 +21,17 @@ const (
 	CNGSumOverStyleCount
 )
 
-// String returns the name used by table files and the command: "code" or "paper".
-func (f CNGFormula) String() string {
-	switch f {
-	case CNGMeanOverOthers:
-		return "code"
-	case CNGSumOverStyleCount:
-		return "paper"
-	}
-	return fmt.Sprintf("CNGFormula(%d)", int(f))
-}
+// cngFormulaNames are the formulas' names in table files and the command.
+var cngFormulaNames = enumNames[CNGFormula]{"CNGFormula", []string{"code", "paper"}}
 
-func (f CNGFormula) valid() bool { return f == CNGMeanOverOthers || f == CNGSumOverStyleCount }
+// String returns the name used by table files and the command: "code" or "paper".
+func (f CNGFormula) String() string { return cngFormulaNames.name(f) }
+
+func (f CNGFormula) valid() bool { return cngFormulaNames.valid(f) }
 
 // FormulaByName returns the formula called "code" or "paper".
 func FormulaByName(name string) (CNGFormula, error) {
-	switch name {
-	case "code":
-		return CNGMeanOverOthers, nil
-	case "paper":
-		return CNGSumOverStyleCount, nil
-	}
-	return 0, fmt.Errorf("stylem: unknown CNG formula %q (want code or paper)", name)
+	return cngFormulaNames.parse(name, "CNG formula")
 }
 
 // cngScratch is per-build scratch space for computing CNG values.

@@ -48,11 +48,7 @@ type pcRecord struct {
 // Matches the reference implementation, which drops records whose
 // image_hash starts with "ac8" or whose first caption contains a
 // [DISCONNECT], [TIMEOUT] or [RETURNED] marker (KeepExcluded turns this off).
-func ReadPersonalityCaptions(r io.Reader, opts *PersonalityCaptionsOptions) ([]Record, error) {
-	var o PersonalityCaptionsOptions
-	if opts != nil {
-		o = *opts
-	}
+func ReadPersonalityCaptions(r io.Reader, o PersonalityCaptionsOptions) ([]Record, error) {
 	limit := o.MaxBytes
 	if limit <= 0 {
 		limit = DefaultMaxCorpusBytes

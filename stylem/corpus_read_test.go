@@ -11,15 +11,15 @@ func TestReadPersonalityCaptions(t *testing.T) {
 	data := readGzip(t, "personality_captions_sample.json.gz")
 	tests := []struct {
 		name string
-		opts *PersonalityCaptionsOptions
+		opts PersonalityCaptionsOptions
 		want []Record
 	}{
-		{"reference", nil, []Record{
+		{"reference", PersonalityCaptionsOptions{}, []Record{
 			{"2923e28b6f588aff2d469ab2cccfac57", "Happy", []string{"What a lovely day for a walk!"}},
 			{"e59ff97941044f85df5297e1c302d260", "Gloomy", []string{"Another grey, empty street.", "Nothing ever changes here.", "So sad and lonely."}},
 			{"2923e28b6f588aff2d469ab2cccfac57", "Angry", []string{"Why is everyone so slow?"}},
 		}},
-		{"first comment, keep excluded", &PersonalityCaptionsOptions{FirstCommentOnly: true, KeepExcluded: true}, []Record{
+		{"first comment, keep excluded", PersonalityCaptionsOptions{FirstCommentOnly: true, KeepExcluded: true}, []Record{
 			{"2923e28b6f588aff2d469ab2cccfac57", "Happy", []string{"What a lovely day for a walk!"}},
 			{"ac8f1b2c3d4e5f60718293a4b5c6d7e8", "Gloomy", []string{"This broken image is dropped by the reference."}},
 			{"b1946ac92492d2347c6235b4d2611184", "Gloomy", []string{"[DISCONNECT]"}},
@@ -40,7 +40,7 @@ func TestReadPersonalityCaptions(t *testing.T) {
 
 func TestReadPersonalityCaptionsPreStyleMLayout(t *testing.T) {
 	in := `{"dataset": "x", "images": [{"image_hash": "h1", "personality": "Happy", "sentences": ["a b", "c"], "split": "train"}]}`
-	got, err := ReadPersonalityCaptions(strings.NewReader(in), nil)
+	got, err := ReadPersonalityCaptions(strings.NewReader(in), PersonalityCaptionsOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +62,7 @@ func TestReadPersonalityCaptionsErrors(t *testing.T) {
 		{`[` + strings.Repeat(`{"image_hash": "h", "personality": "A", "comment": "x"},`, 10) + `]`, "byte limit"},
 	}
 	for _, tt := range tests {
-		_, err := ReadPersonalityCaptions(strings.NewReader(tt.in), &PersonalityCaptionsOptions{MaxBytes: 200})
+		_, err := ReadPersonalityCaptions(strings.NewReader(tt.in), PersonalityCaptionsOptions{MaxBytes: 200})
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("ReadPersonalityCaptions(%.40q) error = %v, want one containing %q", tt.in, err, tt.want)
 		}
@@ -105,7 +105,7 @@ func FuzzReadPersonalityCaptions(f *testing.F) {
 	f.Add([]byte(`{"images": [{"image_hash": "h", "personality": "A", "sentences": ["x"]}]}`))
 	f.Add([]byte(`[{"image_hash": "ac8", "personality": "A", "comment": "[TIMEOUT]"}]`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		recs, err := ReadPersonalityCaptions(bytes.NewReader(data), &PersonalityCaptionsOptions{MaxBytes: 1 << 16})
+		recs, err := ReadPersonalityCaptions(bytes.NewReader(data), PersonalityCaptionsOptions{MaxBytes: 1 << 16})
 		if err != nil {
 			return
 		}
@@ -115,7 +115,7 @@ func FuzzReadPersonalityCaptions(f *testing.F) {
 			}
 		}
 		// Whatever loads must build or fail cleanly.
-		if _, err := Build(recs, &BuildOptions{Step: Simple}); err != nil && len(recs) > 0 && !strings.Contains(err.Error(), "style") {
+		if _, err := Build(recs, BuildOptions{Step: Simple}); err != nil && len(recs) > 0 && !strings.Contains(err.Error(), "style") {
 			t.Fatalf("Build: %v", err)
 		}
 	})

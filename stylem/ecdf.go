@@ -1,7 +1,6 @@
 package stylem
 
 import (
-	"fmt"
 	"slices"
 )
 
@@ -11,9 +10,8 @@ type ECDFKind int
 
 const (
 	// ECDFCountRatio, the default, is #{df values ≤ x} / m computed as one
-	// division: the definition in the project's specification (SPEC §6)
-	// and the arithmetic of the golden fixture, which was produced by
-	// running the StyleM code.
+	// division: the empirical CDF's definition, and the arithmetic of the
+	// golden fixture, which was produced by running the StyleM code.
 	ECDFCountRatio ECDFKind = iota
 	// ECDFStatsmodels is statsmodels' ECDF, which preStyleM's source
 	// calls: the value for the i-th smallest of m df values is element i of
@@ -23,18 +21,19 @@ const (
 	ECDFStatsmodels
 )
 
-// String returns the kind's name as used in table files and the command.
-func (e ECDFKind) String() string {
-	switch e {
-	case ECDFStatsmodels:
-		return "statsmodels"
-	case ECDFCountRatio:
-		return "count-ratio"
-	}
-	return fmt.Sprintf("ECDFKind(%d)", int(e))
-}
+// ecdfKindNames are the kinds' names in table files and the command.
+var ecdfKindNames = enumNames[ECDFKind]{"ECDFKind", []string{"count-ratio", "statsmodels"}}
 
-func (e ECDFKind) valid() bool { return e == ECDFStatsmodels || e == ECDFCountRatio }
+// String returns the kind's name as used in table files and the command:
+// "count-ratio" or "statsmodels".
+func (e ECDFKind) String() string { return ecdfKindNames.name(e) }
+
+func (e ECDFKind) valid() bool { return ecdfKindNames.valid(e) }
+
+// ECDFByName returns the kind called "count-ratio" or "statsmodels".
+func ECDFByName(name string) (ECDFKind, error) {
+	return ecdfKindNames.parse(name, "ECDF")
+}
 
 // ecdfTable holds ECDF(x) for every df value x from 0 to the largest of
 // one style's n-grams of one order: x is an integer count, so a lookup

@@ -19,7 +19,7 @@ var corpus = []stylem.Record{
 }
 
 func Example() {
-	tab, err := stylem.Build(corpus, nil) // PTB tokenization, reference formula
+	tab, err := stylem.Build(corpus, stylem.BuildOptions{}) // PTB tokenization, reference formula
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -40,7 +40,7 @@ func Example() {
 }
 
 func ExampleTable_Score() {
-	tab, err := stylem.Build(corpus, &stylem.BuildOptions{Step: stylem.Simple, StepName: "simple"})
+	tab, err := stylem.Build(corpus, stylem.BuildOptions{Step: stylem.Simple, StepName: "simple"})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -60,7 +60,7 @@ func ExampleTable_Score() {
 }
 
 func ExampleReadTable() {
-	tab, err := stylem.Build(corpus, &stylem.BuildOptions{Formula: stylem.CNGSumOverStyleCount})
+	tab, err := stylem.Build(corpus, stylem.BuildOptions{Formula: stylem.CNGSumOverStyleCount})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -68,7 +68,7 @@ func ExampleReadTable() {
 	if _, err := tab.WriteTo(&file); err != nil {
 		log.Fatal(err)
 	}
-	back, err := stylem.ReadTable(&file, nil)
+	back, err := stylem.ReadTable(&file, stylem.ReadOptions{})
 	if err != nil {
 		log.Fatal(err)
 	}

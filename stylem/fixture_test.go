@@ -94,7 +94,7 @@ func toyRecords(fx *toyFixture) []Record {
 
 func buildToy(t testing.TB, fx *toyFixture, ecdf ECDFKind) *Table {
 	t.Helper()
-	tab, err := Build(toyRecords(fx), &BuildOptions{Step: Simple, StepName: "simple", ECDF: ecdf})
+	tab, err := Build(toyRecords(fx), BuildOptions{Step: Simple, StepName: "simple", ECDF: ecdf})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -34,7 +34,7 @@ func TestPaperFormulaBounds(t *testing.T) {
 		nS := 2 + rng.IntN(9)
 		recs := randomCorpus(rng, nS, 3+rng.IntN(10))
 		for _, f := range []CNGFormula{CNGSumOverStyleCount, CNGMeanOverOthers} {
-			tab, err := Build(recs, &BuildOptions{Step: Simple, Formula: f})
+			tab, err := Build(recs, BuildOptions{Step: Simple, Formula: f})
 			if err != nil {
 				if strings.Contains(err.Error(), "1 style") {
 					continue
@@ -67,7 +67,7 @@ func TestExclusiveNgramsRankTheirStyleFirst(t *testing.T) {
 		nS := 2 + rng.IntN(6)
 		recs := randomCorpus(rng, nS, 20)
 		for _, f := range []CNGFormula{CNGMeanOverOthers, CNGSumOverStyleCount} {
-			tab, err := Build(recs, &BuildOptions{Step: Simple, Formula: f})
+			tab, err := Build(recs, BuildOptions{Step: Simple, Formula: f})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -120,7 +120,7 @@ func TestGroupingMatchesReference(t *testing.T) {
 		{true, map[string]int{"alpha": 1, "gamma": 1, "first": 1, "second": 1, "<eos>": 3}},
 	}
 	for _, tt := range tests {
-		tab, err := Build(recs, &BuildOptions{Step: Simple, KeepAllCaptions: tt.keepAll})
+		tab, err := Build(recs, BuildOptions{Step: Simple, KeepAllCaptions: tt.keepAll})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -141,7 +141,7 @@ func TestSkipsBracketTriples(t *testing.T) {
 		{Image: "2", Style: "A", Captions: []string{"ok then"}},
 		{Image: "3", Style: "B", Captions: []string{"[ two words ]"}}, // four tokens: kept
 	}
-	tab, err := Build(recs, &BuildOptions{Step: Simple})
+	tab, err := Build(recs, BuildOptions{Step: Simple})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -173,15 +173,15 @@ func TestMarkUnk(t *testing.T) {
 func TestBuildErrors(t *testing.T) {
 	tests := []struct {
 		recs []Record
-		opts *BuildOptions
+		opts BuildOptions
 		want string
 	}{
-		{nil, nil, "empty corpus"},
-		{[]Record{{Image: "1", Style: "A", Captions: []string{"x"}}}, nil, `1 style ("A")`},
-		{[]Record{{Image: "1", Captions: []string{"x"}}}, nil, "record 0 (image \"1\") has an empty style"},
-		{[]Record{{Image: "1", Style: "A"}}, nil, "has no caption"},
-		{[]Record{{Image: "1", Style: "A", Captions: []string{"x"}}}, &BuildOptions{Formula: 5}, "unknown CNG formula"},
-		{[]Record{{Image: "1", Style: "A", Captions: []string{"x"}}}, &BuildOptions{ECDF: 5}, "unknown ECDF kind"},
+		{nil, BuildOptions{}, "empty corpus"},
+		{[]Record{{Image: "1", Style: "A", Captions: []string{"x"}}}, BuildOptions{}, `1 style ("A")`},
+		{[]Record{{Image: "1", Captions: []string{"x"}}}, BuildOptions{}, "record 0 (image \"1\") has an empty style"},
+		{[]Record{{Image: "1", Style: "A"}}, BuildOptions{}, "has no caption"},
+		{[]Record{{Image: "1", Style: "A", Captions: []string{"x"}}}, BuildOptions{Formula: 5}, "unknown CNG formula"},
+		{[]Record{{Image: "1", Style: "A", Captions: []string{"x"}}}, BuildOptions{ECDF: 5}, "unknown ECDF kind"},
 	}
 	for _, tt := range tests {
 		_, err := Build(tt.recs, tt.opts)
@@ -237,7 +237,7 @@ func TestStyleWithoutLongerNgrams(t *testing.T) {
 		{Image: "2", Style: "A", Captions: []string{"sunny beach"}},
 		{Image: "3", Style: "B", Captions: []string{"..."}},
 	}
-	tab, err := Build(recs, &BuildOptions{Step: Simple, ECDF: ECDFCountRatio})
+	tab, err := Build(recs, BuildOptions{Step: Simple, ECDF: ECDFCountRatio})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/storyeval/storyeval/internal/npmath"
 	"github.com/storyeval/storyeval/internal/pairwise"
 )
 
@@ -42,7 +43,7 @@ func (s *Scores) resize(n int) {
 //
 // Term frequency is ignored: each distinct n-gram weighs its CNG once, and
 // an n-gram absent from a style's captions weighs 0 but still counts in the
-// means. The StyleCIDEr quirks are CIDEr-D's (SPEC §7.3): σ = 6, ×10, the
+// means. The StyleCIDEr quirks are CIDEr-D's (pycocoevalcap cider_scorer.py, which preStyleM's scorer copies): σ = 6, ×10, the
 // length is the number of bigrams, clipping min(h, r)·r, cosine only when
 // both norms are non-zero, mean over n = 1..4, divided by #refs.
 //
@@ -314,7 +315,7 @@ func (t *Table) styleCIDEr(h *scored, refs [][]string, sc *scoreScratch, dst *Sc
 				sc.dot[int(t.entStyle[e])*maxOrder+n] += float64(min(c, c) * c)
 			}
 		}
-		pen := lengthPenalty(h.bigrams - r.bigrams)
+		pen := npmath.CIDErLengthPenalty(h.bigrams - r.bigrams)
 		for at, v := range sc.dot {
 			if v == 0 {
 				continue // 0 / norms · penalty adds 0, which changes no sum

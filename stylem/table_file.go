@@ -5,9 +5,12 @@ import (
 	"bytes"
 	"compress/gzip"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"io"
 	"math"
+
+	"github.com/storyeval/storyeval/internal/gzipbound"
 )
 
 // Table file format, version 1. A file starts with the 8-byte magic
@@ -95,19 +98,28 @@ func (c *countingWriter) Write(p []byte) (int, error) {
 	return n, err
 }
 
-// ReadOptions configures ReadTable.
+// ReadOptions configures ReadTable. The zero value applies the defaults.
 type ReadOptions struct {
 	// MaxBytes limits the decompressed size, which is held in memory while
 	// decoding; 0 means DefaultMaxTableBytes.
 	MaxBytes int64
+	// MaxRatio limits the decompressed bytes per compressed byte read (on
+	// top of 16 MiB), so that a small file of compressed zeros fails after a
+	// few megabytes rather than at MaxBytes; 0 means DefaultMaxTableRatio.
+	MaxRatio int64
 }
+
+// DefaultMaxTableRatio is the default ReadOptions.MaxRatio. Tables compress
+// about 2 to 4 times; DEFLATE reaches about 1,030 times only on degenerate
+// input such as runs of zeros.
+const DefaultMaxTableRatio = 100
 
 // ReadTable reads a table written by Table.WriteTo, validating every field:
 // the magic and version, names, token ids, n-gram orders, uniqueness, style
-// indices, df values and finite CNG values. opts may be nil.
-func ReadTable(r io.Reader, opts *ReadOptions) (*Table, error) {
+// indices, df values and finite CNG values.
+func ReadTable(r io.Reader, opts ReadOptions) (*Table, error) {
 	limit := int64(DefaultMaxTableBytes)
-	if opts != nil && opts.MaxBytes > 0 {
+	if opts.MaxBytes > 0 {
 		limit = opts.MaxBytes
 	}
 	var hdr [10]byte
@@ -120,7 +132,11 @@ func ReadTable(r io.Reader, opts *ReadOptions) (*Table, error) {
 	if v := binary.LittleEndian.Uint16(hdr[8:]); v != tableVersion {
 		return nil, fmt.Errorf("stylem: table format version %d is not supported (want %d)", v, tableVersion)
 	}
-	zr, err := gzip.NewReader(r)
+	ratio := int64(DefaultMaxTableRatio)
+	if opts.MaxRatio > 0 {
+		ratio = opts.MaxRatio
+	}
+	zr, err := gzipbound.NewReader(r, gzipbound.Options{Ratio: ratio, Max: limit + 1})
 	if err != nil {
 		return nil, fmt.Errorf("stylem: table body: %w", err)
 	}
@@ -128,6 +144,9 @@ func ReadTable(r io.Reader, opts *ReadOptions) (*Table, error) {
 	// The body is decoded from memory: parsing uvarints from a slice is
 	// several times faster than byte-wise reads through a reader.
 	body, err := io.ReadAll(io.LimitReader(zr, limit+1))
+	if errors.Is(err, gzipbound.ErrTooLarge) && int64(len(body)) > limit {
+		return nil, fmt.Errorf("stylem: table body is larger than the %d-byte limit", limit)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("stylem: table body: %w", err)
 	}

@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"encoding/binary"
 	"math"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -15,7 +16,7 @@ func TestTableRoundTrip(t *testing.T) {
 		{Step: Simple, StepName: "simple", ECDF: ECDFCountRatio},
 		{Step: Simple, StepName: "simple", Formula: CNGSumOverStyleCount},
 	} {
-		tab, err := Build(toyRecords(fx), &opts)
+		tab, err := Build(toyRecords(fx), opts)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -24,7 +25,7 @@ func TestTableRoundTrip(t *testing.T) {
 		if err != nil || n != int64(buf.Len()) {
 			t.Fatalf("WriteTo = %d, %v; wrote %d bytes", n, err, buf.Len())
 		}
-		got, err := ReadTable(bytes.NewReader(buf.Bytes()), nil)
+		got, err := ReadTable(bytes.NewReader(buf.Bytes()), ReadOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -94,7 +95,7 @@ func TestReadTableRejects(t *testing.T) {
 	// pad keeps short bodies long enough for their n-gram counts, so that
 	// the error each case is about is the one reached.
 	pad := string(make([]byte, 32))
-	if _, err := ReadTable(bytes.NewReader(tableBytes(1, valid)), nil); err != nil {
+	if _, err := ReadTable(bytes.NewReader(tableBytes(1, valid)), ReadOptions{}); err != nil {
 		t.Fatalf("valid table rejected: %v", err)
 	}
 	tests := []struct {
@@ -129,19 +130,19 @@ func TestReadTableRejects(t *testing.T) {
 		{"dup ngram", tableBytes(1, uv(0, 0, "simple", 2, "A", "B", 1, "a", 2, 0, 1, 1, 0, 1, 0.1, 0, 1, 1, 0, 1, 0.1, pad)), `"a" appears twice`},
 	}
 	for _, tt := range tests {
-		_, err := ReadTable(bytes.NewReader(tt.data), nil)
+		_, err := ReadTable(bytes.NewReader(tt.data), ReadOptions{})
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%s: error = %v, want one containing %q", tt.name, err, tt.want)
 		}
 	}
-	if _, err := ReadTable(bytes.NewReader(tableBytes(1, valid)), &ReadOptions{MaxBytes: 10}); err == nil || !strings.Contains(err.Error(), "limit") {
+	if _, err := ReadTable(bytes.NewReader(tableBytes(1, valid)), ReadOptions{MaxBytes: 10}); err == nil || !strings.Contains(err.Error(), "limit") {
 		t.Errorf("size limit: error = %v", err)
 	}
 }
 
 func FuzzReadTable(f *testing.F) {
 	fx := loadToy(f)
-	tab, err := Build(toyRecords(fx), &BuildOptions{Step: Simple})
+	tab, err := Build(toyRecords(fx), BuildOptions{Step: Simple})
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -150,7 +151,7 @@ func FuzzReadTable(f *testing.F) {
 	f.Add(buf.Bytes())
 	f.Add(tableBytes(1, uv(0, 0, "simple", 2, "A", "B", 2, "a", "<eos>", 2, 0, 1, 2, 0, 1, 0.5, 1, 2, -0.5, 1, 2, 1, 0, 1, 0.5)))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		got, err := ReadTable(bytes.NewReader(data), &ReadOptions{MaxBytes: 1 << 20})
+		got, err := ReadTable(bytes.NewReader(data), ReadOptions{MaxBytes: 1 << 20})
 		if err != nil {
 			return
 		}
@@ -159,4 +160,35 @@ func FuzzReadTable(f *testing.F) {
 			t.Fatal(err)
 		}
 	})
+}
+
+// zeroGzip is a gzip stream of n zero bytes (about n/1000 bytes long).
+func zeroGzip(t *testing.T, n int) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+	chunk := make([]byte, 1<<20)
+	for ; n > 0; n -= len(chunk) {
+		zw.Write(chunk[:min(n, len(chunk))])
+	}
+	zw.Close()
+	return buf.Bytes()
+}
+
+// TestReadTableStopsADecompressionBombFastAndSmall feeds a valid header and
+// a gzip body of 64 MiB of zeros (about 64 KB on disk), well within the
+// absolute limit: the ratio bound must stop it after a few megabytes.
+func TestReadTableStopsADecompressionBombFastAndSmall(t *testing.T) {
+	hdr := append([]byte(tableMagic), 1, 0)
+	bomb := append(hdr, zeroGzip(t, 64<<20)...)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	_, err := ReadTable(bytes.NewReader(bomb), ReadOptions{})
+	runtime.ReadMemStats(&after)
+	if err == nil || !strings.Contains(err.Error(), "decompression bomb") {
+		t.Fatalf("err = %v, want a decompression-bomb error", err)
+	}
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 128<<20 {
+		t.Errorf("allocated %d MB before failing, want at most 128 MB", alloc>>20)
+	}
 }

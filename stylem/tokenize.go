@@ -10,7 +10,7 @@ import (
 
 // EOS is the end-of-sentence token appended to every tokenized caption, as
 // the reference does before counting n-grams, so "<eos>" takes part in
-// n-grams (SPEC §6).
+// n-grams (chengxili/preStyleM, its n-gram counting script).
 const EOS = "<eos>"
 
 // PTBStep is the tokenization step run after RETOK splitting: it takes the

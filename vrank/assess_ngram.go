@@ -100,7 +100,7 @@ func AssessSacreBLEU(opts ngram.SacreBLEUOptions) AssessRefMetric {
 	return assessNgramMetric{
 		name: "SacreBLEU",
 		score: func(c *ngram.Corpus) (map[string]float64, error) {
-			s, err := ngram.SacreBLEU(c, &opts)
+			s, err := ngram.SacreBLEU(c, opts)
 			return s.Items, err
 		},
 	}
@@ -137,7 +137,7 @@ func AssessCIDErD() AssessRefMetric {
 func AssessMETEOR(m *ngram.Meteor) (AssessRefMetric, error) {
 	if m == nil {
 		var err error
-		if m, err = ngram.NewMeteor(nil); err != nil {
+		if m, err = ngram.NewMeteor(ngram.MeteorOptions{}); err != nil {
 			return nil, fmt.Errorf("vrank: METEOR: %w", err)
 		}
 	}

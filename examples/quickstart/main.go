@@ -28,7 +28,7 @@ func main() {
 	bleu := ngram.BLEU(c)
 	rouge := ngram.ROUGEL(c)
 	cider := ngram.CIDErD(c)
-	sacre, err := ngram.SacreBLEU(raw, nil)
+	sacre, err := ngram.SacreBLEU(raw, ngram.SacreBLEUOptions{})
 	if err != nil {
 		log.Fatal(err)
 	}

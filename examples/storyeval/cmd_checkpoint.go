@@ -48,7 +48,7 @@ func runCheckpoint(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintln(stderr, "usage: storyeval checkpoint [-prefix P] [-stats] FILE|MODEL_DIR...")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args, -1); err != nil {
 		return err
 	}
 	if fs.NArg() == 0 {

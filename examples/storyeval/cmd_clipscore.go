@@ -9,6 +9,7 @@ import (
 	"io"
 
 	"github.com/storyeval/storyeval/groovist"
+	"github.com/storyeval/storyeval/internal/orderedjson"
 )
 
 func init() {
@@ -141,7 +142,7 @@ func readCaptions(path string) (map[string]string, error) {
 		return nil, err
 	}
 	out := map[string]string{}
-	err = eachMember(data, func(key string, value json.RawMessage) error {
+	err = orderedjson.EachMember(data, func(key string, value json.RawMessage) error {
 		var s string
 		if err := json.Unmarshal(value, &s); err != nil {
 			return fmt.Errorf("caption of %q is not a string", key)
@@ -162,7 +163,7 @@ func readReferences(path string) (map[string][]string, error) {
 		return nil, err
 	}
 	out := map[string][]string{}
-	err = eachMember(data, func(key string, value json.RawMessage) error {
+	err = orderedjson.EachMember(data, func(key string, value json.RawMessage) error {
 		var list []string
 		if err := json.Unmarshal(value, &list); err == nil && list != nil {
 			out[key] = list

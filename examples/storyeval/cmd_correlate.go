@@ -2,10 +2,9 @@ package main
 
 import (
 	"bytes"
-	"compress/gzip"
+	"context"
 	"encoding/csv"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -71,36 +70,40 @@ type correlateTau struct {
 }
 
 func runCorrelate(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("correlate", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("correlate", stderr)
 	in := fs.String("in", "", "CSV file with a header row of column names; .gz files are decompressed (required)")
 	xCol := fs.String("x", "", "name of the first column, e.g. the human judgements (required)")
 	yCol := fs.String("y", "", "name of the second column, e.g. the metric scores (required)")
 	resamples := fs.Int("bootstrap", 0, "if > 0, also print percentile bootstrap intervals from this many resamples")
 	confidence := fs.Float64("confidence", correlation.DefaultConfidence, "coverage of the bootstrap intervals")
 	seed := fs.Uint64("seed", 0, "seed of the bootstrap resamples")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: storyeval correlate -in FILE.csv -x COLUMN -y COLUMN [-bootstrap N [-confidence C] [-seed S]]")
-		fmt.Fprintln(stderr, "Prints n, Pearson r, Spearman rho, Kendall tau-b and tau-c with two-sided p-values")
-		fmt.Fprintln(stderr, "(SciPy 1.10 semantics; null where undefined), and the point-biserial r when x holds only 0 and 1.")
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
+	format := formatFlag(fs)
+	setUsage(fs,
+		"usage: storyeval correlate [-bootstrap N [-confidence C] [-seed S]] [-format json|csv] -in FILE.csv -x COLUMN -y COLUMN",
+		"Prints n, Pearson r, Spearman rho, Kendall tau-b and tau-c with two-sided p-values",
+		"(SciPy 1.10 semantics; null where undefined), and the point-biserial r when x holds only 0 and 1.",
+	)
+	if err := parseFlags(fs, args, 0); err != nil {
 		return err
 	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected arguments %q", fs.Args())
+	if err := checkFormat(*format); err != nil {
+		return err
 	}
-	if *in == "" || *xCol == "" || *yCol == "" {
-		fs.Usage()
-		return fmt.Errorf("-in, -x and -y are required")
+	if err := requireFlags(fs, "in", "x", "y"); err != nil {
+		return err
+	}
+	if *resamples < 0 {
+		return fmt.Errorf("-bootstrap: %d resamples; want 0 (none) or more", *resamples)
+	}
+	if !(*confidence > 0 && *confidence < 1) {
+		return fmt.Errorf("-confidence %v: want a coverage strictly between 0 and 1, such as 0.95", *confidence)
 	}
 	data, err := readFile(*in)
 	if err != nil {
 		return err
 	}
 	if strings.HasSuffix(*in, ".gz") {
-		if data, err = correlateGunzip(data); err != nil {
+		if data, err = gunzipBounded(data); err != nil {
 			return fmt.Errorf("%s: gzip: %w", *in, err)
 		}
 	}
@@ -112,33 +115,65 @@ func runCorrelate(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", *in, err)
 	}
-	if *resamples < 0 {
-		return fmt.Errorf("-bootstrap: %d resamples; want 0 (none) or more", *resamples)
-	}
 	if *resamples > 0 {
-		opts := correlation.BootstrapOptions{Resamples: *resamples, Confidence: *confidence, Seed: *seed}
-		if out.Bootstrap, err = correlateIntervals(cols[0], cols[1], opts); err != nil {
+		ctx, stop := interruptContext()
+		defer stop()
+		bar := newProgress(stderr, 4**resamples, "resamples")
+		opts := correlation.BootstrapOptions{Resamples: *resamples, Confidence: *confidence, Seed: *seed, Progress: bar.Add}
+		out.Bootstrap, err = correlateIntervals(ctx, cols[0], cols[1], opts)
+		bar.Finish()
+		if err != nil {
 			return fmt.Errorf("%s: %w", *in, err)
 		}
+	}
+	if *format == formatCSV {
+		return out.writeCSV(stdout)
 	}
 	return writeJSON(stdout, out)
 }
 
-// correlateGunzip decompresses a .gz input, bounded like readFile.
-func correlateGunzip(data []byte) ([]byte, error) {
-	zr, err := gzip.NewReader(bytes.NewReader(data))
-	if err != nil {
-		return nil, err
+// writeCSV prints one row per coefficient: its value and p-value and, with
+// -bootstrap, its interval (the point-biserial r shares Pearson's).
+func (o *correlateOutput) writeCSV(w io.Writer) error {
+	cw := csv.NewWriter(w)
+	header := []string{"coefficient", "n", "value", "p"}
+	if o.Bootstrap != nil {
+		header = append(header, "low", "high", "undefined", "resamples", "confidence", "seed")
 	}
-	var buf bytes.Buffer
-	n, err := buf.ReadFrom(io.LimitReader(zr, maxInputBytes+1))
-	if err != nil {
-		return nil, err
+	if err := cw.Write(header); err != nil {
+		return err
 	}
-	if n > maxInputBytes {
-		return nil, fmt.Errorf("decompresses to more than the %d-byte limit", maxInputBytes)
+	row := func(name string, v, p Float, iv *correlateInterval) error {
+		rec := []string{name, strconv.Itoa(o.N), formatFloat(float64(v)), formatFloat(float64(p))}
+		if b := o.Bootstrap; b != nil {
+			rec = append(rec, formatFloat(float64(iv.Low)), formatFloat(float64(iv.High)), strconv.Itoa(iv.Undefined),
+				strconv.Itoa(b.Resamples), formatFloat(b.Confidence), strconv.FormatUint(b.Seed, 10))
+		}
+		return cw.Write(rec)
 	}
-	return buf.Bytes(), nil
+	var pearson, spearman, tauB, tauC *correlateInterval
+	if b := o.Bootstrap; b != nil {
+		pearson, spearman, tauB, tauC = &b.Pearson, &b.Spearman, &b.KendallB, &b.KendallC
+	}
+	if err := row("pearson", o.Pearson.R, o.Pearson.P, pearson); err != nil {
+		return err
+	}
+	if err := row("spearman", o.Spearman.Rho, o.Spearman.P, spearman); err != nil {
+		return err
+	}
+	if err := row("kendall_b", o.KendallB.Tau, o.KendallB.P, tauB); err != nil {
+		return err
+	}
+	if err := row("kendall_c", o.KendallC.Tau, o.KendallC.P, tauC); err != nil {
+		return err
+	}
+	if pb := o.PointBiserial; pb != nil {
+		if err := row("pointbiserial", pb.R, pb.P, pearson); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	return cw.Error()
 }
 
 // correlateReadColumns parses CSV data with a header row and returns the
@@ -235,7 +270,7 @@ func correlateColumns(x, y []float64) (correlateOutput, error) {
 
 // correlateIntervals bootstraps the four coefficients with the same seed,
 // so that they are computed on the same resamples.
-func correlateIntervals(x, y []float64, opts correlation.BootstrapOptions) (*correlateBootstrap, error) {
+func correlateIntervals(ctx context.Context, x, y []float64, opts correlation.BootstrapOptions) (*correlateBootstrap, error) {
 	out := &correlateBootstrap{Resamples: opts.Resamples, Confidence: opts.Confidence, Seed: opts.Seed}
 	for _, c := range []struct {
 		coef correlation.Coefficient
@@ -246,7 +281,7 @@ func correlateIntervals(x, y []float64, opts correlation.BootstrapOptions) (*cor
 		{correlation.KendallTauB, &out.KendallB},
 		{correlation.KendallTauC, &out.KendallC},
 	} {
-		iv, err := correlation.Bootstrap(x, y, c.coef, opts)
+		iv, err := correlation.BootstrapContext(ctx, x, y, c.coef, opts)
 		if err != nil {
 			return nil, err
 		}

@@ -233,7 +233,7 @@ func correlateFixtureColumns(t *testing.T) (x, y []float64) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if data, err = correlateGunzip(data); err != nil {
+	if data, err = gunzipBounded(data); err != nil {
 		t.Fatal(err)
 	}
 	cols, err := correlateReadColumns(data, "error_flag", "metric_score")

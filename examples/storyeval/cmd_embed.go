@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-
 	"path/filepath"
 
 	"github.com/storyeval/storyeval/encoders"
@@ -42,7 +41,7 @@ func runEmbed(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintln(stderr, "usage: storyeval embed -model DIR (-text \"...\" | -image FILE) [-pooling cls|cls_before_pooler|avg]")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args, 0); err != nil {
 		return err
 	}
 	if *dir == "" || (*text == "") == (*image == "") {

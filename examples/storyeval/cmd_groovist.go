@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/storyeval/storyeval/groovist"
+	"github.com/storyeval/storyeval/internal/orderedjson"
 	"github.com/storyeval/storyeval/story"
 )
 
@@ -186,7 +187,7 @@ func groovistInputs(npsPath, storiesPath string) ([]groovist.Input, error) {
 		return nil, err
 	}
 	var in []groovist.Input
-	err = eachMember(data, func(key string, value json.RawMessage) error {
+	err = orderedjson.EachMember(data, func(key string, value json.RawMessage) error {
 		var nps []string
 		if err := json.Unmarshal(value, &nps); err != nil || nps == nil {
 			return fmt.Errorf("story %q: the NP list is not a list of strings", key)

@@ -48,7 +48,7 @@ func runImageproc(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintln(stderr, "usage: storyeval imageproc [-config preprocessor_config.json | -processor vit|clip|openai-clip [-size N]] [-resize-first] [-box l,t,r,b] [-crop-rounding floor|half-even] [-npy OUT.npy] IMAGE...")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args, -1); err != nil {
 		return err
 	}
 	if fs.NArg() == 0 {

@@ -1,9 +1,10 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"io"
+	"os"
+	"runtime/debug"
 	"strings"
 
 	"github.com/storyeval/storyeval/ngram"
@@ -21,36 +22,25 @@ func init() {
 // order; "bleu" contributes Bleu_1..Bleu_4.
 var ngramMetrics = []string{"bleu", "meteor", "rouge", "cider"}
 
-// ngramOutput is the JSON the ngram subcommand prints.
-type ngramOutput struct {
-	Corpus    map[string]Float            `json:"corpus"`
-	Items     map[string]map[string]Float `json:"items"`
-	Tokenized *ngramTokenized             `json:"tokenized,omitempty"`
-}
-
-type ngramTokenized struct {
-	Cands map[string]string   `json:"cands"`
-	Refs  map[string][]string `json:"refs"`
-}
-
 func runNgram(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("ngram", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("ngram", stderr)
 	in := fs.String("in", "", `corpus JSON file {"cands": {id: str}, "refs": {id: [str, ...]}} (required)`)
 	tokenize := fs.String("tokenize", "ptb", "tokenization before scoring: ptb (as the COCO toolkit) or none")
 	metrics := fs.String("metrics", strings.Join(ngramMetrics, ","), "comma-separated metrics to compute: "+strings.Join(ngramMetrics, ", "))
 	paraphrase := fs.String("meteor-paraphrase", "", "Meteor paraphrase table (paraphrase-en.gz) for METEOR's paraphrase stage")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: storyeval ngram -in FILE.json [-tokenize ptb|none] [-metrics bleu,meteor,rouge,cider] [-meteor-paraphrase paraphrase-en.gz]")
-		fmt.Fprintln(stderr, "Without -meteor-paraphrase, METEOR runs without the paraphrase stage, as Meteor 1.5 does when its table is")
-		fmt.Fprintln(stderr, "missing: scores sit below COCO's published values wherever a paraphrase would have matched.")
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
+	format := formatFlag(fs)
+	setUsage(fs,
+		"usage: storyeval ngram [-tokenize ptb|none] [-metrics bleu,meteor,rouge,cider] [-meteor-paraphrase paraphrase-en.gz] [-format json|csv] -in FILE.json",
+		"Prints the corpus scores and each item's scores in the input's order; with -tokenize ptb the JSON",
+		"output also holds the tokenized text. Without -meteor-paraphrase, METEOR runs without the paraphrase",
+		"stage, as Meteor 1.5 does when its table is missing: scores sit below COCO's published values",
+		"wherever a paraphrase would have matched.",
+	)
+	if err := parseFlags(fs, args, 0); err != nil {
 		return err
 	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected arguments %q", fs.Args())
+	if err := checkFormat(*format); err != nil {
+		return err
 	}
 	want := map[string]bool{}
 	for _, m := range strings.Split(*metrics, ",") {
@@ -60,66 +50,128 @@ func runNgram(args []string, stdout, stderr io.Writer) error {
 		}
 		want[m] = true
 	}
-	if *in == "" {
-		fs.Usage()
-		return fmt.Errorf("-in is required")
+	if *tokenize != "ptb" && *tokenize != "none" {
+		return fmt.Errorf("-tokenize: want ptb or none, got %q", *tokenize)
 	}
+	if err := requireFlags(fs, "in"); err != nil {
+		return err
+	}
+	setMemoryTarget(*in)
 	c, err := ngram.ReadCorpus(*in)
 	if err != nil {
 		return err
 	}
-	out := ngramOutput{Corpus: map[string]Float{}, Items: map[string]map[string]Float{}}
-	switch *tokenize {
-	case "ptb":
+	// Progress by stage: on a large corpus each metric takes a while, and
+	// the bar (drawn only on a terminal, after a second) shows which one.
+	bar := newProgress(stderr, len(want)+1, "stages")
+	defer bar.Finish()
+	if *tokenize == "ptb" {
 		c = c.Tokenized()
-		out.Tokenized = &ngramTokenized{Cands: map[string]string{}, Refs: map[string][]string{}}
-		for _, id := range c.IDs() {
-			out.Tokenized.Cands[id] = c.Candidate(id)
-			out.Tokenized.Refs[id] = c.References(id)
+	}
+	bar.Add(1)
+	ids := c.IDs()
+	t := &scoreTable{ids: ids, items: make([][]float64, len(ids))}
+	add := func(key string, corpus float64, item func(i int) float64) {
+		if key != "Bleu_2" && key != "Bleu_3" && key != "Bleu_4" {
+			bar.Add(1)
 		}
-	case "none":
-	default:
-		return fmt.Errorf("-tokenize: want ptb or none, got %q", *tokenize)
-	}
-	for _, id := range c.IDs() {
-		out.Items[id] = map[string]Float{}
-	}
-	set := func(key string, corpus float64, items func(id string) float64) {
-		out.Corpus[key] = Float(corpus)
-		for id, m := range out.Items {
-			m[key] = Float(items(id))
+		t.metrics = append(t.metrics, key)
+		t.corpus = append(t.corpus, corpus)
+		for i := range ids {
+			t.items[i] = append(t.items[i], item(i))
 		}
 	}
 	if want["bleu"] {
 		b := ngram.BLEU(c)
 		for k := range b.Corpus {
-			set(fmt.Sprintf("Bleu_%d", k+1), b.Corpus[k], func(id string) float64 { return b.Items[id][k] })
+			add(fmt.Sprintf("Bleu_%d", k+1), b.Corpus[k], func(i int) float64 { return b.Items[ids[i]][k] })
 		}
 	}
 	if want["meteor"] {
-		m, err := ngram.NewMeteor(&ngram.MeteorOptions{ParaphraseTable: *paraphrase})
+		m, err := ngram.NewMeteor(ngram.MeteorOptions{ParaphraseTable: *paraphrase})
 		if err != nil {
 			return err
 		}
-		cands, refs := map[string]string{}, map[string][]string{}
-		for _, id := range c.IDs() {
-			cands[id], refs[id] = c.Candidate(id), c.References(id)
-		}
-		corpus, items, err := m.Corpus(cands, refs)
+		s, err := m.CorpusScores(c)
 		if err != nil {
 			return err
 		}
-		set("METEOR", corpus, func(id string) float64 { return items[id] })
+		add("METEOR", s.Corpus, func(i int) float64 { return s.Items[ids[i]] })
 	}
 	if want["rouge"] {
 		r := ngram.ROUGEL(c)
-		set("ROUGE_L", r.Corpus, func(id string) float64 { return r.Items[id] })
+		add("ROUGE_L", r.Corpus, func(i int) float64 { return r.Items[ids[i]] })
 	}
 	if want["cider"] {
 		r := ngram.CIDErD(c)
-		set("CIDEr", r.Corpus, func(id string) float64 { return r.Items[id] })
+		add("CIDEr", r.Corpus, func(i int) float64 { return r.Items[ids[i]] })
 	}
-	return writeJSON(stdout, out)
+	if *tokenize == "ptb" {
+		t.extraJSON = func(w io.Writer) error { return writeNgramTokenized(w, c) }
+	}
+	return t.write(stdout, *format)
+}
+
+// writeNgramTokenized writes the "tokenized" member: the PTB-tokenized
+// candidates and references the metrics scored, in input order. It writes
+// as it goes, so a large corpus is not held twice.
+func writeNgramTokenized(w io.Writer, c *ngram.Corpus) error {
+	buf := []byte(",\n  \"tokenized\": {\n    \"cands\": {")
+	flush := func() error {
+		if len(buf) < 1<<15 {
+			return nil
+		}
+		_, err := w.Write(buf)
+		buf = buf[:0]
+		return err
+	}
+	for i, id := range c.IDs() {
+		if err := flush(); err != nil {
+			return err
+		}
+		if i > 0 {
+			buf = append(buf, ',')
+		}
+		buf = append(buf, "\n      "...)
+		buf = appendJSONString(buf, id)
+		buf = append(buf, ": "...)
+		buf = appendJSONString(buf, c.Candidate(id))
+	}
+	buf = append(buf, "\n    },\n    \"refs\": {"...)
+	for i, id := range c.IDs() {
+		if err := flush(); err != nil {
+			return err
+		}
+		if i > 0 {
+			buf = append(buf, ',')
+		}
+		buf = append(buf, "\n      "...)
+		buf = appendJSONString(buf, id)
+		buf = append(buf, ": ["...)
+		for j, r := range c.References(id) {
+			if j > 0 {
+				buf = append(buf, ", "...)
+			}
+			buf = appendJSONString(buf, r)
+		}
+		buf = append(buf, ']')
+	}
+	buf = append(buf, "\n    }\n  }"...)
+	_, err := w.Write(buf)
+	return err
+}
+
+// setMemoryTarget sets the garbage collector's soft memory limit to a
+// multiple of the input's size (unless GOMEMLIMIT is set), so that on a
+// large corpus the collector runs before garbage piles up to twice the live
+// data: the n-gram metrics keep up to about six times the input live.
+func setMemoryTarget(path string) {
+	if os.Getenv("GOMEMLIMIT") != "" {
+		return
+	}
+	if st, err := os.Stat(path); err == nil && st.Mode().IsRegular() {
+		debug.SetMemoryLimit(192<<20 + 5*st.Size())
+	}
 }
 
 func contains(list []string, s string) bool {

@@ -3,11 +3,11 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 
 	"github.com/storyeval/storyeval/rovist"
+	"github.com/storyeval/storyeval/story"
 )
 
 func init() {
@@ -19,31 +19,26 @@ func init() {
 }
 
 func runNouns(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("nouns", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("nouns", stderr)
 	storiesPath := fs.String("stories", "", "JSON file {id: story text} (required)")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: storyeval nouns -stories FILE.json")
-		fmt.Fprintln(stderr, "\nPrints {id: [[sorted unique nouns of sentence 1], ...]} in the input's order.")
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
+	setUsage(fs,
+		"usage: storyeval nouns -stories FILE.json",
+		"\nPrints {id: [[sorted unique nouns of sentence 1], ...]} in the input's order.",
+	)
+	if err := parseFlags(fs, args, 0); err != nil {
 		return err
 	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected arguments %q", fs.Args())
+	if err := requireFlags(fs, "stories"); err != nil {
+		return err
 	}
-	if *storiesPath == "" {
-		fs.Usage()
-		return fmt.Errorf("-stories is required")
-	}
-	ids, texts, err := readStories(*storiesPath)
+	set, err := story.ReadJSON(*storiesPath, story.ReadOptions{})
 	if err != nil {
 		return err
 	}
+	ids, texts := set.IDs(), set.Texts()
 	out := nounsByStory{ids: ids, nouns: make(map[string][][]string, len(ids))}
-	for _, id := range ids {
-		nouns, err := rovist.Nouns(texts[id])
+	for i, id := range ids {
+		nouns, err := rovist.Nouns(texts[i])
 		if err != nil {
 			return fmt.Errorf("story %q: %w", id, err)
 		}

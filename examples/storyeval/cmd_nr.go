@@ -1,70 +1,58 @@
 package main
 
 import (
-	"encoding/csv"
-	"flag"
 	"fmt"
 	"io"
 
 	"github.com/storyeval/storyeval/rovist"
+	"github.com/storyeval/storyeval/story"
 )
 
 func init() {
 	register(command{
 		name:    "nr",
-		summary: "RoViST-NR (non-redundancy) of each story, as CSV id,score",
+		summary: "RoViST-NR (non-redundancy) of each story",
 		run:     runNR,
 	})
 }
 
 func runNR(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("nr", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("nr", stderr)
 	storiesPath := fs.String("stories", "", "JSON file {id: story text} (required)")
 	setJaccard := fs.Bool("set-jaccard", false, "score pairs with the paper's set Jaccard index instead of the reference code's count of equal token pairs")
 	block := fs.Int("block", rovist.DefaultBlockLength, "length of the token blocks compared within a sentence")
 	strict := fs.Bool("error-on-empty-union", false, "fail, as the original scorer's ZeroDivisionError, when two sentences are both empty after the last-token drop (default: skip the pair, as the dHM scorer)")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: storyeval nr -stories FILE.json [-set-jaccard] [-block N] [-error-on-empty-union]")
-		fmt.Fprintln(stderr, "\nPrints CSV id,score in the input's order; the score is NaN for a story")
-		fmt.Fprintln(stderr, "with fewer than two sentences, which the reference leaves undefined.")
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
+	format := formatFlag(fs)
+	setUsage(fs,
+		"usage: storyeval nr [-set-jaccard] [-block N] [-error-on-empty-union] [-format json|csv] -stories FILE.json",
+		"\nPrints each story's score (\"nr\") in the input's order; the score is NaN (null in JSON) for a",
+		"story with fewer than two sentences, which the reference leaves undefined.",
+	)
+	if err := parseFlags(fs, args, 0); err != nil {
 		return err
 	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected arguments %q", fs.Args())
+	if err := checkFormat(*format); err != nil {
+		return err
 	}
-	if *storiesPath == "" {
-		fs.Usage()
-		return fmt.Errorf("-stories is required")
+	if err := requireFlags(fs, "stories"); err != nil {
+		return err
 	}
 	if *block < 1 {
 		return fmt.Errorf("-block %d: the block length must be at least 1", *block)
 	}
 	opts := rovist.NROptions{SetJaccard: *setJaccard, BlockLength: *block, ErrorOnEmptyUnion: *strict}
-	ids, texts, err := readStories(*storiesPath)
+	set, err := story.ReadJSON(*storiesPath, story.ReadOptions{})
 	if err != nil {
 		return err
 	}
-	stories := make([]string, len(ids))
-	for i, id := range ids {
-		stories[i] = texts[id]
-	}
+	ids, stories := set.IDs(), set.Texts()
 	results, errs := rovist.NonRedundancyAll(stories, opts)
-	w := csv.NewWriter(stdout)
-	if err := w.Write([]string{"id", "score"}); err != nil {
-		return err
-	}
+	t := &scoreTable{metrics: []string{"nr"}, ids: ids, items: make([][]float64, len(ids))}
 	for i, id := range ids {
 		if errs[i] != nil {
 			return fmt.Errorf("story %q: %w", id, errs[i])
 		}
-		if err := w.Write([]string{id, formatFloat(results[i].Score)}); err != nil {
-			return err
-		}
+		t.items[i] = []float64{results[i].Score}
 	}
-	w.Flush()
-	return w.Error()
+	return t.write(stdout, *format)
 }

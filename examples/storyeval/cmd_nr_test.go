@@ -5,16 +5,17 @@ import (
 	"testing"
 
 	"github.com/storyeval/storyeval/rovist"
+	"github.com/storyeval/storyeval/story"
 )
 
 func TestNRCommand(t *testing.T) {
 	var stdout, stderr bytes.Buffer
-	if code := runMain([]string{"nr", "-stories", cliStories}, &stdout, &stderr); code != 0 {
+	if code := runMain([]string{"nr", "-format", "csv", "-stories", cliStories}, &stdout, &stderr); code != 0 {
 		t.Fatalf("exit status %d, stderr: %s", code, stderr.String())
 	}
 	// Published RoViST-NR scores (rovist/testdata/*_R.csv.gz); story 45541
 	// has one sentence and is absent from the published file.
-	want := "id,score\n" +
+	want := "id,nr\n" +
 		"45531,0.9132038022999122\n" +
 		"45541,NaN\n" +
 		"llava-45605,0.8466142135944096\n" +
@@ -26,19 +27,20 @@ func TestNRCommand(t *testing.T) {
 
 func TestNRCommandOptions(t *testing.T) {
 	var stdout, stderr bytes.Buffer
-	if code := runMain([]string{"nr", "-stories", cliStories, "-set-jaccard", "-block", "2"}, &stdout, &stderr); code != 0 {
+	if code := runMain([]string{"nr", "-format", "csv", "-stories", cliStories, "-set-jaccard", "-block", "2"}, &stdout, &stderr); code != 0 {
 		t.Fatalf("exit status %d, stderr: %s", code, stderr.String())
 	}
 	// The flags reach the library: each row is rovist.NonRedundancy with
 	// the same options, which differs from the published score.
-	ids, texts, err := readStories(cliStories)
+	set, err := story.ReadJSON(cliStories, story.ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	opts := &rovist.NROptions{SetJaccard: true, BlockLength: 2}
-	want := "id,score\n"
-	for _, id := range ids {
-		res, err := rovist.NonRedundancy(texts[id], opts)
+	want := "id,nr\n"
+	for _, st := range set.Stories() {
+		id := st.ID
+		res, err := rovist.NonRedundancy(st.Text, opts)
 		if err != nil {
 			t.Fatal(err)
 		}

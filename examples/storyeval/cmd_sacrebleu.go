@@ -1,8 +1,6 @@
 package main
 
 import (
-	"flag"
-	"fmt"
 	"io"
 
 	"github.com/storyeval/storyeval/ngram"
@@ -17,39 +15,35 @@ func init() {
 }
 
 func runSacreBLEU(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("sacrebleu", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("sacrebleu", stderr)
 	in := fs.String("in", "", `corpus JSON file {"cands": {id: str}, "refs": {id: [str, ...]}} (required)`)
 	lowercase := fs.Bool("lowercase", false, "lower-case before tokenizing (SacreBLEU -lc)")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: storyeval sacrebleu -in FILE.json [-lowercase]")
-		fmt.Fprintln(stderr, "items are sentence_bleu scores (effective order), the corpus score is corpus_bleu")
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
+	format := formatFlag(fs)
+	setUsage(fs,
+		"usage: storyeval sacrebleu [-lowercase] [-format json|csv] -in FILE.json",
+		"The corpus score is corpus_bleu; items are sentence_bleu scores (effective order), in the input's order.",
+	)
+	if err := parseFlags(fs, args, 0); err != nil {
 		return err
 	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected arguments %q", fs.Args())
+	if err := checkFormat(*format); err != nil {
+		return err
 	}
-	if *in == "" {
-		fs.Usage()
-		return fmt.Errorf("-in is required")
+	if err := requireFlags(fs, "in"); err != nil {
+		return err
 	}
 	c, err := ngram.ReadCorpus(*in)
 	if err != nil {
 		return err
 	}
-	s, err := ngram.SacreBLEU(c, &ngram.SacreBLEUOptions{Lowercase: *lowercase})
+	s, err := ngram.SacreBLEU(c, ngram.SacreBLEUOptions{Lowercase: *lowercase})
 	if err != nil {
 		return err
 	}
-	out := struct {
-		Score Float            `json:"score"`
-		Items map[string]Float `json:"items"`
-	}{Score: Float(s.Corpus), Items: map[string]Float{}}
-	for id, x := range s.Items {
-		out.Items[id] = Float(x)
+	ids := c.IDs()
+	t := &scoreTable{metrics: []string{"BLEU"}, corpus: []float64{s.Corpus}, ids: ids, items: make([][]float64, len(ids))}
+	for i, id := range ids {
+		t.items[i] = []float64{s.Items[id]}
 	}
-	return writeJSON(stdout, out)
+	return t.write(stdout, *format)
 }

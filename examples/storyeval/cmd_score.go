@@ -136,7 +136,7 @@ func runScore(args []string, stdout, stderr io.Writer) error {
 	cfg.vgDefaultIDF = *vgDefaultIDF
 	for _, m := range selected {
 		if m.name == "meteor" && m.available(suite, cfg) {
-			if cfg.meteor, err = ngram.NewMeteor(&ngram.MeteorOptions{ParaphraseTable: *paraphrase}); err != nil {
+			if cfg.meteor, err = ngram.NewMeteor(ngram.MeteorOptions{ParaphraseTable: *paraphrase}); err != nil {
 				return err
 			}
 		}
@@ -174,7 +174,7 @@ func readStyleTable(path string) (*stylem.Table, error) {
 		return nil, err
 	}
 	defer f.Close()
-	t, err := stylem.ReadTable(f, nil)
+	t, err := stylem.ReadTable(f, stylem.ReadOptions{})
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}

@@ -115,7 +115,7 @@ func TestScoreCommandMatchesPackages(t *testing.T) {
 
 	// Per-story scores from the packages.
 	want := map[string]map[[2]string]float64{} // metric → (id, system) → score
-	meteor, err := ngram.NewMeteor(nil)
+	meteor, err := ngram.NewMeteor(ngram.MeteorOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

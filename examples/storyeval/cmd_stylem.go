@@ -3,14 +3,13 @@ package main
 import (
 	"bufio"
 	"bytes"
-	"compress/gzip"
+	"encoding/csv"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
-	"strings"
 
 	"github.com/storyeval/storyeval/stylem"
 )
@@ -25,8 +24,8 @@ func init() {
 
 func runStylem(args []string, stdout, stderr io.Writer) error {
 	usage := func() {
-		fmt.Fprintln(stderr, "usage: storyeval stylem build -in CORPUS.jsonl -out TABLE [-tokenize ptb|simple] [-formula code|paper] [-ecdf statsmodels|count-ratio]")
-		fmt.Fprintln(stderr, "       storyeval stylem score -table TABLE -in FILE.jsonl [-tokenize ptb|simple]")
+		fmt.Fprintln(stderr, "usage: storyeval stylem build [-tokenize ptb|simple] [-formula code|paper] [-ecdf statsmodels|count-ratio] -in CORPUS.jsonl -out TABLE")
+		fmt.Fprintln(stderr, "       storyeval stylem score [-tokenize ptb|simple] [-format json|csv] -table TABLE -in FILE.jsonl")
 	}
 	if len(args) == 0 {
 		usage()
@@ -45,45 +44,20 @@ func runStylem(args []string, stdout, stderr io.Writer) error {
 	return fmt.Errorf("unknown action %q (want build or score)", args[0])
 }
 
-// openMaybeGzip opens path, decompressing it when the name ends in .gz.
-func openMaybeGzip(path string) (io.Reader, func() error, error) {
-	if path == "" {
-		return nil, nil, fmt.Errorf("no input file given")
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, nil, err
-	}
-	if !strings.HasSuffix(path, ".gz") {
-		return f, f.Close, nil
-	}
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		f.Close()
-		return nil, nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return zr, f.Close, nil
-}
-
 func runStylemBuild(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("stylem build", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("stylem build", stderr)
 	in := fs.String("in", "", `corpus: JSONL lines {"style", "caption", "image"} (required; .gz is read compressed)`)
-	format := fs.String("format", "jsonl", "corpus format: jsonl, or personality-captions (the ParlAI JSON list)")
+	inFormat := fs.String("in-format", "jsonl", "corpus format: jsonl, or personality-captions (the ParlAI JSON list)")
 	out := fs.String("out", "", "table file to write (required)")
 	tokenize := fs.String("tokenize", "ptb", "tokenization after RETOK: ptb (COCO PTB tokenizer, as the reference) or simple (lower-case, split, drop punctuation)")
 	formula := fs.String("formula", "code", "CNG formula: code (reference code: mean over the other styles) or paper (eq. 4: divided by |S|)")
 	ecdf := fs.String("ecdf", "count-ratio", "ECDF values: count-ratio (count/m, as the golden fixture) or statsmodels (np.linspace steps; can differ in the last bit)")
 	keepAll := fs.Bool("keep-all-captions", false, "count every caption of every record (the reference keeps only the last caption per image+style)")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: storyeval stylem build -in CORPUS.jsonl -out TABLE [-tokenize ptb|simple] [-formula code|paper] [-ecdf statsmodels|count-ratio]")
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
+	setUsage(fs,
+		"usage: storyeval stylem build [-tokenize ptb|simple] [-formula code|paper] [-ecdf statsmodels|count-ratio] -in CORPUS.jsonl -out TABLE",
+	)
+	if err := parseFlags(fs, args, 0); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected arguments %q", fs.Args())
 	}
 	if *out == "" {
 		return fmt.Errorf("-out: no table file given")
@@ -96,33 +70,28 @@ func runStylemBuild(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("-formula: %w", err)
 	}
-	var kind stylem.ECDFKind
-	switch *ecdf {
-	case "statsmodels":
-		kind = stylem.ECDFStatsmodels
-	case "count-ratio":
-		kind = stylem.ECDFCountRatio
-	default:
-		return fmt.Errorf("-ecdf: unknown ECDF %q (want statsmodels or count-ratio)", *ecdf)
+	kind, err := stylem.ECDFByName(*ecdf)
+	if err != nil {
+		return fmt.Errorf("-ecdf: %w", err)
 	}
 	r, closeIn, err := openMaybeGzip(*in)
 	if err != nil {
 		return fmt.Errorf("-in: %w", err)
 	}
 	var recs []stylem.Record
-	switch *format {
+	switch *inFormat {
 	case "jsonl":
 		recs, err = stylem.ReadCorpusJSONL(r, 0)
 	case "personality-captions":
-		recs, err = stylem.ReadPersonalityCaptions(r, nil)
+		recs, err = stylem.ReadPersonalityCaptions(r, stylem.PersonalityCaptionsOptions{})
 	default:
-		err = fmt.Errorf("-format: unknown format %q (want jsonl or personality-captions)", *format)
+		err = fmt.Errorf("-in-format: unknown format %q (want jsonl or personality-captions)", *inFormat)
 	}
 	closeIn()
 	if err != nil {
 		return fmt.Errorf("%s: %w", *in, err)
 	}
-	tab, err := stylem.Build(recs, &stylem.BuildOptions{Step: step, StepName: *tokenize, Formula: f, ECDF: kind, KeepAllCaptions: *keepAll})
+	tab, err := stylem.Build(recs, stylem.BuildOptions{Step: step, StepName: *tokenize, Formula: f, ECDF: kind, KeepAllCaptions: *keepAll})
 	if err != nil {
 		return fmt.Errorf("%s: %w", *in, err)
 	}
@@ -155,29 +124,26 @@ type stylemScoreLine struct {
 	Refs    []string `json:"refs"`
 }
 
-// stylemScores is one caption's scores under one style; StyleCIDEr is null
-// when the line has no references.
-type stylemScores struct {
-	OnlyStyle      Float `json:"onlystyle"`
-	OnlyStyleExist Float `json:"onlystyle_exist"`
-	StyleCIDEr     Float `json:"stylecider"`
-}
+// stylemMetrics are the scores stylem score prints per caption and style,
+// in output order; StyleCIDEr is NaN (null in JSON) when the line has no
+// references.
+var stylemMetrics = []string{"onlystyle", "onlystyle_exist", "stylecider"}
 
 func runStylemScore(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("stylem score", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("stylem score", stderr)
 	tablePath := fs.String("table", "", "table file written by stylem build (required)")
 	in := fs.String("in", "", `captions: JSONL lines {"id", "caption", "refs": [...]} (required; .gz is read compressed)`)
 	tokenize := fs.String("tokenize", "", "tokenization after RETOK: ptb or simple (default: the table's)")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: storyeval stylem score -table TABLE -in FILE.jsonl [-tokenize ptb|simple]")
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
+	format := formatFlag(fs)
+	setUsage(fs,
+		"usage: storyeval stylem score [-tokenize ptb|simple] [-format json|csv] -table TABLE -in FILE.jsonl",
+		"Prints, per caption in the input's order and per style of the table, OnlyStyle, OnlyStyleExist and StyleCIDEr.",
+	)
+	if err := parseFlags(fs, args, 0); err != nil {
 		return err
 	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected arguments %q", fs.Args())
+	if err := checkFormat(*format); err != nil {
+		return err
 	}
 	if *tablePath == "" {
 		return fmt.Errorf("-table: no table file given")
@@ -186,7 +152,7 @@ func runStylemScore(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("-table: %w", err)
 	}
-	tab, err := stylem.ReadTable(bufio.NewReaderSize(tf, 1<<20), nil)
+	tab, err := stylem.ReadTable(bufio.NewReaderSize(tf, 1<<20), stylem.ReadOptions{})
 	tf.Close()
 	if err != nil {
 		return fmt.Errorf("%s: %w", *tablePath, err)
@@ -205,7 +171,8 @@ func runStylemScore(args []string, stdout, stderr io.Writer) error {
 	}
 	defer closeIn()
 	styles := tab.Styles()
-	out := map[string]map[string]stylemScores{}
+	out := &stylemOutput{styles: styles}
+	seen := map[string]bool{}
 	sc := bufio.NewScanner(io.LimitReader(r, maxInputBytes))
 	sc.Buffer(make([]byte, 0, 64<<10), 1<<24)
 	var scores *stylem.Scores
@@ -221,9 +188,10 @@ func runStylemScore(args []string, stdout, stderr io.Writer) error {
 		if l.ID == nil || l.Caption == nil {
 			return fmt.Errorf("%s line %d: needs \"id\" and \"caption\"", *in, ln)
 		}
-		if _, dup := out[*l.ID]; dup {
+		if seen[*l.ID] {
 			return fmt.Errorf("%s line %d: id %q appears twice", *in, ln, *l.ID)
 		}
+		seen[*l.ID] = true
 		refs := make([][]string, len(l.Refs))
 		for i, ref := range l.Refs {
 			refs[i] = stylem.Tokenize(ref, step)
@@ -231,11 +199,12 @@ func runStylemScore(args []string, stdout, stderr io.Writer) error {
 		if scores, err = tab.Score(stylem.Tokenize(*l.Caption, step), refs, scores); err != nil {
 			return fmt.Errorf("%s line %d: %w", *in, ln, err)
 		}
-		row := make(map[string]stylemScores, len(styles))
-		for s, style := range styles {
-			row[style] = stylemScores{Float(scores.OnlyStyle[s]), Float(scores.OnlyStyleExist[s]), Float(scores.StyleCIDEr[s])}
+		row := make([][3]float64, len(styles))
+		for s := range styles {
+			row[s] = [3]float64{scores.OnlyStyle[s], scores.OnlyStyleExist[s], scores.StyleCIDEr[s]}
 		}
-		out[*l.ID] = row
+		out.ids = append(out.ids, *l.ID)
+		out.rows = append(out.rows, row)
 	}
 	if err := sc.Err(); err != nil {
 		if errors.Is(err, bufio.ErrTooLong) {
@@ -243,5 +212,73 @@ func runStylemScore(args []string, stdout, stderr io.Writer) error {
 		}
 		return fmt.Errorf("%s: %w", *in, err)
 	}
-	return writeJSON(stdout, out)
+	if len(out.ids) == 0 {
+		return fmt.Errorf("%s: no captions to score (the file is empty)", *in)
+	}
+	return out.write(stdout, *format)
+}
+
+// stylemOutput is what stylem score prints: per caption, in input order,
+// the three scores under each style of the table.
+type stylemOutput struct {
+	styles []string
+	ids    []string
+	rows   [][][3]float64 // rows[i][style] holds stylemMetrics' values
+}
+
+// write prints JSON {"items": {id: {style: {metric: value}}}} or CSV
+// id,style,metrics… with one row per caption and style.
+func (o *stylemOutput) write(w io.Writer, format string) error {
+	bw := bufio.NewWriterSize(w, 1<<16)
+	if format == formatCSV {
+		cw := csv.NewWriter(bw)
+		if err := cw.Write(append([]string{"id", "style"}, stylemMetrics...)); err != nil {
+			return err
+		}
+		for i, id := range o.ids {
+			for s, style := range o.styles {
+				v := o.rows[i][s]
+				if err := cw.Write([]string{id, style, formatFloat(v[0]), formatFloat(v[1]), formatFloat(v[2])}); err != nil {
+					return err
+				}
+			}
+		}
+		cw.Flush()
+		if err := cw.Error(); err != nil {
+			return err
+		}
+		return bw.Flush()
+	}
+	buf := []byte("{\n  \"items\": {")
+	for i, id := range o.ids {
+		if i > 0 {
+			buf = append(buf, ',')
+		}
+		buf = append(buf, "\n    "...)
+		buf = appendJSONString(buf, id)
+		buf = append(buf, ": {"...)
+		for s, style := range o.styles {
+			if s > 0 {
+				buf = append(buf, ',')
+			}
+			buf = append(buf, "\n      "...)
+			buf = appendJSONString(buf, style)
+			buf = append(buf, ": {"...)
+			for m, name := range stylemMetrics {
+				if m > 0 {
+					buf = append(buf, ", "...)
+				}
+				buf = appendJSONString(buf, name)
+				buf = append(buf, ": "...)
+				buf = appendJSONFloat(buf, o.rows[i][s][m])
+			}
+			buf = append(buf, '}')
+		}
+		buf = append(buf, "\n    }"...)
+	}
+	buf = append(buf, "\n  }\n}\n"...)
+	if _, err := bw.Write(buf); err != nil {
+		return err
+	}
+	return bw.Flush()
 }

@@ -57,10 +57,13 @@ func TestStylemBuildAndScoreMatchFixture(t *testing.T) {
 	if code := runMain([]string{"stylem", "score", "-table", table, "-in", "../../stylem/testdata/toy_score.jsonl.gz"}, &stdout, &stderr); code != 0 {
 		t.Fatalf("score exit %d: %s", code, stderr.String())
 	}
-	var got map[string]map[string]map[string]float64
-	if err := json.Unmarshal(stdout.Bytes(), &got); err != nil {
+	var out struct {
+		Items map[string]map[string]map[string]float64 `json:"items"`
+	}
+	if err := json.Unmarshal(stdout.Bytes(), &out); err != nil {
 		t.Fatal(err)
 	}
+	got := out.Items
 	onlyStyle, exist, cider := stylemFixture(t)
 	n := 0
 	for i, id := range []string{"t1", "t2", "t3"} {
@@ -96,10 +99,13 @@ func TestStylemScoreWithoutRefsAndDefaults(t *testing.T) {
 	if code := runMain([]string{"stylem", "score", "-table", table, "-in", in}, &stdout, &stderr); code != 0 {
 		t.Fatalf("score exit %d: %s", code, stderr.String())
 	}
-	var got map[string]map[string]map[string]*float64
-	if err := json.Unmarshal(stdout.Bytes(), &got); err != nil {
+	var out struct {
+		Items map[string]map[string]map[string]*float64 `json:"items"`
+	}
+	if err := json.Unmarshal(stdout.Bytes(), &out); err != nil {
 		t.Fatal(err)
 	}
+	got := out.Items
 	h := got["x"]["Happy"]
 	if h["stylecider"] != nil || h["onlystyle"] == nil || *h["onlystyle"] <= *got["x"]["Gloomy"]["onlystyle"] {
 		t.Errorf("scores %s", stdout.String())
@@ -131,7 +137,7 @@ func TestStylemErrors(t *testing.T) {
 func TestStylemBuildPersonalityCaptions(t *testing.T) {
 	table := filepath.Join(t.TempDir(), "pc.stylem")
 	var stdout, stderr bytes.Buffer
-	if code := runMain([]string{"stylem", "build", "-format", "personality-captions", "-in", "../../stylem/testdata/personality_captions_sample.json.gz",
+	if code := runMain([]string{"stylem", "build", "-in-format", "personality-captions", "-in", "../../stylem/testdata/personality_captions_sample.json.gz",
 		"-out", table, "-formula", "paper", "-keep-all-captions"}, &stdout, &stderr); code != 0 {
 		t.Fatalf("build exit %d: %s", code, stderr.String())
 	}

@@ -2,11 +2,11 @@ package main
 
 import (
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 
 	"github.com/storyeval/storyeval/encoders/tokenize"
+	"github.com/storyeval/storyeval/story"
 )
 
 func init() {
@@ -28,8 +28,7 @@ type tokenizeLine struct {
 }
 
 func runTokenize(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("tokenize", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("tokenize", stderr)
 	family := fs.String("family", "", "tokenizer family: bert, albert or clip (required)")
 	model := fs.String("model", "", "HuggingFace model directory with the tokenizer files (required)")
 	textsPath := fs.String("texts", "", "JSON file {id: text} (required)")
@@ -37,21 +36,16 @@ func runTokenize(args []string, stdout, stderr io.Writer) error {
 	truncation := fs.String("truncation", "do_not_truncate", "longest_first, only_first, only_second or do_not_truncate")
 	padding := fs.String("padding", "none", "none, longest or max_length (over all texts of the file)")
 	cleaner := fs.String("clip-cleaner", "openai", "CLIP text cleaning: openai, hf or hf-noftfy")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: storyeval tokenize -family bert|albert|clip -model DIR -texts FILE.json [flags]")
-		fmt.Fprintln(stderr, "\nPrints one JSON object per text, in the input's order, as HuggingFace's tokenizer(...) returns it:")
-		fmt.Fprintln(stderr, `{"id": ..., "tokens": [...], "input_ids": [...], "attention_mask": [...], "token_type_ids": [...]}`)
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
+	setUsage(fs,
+		"usage: storyeval tokenize [flags] -family bert|albert|clip -model DIR -texts FILE.json",
+		"\nPrints one JSON object per text, in the input's order, as HuggingFace's tokenizer(...) returns it:",
+		`{"id": ..., "tokens": [...], "input_ids": [...], "attention_mask": [...], "token_type_ids": [...]}`,
+	)
+	if err := parseFlags(fs, args, 0); err != nil {
 		return err
 	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected arguments %q", fs.Args())
-	}
-	if *family == "" || *model == "" || *textsPath == "" {
-		fs.Usage()
-		return fmt.Errorf("-family, -model and -texts are required")
+	if err := requireFlags(fs, "family", "model", "texts"); err != nil {
+		return err
 	}
 	opt := tokenize.Options{MaxLength: *maxLength}
 	var err error
@@ -71,17 +65,24 @@ func runTokenize(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	ids, texts, err := readStories(*textsPath)
+	set, err := story.ReadJSON(*textsPath, story.ReadOptions{})
 	if err != nil {
 		return err
 	}
-	batch := make([]string, len(ids))
-	for i, id := range ids {
-		batch[i] = texts[id]
-	}
-	encs, err := enc.EncodeBatch(batch, opt)
+	ids := set.IDs()
+	encs, err := enc.EncodeBatch(set.Texts(), opt)
 	if err != nil {
 		return err
+	}
+	if *maxLength > 0 && opt.Truncation != tokenize.NoTruncation {
+		// HF's tokenizer, asked to truncate below the special tokens'
+		// length, logs an error and returns the text untruncated; say so
+		// rather than print over-long output without a word.
+		for i, e := range encs {
+			if len(e.IDs) > *maxLength {
+				return fmt.Errorf("text %q: -max-length %d is too short to truncate to: %d tokens remain after %s truncation (the special tokens alone may need more)", ids[i], *maxLength, len(e.IDs), *truncation)
+			}
+		}
 	}
 	out := json.NewEncoder(stdout)
 	out.SetEscapeHTML(false)

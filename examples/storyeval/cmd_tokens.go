@@ -2,12 +2,11 @@ package main
 
 import (
 	"encoding/json"
-	"flag"
-	"fmt"
 	"io"
 
 	"github.com/storyeval/storyeval/internal/sentences"
 	"github.com/storyeval/storyeval/internal/words"
+	"github.com/storyeval/storyeval/story"
 )
 
 func init() {
@@ -27,33 +26,28 @@ type tokensLine struct {
 }
 
 func runTokens(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("tokens", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("tokens", stderr)
 	storiesPath := fs.String("stories", "", "JSON file {id: story text} (required)")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: storyeval tokens -stories FILE.json")
-		fmt.Fprintln(stderr, "\nPrints one JSON object per story, in the input's order:")
-		fmt.Fprintln(stderr, `{"id": ..., "sentences": nltk.sent_tokenize(story), "words": [nltk.word_tokenize(s) for s in sentences]}`)
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
+	setUsage(fs,
+		"usage: storyeval tokens -stories FILE.json",
+		"\nPrints one JSON object per story, in the input's order:",
+		`{"id": ..., "sentences": nltk.sent_tokenize(story), "words": [nltk.word_tokenize(s) for s in sentences]}`,
+	)
+	if err := parseFlags(fs, args, 0); err != nil {
 		return err
 	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected arguments %q", fs.Args())
+	if err := requireFlags(fs, "stories"); err != nil {
+		return err
 	}
-	if *storiesPath == "" {
-		fs.Usage()
-		return fmt.Errorf("-stories is required")
-	}
-	ids, texts, err := readStories(*storiesPath)
+	set, err := story.ReadJSON(*storiesPath, story.ReadOptions{})
 	if err != nil {
 		return err
 	}
+	ids, texts := set.IDs(), set.Texts()
 	enc := json.NewEncoder(stdout)
 	enc.SetEscapeHTML(false)
-	for _, id := range ids {
-		line := tokensLine{ID: id, Sentences: sentences.Split(texts[id])}
+	for i, id := range ids {
+		line := tokensLine{ID: id, Sentences: sentences.Split(texts[i])}
 		if line.Sentences == nil {
 			line.Sentences = []string{} // [] rather than null for an empty story
 		}

@@ -1,12 +1,19 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
+	"encoding/csv"
 	"encoding/json"
+	"flag"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"strconv"
+	"strings"
+
+	"github.com/storyeval/storyeval/internal/gzipbound"
 )
 
 // maxInputBytes bounds every input file the command reads, so that a wrong
@@ -59,6 +66,42 @@ func readFile(path string) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
+// gunzipBounded decompresses a .gz input held in memory, within
+// maxInputBytes and gzipbound's default ratio of the compressed size, so a
+// small decompression bomb fails after a few megabytes.
+func gunzipBounded(data []byte) ([]byte, error) {
+	zr, err := gzipbound.NewReader(bytes.NewReader(data), gzipbound.Options{Max: maxInputBytes})
+	if err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	if _, err := buf.ReadFrom(zr); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// openMaybeGzip opens path, decompressing it when the name ends in .gz
+// (bounded as gunzipBounded).
+func openMaybeGzip(path string) (io.Reader, func() error, error) {
+	if path == "" {
+		return nil, nil, fmt.Errorf("no input file given")
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !strings.HasSuffix(path, ".gz") {
+		return f, f.Close, nil
+	}
+	zr, err := gzipbound.NewReader(bufio.NewReaderSize(f, 1<<16), gzipbound.Options{Max: maxInputBytes})
+	if err != nil {
+		f.Close()
+		return nil, nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return zr, f.Close, nil
+}
+
 // writeJSON writes v as indented JSON followed by a newline. Map keys come
 // out sorted, so output is deterministic.
 func writeJSON(w interface{ Write([]byte) (int, error) }, v any) error {
@@ -66,4 +109,160 @@ func writeJSON(w interface{ Write([]byte) (int, error) }, v any) error {
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
 	return enc.Encode(v)
+}
+
+// Output formats of the scoring subcommands (-format).
+const (
+	formatJSON = "json"
+	formatCSV  = "csv"
+)
+
+// formatFlag adds the -format flag every scoring subcommand has.
+func formatFlag(fs *flag.FlagSet) *string {
+	return fs.String("format", formatJSON, "output format: json, or csv (one row per item in input order)")
+}
+
+// checkFormat validates a -format value.
+func checkFormat(format string) error {
+	if format != formatJSON && format != formatCSV {
+		return fmt.Errorf("-format: want json or csv, got %q", format)
+	}
+	return nil
+}
+
+// scoreTable is what a scoring subcommand prints: one row of metric values
+// per item, in input order, and for metrics with a corpus-level score the
+// corpus row.
+type scoreTable struct {
+	metrics []string
+	corpus  []float64 // one per metric; nil when there is no corpus score
+	ids     []string
+	items   [][]float64 // items[i][m] is metric m of item ids[i]
+	// extraJSON, when set, writes more members of the JSON object (each
+	// starting with ",\n  "); CSV output leaves them out.
+	extraJSON func(w io.Writer) error
+}
+
+// write prints t as JSON ({"corpus": {metric: value}, "items": {id:
+// {metric: value}}}, members in input order) or as CSV (header id,metrics…,
+// one row per item, then the corpus row with an empty id).
+func (t *scoreTable) write(w io.Writer, format string) error {
+	bw := bufio.NewWriterSize(w, 1<<16)
+	var err error
+	if format == formatCSV {
+		err = t.writeCSV(bw)
+	} else {
+		err = t.writeJSON(bw)
+	}
+	if err != nil {
+		return err
+	}
+	return bw.Flush()
+}
+
+func (t *scoreTable) writeCSV(w io.Writer) error {
+	cw := csv.NewWriter(w)
+	row := append([]string{"id"}, t.metrics...)
+	if err := cw.Write(row); err != nil {
+		return err
+	}
+	for i, id := range t.ids {
+		row = append(row[:0], id)
+		for _, v := range t.items[i] {
+			row = append(row, formatFloat(v))
+		}
+		if err := cw.Write(row); err != nil {
+			return err
+		}
+	}
+	if t.corpus != nil {
+		row = append(row[:0], "")
+		for _, v := range t.corpus {
+			row = append(row, formatFloat(v))
+		}
+		if err := cw.Write(row); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+func (t *scoreTable) writeJSON(w *bufio.Writer) error {
+	var buf []byte
+	buf = append(buf, "{\n"...)
+	if t.corpus != nil {
+		buf = append(buf, `  "corpus": `...)
+		buf = t.appendMetrics(buf, t.corpus, "  ")
+		buf = append(buf, ",\n"...)
+	}
+	buf = append(buf, `  "items": {`...)
+	for i, id := range t.ids {
+		if i > 0 {
+			buf = append(buf, ',')
+		}
+		buf = append(buf, "\n    "...)
+		buf = appendJSONString(buf, id)
+		buf = append(buf, ": "...)
+		buf = t.appendMetrics(buf, t.items[i], "    ")
+		if len(buf) > 1<<15 {
+			if _, err := w.Write(buf); err != nil {
+				return err
+			}
+			buf = buf[:0]
+		}
+	}
+	if len(t.ids) > 0 {
+		buf = append(buf, "\n  "...)
+	}
+	buf = append(buf, '}')
+	if t.extraJSON != nil {
+		if _, err := w.Write(buf); err != nil {
+			return err
+		}
+		buf = buf[:0]
+		if err := t.extraJSON(w); err != nil {
+			return err
+		}
+	}
+	buf = append(buf, "\n}\n"...)
+	_, err := w.Write(buf)
+	return err
+}
+
+// appendMetrics appends {"metric": value, ...} indented under indent.
+func (t *scoreTable) appendMetrics(buf []byte, values []float64, indent string) []byte {
+	buf = append(buf, '{')
+	for m, name := range t.metrics {
+		if m > 0 {
+			buf = append(buf, ',')
+		}
+		buf = append(buf, '\n')
+		buf = append(buf, indent...)
+		buf = append(buf, "  "...)
+		buf = appendJSONString(buf, name)
+		buf = append(buf, ": "...)
+		buf = appendJSONFloat(buf, values[m])
+	}
+	buf = append(buf, '\n')
+	buf = append(buf, indent...)
+	return append(buf, '}')
+}
+
+// appendJSONFloat appends x as Float marshals it.
+func appendJSONFloat(buf []byte, x float64) []byte {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return append(buf, "null"...)
+	}
+	return strconv.AppendFloat(buf, x, 'g', -1, 64)
+}
+
+// appendJSONString appends s as a JSON string, escaping as writeJSON does
+// (no HTML escaping).
+func appendJSONString(buf []byte, s string) []byte {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s) // a string always encodes
+	return append(buf, bytes.TrimSuffix(b.Bytes(), []byte("\n"))...)
 }

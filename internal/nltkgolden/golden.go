@@ -38,21 +38,24 @@ func ReadGzipJSON(dir, name string, v any) error {
 	return nil
 }
 
-// Load returns the golden stories of dir (5,055 VIST test references and
-// 500 LLaVA stories in the project's copy), each with its text.
-func Load(dir string) ([]Story, error) {
+// Load returns the golden stories (5,055 VIST test references and 500
+// LLaVA stories in the project's copy), each with its text: the story files
+// are read from storiesDir, NLTK's outputs (nltk38_tokens_vist.jsonl.gz,
+// kept in the repository-root testdata module for its size) from
+// tokensDir.
+func Load(storiesDir, tokensDir string) ([]Story, error) {
 	texts := map[string]map[string]string{}
 	for file, name := range map[string]string{
 		"vist/gt_test":     "vist_gt_test.json.gz",
 		"vist/llava_vc_p3": "vist_llava_first500.json.gz",
 	} {
 		m := map[string]string{}
-		if err := ReadGzipJSON(dir, name, &m); err != nil {
+		if err := ReadGzipJSON(storiesDir, name, &m); err != nil {
 			return nil, err
 		}
 		texts[file] = m
 	}
-	f, err := os.Open(filepath.Join(dir, "nltk38_tokens_vist.jsonl.gz"))
+	f, err := os.Open(filepath.Join(tokensDir, "nltk38_tokens_vist.jsonl.gz"))
 	if err != nil {
 		return nil, err
 	}

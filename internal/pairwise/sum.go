@@ -6,7 +6,8 @@ package pairwise
 // accumulators before the slice is split in two (numpy/core/src/umath/loops_utils.h).
 const blockSize = 128
 
-// Sum returns the sum of xs in numpy's pairwise order (SPEC §2.4): fewer than
+// Sum returns the sum of xs in numpy's pairwise order (numpy/core/src/umath/loops_utils.h.src,
+// pairwise_sum): fewer than
 // eight values are added left to right; up to 128 values use eight strided
 // accumulators combined as ((r0+r1)+(r2+r3))+((r4+r5)+(r6+r7)) with the
 // remainder added sequentially; longer slices are split at a multiple of

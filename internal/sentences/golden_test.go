@@ -7,7 +7,10 @@ import (
 )
 
 // goldenDir holds the NLTK 3.8 goldens shared with package words.
-const goldenDir = "../words/testdata"
+const (
+	goldenDir = "../words/testdata"
+	tokensDir = "../../testdata/words"
+)
 
 // goldenStory is one golden story with NLTK's sentences and words.
 type goldenStory = nltkgolden.Story
@@ -16,7 +19,7 @@ type goldenStory = nltkgolden.Story
 // and 500 LLaVA stories.
 func loadGolden(t testing.TB) []goldenStory {
 	t.Helper()
-	stories, err := nltkgolden.Load(goldenDir)
+	stories, err := nltkgolden.Load(goldenDir, tokensDir)
 	if err != nil {
 		t.Fatal(err)
 	}

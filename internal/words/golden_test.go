@@ -6,8 +6,12 @@ import (
 	"github.com/storyeval/storyeval/internal/nltkgolden"
 )
 
-// goldenDir holds the NLTK 3.8 goldens, shared with packages sentences and rovist.
-const goldenDir = "testdata"
+// goldenDir holds the stories of the NLTK 3.8 goldens, shared with packages
+// sentences and rovist; tokensDir holds NLTK's outputs on them.
+const (
+	goldenDir = "testdata"
+	tokensDir = "../../testdata/words"
+)
 
 // goldenStory is one golden story with NLTK's sentences and words.
 type goldenStory = nltkgolden.Story
@@ -16,7 +20,7 @@ type goldenStory = nltkgolden.Story
 // and 500 LLaVA stories.
 func loadGolden(t testing.TB) []goldenStory {
 	t.Helper()
-	stories, err := nltkgolden.Load(goldenDir)
+	stories, err := nltkgolden.Load(goldenDir, tokensDir)
 	if err != nil {
 		t.Fatal(err)
 	}

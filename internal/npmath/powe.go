@@ -1,4 +1,8 @@
-package stylem
+// Package npmath holds the floating-point results of Python and numpy
+// expressions that Go's math package does not reproduce bit for bit, for
+// the metrics that must match their reference code exactly. Sums and means
+// in numpy's pairwise order are in internal/pairwise.
+package npmath
 
 import (
 	"math"
@@ -9,37 +13,41 @@ import (
 // sigma is CIDEr-D's length-penalty width (σ = 6).
 const sigma = 6.0
 
-// lengthPenalty returns CIDEr-D's Gaussian length penalty for a difference
-// of delta bigrams.
+// CIDErLengthPenalty returns CIDEr-D's Gaussian length penalty for a
+// difference of delta (pycocoevalcap cider_scorer.py and the StyleM scorer,
+// which measure length in bigrams).
 //
-// Matches the reference implementation, which computes np.e**(-(δ²)/(2σ²)):
+// Matches the reference implementations, which compute np.e**(-(δ²)/(2σ²)):
 // Python's float power, i.e. the C library's pow(e, x), not exp(x). pow with
 // the double nearest e is not exp: ln(e as a double) = 1 − 5.3e-17, enough to
 // move results by an ulp. glibc's pow is correctly rounded except within
 // 0.02 ulp of a tie, so the correctly rounded value of e_double^x, computed
 // here in 256-bit arithmetic, matches it.
-func lengthPenalty(delta int) float64 {
+func CIDErLengthPenalty(delta int) float64 {
 	if delta < 0 {
 		delta = -delta
 	}
 	if delta < len(penaltyCache()) {
 		return penaltyCache()[delta]
 	}
-	return powE(-float64(delta*delta) / (2 * sigma * sigma))
+	return PowE(-float64(delta*delta) / (2 * sigma * sigma))
 }
 
-// penaltyCache holds lengthPenalty for |δ| < 256, computed once: scoring
+// penaltyCache holds CIDErLengthPenalty for |δ| < 256, computed once: scoring
 // calls it for every (caption, reference) pair.
 var penaltyCache = sync.OnceValue(func() []float64 {
 	t := make([]float64, 256)
 	for d := range t {
-		t[d] = powE(-float64(d*d) / (2 * sigma * sigma))
+		t[d] = PowE(-float64(d*d) / (2 * sigma * sigma))
 	}
 	return t
 })
 
-// powE returns math.E**x correctly rounded (x ≤ 0 here; any finite x works).
-func powE(x float64) float64 {
+// PowE returns math.E**x correctly rounded, which is what Python's
+// math.e ** x gives on glibc (its pow is correctly rounded but within 0.02
+// ulp of a tie); Go's math.Pow(math.E, x) and math.Exp(x) each miss it by an
+// ulp for some x. Any finite x works; the metrics call it with x ≤ 0.
+func PowE(x float64) float64 {
 	if x == 0 {
 		return 1
 	}

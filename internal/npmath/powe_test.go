@@ -1,4 +1,4 @@
-package stylem
+package npmath
 
 import (
 	"math"
@@ -27,8 +27,8 @@ func TestLengthPenaltyMatchesPythonPow(t *testing.T) {
 	}
 	expMisses := 0
 	for _, tt := range tests {
-		if got := lengthPenalty(tt.delta); got != tt.want {
-			t.Errorf("lengthPenalty(%d) = %v, want %v", tt.delta, got, tt.want)
+		if got := CIDErLengthPenalty(tt.delta); got != tt.want {
+			t.Errorf("CIDErLengthPenalty(%d) = %v, want %v", tt.delta, got, tt.want)
 		}
 		if math.Exp(-float64(tt.delta*tt.delta)/72) != tt.want {
 			expMisses++
@@ -45,8 +45,8 @@ func TestLengthPenaltyLargeDelta(t *testing.T) {
 		delta int
 		want  float64
 	}{{230, 8.207e-320}, {231, 1.4e-322}, {232, 0}, {300, 0}, {1 << 20, 0}} {
-		if got := lengthPenalty(tt.delta); got != tt.want {
-			t.Errorf("lengthPenalty(%d) = %v, want %v", tt.delta, got, tt.want)
+		if got := CIDErLengthPenalty(tt.delta); got != tt.want {
+			t.Errorf("CIDErLengthPenalty(%d) = %v, want %v", tt.delta, got, tt.want)
 		}
 	}
 }

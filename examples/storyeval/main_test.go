@@ -1,0 +1,49 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"strings"
+	"testing"
+)
+
+func TestTrimPackagePrefixes(t *testing.T) {
+	for in, want := range map[string]string{
+		"encoders: checkpoint: model.bin: truncated":     "model.bin: truncated",
+		"x.json: corpus JSON: ngram: no candidates":      "x.json: corpus JSON: no candidates",
+		"stylem: table body: unexpected EOF":             "table body: unexpected EOF",
+		"a checkpoint file: bad":                         "a checkpoint file: bad",
+		"encoders":                                       "encoders",
+		"story \"s\": id \"s\" appears twice":            "story \"s\": id \"s\" appears twice",
+		"rovist: story: tokenize: imageproc: ends early": "ends early",
+	} {
+		if got := trimPackagePrefixes(in); got != want {
+			t.Errorf("trimPackagePrefixes(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestVersionFlag(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	if code := runMain([]string{"-version"}, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	// A test binary's build info names the module's version ("(devel)" in
+	// a checkout) and the Go version.
+	if out := stdout.String(); !strings.HasPrefix(out, "storyeval ") || !strings.Contains(out, "go1.") {
+		t.Errorf("-version printed %q", out)
+	}
+}
+
+func TestInterruptedRunExits130(t *testing.T) {
+	commands["zz-interrupted"] = command{name: "zz-interrupted", run: func([]string, io.Writer, io.Writer) error {
+		return fmt.Errorf("x.csv: %w", context.Canceled)
+	}}
+	defer delete(commands, "zz-interrupted")
+	var stdout, stderr bytes.Buffer
+	if code := runMain([]string{"zz-interrupted"}, &stdout, &stderr); code != 130 || stderr.String() != "storyeval zz-interrupted: interrupted\n" {
+		t.Errorf("exit %d, stderr %q", code, stderr.String())
+	}
+}
