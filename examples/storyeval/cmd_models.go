@@ -54,14 +54,14 @@ var modelsLayout = []modelMetric{
 	{"GROOViST", []modelFile{
 		{"clip/config.json", nil, "CLIP config", "Hugging Face model openai/clip-vit-base-patch32, config.json"},
 		{"clip/model.safetensors", []string{"clip/pytorch_model.bin"}, "CLIP weights", "Hugging Face model openai/clip-vit-base-patch32, model.safetensors"},
-		{"clip/vocab.json", nil, "CLIP BPE vocabulary", "Hugging Face model openai/clip-vit-base-patch32, vocab.json"},
-		{"clip/merges.txt", nil, "CLIP BPE merges", "Hugging Face model openai/clip-vit-base-patch32, merges.txt"},
+		{"clip/vocab.json", []string{"clip/vocab.json.gz"}, "CLIP BPE vocabulary", "Hugging Face model openai/clip-vit-base-patch32, vocab.json"},
+		{"clip/merges.txt", []string{"clip/merges.txt.gz"}, "CLIP BPE merges", "Hugging Face model openai/clip-vit-base-patch32, merges.txt"},
 	}},
 	{"CLIPScore", []modelFile{
 		{"clip/config.json", nil, "CLIP config", "Hugging Face model openai/clip-vit-base-patch32, config.json"},
 		{"clip/model.safetensors", []string{"clip/pytorch_model.bin"}, "CLIP weights", "Hugging Face model openai/clip-vit-base-patch32, model.safetensors"},
-		{"clip/vocab.json", nil, "CLIP BPE vocabulary", "Hugging Face model openai/clip-vit-base-patch32, vocab.json"},
-		{"clip/merges.txt", nil, "CLIP BPE merges", "Hugging Face model openai/clip-vit-base-patch32, merges.txt"},
+		{"clip/vocab.json", []string{"clip/vocab.json.gz"}, "CLIP BPE vocabulary", "Hugging Face model openai/clip-vit-base-patch32, vocab.json"},
+		{"clip/merges.txt", []string{"clip/merges.txt.gz"}, "CLIP BPE merges", "Hugging Face model openai/clip-vit-base-patch32, merges.txt"},
 	}},
 	{"Vrank", []modelFile{
 		{"vrank/config.json", nil, "Vrank BERT config", "no public Vrank weights: train one with 'storyeval vrank train' on the VHED CSV (it writes this folder)"},
