@@ -21,6 +21,8 @@ type scoreModels struct {
 	grounder  *rovist.Grounder
 	groovist  *groovist.Scorer
 	vrank     *vrank.Model
+	// done memoizes the results of metrics scored for all systems at once.
+	done map[string]any
 	// missing says, per metric, which file of the models folder is absent
 	// (or which flag is not given).
 	missing map[string]string
@@ -44,7 +46,7 @@ func neuralScoreMetrics() []scoreMetric {
 // are missing is recorded in missing, not an error; a file that is present
 // but does not load is an error.
 func loadScoreModels(dir, regions, crops string, suite *story.Suite, want map[string]bool) (*scoreModels, error) {
-	m := &scoreModels{missing: map[string]string{}}
+	m := &scoreModels{missing: map[string]string{}, done: map[string]any{}}
 	status := map[string]modelsStatus{}
 	if dir == "" {
 		for _, l := range modelsLayout {
@@ -154,6 +156,40 @@ func systemStories(s *story.Suite, system string) ([]story.Story, error) {
 	return set.Stories(), nil
 }
 
+// allSystemsOnce scores the stories of every system in one call of score
+// (suite order: system by system), memoized in cfg per metric, so that the
+// images the systems share are encoded once for the whole run rather than
+// once per system.
+func allSystemsOnce(cfg scoreConfig, metric string, s *story.Suite, score func([]story.Story) (any, error)) (any, error) {
+	if v, ok := cfg.models.done[metric]; ok {
+		return v, nil
+	}
+	var all []story.Story
+	for _, sys := range s.Systems() {
+		stories, err := systemStories(s, sys)
+		if err != nil {
+			return nil, err
+		}
+		all = append(all, stories...)
+	}
+	v, err := score(all)
+	if err != nil {
+		return nil, err
+	}
+	cfg.models.done[metric] = v
+	return v, nil
+}
+
+// systemSlice returns one system's part of results made by allSystemsOnce.
+func systemSlice[T any](all []T, s *story.Suite, system string) []T {
+	for k, sys := range s.Systems() {
+		if sys == system {
+			return all[k*s.Len() : (k+1)*s.Len()]
+		}
+	}
+	return nil
+}
+
 // scoreCoherence computes RoViST-C per story; the note names the least
 // coherent transition.
 func scoreCoherence(ctx context.Context, s *story.Suite, system string, cfg scoreConfig) ([]scoreColumn, error) {
@@ -187,15 +223,14 @@ func scoreCoherence(ctx context.Context, s *story.Suite, system string, cfg scor
 // scoreGrounding computes RoViST-VG per story; the note lists the least
 // grounded nouns.
 func scoreGrounding(ctx context.Context, s *story.Suite, system string, cfg scoreConfig) ([]scoreColumn, error) {
-	stories, err := systemStories(s, system)
+	all, err := allSystemsOnce(cfg, "vg", s, func(stories []story.Story) (any, error) {
+		return cfg.models.grounder.Score(ctx, stories, rovist.VGOptions{UseDefaultIDF: cfg.vgDefaultIDF > 0, DefaultIDF: cfg.vgDefaultIDF})
+	})
 	if err != nil {
 		return nil, err
 	}
-	res, err := cfg.models.grounder.Score(ctx, stories, rovist.VGOptions{UseDefaultIDF: cfg.vgDefaultIDF > 0, DefaultIDF: cfg.vgDefaultIDF})
-	if err != nil {
-		return nil, err
-	}
-	col := newColumn("RoViST-VG", system, len(stories))
+	res := systemSlice(all.([]rovist.VGResult), s, system)
+	col := newColumn("RoViST-VG", system, len(res))
 	for i, r := range res {
 		col.Scores[system][i] = r.Score
 		if !r.Defined {
@@ -222,19 +257,18 @@ func scoreGrounding(ctx context.Context, s *story.Suite, system string, cfg scor
 // scoreGROOViST computes GROOViST per story (θ of VIST, phrases chunked from
 // the text); the note lists the phrases the images ground worst.
 func scoreGROOViST(ctx context.Context, s *story.Suite, system string, cfg scoreConfig) ([]scoreColumn, error) {
-	stories, err := systemStories(s, system)
+	all, err := allSystemsOnce(cfg, "groovist", s, func(stories []story.Story) (any, error) {
+		inputs := make([]groovist.Input, len(stories))
+		for i, st := range stories {
+			inputs[i] = groovist.Input{Story: st}
+		}
+		return cfg.models.groovist.Score(ctx, inputs, groovist.Options{})
+	})
 	if err != nil {
 		return nil, err
 	}
-	inputs := make([]groovist.Input, len(stories))
-	for i, st := range stories {
-		inputs[i] = groovist.Input{Story: st}
-	}
-	res, err := cfg.models.groovist.Score(ctx, inputs, groovist.Options{})
-	if err != nil {
-		return nil, err
-	}
-	col := newColumn("GROOViST", system, len(stories))
+	res := systemSlice(all.([]groovist.Result), s, system)
+	col := newColumn("GROOViST", system, len(res))
 	for i, r := range res {
 		col.Scores[system][i] = r.Score
 		if !r.Defined {
