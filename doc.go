@@ -3,7 +3,7 @@
 // their reference implementations without Python, Java or a GPU.
 //
 // This root package holds only documentation; the metrics live in one package
-// per family (planned packages are marked as such until they land):
+// per family:
 //
 //   - ngram: the COCO caption toolkit's metrics — PTB tokenization, BLEU-1..4,
 //     METEOR 1.5, ROUGE-L and CIDEr-D — and SacreBLEU's BLEU.
@@ -15,9 +15,16 @@
 //     grounding (RoViST-VG, ViT regions against GloVe nouns) from the
 //     released checkpoints — and their sum, with per-pair and per-noun
 //     diagnostics.
-//   - groovist (planned): GROOViST's noun-phrase grounding score and the
-//     CLIPScore / RefCLIPScore baselines.
-//   - vrank (planned): the Vrank story-pair ranker and the VHED assessments.
+//   - groovist: GROOViST's noun-phrase grounding score (with the paper's
+//     ablations and its T and P analyses) and the CLIPScore / RefCLIPScore
+//     baselines, on CLIP.
+//   - vrank: the Vrank story-pair ranker on BERT/SimCSE — prediction,
+//     training with hand-written backward passes and Adam, safetensors model
+//     folders — and the VHED assessments (pair ranking accuracy, Ω^k, gap
+//     buckets, Reference Absent, point-biserial) of any metric.
+//   - story: the input types — a Story (text and ordered images with
+//     regions), a Set of stories, and a Suite of several systems' stories for
+//     the same image sequences with human references — and their readers.
 //   - stylem: StyleM's contrastive n-gram (CNG) tables, OnlyStyle and
 //     StyleCIDEr.
 //   - encoders: the ViT, CLIP, ALBERT and BERT/SimCSE forward passes on
@@ -32,5 +39,8 @@
 // Every metric defaults to the behaviour of its reference code, quirks
 // included, so that published numbers reproduce; where a paper defines a
 // metric differently from its code, the paper's variant is an explicit option.
-// The command in examples/storyeval runs the metrics on JSON and CSV files.
+// The command in examples/storyeval runs the metrics on JSON and CSV files;
+// its score subcommand runs every available metric on a Suite and writes a
+// comparison report with significance tests and correlations with human
+// ratings.
 package storyeval
