@@ -14,7 +14,7 @@ import (
 
 // storiesDir holds the VIST and LLaVA stories shared with the tokenizer
 // tests.
-const storiesDir = "../internal/words/testdata"
+const storiesDir = "../testdata/words"
 
 func openGzip(t testing.TB, path string) io.Reader {
 	t.Helper()

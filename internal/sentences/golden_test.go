@@ -8,7 +8,7 @@ import (
 
 // goldenDir holds the NLTK 3.8 goldens shared with package words.
 const (
-	goldenDir = "../words/testdata"
+	goldenDir = "../../testdata/words"
 	tokensDir = "../../testdata/words"
 )
 

@@ -9,7 +9,7 @@ import (
 // goldenDir holds the stories of the NLTK 3.8 goldens, shared with packages
 // sentences and rovist; tokensDir holds NLTK's outputs on them.
 const (
-	goldenDir = "testdata"
+	goldenDir = "../../testdata/words"
 	tokensDir = "../../testdata/words"
 )
 
