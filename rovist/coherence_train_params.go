@@ -1,0 +1,238 @@
+package rovist
+
+import (
+	"fmt"
+	"math"
+	"math/rand"
+	"strings"
+
+	"github.com/storyeval/storyeval/encoders"
+	"github.com/storyeval/storyeval/encoders/checkpoint"
+	"github.com/storyeval/storyeval/internal/backprop"
+)
+
+// sopLayer is ALBERT's one shared transformer layer (AlbertLayer): the
+// attention projections, their output dense and LayerNorm, the
+// feed-forward ffn and ffn_output and full_layer_layer_norm.
+type sopLayer[T backprop.Float] struct {
+	q, k, v, o backprop.Linear[T]
+	ln1        backprop.Norm[T]
+	fc1, fc2   backprop.Linear[T]
+	ln2        backprop.Norm[T]
+}
+
+// sopParams holds every trainable parameter of the RoViST-C classifier:
+// ALBERT's factorised embeddings, the mapping E→H, the one layer group of
+// one layer shared by all num_hidden_layers applications, the pooler and
+// the Linear(H, 2) head. The same type holds gradients and Adam's moments.
+type sopParams[T backprop.Float] struct {
+	word, pos, typ []T
+	embLN          backprop.Norm[T]
+	mapIn          backprop.Linear[T]
+	layer          sopLayer[T]
+	pooler         backprop.Linear[T]
+	head           backprop.Linear[T]
+}
+
+// sopTensor is one parameter tensor under its state_dict name.
+type sopTensor[T backprop.Float] struct {
+	name  string
+	shape []int
+	data  []T
+}
+
+// State-dict names of the reference SOPClassifier (usydnlp/rovist
+// scripts/rovist_c.py): AlbertModel under "albert_model.", the head as
+// "linear".
+const (
+	sopEncoderPrefix = "albert_model."
+	sopHeadName      = "linear"
+	sopLayerPrefix   = "encoder.albert_layer_groups.0.albert_layers.0."
+)
+
+// tensors lists the parameters in a fixed order with their state_dict
+// names; the slices alias the parameters.
+func (p *sopParams[T]) tensors() []sopTensor[T] {
+	var ts []sopTensor[T]
+	add := func(name string, data []T, shape ...int) {
+		ts = append(ts, sopTensor[T]{name: name, shape: shape, data: data})
+	}
+	lin := func(name string, l *backprop.Linear[T]) {
+		add(name+".weight", l.W, l.Out, l.In)
+		add(name+".bias", l.B, l.Out)
+	}
+	norm := func(name string, n *backprop.Norm[T]) {
+		add(name+".weight", n.G, len(n.G))
+		add(name+".bias", n.B, len(n.B))
+	}
+	E := len(p.embLN.G)
+	pre := sopEncoderPrefix
+	add(pre+"embeddings.word_embeddings.weight", p.word, len(p.word)/E, E)
+	add(pre+"embeddings.position_embeddings.weight", p.pos, len(p.pos)/E, E)
+	add(pre+"embeddings.token_type_embeddings.weight", p.typ, len(p.typ)/E, E)
+	norm(pre+"embeddings.LayerNorm", &p.embLN)
+	lin(pre+"encoder.embedding_hidden_mapping_in", &p.mapIn)
+	l, lp := &p.layer, pre+sopLayerPrefix
+	lin(lp+"attention.query", &l.q)
+	lin(lp+"attention.key", &l.k)
+	lin(lp+"attention.value", &l.v)
+	lin(lp+"attention.dense", &l.o)
+	norm(lp+"attention.LayerNorm", &l.ln1)
+	lin(lp+"ffn", &l.fc1)
+	lin(lp+"ffn_output", &l.fc2)
+	norm(lp+"full_layer_layer_norm", &l.ln2)
+	lin(pre+"pooler", &p.pooler)
+	lin(sopHeadName, &p.head)
+	return ts
+}
+
+// newSOPParams allocates zeroed parameters for a configuration.
+func newSOPParams[T backprop.Float](cfg encoders.ALBERTConfig) *sopParams[T] {
+	E, H, I := cfg.EmbeddingSize, cfg.HiddenSize, cfg.IntermediateSize
+	lin := backprop.NewLinear[T]
+	return &sopParams[T]{
+		word:  make([]T, cfg.VocabSize*E),
+		pos:   make([]T, cfg.MaxPositionEmbeddings*E),
+		typ:   make([]T, cfg.TypeVocabSize*E),
+		embLN: backprop.NewNorm[T](E),
+		mapIn: lin(H, E),
+		layer: sopLayer[T]{q: lin(H, H), k: lin(H, H), v: lin(H, H), o: lin(H, H), ln1: backprop.NewNorm[T](H),
+			fc1: lin(I, H), fc2: lin(H, I), ln2: backprop.NewNorm[T](H)},
+		pooler: lin(H, H),
+		head:   lin(2, H),
+	}
+}
+
+// zeroLike returns zeroed parameters of the same shapes.
+func (p *sopParams[T]) zeroLike() *sopParams[T] {
+	z := &sopParams[T]{word: make([]T, len(p.word)), pos: make([]T, len(p.pos)), typ: make([]T, len(p.typ)),
+		embLN: p.embLN.ZeroLike(), mapIn: p.mapIn.ZeroLike(), pooler: p.pooler.ZeroLike(), head: p.head.ZeroLike()}
+	l := &p.layer
+	z.layer = sopLayer[T]{q: l.q.ZeroLike(), k: l.k.ZeroLike(), v: l.v.ZeroLike(), o: l.o.ZeroLike(), ln1: l.ln1.ZeroLike(),
+		fc1: l.fc1.ZeroLike(), fc2: l.fc2.ZeroLike(), ln2: l.ln2.ZeroLike()}
+	return z
+}
+
+// data lists the tensors' slices in the order of tensors().
+func (p *sopParams[T]) data() [][]T {
+	ts := p.tensors()
+	out := make([][]T, len(ts))
+	for i, t := range ts {
+		out[i] = t.data
+	}
+	return out
+}
+
+func copySOPParams[T backprop.Float](dst, src *sopParams[T]) {
+	ds, ss := dst.tensors(), src.tensors()
+	for i := range ds {
+		copy(ds[i].data, ss[i].data)
+	}
+}
+
+// checkSOPConfig rejects ALBERT configurations the trainer does not
+// implement: more than one layer group or layer per group (every released
+// ALBERT has one of each), and activations other than BERT's exact GELU
+// ("gelu") and its tanh approximation ("gelu_new").
+func checkSOPConfig(cfg encoders.ALBERTConfig) error {
+	if cfg.NumHiddenGroups != 1 || cfg.InnerGroupNum != 1 {
+		return fmt.Errorf("num_hidden_groups %d and inner_group_num %d: training supports one group of one shared layer", cfg.NumHiddenGroups, cfg.InnerGroupNum)
+	}
+	if _, err := parseActivation(cfg.HiddenAct); err != nil {
+		return err
+	}
+	if cfg.EmbeddingSize <= 0 || cfg.HiddenSize <= 0 || cfg.IntermediateSize <= 0 || cfg.NumHiddenLayers <= 0 ||
+		cfg.NumAttentionHeads <= 0 || cfg.HiddenSize%cfg.NumAttentionHeads != 0 || cfg.VocabSize <= 0 ||
+		cfg.MaxPositionEmbeddings <= 0 || cfg.TypeVocabSize < 2 {
+		return fmt.Errorf("invalid ALBERT configuration %+v", cfg)
+	}
+	return nil
+}
+
+// readSOPParams reads the classifier's parameters from a checkpoint in the
+// reference layout (albert_model.*, linear.*; the whole torch.save dict
+// with the state_dict under "model." is accepted), checking every shape
+// against cfg. With newHead set, the head need not be in the checkpoint:
+// it is initialised as torch's nn.Linear (uniform in ±1/√H) from newHead,
+// and a plain AlbertModel checkpoint (names with or without "albert.")
+// gives the encoder.
+func readSOPParams(st *checkpoint.State, cfg encoders.ALBERTConfig, newHead *rand.Rand) (*sopParams[float32], error) {
+	if !st.Has(sopHeadName+".weight") && st.Has("model."+sopHeadName+".weight") {
+		st = st.Sub("model.")
+	}
+	encPrefix := ""
+	switch {
+	case st.Has(sopEncoderPrefix + "embeddings.word_embeddings.weight"):
+		encPrefix = sopEncoderPrefix
+	case st.Has("albert.embeddings.word_embeddings.weight"):
+		encPrefix = "albert."
+	case st.Has("embeddings.word_embeddings.weight"):
+	default:
+		return nil, fmt.Errorf("the checkpoint has no ALBERT embeddings (albert_model.embeddings.word_embeddings.weight)")
+	}
+	// Compare the largest tensors' shapes before anything is allocated.
+	for _, c := range []struct {
+		name  string
+		shape []int
+	}{
+		{"embeddings.word_embeddings.weight", []int{cfg.VocabSize, cfg.EmbeddingSize}},
+		{"embeddings.position_embeddings.weight", []int{cfg.MaxPositionEmbeddings, cfg.EmbeddingSize}},
+		{sopLayerPrefix + "ffn.weight", []int{cfg.IntermediateSize, cfg.HiddenSize}},
+	} {
+		info, ok := st.Info(encPrefix + c.name)
+		if !ok {
+			return nil, fmt.Errorf("the checkpoint has no tensor %q", encPrefix+c.name)
+		}
+		if !sameInts(info.Shape, c.shape) {
+			return nil, fmt.Errorf("tensor %q has shape %v, config.json needs %v", encPrefix+c.name, info.Shape, c.shape)
+		}
+	}
+	p := newSOPParams[float32](cfg)
+	for _, t := range p.tensors() {
+		name := t.name
+		isHead := strings.HasPrefix(name, sopHeadName+".")
+		if isHead && newHead != nil {
+			continue
+		}
+		if !isHead {
+			name = encPrefix + strings.TrimPrefix(name, sopEncoderPrefix)
+		}
+		info, ok := st.Info(name)
+		if !ok {
+			return nil, fmt.Errorf("the checkpoint has no tensor %q", name)
+		}
+		if !sameInts(info.Shape, t.shape) {
+			return nil, fmt.Errorf("tensor %q has shape %v, the configuration needs %v", name, info.Shape, t.shape)
+		}
+		if err := st.ReadFloat32(name, t.data); err != nil {
+			return nil, fmt.Errorf("tensor %q: %w", name, err)
+		}
+		for i, v := range t.data {
+			if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
+				return nil, fmt.Errorf("tensor %q holds a non-finite value at %d", name, i)
+			}
+		}
+	}
+	if newHead != nil {
+		bound := 1 / math.Sqrt(float64(cfg.HiddenSize))
+		for i := range p.head.W {
+			p.head.W[i] = float32((2*newHead.Float64() - 1) * bound)
+		}
+		for i := range p.head.B {
+			p.head.B[i] = float32((2*newHead.Float64() - 1) * bound)
+		}
+	}
+	return p, nil
+}
+
+func sameInts(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
