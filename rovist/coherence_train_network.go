@@ -50,9 +50,9 @@ func (n *sopNet[T]) actScratch(size int) []T {
 // pass.
 type sopLayerCache[T backprop.Float] struct {
 	x, xq, q, k, v, ctx, h1, f []T
-	sq                            int
-	attn                          backprop.AttentionCache[T]
-	ln1, ln2                      backprop.NormCache[T]
+	sq                         int
+	attn                       backprop.AttentionCache[T]
+	ln1, ln2                   backprop.NormCache[T]
 }
 
 // sopCache keeps every activation of a forward pass.

@@ -236,3 +236,24 @@ func sameInts(a, b []int) bool {
 	}
 	return true
 }
+
+// initSOPRandom fills the parameters as transformers' AlbertPreTrainedModel
+// _init_weights does: normal(0, 0.02) weights and embeddings, zero biases,
+// LayerNorm gamma 1 and beta 0.
+func initSOPRandom[T backprop.Float](p *sopParams[T], seed int64) {
+	rng := rand.New(rand.NewSource(seed))
+	for _, t := range p.tensors() {
+		switch {
+		case len(t.shape) == 1 && strings.HasSuffix(t.name, "LayerNorm.weight"), len(t.shape) == 1 && strings.HasSuffix(t.name, "layer_norm.weight"):
+			for i := range t.data {
+				t.data[i] = 1
+			}
+		case len(t.shape) == 1:
+			clear(t.data)
+		default:
+			for i := range t.data {
+				t.data[i] = T(rng.NormFloat64() * 0.02)
+			}
+		}
+	}
+}

@@ -1,0 +1,273 @@
+package rovist
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/storyeval/storyeval/encoders"
+	"github.com/storyeval/storyeval/encoders/checkpoint"
+	"github.com/storyeval/storyeval/encoders/tokenize"
+	"github.com/storyeval/storyeval/internal/safetensors"
+)
+
+// Files a training checkpoint adds to a model folder.
+const (
+	coherenceOptimizerFile = "optimizer.safetensors"
+	coherenceStateFile     = "trainer_state.json"
+	coherenceEpochPrefix   = "epoch-"
+)
+
+// coherenceTrainerState is trainer_state.json: where training stands.
+type coherenceTrainerState struct {
+	Epoch    int                  `json:"epoch"`
+	AdamStep int                  `json:"adam_step"`
+	Seed     int64                `json:"seed"`
+	BestLoss *float64             `json:"best_validation_loss"`
+	Bad      int                  `json:"epochs_since_best"`
+	History  []coherenceEpochJSON `json:"history"`
+}
+
+// coherenceEpochJSON is a CoherenceEpoch with NaN written as null.
+type coherenceEpochJSON struct {
+	Epoch              int      `json:"epoch"`
+	LearningRate       float64  `json:"learning_rate"`
+	TrainLoss          float64  `json:"train_loss"`
+	TrainAccuracy      float64  `json:"train_accuracy"`
+	ValidationLoss     *float64 `json:"validation_loss"`
+	ValidationAccuracy *float64 `json:"validation_accuracy"`
+}
+
+func finitePtr(v float64) *float64 {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return nil
+	}
+	return &v
+}
+
+func nanIfNil(v *float64) float64 {
+	if v == nil {
+		return math.NaN()
+	}
+	return *v
+}
+
+// LoadCoherenceModelDir loads a RoViST-C model folder as the trainer writes
+// it (SaveModel, or a checkpoint folder): CoherenceWeightsFile beside the
+// ALBERT config.json and spiece.model.
+func LoadCoherenceModelDir(dir string) (*CoherenceModel, error) {
+	return LoadCoherenceModel(filepath.Join(dir, CoherenceWeightsFile), dir)
+}
+
+// weightTensors lists the classifier's weights in the reference state_dict
+// layout (albert_model.*, linear.*).
+func (t *CoherenceTrainer) weightTensors() []safetensors.Tensor {
+	var out []safetensors.Tensor
+	for _, nt := range t.net.p.tensors() {
+		out = append(out, safetensors.Tensor{Name: nt.name, Shape: nt.shape, F32: nt.data})
+	}
+	return out
+}
+
+// SaveModel writes the current model to dir (created if needed):
+// config.json, spiece.model and CoherenceWeightsFile, each written to a
+// temporary file and renamed. LoadCoherenceModelDir reads it.
+func (t *CoherenceTrainer) SaveModel(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("rovist: %w", err)
+	}
+	for name, data := range t.files {
+		err := safetensors.AtomicWrite(filepath.Join(dir, name), func(w io.Writer) error {
+			_, err := w.Write(data)
+			return err
+		})
+		if err != nil {
+			return fmt.Errorf("rovist: %w", err)
+		}
+	}
+	if err := safetensors.WriteFile(filepath.Join(dir, CoherenceWeightsFile), t.weightTensors(), map[string]string{"format": "pt"}); err != nil {
+		return fmt.Errorf("rovist: %s: %w", dir, err)
+	}
+	return nil
+}
+
+// Model returns a scorer with the current weights.
+func (t *CoherenceTrainer) Model() (*CoherenceModel, error) {
+	f, err := os.CreateTemp("", "rovist-c-*.safetensors")
+	if err != nil {
+		return nil, fmt.Errorf("rovist: %w", err)
+	}
+	name := f.Name()
+	defer os.Remove(name)
+	err = safetensors.Write(f, t.weightTensors(), map[string]string{"format": "pt"})
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return nil, fmt.Errorf("rovist: %w", err)
+	}
+	st, err := checkpoint.Open(name)
+	if err != nil {
+		return nil, fmt.Errorf("rovist: %w", err)
+	}
+	defer st.Close()
+	return NewCoherenceModel(t.cfg, st, t.tok)
+}
+
+// writeCheckpoint writes the model, Adam's moments and the trainer state to
+// root/epoch-NNN, through a temporary folder renamed into place, so a
+// checkpoint folder is either complete or absent.
+func (t *CoherenceTrainer) writeCheckpoint(root string) (string, error) {
+	if err := os.MkdirAll(root, 0o755); err != nil {
+		return "", fmt.Errorf("rovist: checkpoint: %w", err)
+	}
+	name := fmt.Sprintf("%s%03d", coherenceEpochPrefix, t.epoch)
+	final := filepath.Join(root, name)
+	tmp, err := os.MkdirTemp(root, "."+name+".tmp")
+	if err != nil {
+		return "", fmt.Errorf("rovist: checkpoint: %w", err)
+	}
+	fail := func(err error) (string, error) {
+		os.RemoveAll(tmp)
+		return "", fmt.Errorf("rovist: checkpoint %s: %w", final, err)
+	}
+	if err := t.SaveModel(tmp); err != nil {
+		return fail(err)
+	}
+	var moments []safetensors.Tensor
+	for _, mv := range []struct {
+		prefix string
+		p      *sopParams[float32]
+	}{{"m.", t.m}, {"v.", t.v}} {
+		for _, nt := range mv.p.tensors() {
+			moments = append(moments, safetensors.Tensor{Name: mv.prefix + nt.name, Shape: nt.shape, F32: nt.data})
+		}
+	}
+	if err := safetensors.WriteFile(filepath.Join(tmp, coherenceOptimizerFile), moments, map[string]string{"optimizer": "torch.optim.Adam"}); err != nil {
+		return fail(err)
+	}
+	st := coherenceTrainerState{Epoch: t.epoch, AdamStep: t.adam.Step, Seed: t.opts.Seed, BestLoss: finitePtr(t.best), Bad: t.bad}
+	for _, h := range t.history {
+		st.History = append(st.History, coherenceEpochJSON{Epoch: h.Epoch, LearningRate: h.LearningRate, TrainLoss: h.TrainLoss, TrainAccuracy: h.TrainAccuracy,
+			ValidationLoss: finitePtr(h.ValidationLoss), ValidationAccuracy: finitePtr(h.ValidationAccuracy)})
+	}
+	data, err := json.MarshalIndent(st, "", "  ")
+	if err != nil {
+		return fail(err)
+	}
+	err = safetensors.AtomicWrite(filepath.Join(tmp, coherenceStateFile), func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+	if err != nil {
+		return fail(err)
+	}
+	if err := os.RemoveAll(final); err != nil {
+		return fail(err)
+	}
+	if err := os.Rename(tmp, final); err != nil {
+		return fail(err)
+	}
+	return final, nil
+}
+
+// latestCoherenceCheckpoint returns the newest complete epoch-NNN folder of
+// root.
+func latestCoherenceCheckpoint(root string) (string, bool) {
+	entries, _ := os.ReadDir(root)
+	var names []string
+	for _, e := range entries {
+		if e.IsDir() && strings.HasPrefix(e.Name(), coherenceEpochPrefix) {
+			if _, err := os.Stat(filepath.Join(root, e.Name(), coherenceStateFile)); err == nil {
+				names = append(names, e.Name())
+			}
+		}
+	}
+	if len(names) == 0 {
+		return "", false
+	}
+	sort.Strings(names)
+	return filepath.Join(root, names[len(names)-1]), true
+}
+
+// ResumeCoherenceTrainer continues training from a checkpoint: dir is one
+// epoch-NNN folder or the CheckpointDir holding them (the latest is used).
+// opts should be those of the interrupted run (with more Epochs to train
+// longer); given the same pairs, Train then reaches the weights of an
+// uninterrupted run.
+func ResumeCoherenceTrainer(dir string, opts CoherenceTrainOptions) (*CoherenceTrainer, error) {
+	if _, err := os.Stat(filepath.Join(dir, coherenceStateFile)); err != nil {
+		latest, ok := latestCoherenceCheckpoint(dir)
+		if !ok {
+			return nil, fmt.Errorf("rovist: %s holds no coherence training checkpoint (%s)", dir, coherenceStateFile)
+		}
+		dir = latest
+	}
+	statePath := filepath.Join(dir, coherenceStateFile)
+	data, err := readBounded(statePath, 16<<20)
+	if err != nil {
+		return nil, fmt.Errorf("rovist: %w", err)
+	}
+	var st coherenceTrainerState
+	if err := json.Unmarshal(data, &st); err != nil {
+		return nil, fmt.Errorf("rovist: %s: %w", statePath, err)
+	}
+	if st.Epoch < 0 || st.AdamStep < 0 || st.Bad < 0 {
+		return nil, fmt.Errorf("rovist: %s: negative epoch, step or count", statePath)
+	}
+	t, err := NewCoherenceTrainer(filepath.Join(dir, CoherenceWeightsFile), dir, opts)
+	if err != nil {
+		return nil, err
+	}
+	optPath := filepath.Join(dir, coherenceOptimizerFile)
+	ck, err := checkpoint.Open(optPath)
+	if err != nil {
+		return nil, fmt.Errorf("rovist: %w", err)
+	}
+	defer ck.Close()
+	for _, mv := range []struct {
+		prefix string
+		p      *sopParams[float32]
+	}{{"m.", t.m}, {"v.", t.v}} {
+		for _, nt := range mv.p.tensors() {
+			info, ok := ck.Info(mv.prefix + nt.name)
+			if !ok || !sameInts(info.Shape, nt.shape) {
+				return nil, fmt.Errorf("rovist: %s: no tensor %q of shape %v", optPath, mv.prefix+nt.name, nt.shape)
+			}
+			if err := ck.ReadFloat32(mv.prefix+nt.name, nt.data); err != nil {
+				return nil, fmt.Errorf("rovist: %s: %w", optPath, err)
+			}
+		}
+	}
+	t.adam.Step, t.epoch, t.bad = st.AdamStep, st.Epoch, st.Bad
+	if st.BestLoss != nil {
+		t.best = *st.BestLoss
+	}
+	for _, h := range st.History {
+		t.history = append(t.history, CoherenceEpoch{Epoch: h.Epoch, LearningRate: h.LearningRate, TrainLoss: h.TrainLoss, TrainAccuracy: h.TrainAccuracy,
+			ValidationLoss: nanIfNil(h.ValidationLoss), ValidationAccuracy: nanIfNil(h.ValidationAccuracy)})
+	}
+	return t, nil
+}
+
+// NewRandomCoherenceTrainer starts RoViST-C training from random weights
+// (BERT's initialisation: normal(0, 0.02) weights, zero biases, unit
+// LayerNorms) for an ALBERT configuration and tokenizer; used to train small
+// models from scratch and in tests. files may hold config.json and
+// spiece.model to write with every checkpoint.
+func NewRandomCoherenceTrainer(cfg encoders.ALBERTConfig, tok *tokenize.ALBERT, files map[string][]byte, opts CoherenceTrainOptions) (*CoherenceTrainer, error) {
+	if err := checkSOPConfig(cfg); err != nil {
+		return nil, fmt.Errorf("rovist: coherence training: %w", err)
+	}
+	if tok == nil || tok.VocabSize() != cfg.VocabSize {
+		return nil, fmt.Errorf("rovist: coherence training: the tokenizer's piece count must equal vocab_size %d", cfg.VocabSize)
+	}
+	p := newSOPParams[float32](cfg)
+	initSOPRandom(p, opts.Seed)
+	return newCoherenceTrainer(cfg, tok, files, p, opts)
+}
