@@ -32,6 +32,9 @@ type network[T backprop.Float] struct {
 	// geluBuf holds one layer's GELU output at a time, in the forward and
 	// the backward pass alike (it is recomputed rather than kept).
 	geluBuf []T
+	// allRows makes the last layer compute every token's state (for the
+	// masked-LM head) instead of the CLS rows alone.
+	allRows bool
 }
 
 // geluScratch returns the shared GELU buffer with n elements.
@@ -60,6 +63,7 @@ type forwardCache[T backprop.Float] struct {
 	enc    backprop.Dropout
 	emb    backprop.NormCache[T]
 	layers []layerCache[T]
+	top    []T // the last layer's output rows (B·sq×H)
 	cls    []T // B×H: the raw CLS states
 	pooled []T // B×H: tanh(pooler(cls)), with the pooler head
 	drop   []T // B×H: the dropout multipliers (nil without dropout)
@@ -100,7 +104,7 @@ func (n *network[T]) forward(ctx context.Context, in *batchInput, rng *rand.Rand
 		// still cover every token); the results are those of the full
 		// layer.
 		lc.sq = in.S
-		if li == len(p.layers)-1 {
+		if li == len(p.layers)-1 && !n.allRows {
 			lc.sq = 1
 		}
 		rq := in.B * lc.sq
@@ -135,6 +139,7 @@ func (n *network[T]) forward(ctx context.Context, in *batchInput, rng *rand.Rand
 		x = out
 	}
 	// x holds the first sq rows of each sequence; the CLS state is row 0.
+	c.top = x
 	sq := in.S
 	if len(p.layers) > 0 {
 		sq = c.layers[len(p.layers)-1].sq
@@ -175,9 +180,8 @@ func (n *network[T]) forward(ctx context.Context, in *batchInput, rng *rand.Rand
 // backward accumulates into g the gradients of the loss whose gradient with
 // respect to the predictions is dpred.
 func (n *network[T]) backward(ctx context.Context, c *forwardCache[T], dpred []T, g *params[T]) error {
-	p, H, I := n.p, n.H, n.I
+	p, H := n.p, n.H
 	in := c.in
-	rows := in.B * in.S
 	dfeat := make([]T, in.B*H)
 	backprop.LinearBackward(&p.head, &g.head, c.feat, dpred, in.B, dfeat)
 	if c.drop != nil {
@@ -204,6 +208,16 @@ func (n *network[T]) backward(ctx context.Context, c *forwardCache[T], dpred []T
 	for b := 0; b < in.B; b++ {
 		copy(dx[b*sq*H:b*sq*H+H], dcls[b*H:(b+1)*H])
 	}
+	return n.backwardEncoder(ctx, c, dx, g)
+}
+
+// backwardEncoder accumulates into g the encoder's gradients, given dx, the
+// gradient of the last layer's output rows (c.top).
+func (n *network[T]) backwardEncoder(ctx context.Context, c *forwardCache[T], dx []T, g *params[T]) error {
+	p, H, I := n.p, n.H, n.I
+	in := c.in
+	rows := in.B * in.S
+	a := n.buf
 	dq, dk, dv := a.Get(rows*H), a.Get(rows*H), a.Get(rows*H)
 	dctx := a.Get(rows * H)
 	df, gelu := a.Get(rows*I), n.geluScratch(rows*I)
