@@ -1,0 +1,152 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+
+	"github.com/storyeval/storyeval/rovist"
+	"github.com/storyeval/storyeval/story"
+)
+
+func init() {
+	register(command{
+		name:    "rovist-train-c",
+		summary: "train the RoViST-C coherence classifier (ALBERT + sentence-order head) on sentence-order pairs made from stories",
+		run:     runRovistTrainC,
+	})
+}
+
+// rovistTrainCOutput is what rovist-train-c prints: one entry per epoch.
+type rovistTrainCOutput struct {
+	Model  string                `json:"model"`
+	Epochs []rovistTrainCEpochJS `json:"epochs"`
+}
+
+type rovistTrainCEpochJS struct {
+	Epoch              int    `json:"epoch"`
+	LearningRate       Float  `json:"learning_rate"`
+	TrainLoss          Float  `json:"train_loss"`
+	TrainAccuracy      Float  `json:"train_accuracy"`
+	ValidationLoss     Float  `json:"validation_loss"`
+	ValidationAccuracy Float  `json:"validation_accuracy"`
+	Checkpoint         string `json:"checkpoint,omitempty"`
+}
+
+func runRovistTrainC(args []string, stdout, stderr io.Writer) error {
+	const usageLine = "usage: storyeval rovist-train-c -stories FILE (-albert DIR [-checkpoint FILE] | -resume DIR) -out DIR [flags]"
+	fs := flag.NewFlagSet("rovist-train-c", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	storiesPath := fs.String("stories", "", "training stories: {id: story} or RoViST's {id: {\"story\", \"images\"}} JSON (required)")
+	valPath := fs.String("val-stories", "", "validation stories in the same format (default: a seeded share of the training pairs, see -val-fraction)")
+	albertDir := fs.String("albert", "", "ALBERT folder to start from (config.json, spiece.model and, without -checkpoint, its pretrained weights), e.g. albert-large-v1")
+	ckptPath := fs.String("checkpoint", "", "classifier checkpoint to continue fine-tuning (e.g. sop_model_epoch4.pth.tar; default: a new head on -albert's weights)")
+	resume := fs.String("resume", "", "continue from a training checkpoint (epoch-NNN, or the -checkpoints folder: the latest)")
+	out := fs.String("out", "", "folder to write the trained model to (required; score with rovist -coherence-model OUT/"+rovist.CoherenceWeightsFile+" -albert OUT)")
+	checkpoints := fs.String("checkpoints", "", "folder for a checkpoint after every epoch (default: none)")
+	epochs := fs.Int("epochs", 50, "training epochs")
+	batch := fs.Int("batch", 32, "pairs per Adam step")
+	lr := fs.Float64("lr", 1e-5, "Adam's initial learning rate")
+	weightDecay := fs.Float64("weight-decay", 1e-5, "Adam's L2 weight decay (0: none)")
+	lrDecay := fs.Float64("lr-decay", 0.95, "learning-rate factor after every epoch (1: constant)")
+	earlyStop := fs.Int("early-stop", 5, "stop after this many epochs without a lower validation loss (0: never)")
+	dropout := fs.Float64("dropout", 0.1, "ALBERT's dropout during training (0: none)")
+	seed := fs.Int64("seed", 0, "seed of the validation split, shuffling, dropout and a new head")
+	valFraction := fs.Float64("val-fraction", 0.1, "share of the training pairs held out for validation when no -val-stories is given (0: none)")
+	maxLength := fs.Int("max-length", 0, "longest pair in pieces; longer pairs are truncated (0: the model's 512 positions)")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, usageLine)
+		fmt.Fprintln(stderr, "Each two adjacent sentences of a story give a positive pair (in order, label 1) and the swapped pair (label 0).")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *storiesPath == "" || *out == "" || (*albertDir == "") == (*resume == "") {
+		fs.Usage()
+		return errors.New("give -stories, -out and exactly one of -albert or -resume")
+	}
+	if *epochs <= 0 || *batch <= 0 || *lr <= 0 || *lrDecay <= 0 || *weightDecay < 0 || *earlyStop < 0 || *dropout < 0 || *dropout >= 1 || *maxLength < 0 {
+		return errors.New("-epochs, -batch, -lr and -lr-decay must be positive; -weight-decay, -early-stop and -max-length not negative; -dropout in [0, 1)")
+	}
+	train, err := readSOPPairs(*storiesPath)
+	if err != nil {
+		return err
+	}
+	if len(train) == 0 {
+		return fmt.Errorf("%s: no story has two sentences to make a pair from", *storiesPath)
+	}
+	var val []rovist.SOPPair
+	if *valPath != "" {
+		if val, err = readSOPPairs(*valPath); err != nil {
+			return err
+		}
+	}
+	opts := rovist.CoherenceTrainOptions{Epochs: *epochs, BatchSize: *batch, LearningRate: *lr, WeightDecay: *weightDecay, LRDecay: *lrDecay,
+		EarlyStop: *earlyStop, Dropout: *dropout, NoDropout: *dropout == 0, Seed: *seed, ValidationFraction: *valFraction,
+		MaxLength: *maxLength, CheckpointDir: *checkpoints}
+	if *weightDecay == 0 {
+		opts.WeightDecay = -1
+	}
+	if *earlyStop == 0 {
+		opts.EarlyStop = -1
+	}
+	if *valFraction == 0 {
+		opts.ValidationFraction = -1
+	}
+	var tr *rovist.CoherenceTrainer
+	if *resume != "" {
+		tr, err = rovist.ResumeCoherenceTrainer(*resume, opts)
+	} else {
+		tr, err = rovist.NewCoherenceTrainer(*ckptPath, *albertDir, opts)
+	}
+	if err != nil {
+		return err
+	}
+	ctx, stop := interruptContext()
+	defer stop()
+	perEpoch := len(train)
+	if val == nil && *valFraction > 0 {
+		perEpoch -= int(float64(len(train))**valFraction + 0.5)
+	}
+	bar := newProgress(stderr, max(perEpoch, 0)*max(0, *epochs-tr.Epoch()), "pairs")
+	last := 0
+	tr.SetProgress(func(p rovist.CoherenceTrainProgress) {
+		if p.Done < last {
+			last = 0
+		}
+		bar.Add(p.Done - last)
+		last = p.Done
+		if p.Done == p.Total {
+			fmt.Fprintf(stderr, "epoch %d/%d: train loss %.5g\n", p.Epoch, p.Epochs, p.Loss)
+		}
+	})
+	hist, err := tr.Train(ctx, train, val)
+	bar.Finish()
+	if err != nil {
+		return err
+	}
+	if err := tr.SaveModel(*out); err != nil {
+		return err
+	}
+	res := rovistTrainCOutput{Model: *out, Epochs: []rovistTrainCEpochJS{}}
+	for _, h := range hist {
+		res.Epochs = append(res.Epochs, rovistTrainCEpochJS{Epoch: h.Epoch, LearningRate: Float(h.LearningRate), TrainLoss: Float(h.TrainLoss),
+			TrainAccuracy: Float(h.TrainAccuracy), ValidationLoss: Float(h.ValidationLoss), ValidationAccuracy: Float(h.ValidationAccuracy), Checkpoint: h.Checkpoint})
+	}
+	return writeJSON(stdout, res)
+}
+
+// readSOPPairs reads a story set and makes its sentence-order pairs.
+func readSOPPairs(path string) ([]rovist.SOPPair, error) {
+	set, err := story.ReadJSON(path, story.ReadOptions{MaxBytes: maxInputBytes})
+	if err != nil {
+		return nil, err
+	}
+	pairs, err := rovist.SOPPairs(set.Stories())
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return pairs, nil
+}
