@@ -19,9 +19,13 @@ import (
 
 // fixtureALBERTConfig reads the tiny ALBERT configuration of the rovist_c
 // fixture.
-func fixtureALBERTConfig(t *testing.T) (encoders.ALBERTConfig, string) {
+func fixtureALBERTConfig(t testing.TB) (encoders.ALBERTConfig, string) {
 	t.Helper()
-	dir := findDirWith(t, e2efixtures.Metric("rovist_c"), "spiece.model")
+	m, err := filepath.Glob(filepath.Join(e2efixtures.Metric("rovist_c"), "*", "spiece.model"))
+	if err != nil || len(m) != 1 {
+		t.Fatalf("want one ALBERT folder with spiece.model in the rovist_c fixture, found %v", m)
+	}
+	dir := filepath.Dir(m[0])
 	var cfg encoders.ALBERTConfig
 	if err := encoders.ReadConfig(dir, &cfg); err != nil {
 		t.Fatal(err)
