@@ -15,6 +15,10 @@
 //   - Combine and SystemMeans: the overall RoViST = VG + C + NR per story
 //     and the means over a story set;
 //   - noun extraction as RoViST does it (Nouns, StoryNouns).
+//   - CoherenceTrainer: RoViST-C's training (ALBERT + sentence-order head
+//     fine-tuned with cross-entropy and Adam on SOPPairs made from
+//     stories, as scripts/rovist_c.py), writing folders
+//     LoadCoherenceModelDir scores with.
 //
 // NonRedundancy scores one story; an NRScorer scores many with less
 // allocation. Every result says whether its score is defined (NaN

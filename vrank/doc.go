@@ -61,6 +61,14 @@
 // with hand-written gradients in any case, so the gradients are written
 // directly, keeping only the activations the backward pass needs.
 //
+// # Domain pre-training
+//
+// Pretrainer runs the masked-language-model pre-training the Vrank paper
+// applies to the encoder before fine-tuning (§4: SimCSE further trained on
+// the SIND references): BERT's MLM head with its decoder tied to the word
+// embeddings, BERT's 15 % masking (80 % [MASK], 10 % random, 10 % kept),
+// and Adam; SaveEncoder writes a folder NewFromEncoder starts from.
+//
 // # VHED
 //
 // The VHED loader and the assessments of any metric against VHED's human
