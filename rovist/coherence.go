@@ -7,6 +7,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/storyeval/storyeval/encoders/tokenize"
 	"github.com/storyeval/storyeval/internal/pairwise"
@@ -267,4 +268,13 @@ func padBatch(jobs []coherenceJob, idx []int) []tokenize.Encoding {
 		encs[k] = p
 	}
 	return encs
+}
+
+// checkText rejects text that is not valid UTF-8, which NLTK could not
+// have read either.
+func checkText(s string) error {
+	if !utf8.ValidString(s) {
+		return fmt.Errorf("story text is not valid UTF-8")
+	}
+	return nil
 }
