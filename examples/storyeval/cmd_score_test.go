@@ -149,7 +149,7 @@ func TestScoreCommandMatchesPackages(t *testing.T) {
 			set("METEOR", met[id])
 			set("ROUGE-L", rouge.Items[id])
 			set("CIDEr-D", cider.Items[id])
-			nr, err := rovist.NonRedundancy(stories[id][sys], nil)
+			nr, err := rovist.NonRedundancy(stories[id][sys], rovist.NROptions{})
 			if err != nil {
 				t.Fatal(err)
 			}
