@@ -9,6 +9,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/storyeval/storyeval/encoders"
 	"github.com/storyeval/storyeval/encoders/tokenize"
 	"github.com/storyeval/storyeval/internal/pairwise"
 	"github.com/storyeval/storyeval/internal/pyunicode"
@@ -227,7 +228,7 @@ func (m *CoherenceModel) runPairs(ctx context.Context, jobs []coherenceJob, resu
 	H := m.albert.Config().HiddenSize
 	for lo := 0; lo < len(order); lo += size {
 		idx := order[lo:min(lo+size, len(order))]
-		out, err := m.albert.Forward(ctx, padBatch(jobs, idx), nil)
+		out, err := m.albert.Forward(ctx, padBatch(jobs, idx), encoders.ForwardOptions{})
 		if err != nil {
 			return fmt.Errorf("rovist: coherence: %w", err)
 		}
