@@ -3,11 +3,11 @@ package main
 import (
 	"bytes"
 	"context"
-	"errors"
-	"io"
 	"encoding/csv"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"math"
 	"math/rand/v2"
 	"os"
