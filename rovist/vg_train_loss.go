@@ -44,7 +44,7 @@ func symmetricLoss[T backprop.Float](img, txt []T, n, d int, tau float64, dImg, 
 		A[i] = P[i] * tau
 	}
 	Y := softmaxRows(A, n)
-	R := logSoftmax(Z, n, 1, n) // rows
+	R := logSoftmax(Z, n, 1, n)  // rows
 	Cl := logSoftmax(Z, 1, n, n) // columns
 	var total float64
 	for i := range Y {
