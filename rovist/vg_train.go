@@ -518,3 +518,7 @@ func (t *VGTrainer) ValidationLoss(ctx context.Context, examples []VGExample) (f
 	}
 	return sum / float64(n), nil
 }
+
+// SetProgress replaces the progress callback (a resumed trainer gets the
+// one of the options it was resumed with).
+func (t *VGTrainer) SetProgress(fn func(VGProgress)) { t.opts.Progress = fn }
