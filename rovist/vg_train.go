@@ -2,6 +2,7 @@ package rovist
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -181,6 +182,19 @@ func NewVGTrainer(checkpointPath, vitDir string, opts VGTrainOptions) (*VGTraine
 	geom, err := vgGeometryOf(cfg)
 	if err != nil {
 		return nil, err
+	}
+	// The trainer applies no dropout: google/vit-base-patch16-224-in21k's
+	// probabilities are 0, and a config asking for dropout is refused
+	// rather than trained differently.
+	var drop struct {
+		Hidden    float64 `json:"hidden_dropout_prob"`
+		Attention float64 `json:"attention_probs_dropout_prob"`
+	}
+	if err := json.Unmarshal(cfgData, &drop); err != nil {
+		return nil, fmt.Errorf("rovist: vg training: %s: %w", filepath.Join(vitDir, "config.json"), err)
+	}
+	if drop.Hidden != 0 || drop.Attention != 0 {
+		return nil, fmt.Errorf("rovist: vg training: %s asks for dropout (hidden %v, attention %v); the trainer supports the released ViT's 0", filepath.Join(vitDir, "config.json"), drop.Hidden, drop.Attention)
 	}
 	if pcfg.Size.Height != geom.imageSize || pcfg.Size.Width != geom.imageSize {
 		return nil, fmt.Errorf("rovist: vg training: the processor resizes to %d×%d, the ViT takes %d×%d", pcfg.Size.Height, pcfg.Size.Width, geom.imageSize, geom.imageSize)

@@ -443,6 +443,13 @@ func TestVGTrainerBadInput(t *testing.T) {
 			_, err = tr.Step(context.Background(), nil)
 			return err
 		}, "empty batch"},
+		{"dropout in the config", func() error {
+			d := t.TempDir()
+			writeTinyViT(t, d, 16, 1, 2, 24, 16, 8, 3)
+			os.WriteFile(filepath.Join(d, "config.json"), []byte(`{"hidden_size": 16, "num_hidden_layers": 1, "num_attention_heads": 2, "intermediate_size": 24, "image_size": 16, "patch_size": 8, "hidden_dropout_prob": 0.1}`), 0o644)
+			_, err := NewVGTrainer(filepath.Join(d, "model.safetensors"), d, VGTrainOptions{})
+			return err
+		}, "dropout"},
 		{"pairs without phrase column", func() error {
 			_, err := DecodeVGPairsCSV(strings.NewReader("image_id,bbox\n1,\"[1.0, 2.0, 3.0, 4.0]\"\n"), "pairs.csv")
 			return err
