@@ -66,7 +66,11 @@ type VGEpochResult struct {
 	TrainLoss      float64 // mean batch loss over the epoch
 	ValidationLoss float64 // mean batch loss over the validation pairs (NaN: none)
 	LearningRate   float64 // the learning rate the epoch trained with
-	Checkpoint     string  // the folder written, if any
+	// Best reports that the validation loss is the lowest so far: the
+	// epochs whose checkpoint the original script keeps
+	// (r2p_model_epoch{epoch}.pth.tar).
+	Best       bool
+	Checkpoint string // the folder written, if any
 }
 
 func (o VGTrainOptions) withDefaults() VGTrainOptions {
@@ -494,7 +498,7 @@ func (t *VGTrainer) Train(ctx context.Context, train, valid []VGExample) ([]VGEp
 			}
 			res.ValidationLoss = vl
 			if vl < t.best {
-				t.best, t.sinceBest = vl, 0
+				t.best, t.sinceBest, res.Best = vl, 0, true
 			} else {
 				t.sinceBest++
 			}

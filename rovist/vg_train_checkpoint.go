@@ -43,6 +43,7 @@ type vgEpochJSON struct {
 	TrainLoss      float64  `json:"train_loss"`
 	ValidationLoss *float64 `json:"validation_loss"`
 	LearningRate   float64  `json:"learning_rate"`
+	Best           bool     `json:"best"`
 }
 
 func finitePtr(v float64) *float64 {
@@ -128,7 +129,7 @@ func (t *VGTrainer) writeFolder(final string, withState bool) error {
 			Seed: t.opts.Seed, Best: finitePtr(t.best), SinceBest: t.sinceBest}
 		for _, h := range t.history {
 			st.History = append(st.History, vgEpochJSON{Epoch: h.Epoch, TrainLoss: h.TrainLoss,
-				ValidationLoss: finitePtr(h.ValidationLoss), LearningRate: h.LearningRate})
+				ValidationLoss: finitePtr(h.ValidationLoss), LearningRate: h.LearningRate, Best: h.Best})
 		}
 		data, err := json.MarshalIndent(st, "", "  ")
 		if err != nil {
@@ -228,7 +229,7 @@ func ResumeVGTrainer(dir string, opts VGTrainOptions) (*VGTrainer, error) {
 	t.best, t.sinceBest = ptrOr(st.Best, math.Inf(1)), st.SinceBest
 	for _, h := range st.History {
 		t.history = append(t.history, VGEpochResult{Epoch: h.Epoch, TrainLoss: h.TrainLoss,
-			ValidationLoss: ptrOr(h.ValidationLoss, math.NaN()), LearningRate: h.LearningRate})
+			ValidationLoss: ptrOr(h.ValidationLoss, math.NaN()), LearningRate: h.LearningRate, Best: h.Best})
 	}
 	return t, nil
 }

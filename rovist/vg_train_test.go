@@ -276,6 +276,9 @@ func TestVGTrainerLowersValidationLoss(t *testing.T) {
 	if !(after < 0.8*before) {
 		t.Errorf("validation loss %.4f before training, %.4f after: want a drop of at least 20 %%", before, after)
 	}
+	if !res[0].Best || res[1].Best != (res[1].ValidationLoss < res[0].ValidationLoss) {
+		t.Errorf("best-epoch marks %v %v", res[0].Best, res[1].Best)
+	}
 	if tr.Temperature() != 1 {
 		t.Errorf("τ changed to %v without LearnTemperature", tr.Temperature())
 	}

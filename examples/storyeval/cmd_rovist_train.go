@@ -33,6 +33,7 @@ type rovistTrainEpochOutput struct {
 	LearningRate   Float  `json:"learning_rate"`
 	TrainLoss      Float  `json:"train_loss"`
 	ValidationLoss Float  `json:"validation_loss"`
+	Best           bool   `json:"best"`
 	Checkpoint     string `json:"checkpoint,omitempty"`
 }
 
@@ -143,7 +144,7 @@ func runRovistTrain(args []string, stdout, stderr io.Writer) error {
 	res := rovistTrainOutput{Model: filepath.Join(*out, rovist.VGModelFile), Temperature: Float(tr.Temperature())}
 	for _, h := range hist {
 		res.Epochs = append(res.Epochs, rovistTrainEpochOutput{Epoch: h.Epoch, LearningRate: Float(h.LearningRate),
-			TrainLoss: Float(h.TrainLoss), ValidationLoss: Float(h.ValidationLoss), Checkpoint: h.Checkpoint})
+			TrainLoss: Float(h.TrainLoss), ValidationLoss: Float(h.ValidationLoss), Best: h.Best, Checkpoint: h.Checkpoint})
 	}
 	return writeJSON(stdout, res)
 }
