@@ -16,6 +16,12 @@
 //     and the means over a story set;
 //   - noun extraction as RoViST does it (Nouns, StoryNouns).
 //
+// VGTrainer trains RoViST-VG's region-to-phrase model as the original
+// training code does (rovist_vg.py: the symmetric soft-label loss with
+// undetached labels and temperature τ, Adam with weight decay, a per-epoch
+// learning-rate decay), from region–phrase pairs (ReadVGPairsCSV); its
+// checkpoints load with LoadGroundingModel.
+//
 // NonRedundancy scores one story; an NRScorer scores many with less
 // allocation. Every result says whether its score is defined (NaN
 // otherwise, as the reference) and carries the pieces it was computed from:

@@ -2,6 +2,7 @@ package vrank
 
 import (
 	"context"
+	"github.com/storyeval/storyeval/internal/backprop"
 	"math/rand"
 
 	"github.com/storyeval/storyeval/internal/parallel"
@@ -17,7 +18,7 @@ type batchInput struct {
 
 // network is the regressor in the element type T for the training passes:
 // the parameters and the sizes the passes need.
-type network[T float] struct {
+type network[T backprop.Float] struct {
 	p       *params[T]
 	H, I    int
 	heads   int
@@ -27,7 +28,7 @@ type network[T float] struct {
 	// none).
 	encDropout float64
 	// buf keeps the buffers of a step for the next one (nil: allocate).
-	buf *arena[T]
+	buf *backprop.Arena[T]
 	// geluBuf holds one layer's GELU output at a time, in the forward and
 	// the backward pass alike (it is recomputed rather than kept).
 	geluBuf []T
@@ -42,22 +43,22 @@ func (n *network[T]) geluScratch(size int) []T {
 }
 
 // layerCache keeps one encoder layer's activations for the backward pass.
-type layerCache[T float] struct {
+type layerCache[T backprop.Float] struct {
 	// x is the layer's input (all rows) and xq its first sq rows of each
 	// sequence, the rows whose outputs the layer computes. f is the
 	// feed-forward block's pre-activation; its GELU is recomputed in the
 	// backward pass rather than kept (rows×intermediate per layer).
 	x, xq, q, k, v, ctx, h1, f []T
 	sq                         int
-	attn                       attentionCache[T]
-	ln1, ln2                   normCache[T]
+	attn                       backprop.AttentionCache[T]
+	ln1, ln2                   backprop.NormCache[T]
 }
 
 // forwardCache keeps every activation of a training forward pass.
-type forwardCache[T float] struct {
+type forwardCache[T backprop.Float] struct {
 	in     *batchInput
-	enc    encoderDropout
-	emb    normCache[T]
+	enc    backprop.Dropout
+	emb    backprop.NormCache[T]
 	layers []layerCache[T]
 	cls    []T // B×H: the raw CLS states
 	pooled []T // B×H: tanh(pooler(cls)), with the pooler head
@@ -71,11 +72,11 @@ type forwardCache[T float] struct {
 func (n *network[T]) forward(ctx context.Context, in *batchInput, rng *rand.Rand) (*forwardCache[T], error) {
 	p, H, I := n.p, n.H, n.I
 	rows := in.B * in.S
-	c := &forwardCache[T]{in: in, layers: make([]layerCache[T], len(p.layers)), enc: newEncoderDropout(n.encDropout, rng)}
+	c := &forwardCache[T]{in: in, layers: make([]layerCache[T], len(p.layers)), enc: backprop.NewDropout(n.encDropout, rng)}
 	a := n.buf
-	a.reset()
-	x := a.get(rows * H)
-	parallel.Chunks(rows, minRows, func(_, lo, hi int) {
+	a.Reset()
+	x := a.Get(rows * H)
+	parallel.Chunks(rows, backprop.MinRows, func(_, lo, hi int) {
 		for r := lo; r < hi; r++ {
 			w := p.word[in.ids[r]*H : (in.ids[r]+1)*H]
 			ps := p.pos[(r%in.S)*H : (r%in.S+1)*H]
@@ -86,8 +87,8 @@ func (n *network[T]) forward(ctx context.Context, in *batchInput, rng *rand.Rand
 			}
 		}
 	})
-	layerNormForward(&p.embLN, x, rows, H, n.eps, x, &c.emb, a)
-	dropoutApply(c.enc, site(-1, siteEmbeddings), x)
+	backprop.LayerNormForward(&p.embLN, x, rows, H, n.eps, x, &c.emb, a)
+	backprop.ApplyDropout(c.enc, backprop.Site(-1, backprop.SiteEmbeddings), x)
 	for li := range p.layers {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -105,32 +106,32 @@ func (n *network[T]) forward(ctx context.Context, in *batchInput, rng *rand.Rand
 		rq := in.B * lc.sq
 		lc.x, lc.xq = x, x
 		if lc.sq < in.S {
-			lc.xq = a.get(rq * H)
+			lc.xq = a.Get(rq * H)
 			for b := 0; b < in.B; b++ {
 				copy(lc.xq[b*lc.sq*H:(b+1)*lc.sq*H], x[b*in.S*H:])
 			}
 		}
-		lc.q, lc.k, lc.v = a.get(rq*H), a.get(rows*H), a.get(rows*H)
-		linearForward(&l.q, lc.xq, rq, lc.q)
-		linearForward(&l.k, x, rows, lc.k)
-		linearForward(&l.v, x, rows, lc.v)
-		lc.ctx = a.get(rq * H)
-		attentionForward(lc.q, lc.k, lc.v, in.B, in.S, lc.sq, H, n.heads, in.keyValid, lc.ctx, &lc.attn, a, c.enc, site(li, siteAttnProbs))
-		h1 := a.get(rq * H)
-		linearForward(&l.o, lc.ctx, rq, h1)
-		dropoutApply(c.enc, site(li, siteAttnOut), h1)
+		lc.q, lc.k, lc.v = a.Get(rq*H), a.Get(rows*H), a.Get(rows*H)
+		backprop.LinearForward(&l.q, lc.xq, rq, lc.q)
+		backprop.LinearForward(&l.k, x, rows, lc.k)
+		backprop.LinearForward(&l.v, x, rows, lc.v)
+		lc.ctx = a.Get(rq * H)
+		backprop.AttentionForward(lc.q, lc.k, lc.v, in.B, in.S, lc.sq, H, n.heads, in.keyValid, lc.ctx, &lc.attn, a, c.enc, backprop.Site(li, backprop.SiteAttnProbs))
+		h1 := a.Get(rq * H)
+		backprop.LinearForward(&l.o, lc.ctx, rq, h1)
+		backprop.ApplyDropout(c.enc, backprop.Site(li, backprop.SiteAttnOut), h1)
 		addInPlace(h1, lc.xq)
-		layerNormForward(&l.ln1, h1, rq, H, n.eps, h1, &lc.ln1, a)
+		backprop.LayerNormForward(&l.ln1, h1, rq, H, n.eps, h1, &lc.ln1, a)
 		lc.h1 = h1
-		lc.f = a.get(rq * I)
-		linearForward(&l.fc1, lc.h1, rq, lc.f)
+		lc.f = a.Get(rq * I)
+		backprop.LinearForward(&l.fc1, lc.h1, rq, lc.f)
 		g := n.geluScratch(rq * I)
-		geluForward(lc.f, g)
-		out := a.get(rq * H)
-		linearForward(&l.fc2, g, rq, out)
-		dropoutApply(c.enc, site(li, siteFFNOut), out)
+		backprop.GELUForward(lc.f, g)
+		out := a.Get(rq * H)
+		backprop.LinearForward(&l.fc2, g, rq, out)
+		backprop.ApplyDropout(c.enc, backprop.Site(li, backprop.SiteFFNOut), out)
 		addInPlace(out, lc.h1)
-		layerNormForward(&l.ln2, out, rq, H, n.eps, out, &lc.ln2, a)
+		backprop.LayerNormForward(&l.ln2, out, rq, H, n.eps, out, &lc.ln2, a)
 		x = out
 	}
 	// x holds the first sq rows of each sequence; the CLS state is row 0.
@@ -145,9 +146,9 @@ func (n *network[T]) forward(ctx context.Context, in *batchInput, rng *rand.Rand
 	feat := c.cls
 	if p.pooler != nil {
 		c.pooled = make([]T, in.B*H)
-		linearForward(p.pooler, c.cls, in.B, c.pooled)
+		backprop.LinearForward(p.pooler, c.cls, in.B, c.pooled)
 		for i, v := range c.pooled {
-			c.pooled[i] = tanhT(v)
+			c.pooled[i] = backprop.Tanh(v)
 		}
 		feat = c.pooled
 	}
@@ -167,7 +168,7 @@ func (n *network[T]) forward(ctx context.Context, in *batchInput, rng *rand.Rand
 	}
 	c.feat = feat
 	c.pred = make([]T, in.B)
-	linearForward(&p.head, feat, in.B, c.pred)
+	backprop.LinearForward(&p.head, feat, in.B, c.pred)
 	return c, nil
 }
 
@@ -178,7 +179,7 @@ func (n *network[T]) backward(ctx context.Context, c *forwardCache[T], dpred []T
 	in := c.in
 	rows := in.B * in.S
 	dfeat := make([]T, in.B*H)
-	linearBackward(&p.head, &g.head, c.feat, dpred, in.B, dfeat)
+	backprop.LinearBackward(&p.head, &g.head, c.feat, dpred, in.B, dfeat)
 	if c.drop != nil {
 		for i := range dfeat {
 			dfeat[i] *= c.drop[i]
@@ -190,7 +191,7 @@ func (n *network[T]) backward(ctx context.Context, c *forwardCache[T], dpred []T
 			dfeat[i] *= 1 - c.pooled[i]*c.pooled[i]
 		}
 		dcls = make([]T, in.B*H)
-		linearBackward(p.pooler, g.pooler, c.cls, dfeat, in.B, dcls)
+		backprop.LinearBackward(p.pooler, g.pooler, c.cls, dfeat, in.B, dcls)
 	}
 	a := n.buf
 	// dx is the gradient of the current layer's output rows: at the top,
@@ -199,16 +200,16 @@ func (n *network[T]) backward(ctx context.Context, c *forwardCache[T], dpred []T
 	if len(p.layers) > 0 {
 		sq = c.layers[len(p.layers)-1].sq
 	}
-	dx := a.zeros(in.B * sq * H)
+	dx := a.Zeros(in.B * sq * H)
 	for b := 0; b < in.B; b++ {
 		copy(dx[b*sq*H:b*sq*H+H], dcls[b*H:(b+1)*H])
 	}
-	dq, dk, dv := a.get(rows*H), a.get(rows*H), a.get(rows*H)
-	dctx := a.get(rows * H)
-	df, gelu := a.get(rows*I), n.geluScratch(rows*I)
+	dq, dk, dv := a.Get(rows*H), a.Get(rows*H), a.Get(rows*H)
+	dctx := a.Get(rows * H)
+	df, gelu := a.Get(rows*I), n.geluScratch(rows*I)
 	var dyDrop []T
-	if c.enc.active() {
-		dyDrop = a.get(rows * H)
+	if c.enc.Active() {
+		dyDrop = a.Get(rows * H)
 	}
 	for li := len(p.layers) - 1; li >= 0; li-- {
 		if err := ctx.Err(); err != nil {
@@ -217,33 +218,33 @@ func (n *network[T]) backward(ctx context.Context, c *forwardCache[T], dpred []T
 		l, gl, lc := &p.layers[li], &g.layers[li], &c.layers[li]
 		rq := in.B * lc.sq
 		// x' = LN2(fc2(gelu(fc1(h1))) + h1)
-		layerNormBackward(&l.ln2, &gl.ln2, &lc.ln2, dx, rq, H, dx)
-		geluForward(lc.f, gelu[:rq*I])
-		dy := dropoutCopy(c.enc, site(li, siteFFNOut), dx, dyDrop[:min(len(dyDrop), rq*H)])
-		linearBackward(&l.fc2, &gl.fc2, gelu[:rq*I], dy, rq, df[:rq*I])
-		geluBackward(lc.f, df[:rq*I])
-		linearBackwardInto(&l.fc1, &gl.fc1, lc.h1, df[:rq*I], rq, dx, 1) // dh1
+		backprop.LayerNormBackward(&l.ln2, &gl.ln2, &lc.ln2, dx, rq, H, dx)
+		backprop.GELUForward(lc.f, gelu[:rq*I])
+		dy := backprop.CopyDropout(c.enc, backprop.Site(li, backprop.SiteFFNOut), dx, dyDrop[:min(len(dyDrop), rq*H)])
+		backprop.LinearBackward(&l.fc2, &gl.fc2, gelu[:rq*I], dy, rq, df[:rq*I])
+		backprop.GELUBackward(lc.f, df[:rq*I])
+		backprop.LinearBackwardInto(&l.fc1, &gl.fc1, lc.h1, df[:rq*I], rq, dx, 1) // dh1
 		// h1 = LN1(o(attention(x)) + xq)
-		layerNormBackward(&l.ln1, &gl.ln1, &lc.ln1, dx, rq, H, dx)
-		dy = dropoutCopy(c.enc, site(li, siteAttnOut), dx, dyDrop[:min(len(dyDrop), rq*H)])
-		linearBackward(&l.o, &gl.o, lc.ctx, dy, rq, dctx[:rq*H])
-		attentionBackward(lc.q, lc.k, lc.v, in.B, in.S, lc.sq, H, n.heads, &lc.attn, dctx[:rq*H], dq[:rq*H], dk, dv, c.enc, site(li, siteAttnProbs))
+		backprop.LayerNormBackward(&l.ln1, &gl.ln1, &lc.ln1, dx, rq, H, dx)
+		dy = backprop.CopyDropout(c.enc, backprop.Site(li, backprop.SiteAttnOut), dx, dyDrop[:min(len(dyDrop), rq*H)])
+		backprop.LinearBackward(&l.o, &gl.o, lc.ctx, dy, rq, dctx[:rq*H])
+		backprop.AttentionBackward(lc.q, lc.k, lc.v, in.B, in.S, lc.sq, H, n.heads, &lc.attn, dctx[:rq*H], dq[:rq*H], dk, dv, c.enc, backprop.Site(li, backprop.SiteAttnProbs))
 		// dx (the residual's gradient, rq rows) gains the query path's,
 		// then spreads over all rows for the key and value paths.
-		linearBackwardInto(&l.q, &gl.q, lc.xq, dq[:rq*H], rq, dx, 1)
+		backprop.LinearBackwardInto(&l.q, &gl.q, lc.xq, dq[:rq*H], rq, dx, 1)
 		dxAll := dx
 		if lc.sq < in.S {
-			dxAll = a.zeros(rows * H)
+			dxAll = a.Zeros(rows * H)
 			for b := 0; b < in.B; b++ {
 				copy(dxAll[b*in.S*H:], dx[b*lc.sq*H:(b+1)*lc.sq*H])
 			}
 		}
-		linearBackwardInto(&l.k, &gl.k, lc.x, dk, rows, dxAll, 1)
-		linearBackwardInto(&l.v, &gl.v, lc.x, dv, rows, dxAll, 1)
+		backprop.LinearBackwardInto(&l.k, &gl.k, lc.x, dk, rows, dxAll, 1)
+		backprop.LinearBackwardInto(&l.v, &gl.v, lc.x, dv, rows, dxAll, 1)
 		dx = dxAll
 	}
-	dropoutApply(c.enc, site(-1, siteEmbeddings), dx)
-	layerNormBackward(&p.embLN, &g.embLN, &c.emb, dx, rows, H, dx)
+	backprop.ApplyDropout(c.enc, backprop.Site(-1, backprop.SiteEmbeddings), dx)
+	backprop.LayerNormBackward(&p.embLN, &g.embLN, &c.emb, dx, rows, H, dx)
 	// Embedding gathers: scatter-add in row order (deterministic).
 	for r := 0; r < rows; r++ {
 		dr := dx[r*H : (r+1)*H]
@@ -255,7 +256,7 @@ func (n *network[T]) backward(ctx context.Context, c *forwardCache[T], dpred []T
 }
 
 // addInPlace adds src to dst element-wise.
-func addInPlace[T float](dst, src []T) {
+func addInPlace[T backprop.Float](dst, src []T) {
 	if len(dst) < 1<<14 {
 		for i, v := range src {
 			dst[i] += v
@@ -271,7 +272,7 @@ func addInPlace[T float](dst, src []T) {
 
 // mseLoss returns mean((pred−target)²) and its gradient 2(pred−target)/B
 // (torch.nn.MSELoss with reduction "mean").
-func mseLoss[T float](pred []T, target []float64) (float64, []T) {
+func mseLoss[T backprop.Float](pred []T, target []float64) (float64, []T) {
 	var loss float64
 	d := make([]T, len(pred))
 	for i, p := range pred {

@@ -2,43 +2,35 @@ package vrank
 
 import (
 	"fmt"
+	"github.com/storyeval/storyeval/internal/backprop"
 	"math/rand"
 
 	"github.com/storyeval/storyeval/encoders"
 	"github.com/storyeval/storyeval/encoders/checkpoint"
 )
 
-// linearParams is a torch nn.Linear: W is [out, in] row-major, y = x·Wᵀ + b.
-type linearParams[T float] struct {
-	W, B    []T
-	out, in int
-}
-
-// normParams is a torch nn.LayerNorm's weight (gamma) and bias (beta).
-type normParams[T float] struct{ G, B []T }
-
 // layerParams is one post-LN BERT encoder layer.
-type layerParams[T float] struct {
-	q, k, v, o linearParams[T]
-	ln1        normParams[T]
-	fc1, fc2   linearParams[T]
-	ln2        normParams[T]
+type layerParams[T backprop.Float] struct {
+	q, k, v, o backprop.Linear[T]
+	ln1        backprop.Norm[T]
+	fc1, fc2   backprop.Linear[T]
+	ln2        backprop.Norm[T]
 }
 
 // params holds every trainable parameter of the Vrank regressor: the BERT
 // encoder, the optional pooler and the regression head. The same type holds
 // gradients and Adam's moment estimates, so that all of them line up with
 // the parameter list of tensors().
-type params[T float] struct {
+type params[T backprop.Float] struct {
 	word, pos, typ []T
-	embLN          normParams[T]
+	embLN          backprop.Norm[T]
 	layers         []layerParams[T]
-	pooler         *linearParams[T]
-	head           linearParams[T]
+	pooler         *backprop.Linear[T]
+	head           backprop.Linear[T]
 }
 
 // namedTensor is one parameter tensor under its checkpoint name.
-type namedTensor[T float] struct {
+type namedTensor[T backprop.Float] struct {
 	name  string
 	shape []int
 	data  []T
@@ -58,11 +50,11 @@ func (p *params[T]) tensors() []namedTensor[T] {
 	add := func(name string, data []T, shape ...int) {
 		ts = append(ts, namedTensor[T]{name: name, shape: shape, data: data})
 	}
-	lin := func(name string, l *linearParams[T]) {
-		add(name+".weight", l.W, l.out, l.in)
-		add(name+".bias", l.B, l.out)
+	lin := func(name string, l *backprop.Linear[T]) {
+		add(name+".weight", l.W, l.Out, l.In)
+		add(name+".bias", l.B, l.Out)
 	}
-	norm := func(name string, n *normParams[T]) {
+	norm := func(name string, n *backprop.Norm[T]) {
 		add(name+".weight", n.G, len(n.G))
 		add(name+".bias", n.B, len(n.B))
 	}
@@ -91,12 +83,12 @@ func (p *params[T]) tensors() []namedTensor[T] {
 }
 
 // newParams allocates zeroed parameters for a configuration.
-func newParams[T float](cfg encoders.BERTConfig, pooler bool) *params[T] {
+func newParams[T backprop.Float](cfg encoders.BERTConfig, pooler bool) *params[T] {
 	H, I := cfg.HiddenSize, cfg.IntermediateSize
-	lin := func(out, in int) linearParams[T] {
-		return linearParams[T]{W: make([]T, out*in), B: make([]T, out), out: out, in: in}
+	lin := func(out, in int) backprop.Linear[T] {
+		return backprop.Linear[T]{W: make([]T, out*in), B: make([]T, out), Out: out, In: in}
 	}
-	norm := func() normParams[T] { return normParams[T]{G: make([]T, H), B: make([]T, H)} }
+	norm := func() backprop.Norm[T] { return backprop.Norm[T]{G: make([]T, H), B: make([]T, H)} }
 	p := &params[T]{
 		word:  make([]T, cfg.VocabSize*H),
 		pos:   make([]T, cfg.MaxPositionEmbeddings*H),
@@ -121,13 +113,13 @@ func newParams[T float](cfg encoders.BERTConfig, pooler bool) *params[T] {
 func (p *params[T]) zeroLike() *params[T] {
 	z := &params[T]{
 		word: make([]T, len(p.word)), pos: make([]T, len(p.pos)), typ: make([]T, len(p.typ)),
-		embLN: normParams[T]{G: make([]T, len(p.embLN.G)), B: make([]T, len(p.embLN.B))},
+		embLN: backprop.Norm[T]{G: make([]T, len(p.embLN.G)), B: make([]T, len(p.embLN.B))},
 	}
-	lin := func(l linearParams[T]) linearParams[T] {
-		return linearParams[T]{W: make([]T, len(l.W)), B: make([]T, len(l.B)), out: l.out, in: l.in}
+	lin := func(l backprop.Linear[T]) backprop.Linear[T] {
+		return backprop.Linear[T]{W: make([]T, len(l.W)), B: make([]T, len(l.B)), Out: l.Out, In: l.In}
 	}
-	norm := func(n normParams[T]) normParams[T] {
-		return normParams[T]{G: make([]T, len(n.G)), B: make([]T, len(n.B))}
+	norm := func(n backprop.Norm[T]) backprop.Norm[T] {
+		return backprop.Norm[T]{G: make([]T, len(n.G)), B: make([]T, len(n.B))}
 	}
 	for _, l := range p.layers {
 		z.layers = append(z.layers, layerParams[T]{q: lin(l.q), k: lin(l.k), v: lin(l.v), o: lin(l.o),
@@ -162,7 +154,7 @@ func (p *params[T]) initRandom(rng *rand.Rand, std float64) {
 
 func hasSuffix(s, suf string) bool { return len(s) >= len(suf) && s[len(s)-len(suf):] == suf }
 
-func fill[T float](x []T, v T) {
+func fill[T backprop.Float](x []T, v T) {
 	for i := range x {
 		x[i] = v
 	}

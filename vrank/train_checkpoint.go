@@ -80,7 +80,7 @@ func (t *Trainer) writeCheckpoint(root string) (string, error) {
 	if err := safetensors.WriteFile(filepath.Join(tmp, optimizerFile), moments, map[string]string{"optimizer": "torch.optim.Adam"}); err != nil {
 		return fail(err)
 	}
-	st := trainerState{Epoch: t.epoch, AdamStep: t.opt.step, Seed: t.opts.Seed}
+	st := trainerState{Epoch: t.epoch, AdamStep: t.opt.Step, Seed: t.opts.Seed}
 	for _, h := range t.history {
 		st.History = append(st.History, epochJSON{Epoch: h.Epoch, TrainLoss: h.TrainLoss,
 			ValidationLoss: finiteOrNil(h.ValidationLoss), ValidationAccuracy: finiteOrNil(h.ValidationAccuracy)})
@@ -170,7 +170,7 @@ func ResumeTrainer(dir string, opts TrainOptions) (*Trainer, error) {
 			}
 		}
 	}
-	t.opt.step = st.AdamStep
+	t.opt.Step = st.AdamStep
 	t.epoch = st.Epoch
 	for _, h := range st.History {
 		t.history = append(t.history, EpochResult{Epoch: h.Epoch, TrainLoss: h.TrainLoss,

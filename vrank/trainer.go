@@ -3,6 +3,7 @@ package vrank
 import (
 	"context"
 	"fmt"
+	"github.com/storyeval/storyeval/internal/backprop"
 	"math"
 	"math/rand"
 	"slices"
@@ -51,11 +52,11 @@ func NewTrainer(m *Model, opts TrainOptions) (*Trainer, error) {
 		opt:   newAdam(p, opts.LearningRate, opts.Beta1, opts.Beta2, opts.Epsilon),
 	}
 	// Activation buffers are reused from step to step.
-	t.net.buf = &arena[float32]{}
+	t.net.buf = &backprop.Arena[float32]{}
 	return t, nil
 }
 
-func copyParams[T float](dst, src *params[T]) {
+func copyParams[T backprop.Float](dst, src *params[T]) {
 	ds, ss := dst.tensors(), src.tensors()
 	for i := range ds {
 		copy(ds[i].data, ss[i].data)
@@ -84,7 +85,7 @@ func (t *Trainer) step(ctx context.Context, encs []tokenize.Encoding, gaps []flo
 	var rng *rand.Rand
 	if t.net.dropout > 0 || t.net.encDropout > 0 {
 		// One stream per step, so a resumed run draws the same masks.
-		rng = rand.New(rand.NewSource(t.opts.Seed*1_000_003 + int64(t.opt.step) + 1))
+		rng = rand.New(rand.NewSource(t.opts.Seed*1_000_003 + int64(t.opt.Step) + 1))
 	}
 	c, err := t.net.forward(ctx, padBatch(encs), rng)
 	if err != nil {
@@ -98,7 +99,7 @@ func (t *Trainer) step(ctx context.Context, encs []tokenize.Encoding, gaps []flo
 		return StepResult{}, err
 	}
 	t.opt.update(t.net.p, t.grads)
-	return StepResult{Loss: loss, Predictions: convert[float64](c.pred)}, nil
+	return StepResult{Loss: loss, Predictions: backprop.Convert[float64](c.pred)}, nil
 }
 
 // Parameter returns a copy of the current value of a parameter by its
@@ -196,7 +197,7 @@ func (t *Trainer) Train(ctx context.Context, train, validation []TrainPair) ([]E
 			batches++
 			if o.Progress != nil {
 				done := lo + len(idx)
-				o.Progress(Progress{Epoch: epoch, Epochs: o.Epochs, Done: done, Total: len(order), Step: t.opt.step,
+				o.Progress(Progress{Epoch: epoch, Epochs: o.Epochs, Done: done, Total: len(order), Step: t.opt.Step,
 					Loss: lossSum / float64(batches), ExamplesPerSecond: float64(done) / time.Since(start).Seconds()})
 			}
 		}

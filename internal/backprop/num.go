@@ -1,24 +1,40 @@
-package vrank
+package backprop
 
 import (
 	"math"
+	"sync"
 
 	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/gonum"
 	"gorgonia.org/tensor"
 
-	// The encoders package sets gorgonia.org/tensor's BLAS to the project's
-	// SGEMM (or OpenBLAS with the openblas tag); every matrix product of the
-	// training passes goes through that same BLAS.
-	_ "github.com/storyeval/storyeval/encoders"
+	"github.com/storyeval/storyeval/encoders"
 )
 
-// float is the element type of the training passes: float32 for training,
-// float64 for the finite-difference checks of the backward passes.
-type float interface{ ~float32 | ~float64 }
+// blasOnce installs the encoders' default BLAS (the project's SGEMM, or
+// OpenBLAS with the openblas tag) before the first product, unless the
+// program chose one, as the encoders do before their first product: a
+// training run must not change its rounding when a scorer's forward pass
+// (which installs it) happens to run in between.
+var blasOnce sync.Once
 
-// gemm computes c = alpha·op(a)·op(b) + beta·c for row-major matrices with
-// the BLAS gorgonia.org/tensor uses.
-func gemm[T float](transA, transB bool, m, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, c []T, ldc int) {
+func ensureBLAS() {
+	blasOnce.Do(func() {
+		if _, untouched := tensor.WhichBLAS().(gonum.Implementation); untouched {
+			encoders.UseDefaultBLAS()
+		}
+	})
+}
+
+// Float is the element type of the training passes: float32 for training,
+// float64 for the finite-difference checks of the backward passes.
+type Float interface{ ~float32 | ~float64 }
+
+// Gemm computes c = alpha·op(a)·op(b) + beta·c for row-major matrices with
+// the BLAS gorgonia.org/tensor uses (the encoders' default unless the
+// program chose another with encoders.UseBLAS or tensor.Use).
+func Gemm[T Float](transA, transB bool, m, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, c []T, ldc int) {
+	ensureBLAS()
 	ta, tb := blas.NoTrans, blas.NoTrans
 	if transA {
 		ta = blas.Trans
@@ -34,13 +50,16 @@ func gemm[T float](transA, transB bool, m, n, k int, alpha T, a []T, lda int, b 
 	}
 }
 
-// erf and tanh in the element type, computed in float64 and
-// rounded once.
-func erfT[T float](x T) T  { return T(math.Erf(float64(x))) }
-func tanhT[T float](x T) T { return T(math.Tanh(float64(x))) }
+// Erf is math.Erf in the element type, computed in float64 and rounded
+// once.
+func Erf[T Float](x T) T { return T(math.Erf(float64(x))) }
 
-// convert copies src into a new slice of another element type.
-func convert[D, S float](src []S) []D {
+// Tanh is math.Tanh in the element type, computed in float64 and rounded
+// once.
+func Tanh[T Float](x T) T { return T(math.Tanh(float64(x))) }
+
+// Convert copies src into a new slice of another element type.
+func Convert[D, S Float](src []S) []D {
 	out := make([]D, len(src))
 	for i, v := range src {
 		out[i] = D(v)
@@ -57,14 +76,14 @@ func sqrtF(x float64) float64 { return math.Sqrt(x) }
 func erfF(x float64) float64  { return math.Erf(x) }
 func expF(x float64) float64  { return math.Exp(x) }
 
-// expNonPositive returns e^x for x ≤ 0 with a relative error below 1e-8,
+// ExpNonPositive returns e^x for x ≤ 0 with a relative error below 1e-8,
 // well under float32's 6e-8, several times faster than math.Exp; the
 // attention softmax calls it for every score. With x = k·ln2 + r,
 // |r| ≤ ln2/2, e^x = 2^k·e^r where e^r is its Taylor polynomial to r⁷
 // (remainder below |r|⁸/8! ≈ 5e-9) and 2^k is built in the exponent bits.
 // Results below e^−708 flush to 0, which a float32 softmax weight is
 // anyway.
-func expNonPositive(x float64) float64 {
+func ExpNonPositive(x float64) float64 {
 	if x < -708 {
 		return 0
 	}
@@ -80,12 +99,12 @@ func expNonPositive(x float64) float64 {
 	return p * math.Float64frombits(uint64(int64(k)+1023)<<52)
 }
 
-// softmaxExp is e^x for the softmax's x ≤ 0: expNonPositive in float32,
+// SoftmaxExp is e^x for the softmax's x ≤ 0: ExpNonPositive in float32,
 // whose rounding hides its 1e-8 error, and math.Exp in float64, where the
 // finite-difference checks need the exact function.
-func softmaxExp[T float](x T) T {
+func SoftmaxExp[T Float](x T) T {
 	if _, f64 := any(x).(float64); f64 {
 		return T(math.Exp(float64(x)))
 	}
-	return T(expNonPositive(float64(x)))
+	return T(ExpNonPositive(float64(x)))
 }

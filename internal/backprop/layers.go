@@ -1,24 +1,26 @@
-package vrank
+package backprop
 
 import (
 	"github.com/storyeval/storyeval/internal/parallel"
 )
 
-// The forward and backward passes of the blocks of a post-LN BERT encoder,
-// written by hand. Each backward pass is checked against finite differences
-// in float64 (backward_test.go). Reductions over rows (bias and LayerNorm
+// The forward and backward passes of the blocks of a transformer encoder
+// (BERT's post-LN layers, ViT's pre-LN layers), written by hand. Each
+// backward pass is checked against finite differences in float64
+// (blocks_test.go). Reductions over rows (bias and LayerNorm
 // gradients) are split by column, so every sum runs in row order and the
 // result does not depend on the number of workers.
 
-// minRows is the fewest rows worth a goroutine in the element-wise loops.
-const minRows = 16
+// MinRows is the fewest rows worth a goroutine in the row-wise loops;
+// callers with their own row loops use it too.
+const MinRows = 16
 
-// linearForward computes y[rows×out] = x[rows×in]·Wᵀ + b.
-func linearForward[T float](l *linearParams[T], x []T, rows int, y []T) {
-	gemm(false, true, rows, l.out, l.in, 1, x, l.in, l.W, l.in, 0, y, l.out)
-	parallel.Chunks(rows, minRows, func(_, lo, hi int) {
+// LinearForward computes y[rows×out] = x[rows×in]·Wᵀ + b.
+func LinearForward[T Float](l *Linear[T], x []T, rows int, y []T) {
+	Gemm(false, true, rows, l.Out, l.In, 1, x, l.In, l.W, l.In, 0, y, l.Out)
+	parallel.Chunks(rows, MinRows, func(_, lo, hi int) {
 		for r := lo; r < hi; r++ {
-			yr := y[r*l.out : (r+1)*l.out]
+			yr := y[r*l.Out : (r+1)*l.Out]
 			for j, b := range l.B {
 				yr[j] += b
 			}
@@ -26,25 +28,25 @@ func linearForward[T float](l *linearParams[T], x []T, rows int, y []T) {
 	})
 }
 
-// linearBackward accumulates the gradients of W and b into g and writes
+// LinearBackward accumulates the gradients of W and b into g and writes
 // dx = dy·W (dx may be nil when the input needs no gradient).
-func linearBackward[T float](l, g *linearParams[T], x, dy []T, rows int, dx []T) {
-	linearBackwardInto(l, g, x, dy, rows, dx, 0)
+func LinearBackward[T Float](l, g *Linear[T], x, dy []T, rows int, dx []T) {
+	LinearBackwardInto(l, g, x, dy, rows, dx, 0)
 }
 
-// linearBackwardInto is linearBackward with dx = dy·W + beta·dx, so that
+// LinearBackwardInto is LinearBackward with dx = dy·W + beta·dx, so that
 // beta 1 adds the input gradient to what dx holds.
-func linearBackwardInto[T float](l, g *linearParams[T], x, dy []T, rows int, dx []T, beta T) {
-	gemm(true, false, l.out, l.in, rows, 1, dy, l.out, x, l.in, 1, g.W, l.in)
-	columnSums(dy, rows, l.out, g.B)
+func LinearBackwardInto[T Float](l, g *Linear[T], x, dy []T, rows int, dx []T, beta T) {
+	Gemm(true, false, l.Out, l.In, rows, 1, dy, l.Out, x, l.In, 1, g.W, l.In)
+	ColumnSums(dy, rows, l.Out, g.B)
 	if dx != nil {
-		gemm(false, false, rows, l.in, l.out, 1, dy, l.out, l.W, l.in, beta, dx, l.in)
+		Gemm(false, false, rows, l.In, l.Out, 1, dy, l.Out, l.W, l.In, beta, dx, l.In)
 	}
 }
 
-// columnSums adds the column sums of x[rows×cols] to dst, each summed in
+// ColumnSums adds the column sums of x[rows×cols] to dst, each summed in
 // row order.
-func columnSums[T float](x []T, rows, cols int, dst []T) {
+func ColumnSums[T Float](x []T, rows, cols int, dst []T) {
 	parallel.Chunks(cols, 64, func(_, lo, hi int) {
 		acc := make([]T, hi-lo)
 		for r := 0; r < rows; r++ {
@@ -59,18 +61,18 @@ func columnSums[T float](x []T, rows, cols int, dst []T) {
 	})
 }
 
-// normCache keeps what LayerNorm's backward pass needs: the normalised
+// NormCache keeps what LayerNorm's backward pass needs: the normalised
 // input and 1/σ per row.
-type normCache[T float] struct {
+type NormCache[T Float] struct {
 	xhat, rstd []T
 }
 
-// layerNormForward computes y = γ·(x−μ)/√(σ²+eps) + β per row of width H
+// LayerNormForward computes y = γ·(x−μ)/√(σ²+eps) + β per row of width H
 // (torch.nn.LayerNorm: biased variance), keeping the cache. y may alias x.
-func layerNormForward[T float](n *normParams[T], x []T, rows, H int, eps float64, y []T, c *normCache[T], a *arena[T]) {
-	c.xhat = a.get(rows * H)
-	c.rstd = a.get(rows)
-	parallel.Chunks(rows, minRows, func(_, lo, hi int) {
+func LayerNormForward[T Float](n *Norm[T], x []T, rows, H int, eps float64, y []T, c *NormCache[T], a *Arena[T]) {
+	c.xhat = a.Get(rows * H)
+	c.rstd = a.Get(rows)
+	parallel.Chunks(rows, MinRows, func(_, lo, hi int) {
 		for r := lo; r < hi; r++ {
 			xr := x[r*H : (r+1)*H]
 			var mean float64
@@ -95,9 +97,9 @@ func layerNormForward[T float](n *normParams[T], x []T, rows, H int, eps float64
 	})
 }
 
-// layerNormBackward accumulates dγ and dβ into g and writes dx (which may
+// LayerNormBackward accumulates dγ and dβ into g and writes dx (which may
 // alias dy).
-func layerNormBackward[T float](n, g *normParams[T], c *normCache[T], dy []T, rows, H int, dx []T) {
+func LayerNormBackward[T Float](n, g *Norm[T], c *NormCache[T], dy []T, rows, H int, dx []T) {
 	parallel.Chunks(H, 64, func(_, lo, hi int) {
 		for r := 0; r < rows; r++ {
 			dr, xh := dy[r*H:(r+1)*H], c.xhat[r*H:(r+1)*H]
@@ -107,7 +109,7 @@ func layerNormBackward[T float](n, g *normParams[T], c *normCache[T], dy []T, ro
 			}
 		}
 	})
-	parallel.Chunks(rows, minRows, func(_, lo, hi int) {
+	parallel.Chunks(rows, MinRows, func(_, lo, hi int) {
 		for r := lo; r < hi; r++ {
 			dr, xh := dy[r*H:(r+1)*H], c.xhat[r*H:(r+1)*H]
 			var sum, dot T
@@ -127,19 +129,19 @@ func layerNormBackward[T float](n, g *normParams[T], c *normCache[T], dy []T, ro
 	})
 }
 
-// geluForward computes the exact GELU x·Φ(x) = ½x(1+erf(x/√2)) (torch's
+// GELUForward computes the exact GELU x·Φ(x) = ½x(1+erf(x/√2)) (torch's
 // default, BERT's "gelu").
-func geluForward[T float](x, y []T) {
+func GELUForward[T Float](x, y []T) {
 	parallel.Chunks(len(x), 4096, func(_, lo, hi int) {
 		for i := lo; i < hi; i++ {
 			v := x[i]
-			y[i] = v * T(0.5) * (1 + erfT(v*T(sqrtHalf)))
+			y[i] = v * T(0.5) * (1 + Erf(v*T(sqrtHalf)))
 		}
 	})
 }
 
-// geluBackward multiplies dy by GELU'(x) = Φ(x) + x·φ(x) in place.
-func geluBackward[T float](x, dy []T) {
+// GELUBackward multiplies dy by GELU'(x) = Φ(x) + x·φ(x) in place.
+func GELUBackward[T Float](x, dy []T) {
 	parallel.Chunks(len(x), 4096, func(_, lo, hi int) {
 		for i := lo; i < hi; i++ {
 			v := float64(x[i])
@@ -150,31 +152,31 @@ func geluBackward[T float](x, dy []T) {
 	})
 }
 
-// attentionCache keeps the attention probabilities of every (sequence,
+// AttentionCache keeps the attention probabilities of every (sequence,
 // head), Sq×S each.
-type attentionCache[T float] struct{ probs []T }
+type AttentionCache[T Float] struct{ probs []T }
 
-// attentionForward computes multi-head scaled dot-product attention for a
+// AttentionForward computes multi-head scaled dot-product attention for a
 // batch of B sequences of S tokens: ctx = softmax(q·kᵀ/√dh + mask)·v per head,
 // where masked keys (keyValid false) get probability exactly 0, as adding
 // torch.finfo.min before the softmax does. q and ctx hold the first Sq
 // tokens of each sequence (B·Sq rows: all tokens, or only the CLS token
 // when Sq is 1), k and v all B·S.
 //
-// With drop active, the probabilities are dropped (stream: its mask site)
+// With drop active, the probabilities are dropped (stream: its mask site, see Site)
 // before they weigh the values, as BERT's attention dropout; the cache keeps
 // them undropped.
-func attentionForward[T float](q, k, v []T, B, S, Sq, H, heads int, keyValid []bool, ctx []T, c *attentionCache[T], a *arena[T], drop encoderDropout, stream uint64) {
+func AttentionForward[T Float](q, k, v []T, B, S, Sq, H, heads int, keyValid []bool, ctx []T, c *AttentionCache[T], a *Arena[T], drop Dropout, stream uint64) {
 	dh := H / heads
 	scale := T(sqrtF(float64(dh)))
-	c.probs = a.get(B * heads * Sq * S)
+	c.probs = a.Get(B * heads * Sq * S)
 	scratch := make([][]T, parallel.Workers(B*heads, 1))
 	parallel.Chunks(B*heads, 1, func(w, lo, hi int) {
 		for bh := lo; bh < hi; bh++ {
 			b, h := bh/heads, bh%heads
 			offQ, offK := b*Sq*H+h*dh, b*S*H+h*dh
 			p := c.probs[bh*Sq*S : (bh+1)*Sq*S]
-			gemm(false, true, Sq, S, dh, 1, q[offQ:], H, k[offK:], H, 0, p, S)
+			Gemm(false, true, Sq, S, dh, 1, q[offQ:], H, k[offK:], H, 0, p, S)
 			valid := keyValid[b*S : (b+1)*S]
 			for i := 0; i < Sq; i++ {
 				row := p[i*S : (i+1)*S]
@@ -192,7 +194,7 @@ func attentionForward[T float](q, k, v []T, B, S, Sq, H, heads int, keyValid []b
 						row[j] = 0
 						continue
 					}
-					row[j] = softmaxExp(row[j] - maxv)
+					row[j] = SoftmaxExp(row[j] - maxv)
 					sum += float64(row[j])
 				}
 				inv := T(1 / sum)
@@ -201,23 +203,23 @@ func attentionForward[T float](q, k, v []T, B, S, Sq, H, heads int, keyValid []b
 				}
 			}
 			weights := p
-			if drop.active() {
+			if drop.Active() {
 				if scratch[w] == nil {
 					scratch[w] = make([]T, Sq*S)
 				}
 				weights = scratch[w]
 				for i, pv := range p {
-					weights[i] = pv * T(drop.factor(stream, bh*Sq*S+i))
+					weights[i] = pv * T(drop.Factor(stream, bh*Sq*S+i))
 				}
 			}
-			gemm(false, false, Sq, dh, S, 1, weights, S, v[offK:], H, 0, ctx[offQ:], H)
+			Gemm(false, false, Sq, dh, S, 1, weights, S, v[offK:], H, 0, ctx[offQ:], H)
 		}
 	})
 }
 
-// attentionBackward writes dq (B·Sq rows), dk and dv (B·S rows) from dctx,
+// AttentionBackward writes dq (B·Sq rows), dk and dv (B·S rows) from dctx,
 // with the attention dropout of the forward pass (drop, stream).
-func attentionBackward[T float](q, k, v []T, B, S, Sq, H, heads int, c *attentionCache[T], dctx, dq, dk, dv []T, drop encoderDropout, stream uint64) {
+func AttentionBackward[T Float](q, k, v []T, B, S, Sq, H, heads int, c *AttentionCache[T], dctx, dq, dk, dv []T, drop Dropout, stream uint64) {
 	dh := H / heads
 	scale := T(sqrtF(float64(dh)))
 	workers := parallel.Workers(B*heads, 1)
@@ -232,20 +234,20 @@ func attentionBackward[T float](q, k, v []T, B, S, Sq, H, heads int, c *attentio
 			offQ, offK := b*Sq*H+h*dh, b*S*H+h*dh
 			p := c.probs[bh*Sq*S : (bh+1)*Sq*S]
 			weights := p
-			if drop.active() {
+			if drop.Active() {
 				if dropped[w] == nil {
 					dropped[w] = make([]T, Sq*S)
 				}
 				weights = dropped[w]
 				for i, pv := range p {
-					weights[i] = pv * T(drop.factor(stream, bh*Sq*S+i))
+					weights[i] = pv * T(drop.Factor(stream, bh*Sq*S+i))
 				}
 			}
-			gemm(false, true, Sq, S, dh, 1, dctx[offQ:], H, v[offK:], H, 0, dp, S)
-			gemm(true, false, S, dh, Sq, 1, weights, S, dctx[offQ:], H, 0, dv[offK:], H)
-			if drop.active() {
+			Gemm(false, true, Sq, S, dh, 1, dctx[offQ:], H, v[offK:], H, 0, dp, S)
+			Gemm(true, false, S, dh, Sq, 1, weights, S, dctx[offQ:], H, 0, dv[offK:], H)
+			if drop.Active() {
 				for i := range dp {
-					dp[i] *= T(drop.factor(stream, bh*Sq*S+i))
+					dp[i] *= T(drop.Factor(stream, bh*Sq*S+i))
 				}
 			}
 			for i := 0; i < Sq; i++ {
@@ -262,8 +264,8 @@ func attentionBackward[T float](q, k, v []T, B, S, Sq, H, heads int, c *attentio
 					dr[j] = T(float64(pr[j]) * (float64(dr[j]) - dot) / float64(scale))
 				}
 			}
-			gemm(false, false, Sq, dh, S, 1, dp, S, k[offK:], H, 0, dq[offQ:], H)
-			gemm(true, false, S, dh, Sq, 1, dp, S, q[offQ:], H, 0, dk[offK:], H)
+			Gemm(false, false, Sq, dh, S, 1, dp, S, k[offK:], H, 0, dq[offQ:], H)
+			Gemm(true, false, S, dh, Sq, 1, dp, S, q[offQ:], H, 0, dk[offK:], H)
 		}
 	})
 }

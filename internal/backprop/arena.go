@@ -1,25 +1,25 @@
-package vrank
+package backprop
 
-// arena hands out the activation and gradient buffers of one training step
+// Arena hands out the activation and gradient buffers of one training step
 // and keeps them for the next: a step asks for the same buffers in the same
 // order, so after the first step nothing is allocated, page-faulted or
 // zeroed again. Buffers come back with stale contents; callers overwrite
-// them or clear them. A nil arena allocates fresh zeroed slices.
-type arena[T float] struct {
+// them or clear them. A nil Arena allocates fresh zeroed slices.
+type Arena[T Float] struct {
 	bufs [][]T
 	next int
 }
 
-// reset makes every buffer available again (the previous step's
+// Reset makes every buffer available again (the previous step's
 // activations are dead).
-func (a *arena[T]) reset() {
+func (a *Arena[T]) Reset() {
 	if a != nil {
 		a.next = 0
 	}
 }
 
-// get returns a buffer of n elements, with unspecified contents.
-func (a *arena[T]) get(n int) []T {
+// Get returns a buffer of n elements, with unspecified contents.
+func (a *Arena[T]) Get(n int) []T {
 	if a == nil {
 		return make([]T, n)
 	}
@@ -35,9 +35,9 @@ func (a *arena[T]) get(n int) []T {
 	return b[:n]
 }
 
-// zeros returns a cleared buffer of n elements.
-func (a *arena[T]) zeros(n int) []T {
-	b := a.get(n)
+// Zeros returns a cleared buffer of n elements.
+func (a *Arena[T]) Zeros(n int) []T {
+	b := a.Get(n)
 	clear(b)
 	return b
 }
