@@ -194,7 +194,7 @@ func VGExamples(pairs []VGPair, crops CropFolder, g *GloVe) ([]VGExample, error)
 		}
 		opts := crops.Decode
 		out[i] = VGExample{Vector: vec, Crop: RegionCrop{Key: "file:" + path, Label: p.BBox,
-			Load: func() (*imageproc.RGB, error) { return imageproc.DecodeFile(path, &opts) }}}
+			Load: func() (*imageproc.RGB, error) { return imageproc.DecodeFile(path, opts) }}}
 	}
 	if len(missing) > 0 {
 		return nil, fmt.Errorf("rovist: vg pairs: crop files missing, e.g. %s", strings.Join(missing, ", "))
