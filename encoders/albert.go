@@ -148,7 +148,7 @@ type ALBERTOutput struct {
 }
 
 // Forward runs the model on a padded batch of encodings.
-func (m *ALBERT) Forward(ctx context.Context, encs []tokenize.Encoding, opts *ForwardOptions) (*ALBERTOutput, error) {
+func (m *ALBERT) Forward(ctx context.Context, encs []tokenize.Encoding, opts ForwardOptions) (*ALBERTOutput, error) {
 	tb, err := newTextBatch(encs, m.cfg.VocabSize, m.cfg.TypeVocabSize, m.cfg.MaxPositionEmbeddings)
 	if err != nil {
 		return nil, fmt.Errorf("encoders: ALBERT input: %w", err)

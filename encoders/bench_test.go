@@ -77,7 +77,7 @@ func BenchmarkFullSizeBERTBase8x128(b *testing.B) {
 		b.Fatal(err)
 	}
 	encs := randomEncodings(8, 128, cfg.VocabSize, 2)
-	runForward(b, m.FLOPs(8, 128), func() error { _, err := m.Forward(context.Background(), encs, nil); return err })
+	runForward(b, m.FLOPs(8, 128), func() error { _, err := m.Forward(context.Background(), encs, ForwardOptions{}); return err })
 }
 
 func BenchmarkFullSizeALBERTLarge8x128(b *testing.B) {
@@ -88,7 +88,7 @@ func BenchmarkFullSizeALBERTLarge8x128(b *testing.B) {
 		b.Fatal(err)
 	}
 	encs := randomEncodings(8, 128, cfg.VocabSize, 2)
-	runForward(b, m.FLOPs(8, 128), func() error { _, err := m.Forward(context.Background(), encs, nil); return err })
+	runForward(b, m.FLOPs(8, 128), func() error { _, err := m.Forward(context.Background(), encs, ForwardOptions{}); return err })
 }
 
 func BenchmarkFullSizeViTB16x8(b *testing.B) {
@@ -99,7 +99,7 @@ func BenchmarkFullSizeViTB16x8(b *testing.B) {
 		b.Fatal(err)
 	}
 	imgs := randomImages(8, 224, 2)
-	runForward(b, m.FLOPs(8), func() error { _, err := m.Forward(context.Background(), imgs, nil); return err })
+	runForward(b, m.FLOPs(8), func() error { _, err := m.Forward(context.Background(), imgs, ForwardOptions{}); return err })
 }
 
 func clipB32() CLIPConfig {
@@ -118,7 +118,7 @@ func BenchmarkFullSizeCLIPB32Images8(b *testing.B) {
 		b.Fatal(err)
 	}
 	imgs := randomImages(8, 224, 2)
-	runForward(b, m.ImageFLOPs(8), func() error { _, err := m.EncodeImages(context.Background(), imgs, nil); return err })
+	runForward(b, m.ImageFLOPs(8), func() error { _, err := m.EncodeImages(context.Background(), imgs, ForwardOptions{}); return err })
 }
 
 func BenchmarkFullSizeCLIPB32Texts8x77(b *testing.B) {
@@ -127,5 +127,5 @@ func BenchmarkFullSizeCLIPB32Texts8x77(b *testing.B) {
 		b.Fatal(err)
 	}
 	encs := randomEncodings(8, 77, 49408, 2)
-	runForward(b, m.TextFLOPs(8, 77), func() error { _, err := m.EncodeText(context.Background(), encs, nil); return err })
+	runForward(b, m.TextFLOPs(8, 77), func() error { _, err := m.EncodeText(context.Background(), encs, ForwardOptions{}); return err })
 }

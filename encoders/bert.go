@@ -91,7 +91,7 @@ func (m *BERT) Config() BERTConfig { return m.cfg }
 // length, as tokenize's EncodeBatch returns them) and returns the last
 // hidden states, the pooled output (when the checkpoint has a pooler) and,
 // if opts asks, every layer's hidden states.
-func (m *BERT) Forward(ctx context.Context, encs []tokenize.Encoding, opts *ForwardOptions) (*TextOutput, error) {
+func (m *BERT) Forward(ctx context.Context, encs []tokenize.Encoding, opts ForwardOptions) (*TextOutput, error) {
 	tb, err := newTextBatch(encs, m.cfg.VocabSize, m.cfg.TypeVocabSize, m.cfg.MaxPositionEmbeddings)
 	if err != nil {
 		return nil, fmt.Errorf("encoders: BERT input: %w", err)

@@ -60,7 +60,7 @@ func TestUseBLASOverridesDefault(t *testing.T) {
 	if _, ok := tensor.WhichBLAS().(gonumMarker); !ok {
 		t.Fatalf("building a model replaced the BLAS chosen with UseBLAS by %T", tensor.WhichBLAS())
 	}
-	if _, err := m.Forward(t.Context(), nil, nil); err == nil {
+	if _, err := m.Forward(t.Context(), nil, ForwardOptions{}); err == nil {
 		t.Fatal("empty batch accepted")
 	}
 }

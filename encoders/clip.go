@@ -169,7 +169,7 @@ type CLIPOutput struct {
 // pooled position of each sequence is the position of its largest token id,
 // which is the end-of-text token in CLIP's vocabulary (HF 4.29 uses argmax
 // rather than eos_token_id).
-func (m *CLIP) EncodeText(ctx context.Context, encs []tokenize.Encoding, opts *ForwardOptions) (*CLIPOutput, error) {
+func (m *CLIP) EncodeText(ctx context.Context, encs []tokenize.Encoding, opts ForwardOptions) (*CLIPOutput, error) {
 	c := m.cfg.TextConfig
 	tb, err := newTextBatch(encs, c.VocabSize, 0, c.MaxPositionEmbeddings)
 	if err != nil {
@@ -210,7 +210,7 @@ func (m *CLIP) EncodeText(ctx context.Context, encs []tokenize.Encoding, opts *F
 
 // EncodeImages runs the vision tower on images preprocessed with CLIP's
 // processor.
-func (m *CLIP) EncodeImages(ctx context.Context, imgs []imageproc.PixelValues, opts *ForwardOptions) (*CLIPOutput, error) {
+func (m *CLIP) EncodeImages(ctx context.Context, imgs []imageproc.PixelValues, opts ForwardOptions) (*CLIPOutput, error) {
 	if err := m.patch.checkImages(imgs); err != nil {
 		return nil, fmt.Errorf("encoders: CLIP image input: %w", err)
 	}

@@ -40,7 +40,7 @@ func (e *SentenceEncoder) EmbedTexts(ctx context.Context, texts []string) (*tens
 	if err != nil {
 		return nil, fmt.Errorf("encoders: tokenizing: %w", err)
 	}
-	out, err := e.Model.Forward(ctx, encs, nil)
+	out, err := e.Model.Forward(ctx, encs, ForwardOptions{})
 	if err != nil {
 		return nil, err
 	}
@@ -63,7 +63,7 @@ func (e *CLIPTextEncoder) EmbedTexts(ctx context.Context, texts []string) (*tens
 	if err != nil {
 		return nil, fmt.Errorf("encoders: tokenizing: %w", err)
 	}
-	out, err := e.Model.EncodeText(ctx, encs, nil)
+	out, err := e.Model.EncodeText(ctx, encs, ForwardOptions{})
 	if err != nil {
 		return nil, err
 	}
@@ -72,7 +72,7 @@ func (e *CLIPTextEncoder) EmbedTexts(ctx context.Context, texts []string) (*tens
 
 // EmbedImages implements ImageEncoder with CLIP's unit-length image_embeds.
 func (m *CLIP) EmbedImages(ctx context.Context, images []imageproc.PixelValues) (*tensor.Dense, error) {
-	out, err := m.EncodeImages(ctx, images, nil)
+	out, err := m.EncodeImages(ctx, images, ForwardOptions{})
 	if err != nil {
 		return nil, err
 	}
@@ -82,7 +82,7 @@ func (m *CLIP) EmbedImages(ctx context.Context, images []imageproc.PixelValues) 
 // EmbedImages implements ImageEncoder with ViT's pooler_output, or the final-LayerNorm [CLS] state when the
 // checkpoint has no pooler.
 func (m *ViT) EmbedImages(ctx context.Context, images []imageproc.PixelValues) (*tensor.Dense, error) {
-	out, err := m.Forward(ctx, images, nil)
+	out, err := m.Forward(ctx, images, ForwardOptions{})
 	if err != nil {
 		return nil, err
 	}

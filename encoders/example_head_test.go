@@ -41,7 +41,7 @@ func ExampleLoadLinear() {
 		log.Fatal(err)
 	}
 	pair := tok.EncodePair("the dog ran to the park .", "it played with a ball .")
-	out, err := albert.Forward(context.Background(), []tokenize.Encoding{pair}, nil)
+	out, err := albert.Forward(context.Background(), []tokenize.Encoding{pair}, encoders.ForwardOptions{})
 	if err != nil {
 		log.Fatal(err)
 	}

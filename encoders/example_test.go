@@ -19,7 +19,7 @@ func ExampleLoadBERT() {
 	}
 	// [CLS] a man [SEP], as bert-base-uncased ids.
 	enc := tokenize.Encoding{IDs: []int{101, 1037, 2158, 102}, TypeIDs: make([]int, 4), AttentionMask: []int{1, 1, 1, 1}, Tokens: make([]string, 4)}
-	out, err := m.Forward(context.Background(), []tokenize.Encoding{enc}, nil)
+	out, err := m.Forward(context.Background(), []tokenize.Encoding{enc}, encoders.ForwardOptions{})
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -22,7 +22,7 @@ func TestALBERTGoldens(t *testing.T) {
 			label := name + "/" + file
 			for _, p := range g.prefixes("input_ids") {
 				encs := g.encodings(p)
-				out, err := m.Forward(context.Background(), encs, &ForwardOptions{HiddenStates: true})
+				out, err := m.Forward(context.Background(), encs, ForwardOptions{HiddenStates: true})
 				if err != nil {
 					t.Fatal(err)
 				}

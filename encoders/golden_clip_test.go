@@ -24,7 +24,7 @@ func TestCLIPGoldens(t *testing.T) {
 			var text *CLIPOutput
 			if g.has("input_ids") {
 				encs := g.encodings("")
-				text, err = m.EncodeText(ctx, encs, &ForwardOptions{HiddenStates: true})
+				text, err = m.EncodeText(ctx, encs, ForwardOptions{HiddenStates: true})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -42,7 +42,7 @@ func TestCLIPGoldens(t *testing.T) {
 			}
 			for _, p := range g.prefixes("pixel_values") {
 				imgs := g.pixels(p + "pixel_values")
-				img, err := m.EncodeImages(ctx, imgs, &ForwardOptions{HiddenStates: true})
+				img, err := m.EncodeImages(ctx, imgs, ForwardOptions{HiddenStates: true})
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -35,7 +35,7 @@ func TestViTGoldens(t *testing.T) {
 			label := name + "/" + file
 			for _, p := range g.prefixes("pixel_values") {
 				imgs := g.pixels(p + "pixel_values")
-				out, err := m.Forward(context.Background(), imgs, &ForwardOptions{HiddenStates: true})
+				out, err := m.Forward(context.Background(), imgs, ForwardOptions{HiddenStates: true})
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -115,18 +115,18 @@ func TestEntryPointsRejectBadInput(t *testing.T) {
 	var calls []call
 	for what, b := range textBatches {
 		calls = append(calls,
-			call{"BERT.Forward " + what, func() error { _, err := bert.Forward(ctx, b, nil); return err }},
-			call{"ALBERT.Forward " + what, func() error { _, err := albert.Forward(ctx, b, nil); return err }},
+			call{"BERT.Forward " + what, func() error { _, err := bert.Forward(ctx, b, ForwardOptions{}); return err }},
+			call{"ALBERT.Forward " + what, func() error { _, err := albert.Forward(ctx, b, ForwardOptions{}); return err }},
 		)
 		if what != "type past vocab" { // CLIP has no token types
-			calls = append(calls, call{"CLIP.EncodeText " + what, func() error { _, err := clip.EncodeText(ctx, b, nil); return err }})
+			calls = append(calls, call{"CLIP.EncodeText " + what, func() error { _, err := clip.EncodeText(ctx, b, ForwardOptions{}); return err }})
 		}
 	}
 	for what, b := range images {
 		calls = append(calls,
-			call{"ViT.Forward " + what, func() error { _, err := vit.Forward(ctx, b, nil); return err }},
+			call{"ViT.Forward " + what, func() error { _, err := vit.Forward(ctx, b, ForwardOptions{}); return err }},
 			call{"ViT.EmbedImages " + what, func() error { _, err := vit.EmbedImages(ctx, b); return err }},
-			call{"CLIP.EncodeImages " + what, func() error { _, err := clip.EncodeImages(ctx, b, nil); return err }},
+			call{"CLIP.EncodeImages " + what, func() error { _, err := clip.EncodeImages(ctx, b, ForwardOptions{}); return err }},
 			call{"CLIP.EmbedImages " + what, func() error { _, err := clip.EmbedImages(ctx, b); return err }},
 		)
 	}
@@ -181,7 +181,7 @@ func TestEntryPointsRejectBadInput(t *testing.T) {
 	}
 	calls = append(calls,
 		call{"MLMLogits position past the batch", func() error {
-			out, err := albert.Forward(ctx, good, nil)
+			out, err := albert.Forward(ctx, good, ForwardOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -220,10 +220,10 @@ func TestEntryPointsRejectBadInput(t *testing.T) {
 	t.Logf("%d bad calls checked", len(calls))
 	// The same entry points accept good input, so the errors above are
 	// about the input, not a broken model.
-	if _, err := bert.Forward(ctx, good, nil); err != nil {
+	if _, err := bert.Forward(ctx, good, ForwardOptions{}); err != nil {
 		t.Error(err)
 	}
-	if _, err := clip.EncodeImages(ctx, []imageproc.PixelValues{image(3, 8, 8)}, nil); err != nil {
+	if _, err := clip.EncodeImages(ctx, []imageproc.PixelValues{image(3, 8, 8)}, ForwardOptions{}); err != nil {
 		t.Error(err)
 	}
 }

@@ -12,11 +12,11 @@ import (
 // opts.HiddenStates it returns the input and every step's output, as HF's
 // output_hidden_states.
 func runLayers(ctx context.Context, x []float32, batch, seq, hidden, inter int, mask attentionMask,
-	opts *ForwardOptions, n int, layersAt func(i int) []encoderLayer) ([]*tensor.Dense, error) {
+	opts ForwardOptions, n int, layersAt func(i int) []encoderLayer) ([]*tensor.Dense, error) {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	keep := opts != nil && opts.HiddenStates
+	keep := opts.HiddenStates
 	var states []*tensor.Dense
 	snapshot := func() {
 		if keep {

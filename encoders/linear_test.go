@@ -96,7 +96,7 @@ func TestLinearHeadOnSubEncoder(t *testing.T) {
 			}
 			e := enc(p.InputIDs...)
 			e.TypeIDs = p.TypeIDs
-			out, err := m.Forward(context.Background(), []tokenize.Encoding{e}, nil)
+			out, err := m.Forward(context.Background(), []tokenize.Encoding{e}, ForwardOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -31,7 +31,7 @@ func TestBERTPaddedBatchEqualsSingleItems(t *testing.T) {
 	}
 	g := loadGolden(t, dir)
 	encs := g.encodings("pair_")
-	batch, err := m.Forward(context.Background(), encs, nil)
+	batch, err := m.Forward(context.Background(), encs, ForwardOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,7 +43,7 @@ func TestBERTPaddedBatchEqualsSingleItems(t *testing.T) {
 		if single.Len() < T {
 			padded++
 		}
-		out, err := m.Forward(context.Background(), []tokenize.Encoding{single}, nil)
+		out, err := m.Forward(context.Background(), []tokenize.Encoding{single}, ForwardOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -75,7 +75,7 @@ func TestConcurrentForward(t *testing.T) {
 		t.Fatal(err)
 	}
 	encs := loadGolden(t, dir).encodings("single_")
-	ref, err := m.Forward(context.Background(), encs, nil)
+	ref, err := m.Forward(context.Background(), encs, ForwardOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,7 +86,7 @@ func TestConcurrentForward(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			out, err := m.Forward(context.Background(), encs, nil)
+			out, err := m.Forward(context.Background(), encs, ForwardOptions{})
 			if err != nil {
 				errs <- err.Error()
 				return
@@ -115,20 +115,20 @@ func TestForwardHonoursContextAndRejectsBadInput(t *testing.T) {
 	encs := loadGolden(t, dir).encodings("single_")
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := m.Forward(ctx, encs, nil); err == nil {
+	if _, err := m.Forward(ctx, encs, ForwardOptions{}); err == nil {
 		t.Error("a cancelled context did not stop the forward pass")
 	}
 	bad := []tokenize.Encoding{{IDs: []int{101, 1 << 20}, TypeIDs: []int{0, 0}, AttentionMask: []int{1, 1}, Tokens: []string{"a", "b"}}}
-	if _, err := m.Forward(context.Background(), bad, nil); err == nil {
+	if _, err := m.Forward(context.Background(), bad, ForwardOptions{}); err == nil {
 		t.Error("an id outside the vocabulary was accepted")
 	}
 	short := encs[0]
 	short = tokenize.Encoding{IDs: short.IDs[:3], TypeIDs: short.TypeIDs[:3], AttentionMask: short.AttentionMask[:3], Tokens: short.Tokens[:3]}
 	ragged := []tokenize.Encoding{encs[0], short}
-	if _, err := m.Forward(context.Background(), ragged, nil); err == nil {
+	if _, err := m.Forward(context.Background(), ragged, ForwardOptions{}); err == nil {
 		t.Error("a ragged batch was accepted")
 	}
-	if _, err := m.Forward(context.Background(), nil, nil); err == nil {
+	if _, err := m.Forward(context.Background(), nil, ForwardOptions{}); err == nil {
 		t.Error("an empty batch was accepted")
 	}
 }

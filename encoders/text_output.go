@@ -8,7 +8,8 @@ import (
 	"gorgonia.org/tensor"
 )
 
-// ForwardOptions selects optional outputs of a forward pass.
+// ForwardOptions selects optional outputs of a forward pass. The zero value
+// computes the outputs HF returns by default.
 type ForwardOptions struct {
 	// HiddenStates keeps the input of every layer and the last output
 	// (HF output_hidden_states): num_hidden_layers+1 tensors.

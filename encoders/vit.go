@@ -109,7 +109,7 @@ type ImageOutput struct {
 
 // Forward runs the model on preprocessed images (imageproc's ViT
 // processor).
-func (m *ViT) Forward(ctx context.Context, imgs []imageproc.PixelValues, opts *ForwardOptions) (*ImageOutput, error) {
+func (m *ViT) Forward(ctx context.Context, imgs []imageproc.PixelValues, opts ForwardOptions) (*ImageOutput, error) {
 	if err := m.patch.checkImages(imgs); err != nil {
 		return nil, fmt.Errorf("encoders: ViT input: %w", err)
 	}

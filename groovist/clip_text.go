@@ -84,7 +84,7 @@ func (c *CLIPText) run(ctx context.Context, ids [][]int) (*encoders.CLIPOutput, 
 	for i, row := range ids {
 		encs[i] = tokenize.Encoding{IDs: row[:seq:seq], AttentionMask: mask}
 	}
-	out, err := c.Model.EncodeText(ctx, encs, nil)
+	out, err := c.Model.EncodeText(ctx, encs, encoders.ForwardOptions{})
 	if err != nil {
 		return nil, fmt.Errorf("groovist: CLIP text tower: %w", err)
 	}

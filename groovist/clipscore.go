@@ -190,7 +190,7 @@ func (s *CLIPScorer) imageFeatures(ctx context.Context, paths []string) ([][]flo
 		hi := min(lo+imageBatch, len(paths))
 		pv := make([]imageproc.PixelValues, hi-lo)
 		err := parallel.Each(hi-lo, 1, func(i int) error {
-			src, err := imageproc.DecodeSourceFile(paths[lo+i], &s.Decode)
+			src, err := imageproc.DecodeSourceFile(paths[lo+i], s.Decode)
 			if err != nil {
 				return err
 			}
@@ -204,7 +204,7 @@ func (s *CLIPScorer) imageFeatures(ctx context.Context, paths []string) ([][]flo
 			return nil, fmt.Errorf("groovist: %w", err)
 		}
 		var res *encoders.CLIPOutput
-		err = s.timed(func() (err error) { res, err = s.Model.EncodeImages(ctx, pv, nil); return err })
+		err = s.timed(func() (err error) { res, err = s.Model.EncodeImages(ctx, pv, encoders.ForwardOptions{}); return err })
 		if err != nil {
 			return nil, fmt.Errorf("groovist: CLIP image tower: %w", err)
 		}

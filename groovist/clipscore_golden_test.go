@@ -104,7 +104,7 @@ func TestGoldenCLIPScore(t *testing.T) {
 				got := map[string]float64{"CLIPScore": r.CLIPScore, "max_ref_cosine": r.MaxRefCosine, "RefCLIPScore": r.RefCLIPScore}[key]
 				c.ok("expected.json", close32(got, want), "%s %s = %v, want %v", id, key, got, fmtPtr(want))
 			case "image_mode", "image_size_wh":
-				src, err := imageproc.DecodeSourceFile(it.Image, nil)
+				src, err := imageproc.DecodeSourceFile(it.Image, imageproc.DecodeOptions{})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -210,7 +210,7 @@ func checkCLIPScoreArrays(t *testing.T, c *counter, f *clipScoreFixture, s *CLIP
 		case "pixel_values":
 			exact = true
 			for _, p := range paths {
-				src, err := imageproc.DecodeSourceFile(p, nil)
+				src, err := imageproc.DecodeSourceFile(p, imageproc.DecodeOptions{})
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -219,7 +219,7 @@ func (c *cropSet) embed(ctx context.Context, s *Scorer, done int, progress func(
 func (s *Scorer) loadCrops(ip imagePlan) ([]imageproc.PixelValues, error) {
 	out := make([]imageproc.PixelValues, len(ip.crops))
 	if ip.path != "" {
-		img, err := imageproc.DecodeFile(ip.path, &s.Decode)
+		img, err := imageproc.DecodeFile(ip.path, s.Decode)
 		if err != nil {
 			return nil, err
 		}
@@ -235,7 +235,7 @@ func (s *Scorer) loadCrops(ip imagePlan) ([]imageproc.PixelValues, error) {
 		return out, nil
 	}
 	for i, c := range ip.crops {
-		img, err := imageproc.DecodeFile(c.file, &s.Decode)
+		img, err := imageproc.DecodeFile(c.file, s.Decode)
 		if err != nil {
 			return nil, err
 		}

@@ -441,7 +441,7 @@ func checkFirst8Pixels(t *testing.T, c *counter, f *groovistFixture, s *Scorer) 
 		want := arr.F32
 		per := len(want) / len(index.Files)
 		for i, file := range index.Files {
-			img, err := imageproc.DecodeFile(filepath.Join(f.dir, file), nil)
+			img, err := imageproc.DecodeFile(filepath.Join(f.dir, file), imageproc.DecodeOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -100,7 +100,7 @@ func TestImagesAndBoxes(t *testing.T) {
 		var regs []story.Region
 		for _, r := range s.Entities.Regions(img.ID) {
 			p := CropPath(s.CropsDir, r.ImageID, r.BBox)
-			im, err := imageproc.DecodeFile(p, nil)
+			im, err := imageproc.DecodeFile(p, imageproc.DecodeOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -7,10 +7,11 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
+	"github.com/storyeval/storyeval/encoders"
 	"github.com/storyeval/storyeval/encoders/tokenize"
 	"github.com/storyeval/storyeval/internal/pairwise"
-	"github.com/storyeval/storyeval/internal/parallel"
 	"github.com/storyeval/storyeval/internal/pyunicode"
 	"github.com/storyeval/storyeval/internal/sentences"
 	"github.com/storyeval/storyeval/story"
@@ -43,8 +44,7 @@ type CoherenceOptions struct {
 	BatchSize int
 
 	// Progress, when set, is called after each forward pass with the number
-	// of model pairs done so far and their total; it may be called from
-	// several goroutines, never concurrently with itself.
+	// of model pairs done so far and their total.
 	Progress func(done, total int)
 }
 
@@ -221,13 +221,14 @@ func (m *CoherenceModel) runPairs(ctx context.Context, jobs []coherenceJob, resu
 	if size <= 0 {
 		size = DefaultCoherenceBatch
 	}
-	nBatches := (len(jobs) + size - 1) / size
+	// One batch at a time: ALBERT's matrix products and attention heads use
+	// every core already; concurrent batches only add memory.
 	var prog progressCounter
 	prog.total, prog.report = len(jobs), opts.Progress
-	return parallel.Each(nBatches, 1, func(b int) error {
-		idx := order[b*size : min((b+1)*size, len(jobs))]
-		encs := padBatch(jobs, idx)
-		out, err := m.albert.Forward(ctx, encs, nil)
+	H := m.albert.Config().HiddenSize
+	for lo := 0; lo < len(order); lo += size {
+		idx := order[lo:min(lo+size, len(order))]
+		out, err := m.albert.Forward(ctx, padBatch(jobs, idx), encoders.ForwardOptions{})
 		if err != nil {
 			return fmt.Errorf("rovist: coherence: %w", err)
 		}
@@ -235,15 +236,14 @@ func (m *CoherenceModel) runPairs(ctx context.Context, jobs []coherenceJob, resu
 			return fmt.Errorf("rovist: coherence: the ALBERT checkpoint has no pooler")
 		}
 		pooled := out.PoolerOutput.Data().([]float32)
-		H := m.albert.Config().HiddenSize
 		for k, j := range idx {
 			logits, prob := m.logitsAndProb(pooled[k*H : (k+1)*H])
 			p := &results[jobs[j].story].Pairs[jobs[j].pair]
 			p.Logits, p.Prob = logits, float64(prob)
 		}
 		prog.add(len(idx))
-		return nil
-	})
+	}
+	return nil
 }
 
 // padBatch pads the encodings of jobs[idx] to the longest with the
@@ -269,4 +269,13 @@ func padBatch(jobs []coherenceJob, idx []int) []tokenize.Encoding {
 		encs[k] = p
 	}
 	return encs
+}
+
+// checkText rejects text that is not valid UTF-8, which NLTK could not
+// have read either.
+func checkText(s string) error {
+	if !utf8.ValidString(s) {
+		return fmt.Errorf("story text is not valid UTF-8")
+	}
+	return nil
 }

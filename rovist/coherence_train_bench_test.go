@@ -53,7 +53,7 @@ func BenchmarkCoherenceTrainStepALBERTLarge(b *testing.B) {
 	}
 	ctx := context.Background()
 	start := time.Now()
-	if _, err := m.albert.Forward(ctx, encs, nil); err != nil {
+	if _, err := m.albert.Forward(ctx, encs, encoders.ForwardOptions{}); err != nil {
 		b.Fatal(err)
 	}
 	forward := time.Since(start)

@@ -43,13 +43,6 @@ type coherenceEpochJSON struct {
 	ValidationAccuracy *float64 `json:"validation_accuracy"`
 }
 
-func finitePtr(v float64) *float64 {
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return nil
-	}
-	return &v
-}
-
 func nanIfNil(v *float64) float64 {
 	if v == nil {
 		return math.NaN()

@@ -225,18 +225,6 @@ func readSOPParams(st *checkpoint.State, cfg encoders.ALBERTConfig, newHead *ran
 	return p, nil
 }
 
-func sameInts(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
 // initSOPRandom fills the parameters as transformers' AlbertPreTrainedModel
 // _init_weights does: normal(0, 0.02) weights and embeddings, zero biases,
 // LayerNorm gamma 1 and beta 0.

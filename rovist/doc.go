@@ -20,6 +20,12 @@
 //     stories, as scripts/rovist_c.py), writing folders
 //     LoadCoherenceModelDir scores with.
 //
+// VGTrainer trains RoViST-VG's region-to-phrase model as the original
+// training code does (rovist_vg.py: the symmetric soft-label loss with
+// undetached labels and temperature τ, Adam with weight decay, a per-epoch
+// learning-rate decay), from region–phrase pairs (ReadVGPairsCSV); its
+// checkpoints load with LoadGroundingModel.
+//
 // NonRedundancy scores one story; an NRScorer scores many with less
 // allocation. Every result says whether its score is defined (NaN
 // otherwise, as the reference) and carries the pieces it was computed from:

@@ -378,21 +378,23 @@ func (g *Grounder) embedCrops(ctx context.Context, crops []*vgCrop, opts VGOptio
 	if size <= 0 {
 		size = DefaultGroundingBatch
 	}
-	nBatches := (len(kept) + size - 1) / size
+	// One batch at a time: the ViT's matrix products use every core
+	// already, and a second concurrent batch would double the activation
+	// memory. Decoding and resizing within a batch run in parallel.
 	var prog progressCounter
 	prog.total, prog.report = len(kept), opts.Progress
-	return parallel.Each(nBatches, 1, func(b int) error {
+	for lo := 0; lo < len(kept); lo += size {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		idx := kept[b*size : min((b+1)*size, len(kept))]
+		idx := kept[lo:min(lo+size, len(kept))]
 		pxs := make([]imageproc.PixelValues, len(idx))
-		for k, i := range idx {
-			px, err := load(i)
-			if err != nil {
-				return err
-			}
+		if err := parallel.Each(len(idx), 4, func(k int) error {
+			px, err := load(idx[k])
 			pxs[k] = px
+			return err
+		}); err != nil {
+			return err
 		}
 		embs, err := g.Model.EmbedImages(ctx, pxs)
 		if err != nil {
@@ -402,6 +404,6 @@ func (g *Grounder) embedCrops(ctx context.Context, crops []*vgCrop, opts VGOptio
 			crops[i].emb = embs[k]
 		}
 		prog.add(len(idx))
-		return nil
-	})
+	}
+	return nil
 }

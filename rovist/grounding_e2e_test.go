@@ -392,7 +392,7 @@ func checkGroundingArrays(t *testing.T, c *counter, f groundingFixture, g *Groun
 		c.equal(t, "index.json", name+" bbox", regs[ci.RowInImage].Label, ci.BBox)
 		path := folder.CropPath(ci.ImageID, regs[ci.RowInImage])
 		c.equal(t, "index.json", name+" file", path, filepath.Join(f.dir, ci.File))
-		img, err := imageproc.DecodeFile(path, nil)
+		img, err := imageproc.DecodeFile(path, imageproc.DecodeOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -135,7 +135,7 @@ func (m *GroundingModel) imageFeatures(ctx context.Context, imgs []imageproc.Pix
 	if len(imgs) == 0 {
 		return nil, nil
 	}
-	out, err := m.vit.Forward(ctx, imgs, nil)
+	out, err := m.vit.Forward(ctx, imgs, encoders.ForwardOptions{})
 	if err != nil {
 		return nil, fmt.Errorf("rovist: grounding: %w", err)
 	}

@@ -14,8 +14,8 @@ import (
 // sentence, the reference scorer's --intra_sent_ngram_len default.
 const DefaultBlockLength = 4
 
-// NROptions configures NonRedundancy. A nil *NROptions, or the zero value,
-// gives the reference scorer's behaviour.
+// NROptions configures NonRedundancy. The zero value gives the reference
+// scorer's behaviour.
 type NROptions struct {
 	// SetJaccard scores a pair of token lists with the set Jaccard index
 	// |A∩B| / |A∪B| over distinct tokens, as the paper defines it, instead
@@ -88,11 +88,8 @@ type NRPair struct {
 // Matches the reference implementation, which drops the last token of every
 // sentence whatever it is (meant to be the final punctuation), and compares
 // tokens case-sensitively.
-func NonRedundancy(story string, opts *NROptions) (NRResult, error) {
-	var sc NRScorer
-	if opts != nil {
-		sc.Options = *opts
-	}
+func NonRedundancy(story string, opts NROptions) (NRResult, error) {
+	sc := NRScorer{Options: opts}
 	return sc.Score(story)
 }
 
@@ -147,13 +144,9 @@ func (s *NRScorer) Score(story string) (NRResult, error) {
 // Matches the reference implementation, which compares a sentence's final,
 // shorter block with the full block before it. The result keeps
 // sentenceTokens as its Tokens field.
-func NonRedundancyTokens(sentenceTokens [][]string, opts *NROptions) (NRResult, error) {
+func NonRedundancyTokens(sentenceTokens [][]string, opts NROptions) (NRResult, error) {
 	var sc nrScratch
-	var o NROptions
-	if opts != nil {
-		o = *opts
-	}
-	return sc.score(sentenceTokens, &o)
+	return sc.score(sentenceTokens, &opts)
 }
 
 // nrScratch is the working memory of one score, kept by an NRScorer.

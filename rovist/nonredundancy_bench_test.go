@@ -58,7 +58,7 @@ func BenchmarkNonRedundancy(b *testing.B) {
 	cpu0 := cpuTime(b)
 	for b.Loop() {
 		for _, s := range stories {
-			if _, err := NonRedundancy(s, nil); err != nil {
+			if _, err := NonRedundancy(s, NROptions{}); err != nil {
 				b.Fatal(err)
 			}
 		}

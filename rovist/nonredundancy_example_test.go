@@ -8,7 +8,7 @@ import (
 
 func ExampleNonRedundancy() {
 	story := "we went to the park . we went to the park . it was fun ."
-	res, err := rovist.NonRedundancy(story, nil)
+	res, err := rovist.NonRedundancy(story, rovist.NROptions{})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -25,7 +25,7 @@ func ExampleNonRedundancy() {
 }
 
 func ExampleNonRedundancy_undefined() {
-	res, err := rovist.NonRedundancy("a single sentence .", nil)
+	res, err := rovist.NonRedundancy("a single sentence .", rovist.NROptions{})
 	fmt.Println(res.Defined, res.Score, err)
 	// Output:
 	// false NaN <nil>
@@ -34,8 +34,8 @@ func ExampleNonRedundancy_undefined() {
 func ExampleNonRedundancyTokens() {
 	// Tokens per sentence, as scored (already without the final period).
 	sents := [][]string{{"the", "dog", "the", "dog"}, {"the", "dog"}}
-	ref, _ := rovist.NonRedundancyTokens(sents, nil)
-	paper, _ := rovist.NonRedundancyTokens(sents, &rovist.NROptions{SetJaccard: true})
+	ref, _ := rovist.NonRedundancyTokens(sents, rovist.NROptions{})
+	paper, _ := rovist.NonRedundancyTokens(sents, rovist.NROptions{SetJaccard: true})
 	fmt.Println("reference:", ref.Inter[0].Shared, "/", ref.Inter[0].Union, "score", ref.Score)
 	fmt.Println("set Jaccard:", paper.Inter[0].Shared, "/", paper.Inter[0].Union, "score", paper.Score)
 	// Output:

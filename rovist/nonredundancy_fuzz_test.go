@@ -15,7 +15,7 @@ func FuzzNonRedundancy(f *testing.F) {
 		f.Add(s, uint8(0), false)
 	}
 	f.Fuzz(func(t *testing.T, story string, block uint8, setJaccard bool) {
-		opts := &NROptions{BlockLength: int(block % 9), SetJaccard: setJaccard}
+		opts := NROptions{BlockLength: int(block % 9), SetJaccard: setJaccard}
 		res, err := NonRedundancy(story, opts)
 		if err != nil {
 			t.Fatalf("%q: %v", story, err)

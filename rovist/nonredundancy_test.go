@@ -37,7 +37,7 @@ func loadEdgeCases(t *testing.T) []edgeCase {
 
 func TestNonRedundancyEdgeCasesDHMVariant(t *testing.T) {
 	for _, c := range loadEdgeCases(t) {
-		res, err := NonRedundancy(c.Story, nil)
+		res, err := NonRedundancy(c.Story, NROptions{})
 		if err != nil {
 			t.Errorf("%q: %v", c.Story, err)
 			continue
@@ -57,7 +57,7 @@ func TestNonRedundancyEdgeCasesDHMVariant(t *testing.T) {
 }
 
 func TestNonRedundancyEdgeCasesOriginalVariant(t *testing.T) {
-	opts := &NROptions{ErrorOnEmptyUnion: true}
+	opts := NROptions{ErrorOnEmptyUnion: true}
 	errors := 0
 	for _, c := range loadEdgeCases(t) {
 		res, err := NonRedundancy(c.Story, opts)
@@ -111,7 +111,7 @@ func TestNonRedundancyDiagnostics(t *testing.T) {
 	// "a b c d a b c d a b c d ." and "e f g h e f g h ." score 0.5: the
 	// sentences share nothing (inter 0) and every block repeats the one
 	// before it four times over four distinct tokens (intra 1).
-	res, err := NonRedundancy("a b c d a b c d a b c d . e f g h e f g h .", nil)
+	res, err := NonRedundancy("a b c d a b c d a b c d . e f g h e f g h .", NROptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,16 +138,16 @@ func TestNonRedundancyOptions(t *testing.T) {
 	story := "the dog the dog . the dog ."
 	tests := []struct {
 		name      string
-		opts      *NROptions
+		opts      NROptions
 		wantInter float64
 		wantIntra float64
 		wantScore float64
 	}{
-		{"reference", nil, 2, 0, 0},
-		{"set Jaccard", &NROptions{SetJaccard: true}, 1, 0, 0.5},
+		{"reference", NROptions{}, 2, 0, 0},
+		{"set Jaccard", NROptions{SetJaccard: true}, 1, 0, 0.5},
 		// Blocks of 2: "the dog" | "the dog" -> 2 equal pairs / 2 distinct.
-		{"block length 2", &NROptions{BlockLength: 2}, 2, 1, -0.5},
-		{"set Jaccard, block length 2", &NROptions{SetJaccard: true, BlockLength: 2}, 1, 1, 0},
+		{"block length 2", NROptions{BlockLength: 2}, 2, 1, -0.5},
+		{"set Jaccard, block length 2", NROptions{SetJaccard: true, BlockLength: 2}, 1, 1, 0},
 	}
 	for _, tt := range tests {
 		res, err := NonRedundancy(story, tt.opts)
@@ -163,7 +163,7 @@ func TestNonRedundancyOptions(t *testing.T) {
 }
 
 func TestNonRedundancyRejectsNegativeBlockLength(t *testing.T) {
-	_, err := NonRedundancy("a b . c d .", &NROptions{BlockLength: -1})
+	_, err := NonRedundancy("a b . c d .", NROptions{BlockLength: -1})
 	if err == nil || !strings.Contains(err.Error(), "BlockLength -1") {
 		t.Errorf("err = %v, want a BlockLength error", err)
 	}

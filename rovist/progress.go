@@ -1,10 +1,6 @@
 package rovist
 
-import (
-	"fmt"
-	"sync"
-	"unicode/utf8"
-)
+import "sync"
 
 // progressCounter serialises the calls of an options' Progress callback.
 type progressCounter struct {
@@ -22,13 +18,4 @@ func (p *progressCounter) add(n int) {
 	defer p.mu.Unlock()
 	p.done += n
 	p.report(p.done, p.total)
-}
-
-// checkText rejects text that is not valid UTF-8, which NLTK could not
-// have read either.
-func checkText(s string) error {
-	if !utf8.ValidString(s) {
-		return fmt.Errorf("story text is not valid UTF-8")
-	}
-	return nil
 }

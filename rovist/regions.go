@@ -206,7 +206,7 @@ func (c CropFolder) RegionCrops(img story.Image) ([]RegionCrop, error) {
 		path := c.CropPath(id, r)
 		opts := c.Decode
 		out[i] = RegionCrop{Key: "file:" + path, Label: r.Label, Load: func() (*imageproc.RGB, error) {
-			return imageproc.DecodeFile(path, &opts)
+			return imageproc.DecodeFile(path, opts)
 		}}
 	}
 	return out, nil
@@ -235,7 +235,7 @@ func (b ImageBoxes) RegionCrops(img story.Image) ([]RegionCrop, error) {
 		opts := b.Decode
 		path := img.Path
 		// Decoded once for all its regions, whichever worker asks first.
-		load = sync.OnceValues(func() (*imageproc.RGB, error) { return imageproc.DecodeFile(path, &opts) })
+		load = sync.OnceValues(func() (*imageproc.RGB, error) { return imageproc.DecodeFile(path, opts) })
 	default:
 		return nil, fmt.Errorf("image %q: no decoded image and no path", img.ID)
 	}

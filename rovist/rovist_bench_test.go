@@ -331,7 +331,7 @@ func BenchmarkFullSizeCoherence(b *testing.B) {
 		start, cpu = time.Now(), cpuTime(b)
 		for lo := 0; lo < len(order); lo += DefaultCoherenceBatch {
 			idx := order[lo:min(lo+DefaultCoherenceBatch, len(order))]
-			if _, err := m.albert.Forward(ctx, padBatch(jobs, idx), nil); err != nil {
+			if _, err := m.albert.Forward(ctx, padBatch(jobs, idx), encoders.ForwardOptions{}); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -414,7 +414,7 @@ func BenchmarkFullSizeGrounding(b *testing.B) {
 		sample := min(len(pxs), 4*DefaultGroundingBatch)
 		start, cpu = time.Now(), cpuTime(b)
 		for lo := 0; lo < sample; lo += DefaultGroundingBatch {
-			if _, err := m.vit.Forward(ctx, pxs[lo:min(lo+DefaultGroundingBatch, sample)], nil); err != nil {
+			if _, err := m.vit.Forward(ctx, pxs[lo:min(lo+DefaultGroundingBatch, sample)], encoders.ForwardOptions{}); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"path/filepath"
 
-	"github.com/storyeval/storyeval/internal/e2efixtures"
 	"github.com/storyeval/storyeval/vrank"
 )
 
@@ -13,7 +12,7 @@ import (
 // the reference fixture's tiny model); a negative gap means story 1 ranks
 // better.
 func ExampleModel_Predict() {
-	m, err := vrank.Load(filepath.Join(e2efixtures.Metric("vrank"), "model"))
+	m, err := vrank.Load(filepath.Join("..", "testdata", "e2e", "vrank", "model"))
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -33,7 +32,7 @@ func ExampleModel_Predict() {
 // the reference fixture's step); Train runs such steps over shuffled
 // mini-batches for a number of epochs.
 func ExampleTrainer_Step() {
-	m, err := vrank.Load(filepath.Join(e2efixtures.Metric("vrank"), "model"))
+	m, err := vrank.Load(filepath.Join("..", "testdata", "e2e", "vrank", "model"))
 	if err != nil {
 		fmt.Println(err)
 		return

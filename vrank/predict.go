@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 
+	"github.com/storyeval/storyeval/encoders"
 	"github.com/storyeval/storyeval/encoders/tokenize"
 
 	"gorgonia.org/tensor"
@@ -43,7 +44,7 @@ func (m *Model) Predict(ctx context.Context, story1, story2 []string) ([]float64
 		for j, i := range idx {
 			batch[j] = encs[i]
 		}
-		res, err := enc.Forward(ctx, padEncodings(batch), nil)
+		res, err := enc.Forward(ctx, padEncodings(batch), encoders.ForwardOptions{})
 		if err != nil {
 			return nil, fmt.Errorf("vrank: pairs %v: %w", idx, err)
 		}

@@ -44,7 +44,7 @@ func BenchmarkPretrainStepBERTBase(b *testing.B) {
 	}
 	ctx := context.Background()
 	start := time.Now()
-	if _, err := enc.Forward(ctx, encs, nil); err != nil {
+	if _, err := enc.Forward(ctx, encs, encoders.ForwardOptions{}); err != nil {
 		b.Fatal(err)
 	}
 	forward := time.Since(start)

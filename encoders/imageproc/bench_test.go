@@ -74,7 +74,7 @@ func BenchmarkDecodeJPEG640x480(b *testing.B) {
 			b.SetBytes(int64(len(data)))
 			b.ReportAllocs()
 			for i := 0; i < b.N; i++ {
-				if _, err := Decode(bytes.NewReader(data), &DecodeOptions{JPEG: m.method}); err != nil {
+				if _, err := Decode(bytes.NewReader(data), DecodeOptions{JPEG: m.method}); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -54,7 +54,7 @@ func TestGROOViSTCropsPixelValues(t *testing.T) {
 	}
 	total, same := 0, 0
 	for i, f := range idx.GROOViST.Files {
-		img, err := DecodeFile(filepath.Join(testdataDir, f.File), nil)
+		img, err := DecodeFile(filepath.Join(testdataDir, f.File), DecodeOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -93,7 +93,7 @@ func TestCLIPScorePixelValues(t *testing.T) {
 	}
 	total, same := 0, 0
 	for i, f := range idx.CLIPScore.Files {
-		src, err := DecodeSourceFile(filepath.Join(testdataDir, f), nil)
+		src, err := DecodeSourceFile(filepath.Join(testdataDir, f), DecodeOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}

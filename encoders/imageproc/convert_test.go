@@ -45,7 +45,7 @@ func TestDecodePNGModes(t *testing.T) {
 		{"RGB;16 high byte", rgb16, []uint8{0x12, 0xab, 0x00}},
 	}
 	for _, c := range cases {
-		got, err := Decode(bytes.NewReader(encodePNG(t, c.img)), nil)
+		got, err := Decode(bytes.NewReader(encodePNG(t, c.img)), DecodeOptions{})
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}

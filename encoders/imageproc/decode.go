@@ -64,19 +64,19 @@ const (
 	JPEGStdlib
 )
 
-func (o *DecodeOptions) limits() (maxPixels, maxBytes int64) {
+func (o DecodeOptions) limits() (maxPixels, maxBytes int64) {
 	maxPixels, maxBytes = DefaultMaxPixels, DefaultMaxBytes
-	if o != nil && o.MaxPixels > 0 {
+	if o.MaxPixels > 0 {
 		maxPixels = o.MaxPixels
 	}
-	if o != nil && o.MaxBytes > 0 {
+	if o.MaxBytes > 0 {
 		maxBytes = o.MaxBytes
 	}
 	return maxPixels, maxBytes
 }
 
-func (o *DecodeOptions) pixelsPerByte() int64 {
-	if o != nil && o.MaxPixelsPerByte > 0 {
+func (o DecodeOptions) pixelsPerByte() int64 {
+	if o.MaxPixelsPerByte > 0 {
 		return o.MaxPixelsPerByte
 	}
 	return DefaultMaxPixelsPerByte
@@ -106,7 +106,7 @@ func sniff(b []byte) (Format, bool) {
 // Image.open(f).convert("RGB") does (see ToRGB for the mode rules). The image
 // header is checked against the pixel limit before the pixels are decoded, so
 // a file claiming 100000×100000 pixels is an error, not an allocation.
-func Decode(r io.Reader, opts *DecodeOptions) (*RGB, error) {
+func Decode(r io.Reader, opts DecodeOptions) (*RGB, error) {
 	data, err := readEncoded(r, opts)
 	if err != nil {
 		return nil, err
@@ -117,7 +117,7 @@ func Decode(r io.Reader, opts *DecodeOptions) (*RGB, error) {
 
 // readEncoded reads an encoded image, refusing more than the options'
 // MaxBytes.
-func readEncoded(r io.Reader, opts *DecodeOptions) ([]byte, error) {
+func readEncoded(r io.Reader, opts DecodeOptions) ([]byte, error) {
 	_, maxBytes := opts.limits()
 	data, err := io.ReadAll(io.LimitReader(r, maxBytes+1))
 	if err != nil {
@@ -130,12 +130,12 @@ func readEncoded(r io.Reader, opts *DecodeOptions) ([]byte, error) {
 }
 
 // DecodeFile is Decode on the named file; errors name the file.
-func DecodeFile(path string, opts *DecodeOptions) (*RGB, error) {
+func DecodeFile(path string, opts DecodeOptions) (*RGB, error) {
 	return decodeFile(path, opts, Decode)
 }
 
 // decodeFile opens path and decodes it with decode; errors name the file.
-func decodeFile[T any](path string, opts *DecodeOptions, decode func(io.Reader, *DecodeOptions) (T, error)) (T, error) {
+func decodeFile[T any](path string, opts DecodeOptions, decode func(io.Reader, DecodeOptions) (T, error)) (T, error) {
 	var zero T
 	f, err := os.Open(path)
 	if err != nil {
@@ -152,12 +152,9 @@ func decodeFile[T any](path string, opts *DecodeOptions, decode func(io.Reader, 
 // decodeWithImage decodes to RGB and also returns the standard library's
 // image when it decoded one (PNG, or JPEG variants the libjpeg port does
 // not handle), so callers can look at alpha and palette.
-func decodeWithImage(data []byte, opts *DecodeOptions) (*RGB, image.Image, error) {
+func decodeWithImage(data []byte, opts DecodeOptions) (*RGB, image.Image, error) {
 	maxPixels, _ := opts.limits()
-	method := JPEGLibjpeg
-	if opts != nil {
-		method = opts.JPEG
-	}
+	method := opts.JPEG
 	format, ok := sniff(data)
 	if !ok {
 		return nil, nil, fmt.Errorf("imageproc: unrecognised image format (not PNG or JPEG)")

@@ -10,7 +10,7 @@ import (
 // Preprocess a region crop for CLIP: shortest side to 224 with bicubic
 // resampling, a 224×224 center crop, then CLIP's normalisation.
 func Example() {
-	img, err := imageproc.DecodeFile("../../testdata/encoders/fixtures/images/img1.png", nil)
+	img, err := imageproc.DecodeFile("../../testdata/encoders/fixtures/images/img1.png", imageproc.DecodeOptions{})
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -57,11 +57,11 @@ func TestDecodeRejectsHugeHeaders(t *testing.T) {
 	cases := []struct {
 		name string
 		data []byte
-		opts *DecodeOptions
+		opts DecodeOptions
 	}{
-		{"png 100000x100000", pngHeader(100000, 100000), nil},
-		{"jpeg 65535x65535", jpegHeader(65535, 65535), nil},
-		{"png over a custom limit", pngHeader(1000, 1000), &DecodeOptions{MaxPixels: 999999}},
+		{"png 100000x100000", pngHeader(100000, 100000), DecodeOptions{}},
+		{"jpeg 65535x65535", jpegHeader(65535, 65535), DecodeOptions{}},
+		{"png over a custom limit", pngHeader(1000, 1000), DecodeOptions{MaxPixels: 999999}},
 	}
 	for _, c := range cases {
 		_, err := Decode(bytes.NewReader(c.data), c.opts)
@@ -69,10 +69,10 @@ func TestDecodeRejectsHugeHeaders(t *testing.T) {
 			t.Errorf("%s: error %v, want a pixel-limit error", c.name, err)
 		}
 	}
-	if _, err := Decode(bytes.NewReader(pngHeader(10, 10)), &DecodeOptions{MaxBytes: 8}); err == nil || !strings.Contains(err.Error(), "bytes") {
+	if _, err := Decode(bytes.NewReader(pngHeader(10, 10)), DecodeOptions{MaxBytes: 8}); err == nil || !strings.Contains(err.Error(), "bytes") {
 		t.Errorf("byte limit: error %v", err)
 	}
-	if _, err := Decode(strings.NewReader("GIF89a"), nil); err == nil {
+	if _, err := Decode(strings.NewReader("GIF89a"), DecodeOptions{}); err == nil {
 		t.Error("GIF input: no error")
 	}
 }
@@ -91,7 +91,7 @@ func FuzzDecode(f *testing.F) {
 	f.Add(encodeRGBPNG(f, small))
 	const limit = 1 << 16
 	f.Fuzz(func(t *testing.T, data []byte) {
-		img, err := Decode(bytes.NewReader(data), &DecodeOptions{MaxPixels: limit})
+		img, err := Decode(bytes.NewReader(data), DecodeOptions{MaxPixels: limit})
 		if err != nil {
 			return
 		}
@@ -101,7 +101,7 @@ func FuzzDecode(f *testing.F) {
 		if len(img.Pix) != img.Width*img.Height*3 {
 			t.Fatalf("inconsistent image %dx%d with %d bytes", img.Width, img.Height, len(img.Pix))
 		}
-		src, err := DecodeSource(bytes.NewReader(data), &DecodeOptions{MaxPixels: limit})
+		src, err := DecodeSource(bytes.NewReader(data), DecodeOptions{MaxPixels: limit})
 		if err != nil {
 			t.Fatalf("Decode succeeded but DecodeSource failed: %v", err)
 		}
@@ -133,7 +133,7 @@ func TestDecodeBombsFailFastAndSmall(t *testing.T) {
 	} {
 		var before, after runtime.MemStats
 		runtime.ReadMemStats(&before)
-		_, err := Decode(bytes.NewReader(data), nil)
+		_, err := Decode(bytes.NewReader(data), DecodeOptions{})
 		runtime.ReadMemStats(&after)
 		if err == nil || !strings.Contains(err.Error(), "pixels per byte") {
 			t.Errorf("%s: error %v, want the pixels-per-byte bound", name, err)
@@ -149,10 +149,10 @@ func TestDecodeBombsFailFastAndSmall(t *testing.T) {
 	if ratio := 2000 * 2000 / len(data); ratio < 100 {
 		t.Fatalf("the black PNG is only %d pixels per byte; the case tests nothing", ratio)
 	}
-	if _, err := Decode(bytes.NewReader(data), nil); err != nil {
+	if _, err := Decode(bytes.NewReader(data), DecodeOptions{}); err != nil {
 		t.Errorf("a valid compressible PNG (%d bytes): %v", len(data), err)
 	}
-	if _, err := Decode(bytes.NewReader(data), &DecodeOptions{MaxPixelsPerByte: 10}); err == nil {
+	if _, err := Decode(bytes.NewReader(data), DecodeOptions{MaxPixelsPerByte: 10}); err == nil {
 		t.Error("MaxPixelsPerByte 10 accepted a PNG of hundreds of pixels per byte")
 	}
 }

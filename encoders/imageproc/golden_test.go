@@ -88,7 +88,7 @@ func TestGoldenPixelValues(t *testing.T) {
 	total, identical := 0, 0
 	for _, im := range idx.Images {
 		stem := strings.TrimSuffix(im.File, filepath.Ext(im.File))
-		img, err := DecodeFile(filepath.Join(dir, im.File), nil)
+		img, err := DecodeFile(filepath.Join(dir, im.File), DecodeOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}

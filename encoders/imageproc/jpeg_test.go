@@ -103,7 +103,7 @@ func TestJPEGDecodeMatchesPillow(t *testing.T) {
 		stats[m.name] = all
 		styles := map[string]*levelStats{}
 		for _, c := range idx.Crops {
-			img, err := DecodeFile(filepath.Join(testdataDir, c.File), &DecodeOptions{JPEG: m.method})
+			img, err := DecodeFile(filepath.Join(testdataDir, c.File), DecodeOptions{JPEG: m.method})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -184,7 +184,7 @@ func TestViTOnPillowDecodedCrops(t *testing.T) {
 				img.Pix[j] = uint8(u8[c.Offset+j])
 			}
 			if fromFile {
-				if img, err = DecodeFile(filepath.Join(testdataDir, c.File), nil); err != nil {
+				if img, err = DecodeFile(filepath.Join(testdataDir, c.File), DecodeOptions{}); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -235,11 +235,11 @@ func TestLibjpegDecoderAgreesWithStdlib(t *testing.T) {
 			if err := jpeg.Encode(&buf, m, &jpeg.Options{Quality: 85}); err != nil {
 				t.Fatal(err)
 			}
-			a, err := Decode(bytes.NewReader(buf.Bytes()), nil)
+			a, err := Decode(bytes.NewReader(buf.Bytes()), DecodeOptions{})
 			if err != nil {
 				t.Fatalf("%v gray=%v: %v", size, gray, err)
 			}
-			b, err := Decode(bytes.NewReader(buf.Bytes()), &DecodeOptions{JPEG: JPEGStdlibFancy})
+			b, err := Decode(bytes.NewReader(buf.Bytes()), DecodeOptions{JPEG: JPEGStdlibFancy})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -263,21 +263,21 @@ func TestJPEGWithoutEOI(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	full, err := Decode(bytes.NewReader(data), nil)
+	full, err := Decode(bytes.NewReader(data), DecodeOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.HasSuffix(data, []byte{0xff, 0xd9}) {
 		t.Fatal("fixture does not end with EOI")
 	}
-	noEOI, err := Decode(bytes.NewReader(data[:len(data)-2]), nil)
+	noEOI, err := Decode(bytes.NewReader(data[:len(data)-2]), DecodeOptions{})
 	if err != nil {
 		t.Fatalf("without EOI: %v", err)
 	}
 	if !bytes.Equal(noEOI.Pix, full.Pix) {
 		t.Error("without EOI: pixels differ")
 	}
-	if _, err := Decode(bytes.NewReader(data[:len(data)/2]), nil); err == nil {
+	if _, err := Decode(bytes.NewReader(data[:len(data)/2]), DecodeOptions{}); err == nil {
 		t.Error("file cut in half: no error")
 	}
 }

@@ -250,11 +250,11 @@ func TestLibjpegDecoderLayouts(t *testing.T) {
 			}
 			data := encodeTestJPEG(width, height, comps, 2, restart)
 			name := fmt.Sprintf("%s restart=%d", l.name, restart)
-			a, err := Decode(bytes.NewReader(data), nil)
+			a, err := Decode(bytes.NewReader(data), DecodeOptions{})
 			if err != nil {
 				t.Fatalf("%s: %v", name, err)
 			}
-			b, err := Decode(bytes.NewReader(data), &DecodeOptions{JPEG: JPEGStdlibFancy})
+			b, err := Decode(bytes.NewReader(data), DecodeOptions{JPEG: JPEGStdlibFancy})
 			if err != nil {
 				t.Fatalf("%s: standard library: %v", name, err)
 			}
@@ -270,11 +270,11 @@ func TestLibjpegDecoderLayouts(t *testing.T) {
 	}
 	// Grayscale with restarts.
 	data := encodeTestJPEG(width, height, []testJPEGComp{{h: 1, v: 1, w: width, ht: height, plane: testPlane(width, height, 5)}}, 3, 2)
-	a, err := Decode(bytes.NewReader(data), nil)
+	a, err := Decode(bytes.NewReader(data), DecodeOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := Decode(bytes.NewReader(data), &DecodeOptions{JPEG: JPEGStdlibFancy})
+	b, err := Decode(bytes.NewReader(data), DecodeOptions{JPEG: JPEGStdlibFancy})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -28,7 +28,7 @@ type Source struct {
 }
 
 // DecodeSource decodes like Decode and keeps what Source records.
-func DecodeSource(r io.Reader, opts *DecodeOptions) (*Source, error) {
+func DecodeSource(r io.Reader, opts DecodeOptions) (*Source, error) {
 	data, err := readEncoded(r, opts)
 	if err != nil {
 		return nil, err
@@ -51,7 +51,7 @@ func DecodeSource(r io.Reader, opts *DecodeOptions) (*Source, error) {
 }
 
 // DecodeSourceFile is DecodeSource on the named file; errors name the file.
-func DecodeSourceFile(path string, opts *DecodeOptions) (*Source, error) {
+func DecodeSourceFile(path string, opts DecodeOptions) (*Source, error) {
 	return decodeFile(path, opts, DecodeSource)
 }
 

@@ -114,7 +114,7 @@ func embedALBERT(ctx context.Context, dir, text string) (*tensor.Dense, string, 
 	if err != nil {
 		return nil, "", err
 	}
-	out, err := m.Forward(ctx, []tokenize.Encoding{tok.Encode(text)}, nil)
+	out, err := m.Forward(ctx, []tokenize.Encoding{tok.Encode(text)}, encoders.ForwardOptions{})
 	if err != nil {
 		return nil, "", err
 	}
@@ -147,7 +147,7 @@ func embedImage(ctx context.Context, dir, modelType, path string) (*tensor.Dense
 	if err != nil {
 		return nil, "", err
 	}
-	img, err := imageproc.DecodeFile(path, nil)
+	img, err := imageproc.DecodeFile(path, imageproc.DecodeOptions{})
 	if err != nil {
 		return nil, "", err
 	}

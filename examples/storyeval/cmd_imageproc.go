@@ -109,7 +109,7 @@ func runImageproc(args []string, stdout, stderr io.Writer) error {
 	var all []float32
 	var shape [3]int
 	for _, path := range fs.Args() {
-		src, err := imageproc.DecodeSourceFile(path, nil)
+		src, err := imageproc.DecodeSourceFile(path, imageproc.DecodeOptions{})
 		if err != nil {
 			return err
 		}

@@ -36,7 +36,7 @@ func TestNRCommandOptions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	opts := &rovist.NROptions{SetJaccard: true, BlockLength: 2}
+	opts := rovist.NROptions{SetJaccard: true, BlockLength: 2}
 	want := "id,nr\n"
 	for _, st := range set.Stories() {
 		id := st.ID

@@ -184,7 +184,7 @@ func TestScoreLearnedMetricsMatchPackages(t *testing.T) {
 			t.Fatal(err)
 		}
 		for i, st := range stories {
-			nr, err := rovist.NonRedundancy(st.Text, nil)
+			nr, err := rovist.NonRedundancy(st.Text, rovist.NROptions{})
 			if err != nil {
 				t.Fatal(err)
 			}

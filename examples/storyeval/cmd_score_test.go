@@ -2,9 +2,12 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/csv"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -149,7 +152,7 @@ func TestScoreCommandMatchesPackages(t *testing.T) {
 			set("METEOR", met[id])
 			set("ROUGE-L", rouge.Items[id])
 			set("CIDEr-D", cider.Items[id])
-			nr, err := rovist.NonRedundancy(stories[id][sys], nil)
+			nr, err := rovist.NonRedundancy(stories[id][sys], rovist.NROptions{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -388,5 +391,26 @@ func TestScoreBadInput(t *testing.T) {
 		if _, err := os.Stat(out); err == nil {
 			t.Errorf("score %q: output folder written despite the error", tc.args)
 		}
+	}
+}
+
+// A cancelled run (Ctrl-C cancels the context) stops with the context's
+// error before any output is written: writeScoreOutputs runs only after
+// scoreSuite succeeds.
+func TestScoreCancelled(t *testing.T) {
+	suitePath, _, _, _, _ := scoreTestSuite(t)
+	s, err := readSuite(suitePath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	metrics, err := parseScoreMetrics("bleu,nr")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	_, err = scoreSuite(ctx, s, metrics, scoreConfig{ngramDone: map[string][]scoreColumn{}}, nil, scoreSettings{Resamples: 10, Rounds: 10, Confidence: 0.95}, io.Discard)
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled run: %v, want context.Canceled", err)
 	}
 }

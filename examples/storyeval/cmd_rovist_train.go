@@ -1,0 +1,224 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math/rand"
+	"os"
+	"path/filepath"
+
+	"github.com/storyeval/storyeval/rovist"
+	"github.com/storyeval/storyeval/story"
+)
+
+func init() {
+	register(command{
+		name:    "rovist-train",
+		summary: "train RoViST-VG's region-to-phrase model (ViT + GloVe heads, the original symmetric loss) on region–phrase pairs",
+		run:     runRovistTrain,
+	})
+}
+
+// rovistTrainOutput is what rovist-train prints.
+type rovistTrainOutput struct {
+	Model       string                   `json:"model"`
+	Temperature Float                    `json:"temperature"`
+	Epochs      []rovistTrainEpochOutput `json:"epochs"`
+}
+
+type rovistTrainEpochOutput struct {
+	Epoch          int    `json:"epoch"`
+	LearningRate   Float  `json:"learning_rate"`
+	TrainLoss      Float  `json:"train_loss"`
+	ValidationLoss Float  `json:"validation_loss"`
+	Best           bool   `json:"best"`
+	Checkpoint     string `json:"checkpoint,omitempty"`
+}
+
+const rovistTrainUsage = "usage: storyeval rovist-train -pairs FILE -crops DIR -glove FILE (-init FILE|DIR | -resume DIR) -out DIR [flags]"
+
+func runRovistTrain(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("rovist-train", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	pairsPath := fs.String("pairs", "", "region–phrase pairs: a CSV with columns image_id, bbox, noun_phrase (Flickr30k Entities layout; required)")
+	crops := fs.String("crops", "", "folder of the region crops {image_id}_{bbox}.jpg (required)")
+	glovePath := fs.String("glove", "", "GloVe 300-d text file, e.g. glove.6B.300d.txt[.gz] (required)")
+	storiesPath := fs.String("stories", "", "train only on the pairs of these stories' images (story JSON with images; default: every pair not used for validation)")
+	validPath := fs.String("valid-stories", "", "validate on the pairs of these stories' images (default: a seeded share of the pairs, see -val-fraction)")
+	valFraction := fs.Float64("val-fraction", 0.1, "share of the pairs held out for validation when no -valid-stories is given (0: none)")
+	initPath := fs.String("init", "", "starting checkpoint: r2p_model_epoch2.pth.tar, or a ViT model file or folder (google/vit-base-patch16-224-in21k)")
+	vitDir := fs.String("vit", "", "folder with the ViT's config.json and preprocessor_config.json (default: the -init folder, or the folder of the -init file)")
+	resume := fs.String("resume", "", "continue from a checkpoint folder (epoch-NNN, or the -checkpoints folder: the latest)")
+	out := fs.String("out", "", "folder to write the trained model to (required); score with it as rovist -grounding-model OUT/model.safetensors -vit OUT")
+	checkpoints := fs.String("checkpoints", "", "folder for a checkpoint after every epoch (default: none)")
+	epochs := fs.Int("epochs", 50, "training epochs (early stopping after -early-stop epochs without a better validation loss)")
+	earlyStop := fs.Int("early-stop", 10, "epochs without a lower validation loss before stopping (0: never)")
+	batch := fs.Int("batch", 64, "pairs per Adam step")
+	lr := fs.Float64("lr", 5e-5, "Adam learning rate")
+	lrDecay := fs.Float64("lr-decay", 0.95, "learning-rate factor per epoch")
+	weightDecay := fs.Float64("weight-decay", 1e-5, "Adam weight decay (L2; 0: none)")
+	learnTau := fs.Bool("learn-temperature", false, "let Adam update the loss temperature τ (the original leaves it at 1)")
+	seed := fs.Int64("seed", 1, "seed of the validation split, the shuffling and new heads")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, rovistTrainUsage)
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *pairsPath == "" || *crops == "" || *glovePath == "" || *out == "" || (*initPath == "") == (*resume == "") {
+		fs.Usage()
+		return errors.New("give -pairs, -crops, -glove, -out and exactly one of -init or -resume")
+	}
+	if *epochs <= 0 || *batch <= 0 || !(*lr > 0) || !(*lrDecay > 0) || !(*weightDecay >= 0) || *valFraction < 0 || *valFraction >= 1 {
+		return errors.New("-epochs, -batch, -lr and -lr-decay must be positive, -weight-decay not negative, -val-fraction in [0, 1)")
+	}
+	pairs, err := rovist.ReadVGPairsCSV(*pairsPath)
+	if err != nil {
+		return err
+	}
+	train, valid, err := splitVGPairs(pairs, *storiesPath, *validPath, *valFraction, *seed)
+	if err != nil {
+		return err
+	}
+	if len(train) == 0 {
+		return fmt.Errorf("no training pairs left in %s (check -stories)", *pairsPath)
+	}
+	g, err := rovist.LoadGloVe(*glovePath, rovist.VGPhraseWords(pairs), rovist.GloVeOptions{})
+	if err != nil {
+		return err
+	}
+	folder := rovist.CropFolder{Dir: *crops}
+	trainEx, err := rovist.VGExamples(train, folder, g)
+	if err != nil {
+		return err
+	}
+	validEx, err := rovist.VGExamples(valid, folder, g)
+	if err != nil {
+		return err
+	}
+	opts := rovist.VGTrainOptions{Epochs: *epochs, BatchSize: *batch, LearningRate: *lr, LRDecay: *lrDecay,
+		WeightDecay: *weightDecay, NoWeightDecay: *weightDecay == 0, EarlyStop: *earlyStop, LearnTemperature: *learnTau,
+		Seed: *seed, CheckpointDir: *checkpoints}
+	if *earlyStop == 0 {
+		opts.EarlyStop = -1
+	}
+	var tr *rovist.VGTrainer
+	if *resume != "" {
+		tr, err = rovist.ResumeVGTrainer(*resume, opts)
+	} else {
+		file, dir, ferr := vgInit(*initPath, *vitDir)
+		if ferr != nil {
+			return ferr
+		}
+		tr, err = rovist.NewVGTrainer(file, dir, opts)
+	}
+	if err != nil {
+		return err
+	}
+	ctx, stop := interruptContext()
+	defer stop()
+	bar := newProgress(stderr, len(trainEx)*max(0, *epochs-tr.Epoch()), "pairs")
+	last := 0
+	opts.Progress = func(p rovist.VGProgress) {
+		if p.Done < last {
+			last = 0
+		}
+		bar.Add(p.Done - last)
+		last = p.Done
+	}
+	tr.SetProgress(opts.Progress)
+	hist, err := tr.Train(ctx, trainEx, validEx)
+	bar.Finish()
+	for _, h := range hist {
+		fmt.Fprintf(stderr, "epoch %d/%d: lr %.3g, train loss %.5g, validation loss %.5g\n", h.Epoch+1, *epochs, h.LearningRate, h.TrainLoss, h.ValidationLoss)
+	}
+	if err != nil {
+		return err
+	}
+	if err := tr.SaveModel(*out); err != nil {
+		return err
+	}
+	res := rovistTrainOutput{Model: filepath.Join(*out, rovist.VGModelFile), Temperature: Float(tr.Temperature())}
+	for _, h := range hist {
+		res.Epochs = append(res.Epochs, rovistTrainEpochOutput{Epoch: h.Epoch, LearningRate: Float(h.LearningRate),
+			TrainLoss: Float(h.TrainLoss), ValidationLoss: Float(h.ValidationLoss), Best: h.Best, Checkpoint: h.Checkpoint})
+	}
+	return writeJSON(stdout, res)
+}
+
+// vgInit resolves -init and -vit to a checkpoint file and the folder of the
+// ViT's config.json.
+func vgInit(initPath, vitDir string) (file, dir string, err error) {
+	st, err := os.Stat(initPath)
+	if err != nil {
+		return "", "", fmt.Errorf("-init: %w", err)
+	}
+	file, dir = initPath, filepath.Dir(initPath)
+	if st.IsDir() {
+		dir = initPath
+		file = ""
+		for _, name := range []string{rovist.VGModelFile, "pytorch_model.bin"} {
+			if _, err := os.Stat(filepath.Join(initPath, name)); err == nil {
+				file = filepath.Join(initPath, name)
+				break
+			}
+		}
+		if file == "" {
+			return "", "", fmt.Errorf("-init: %s has neither model.safetensors nor pytorch_model.bin", initPath)
+		}
+	}
+	if vitDir != "" {
+		dir = vitDir
+	}
+	return file, dir, nil
+}
+
+// splitVGPairs splits the pairs into training and validation pairs: by
+// story images when -valid-stories is given, else a seeded share of the
+// pairs; -stories then restricts the training pairs.
+func splitVGPairs(pairs []rovist.VGPair, storiesPath, validPath string, fraction float64, seed int64) (train, valid []rovist.VGPair, err error) {
+	read := func(path string) (*story.Set, error) {
+		return story.ReadJSON(path, story.ReadOptions{})
+	}
+	if validPath != "" {
+		set, err := read(validPath)
+		if err != nil {
+			return nil, nil, err
+		}
+		valid = rovist.VGPairsOfStories(set, pairs)
+		in := map[rovist.VGPair]bool{}
+		for _, p := range valid {
+			in[p] = true
+		}
+		for _, p := range pairs {
+			if !in[p] {
+				train = append(train, p)
+			}
+		}
+	} else {
+		order := rand.New(rand.NewSource(seed)).Perm(len(pairs))
+		nValid := int(float64(len(pairs))*fraction + 0.5)
+		hold := map[int]bool{}
+		for _, i := range order[:nValid] {
+			hold[i] = true
+		}
+		for i, p := range pairs {
+			if hold[i] {
+				valid = append(valid, p)
+			} else {
+				train = append(train, p)
+			}
+		}
+	}
+	if storiesPath != "" {
+		set, err := read(storiesPath)
+		if err != nil {
+			return nil, nil, err
+		}
+		train = rovist.VGPairsOfStories(set, train)
+	}
+	return train, valid, nil
+}

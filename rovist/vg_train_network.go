@@ -1,0 +1,382 @@
+package rovist
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/storyeval/storyeval/internal/backprop"
+	"github.com/storyeval/storyeval/internal/parallel"
+)
+
+// The trainable RoViST-VG region-to-phrase model: a pre-LN ViT (HF
+// ViTModel) whose pooler output goes through image_encoder.linear and tanh,
+// and text_encoder.linear + tanh over a phrase's mean GloVe vector. The
+// forward and backward passes are composed of internal/backprop's blocks,
+// generic over float32 (training) and float64 (finite-difference checks).
+// The ViT's dropout probabilities are 0 in google/vit-base-patch16-224-in21k
+// (hidden_dropout_prob, attention_probs_dropout_prob), so train mode and
+// eval mode compute the same function and no dropout is applied.
+
+// vgLayer is one pre-LN ViT encoder layer (HF ViTLayer).
+type vgLayer[T backprop.Float] struct {
+	ln1        backprop.Norm[T] // layernorm_before
+	q, k, v, o backprop.Linear[T]
+	ln2        backprop.Norm[T] // layernorm_after
+	fc1, fc2   backprop.Linear[T]
+}
+
+// vgParams holds every trainable parameter of Region2PhraseModel; the same
+// type holds gradients and Adam's moments, aligned through tensors().
+type vgParams[T backprop.Float] struct {
+	// patch is the Conv2d patch embedding as a linear layer over flattened
+	// patches: its weight [H, C·P·P] is the conv weight [H, C, P, P] as
+	// stored, and a patch is flattened in the same (channel, row, column)
+	// order.
+	patch    backprop.Linear[T]
+	cls, pos []T
+	layers   []vgLayer[T]
+	ln       backprop.Norm[T] // the final layernorm
+	pooler   backprop.Linear[T]
+	img, txt backprop.Linear[T] // image_encoder.linear, text_encoder.linear
+
+	channels, patchSize, imageSize int
+}
+
+// vgGeometry is the shape of a ViT and its heads.
+type vgGeometry struct {
+	hidden, layers, heads, intermediate int
+	channels, patchSize, imageSize      int
+	eps                                 float64
+	joint, wordDim                      int
+}
+
+func (g vgGeometry) patches() int { n := g.imageSize / g.patchSize; return n * n }
+
+func newVGParams[T backprop.Float](g vgGeometry) *vgParams[T] {
+	H, I := g.hidden, g.intermediate
+	p := &vgParams[T]{
+		patch:    backprop.NewLinear[T](H, g.channels*g.patchSize*g.patchSize),
+		cls:      make([]T, H),
+		pos:      make([]T, (g.patches()+1)*H),
+		layers:   make([]vgLayer[T], g.layers),
+		ln:       backprop.NewNorm[T](H),
+		pooler:   backprop.NewLinear[T](H, H),
+		img:      backprop.NewLinear[T](g.joint, H),
+		txt:      backprop.NewLinear[T](g.joint, g.wordDim),
+		channels: g.channels, patchSize: g.patchSize, imageSize: g.imageSize,
+	}
+	for i := range p.layers {
+		p.layers[i] = vgLayer[T]{
+			ln1: backprop.NewNorm[T](H),
+			q:   backprop.NewLinear[T](H, H), k: backprop.NewLinear[T](H, H),
+			v: backprop.NewLinear[T](H, H), o: backprop.NewLinear[T](H, H),
+			ln2: backprop.NewNorm[T](H),
+			fc1: backprop.NewLinear[T](I, H), fc2: backprop.NewLinear[T](H, I),
+		}
+	}
+	return p
+}
+
+// vgTensor is one parameter tensor under its state_dict name.
+type vgTensor[T backprop.Float] struct {
+	name  string
+	shape []int
+	data  []T
+}
+
+// Prefixes of the state_dict of usydnlp/rovist's Region2PhraseModel.
+const (
+	vgViTPrefix       = "image_encoder.image_model."
+	vgImageHeadPrefix = "image_encoder.linear"
+	vgTextHeadPrefix  = "text_encoder.linear"
+)
+
+// tensors lists the parameters in the order of Region2PhraseModel's
+// state_dict, under its names and shapes; the slices alias p.
+func (p *vgParams[T]) tensors() []vgTensor[T] {
+	var ts []vgTensor[T]
+	add := func(name string, data []T, shape ...int) {
+		ts = append(ts, vgTensor[T]{name: name, shape: shape, data: data})
+	}
+	lin := func(name string, l *backprop.Linear[T]) {
+		add(name+".weight", l.W, l.Out, l.In)
+		add(name+".bias", l.B, l.Out)
+	}
+	norm := func(name string, n *backprop.Norm[T]) {
+		add(name+".weight", n.G, len(n.G))
+		add(name+".bias", n.B, len(n.B))
+	}
+	H := len(p.cls)
+	v := vgViTPrefix
+	add(v+"embeddings.cls_token", p.cls, 1, 1, H)
+	add(v+"embeddings.position_embeddings", p.pos, 1, len(p.pos)/H, H)
+	add(v+"embeddings.patch_embeddings.projection.weight", p.patch.W, H, p.channels, p.patchSize, p.patchSize)
+	add(v+"embeddings.patch_embeddings.projection.bias", p.patch.B, H)
+	for i := range p.layers {
+		l := &p.layers[i]
+		pre := fmt.Sprintf("%sencoder.layer.%d.", v, i)
+		lin(pre+"attention.attention.query", &l.q)
+		lin(pre+"attention.attention.key", &l.k)
+		lin(pre+"attention.attention.value", &l.v)
+		lin(pre+"attention.output.dense", &l.o)
+		lin(pre+"intermediate.dense", &l.fc1)
+		lin(pre+"output.dense", &l.fc2)
+		norm(pre+"layernorm_before", &l.ln1)
+		norm(pre+"layernorm_after", &l.ln2)
+	}
+	norm(v+"layernorm", &p.ln)
+	lin(v+"pooler.dense", &p.pooler)
+	lin(vgImageHeadPrefix, &p.img)
+	lin(vgTextHeadPrefix, &p.txt)
+	return ts
+}
+
+// zeroLike returns zeroed parameters of p's shapes.
+func (p *vgParams[T]) zeroLike() *vgParams[T] {
+	q := &vgParams[T]{
+		patch: p.patch.ZeroLike(), cls: make([]T, len(p.cls)), pos: make([]T, len(p.pos)),
+		layers: make([]vgLayer[T], len(p.layers)), ln: p.ln.ZeroLike(), pooler: p.pooler.ZeroLike(),
+		img: p.img.ZeroLike(), txt: p.txt.ZeroLike(),
+		channels: p.channels, patchSize: p.patchSize, imageSize: p.imageSize,
+	}
+	for i := range p.layers {
+		l := &p.layers[i]
+		q.layers[i] = vgLayer[T]{ln1: l.ln1.ZeroLike(), q: l.q.ZeroLike(), k: l.k.ZeroLike(), v: l.v.ZeroLike(),
+			o: l.o.ZeroLike(), ln2: l.ln2.ZeroLike(), fc1: l.fc1.ZeroLike(), fc2: l.fc2.ZeroLike()}
+	}
+	return q
+}
+
+// vgNetwork runs Region2PhraseModel's forward and backward passes.
+type vgNetwork[T backprop.Float] struct {
+	p     *vgParams[T]
+	heads int
+	eps   float64
+	buf   *backprop.Arena[T] // nil: fresh buffers each pass
+}
+
+// vgLayerCache keeps one layer's activations for the backward pass.
+type vgLayerCache[T backprop.Float] struct {
+	in, h1, q, k, v, ctx, x1, h2, f1, g []T
+	n1, n2                              backprop.NormCache[T]
+	attn                                backprop.AttentionCache[T]
+}
+
+// vgCache keeps a forward pass's activations.
+type vgCache[T backprop.Float] struct {
+	B, S                 int
+	patches              []T // B·N × C·P·P
+	layers               []vgLayerCache[T]
+	top                  []T // the last layer's output
+	nf                   backprop.NormCache[T]
+	cls, poolPre, pooled []T // B × H
+	imgPre, img          []T // B × joint: the image features I_e
+	words, txt           []T // B × wordDim, B × joint: T_e
+	keyValid             []bool
+}
+
+// patchify writes the flattened patches of B images (C×S×S each, channels
+// first) in row-major patch order, each flattened (channel, row, column) as
+// the conv weight is.
+func patchify[T backprop.Float](pix [][]float32, C, S, P int, dst []T) {
+	n := S / P
+	per := C * P * P
+	parallel.Chunks(len(pix)*n*n, 16, func(_, lo, hi int) {
+		for r := lo; r < hi; r++ {
+			b, pi := r/(n*n), r%(n*n)
+			py, px := pi/n, pi%n
+			row := dst[r*per : (r+1)*per]
+			img := pix[b]
+			j := 0
+			for c := 0; c < C; c++ {
+				for ky := 0; ky < P; ky++ {
+					src := img[c*S*S+(py*P+ky)*S+px*P:]
+					for kx := 0; kx < P; kx++ {
+						row[j] = T(src[kx])
+						j++
+					}
+				}
+			}
+		}
+	})
+}
+
+// forward computes the image features tanh(W_i·pooler + b_i) of the B
+// images pix (each C×S×S, preprocessed) and the text features
+// tanh(W_t·w + b_t) of the B word vectors words (B × wordDim).
+func (n *vgNetwork[T]) forward(ctx context.Context, pix [][]float32, words []T) (*vgCache[T], error) {
+	p, a := n.p, n.buf
+	a.Reset()
+	B := len(pix)
+	H := len(p.cls)
+	C, P, Sz := p.channels, p.patchSize, p.imageSize
+	np := (Sz / P) * (Sz / P)
+	S := np + 1
+	rows := B * S
+	if len(words) != B*p.txt.In {
+		return nil, fmt.Errorf("rovist: vg training: %d word-vector values for %d examples of width %d", len(words), B, p.txt.In)
+	}
+	for i, px := range pix {
+		if len(px) != C*Sz*Sz {
+			return nil, fmt.Errorf("rovist: vg training: image %d has %d pixel values, the ViT takes %d×%d×%d", i, len(px), C, Sz, Sz)
+		}
+	}
+	c := &vgCache[T]{B: B, S: S, layers: make([]vgLayerCache[T], len(p.layers)), words: words}
+	c.patches = a.Get(B * np * p.patch.In)
+	patchify(pix, C, Sz, P, c.patches)
+	emb := a.Get(B * np * H)
+	backprop.LinearForward(&p.patch, c.patches, B*np, emb)
+	x := a.Get(rows * H)
+	for b := 0; b < B; b++ {
+		row := x[b*S*H : b*S*H+H]
+		for j := range row {
+			row[j] = p.cls[j] + p.pos[j]
+		}
+		for t := 1; t < S; t++ {
+			dst, src, pos := x[(b*S+t)*H:(b*S+t+1)*H], emb[(b*np+t-1)*H:], p.pos[t*H:]
+			for j := range dst {
+				dst[j] = src[j] + pos[j]
+			}
+		}
+	}
+	c.keyValid = make([]bool, rows)
+	for i := range c.keyValid {
+		c.keyValid[i] = true
+	}
+	for li := range p.layers {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		l, lc := &p.layers[li], &c.layers[li]
+		lc.in = x
+		lc.h1 = a.Get(rows * H)
+		backprop.LayerNormForward(&l.ln1, x, rows, H, n.eps, lc.h1, &lc.n1, a)
+		lc.q, lc.k, lc.v = a.Get(rows*H), a.Get(rows*H), a.Get(rows*H)
+		backprop.LinearForward(&l.q, lc.h1, rows, lc.q)
+		backprop.LinearForward(&l.k, lc.h1, rows, lc.k)
+		backprop.LinearForward(&l.v, lc.h1, rows, lc.v)
+		lc.ctx = a.Get(rows * H)
+		backprop.AttentionForward(lc.q, lc.k, lc.v, B, S, S, H, n.heads, c.keyValid, lc.ctx, &lc.attn, a, backprop.Dropout{}, 0)
+		lc.x1 = a.Get(rows * H)
+		backprop.LinearForward(&l.o, lc.ctx, rows, lc.x1)
+		addInPlace(lc.x1, x)
+		lc.h2 = a.Get(rows * H)
+		backprop.LayerNormForward(&l.ln2, lc.x1, rows, H, n.eps, lc.h2, &lc.n2, a)
+		I := l.fc1.Out
+		lc.f1, lc.g = a.Get(rows*I), a.Get(rows*I)
+		backprop.LinearForward(&l.fc1, lc.h2, rows, lc.f1)
+		backprop.GELUForward(lc.f1, lc.g)
+		out := a.Get(rows * H)
+		backprop.LinearForward(&l.fc2, lc.g, rows, out)
+		addInPlace(out, lc.x1)
+		x = out
+	}
+	c.top = x
+	// Only the CLS rows of the final LayerNorm reach the pooler.
+	c.cls = a.Get(B * H)
+	topCLS := a.Get(B * H)
+	for b := 0; b < B; b++ {
+		copy(topCLS[b*H:(b+1)*H], x[b*S*H:b*S*H+H])
+	}
+	backprop.LayerNormForward(&p.ln, topCLS, B, H, n.eps, c.cls, &c.nf, a)
+	c.poolPre, c.pooled = a.Get(B*H), a.Get(B*H)
+	backprop.LinearForward(&p.pooler, c.cls, B, c.poolPre)
+	tanhInto(c.poolPre, c.pooled)
+	E := p.img.Out
+	c.imgPre, c.img = a.Get(B*E), a.Get(B*E)
+	backprop.LinearForward(&p.img, c.pooled, B, c.imgPre)
+	tanhInto(c.imgPre, c.img)
+	c.txt = a.Get(B * E)
+	txtPre := a.Get(B * E)
+	backprop.LinearForward(&p.txt, words, B, txtPre)
+	tanhInto(txtPre, c.txt)
+	return c, nil
+}
+
+// backward accumulates into g the gradients of the parameters, given the
+// gradients dImg and dTxt of the image and text features.
+func (n *vgNetwork[T]) backward(ctx context.Context, c *vgCache[T], dImg, dTxt []T, g *vgParams[T]) error {
+	p, a := n.p, n.buf
+	B, S := c.B, c.S
+	H := len(p.cls)
+	rows := B * S
+	E := p.img.Out
+	dpre := a.Get(B * E)
+	tanhBackward(c.txt, dTxt, dpre)
+	backprop.LinearBackward(&p.txt, &g.txt, c.words, dpre, B, nil)
+	tanhBackward(c.img, dImg, dpre)
+	dPooled := a.Get(B * H)
+	backprop.LinearBackward(&p.img, &g.img, c.pooled, dpre, B, dPooled)
+	dPoolPre := a.Get(B * H)
+	tanhBackward(c.pooled, dPooled, dPoolPre)
+	dCLS := a.Get(B * H)
+	backprop.LinearBackward(&p.pooler, &g.pooler, c.cls, dPoolPre, B, dCLS)
+	dTopCLS := a.Get(B * H)
+	backprop.LayerNormBackward(&p.ln, &g.ln, &c.nf, dCLS, B, H, dTopCLS)
+	dx := a.Zeros(rows * H)
+	for b := 0; b < B; b++ {
+		copy(dx[b*S*H:b*S*H+H], dTopCLS[b*H:(b+1)*H])
+	}
+	tmp := a.Get(rows * H)
+	dq, dk, dv, dctx := a.Get(rows*H), a.Get(rows*H), a.Get(rows*H), a.Get(rows*H)
+	for li := len(p.layers) - 1; li >= 0; li-- {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		l, gl, lc := &p.layers[li], &g.layers[li], &c.layers[li]
+		I := l.fc1.Out
+		// out = fc2(gelu(fc1(ln2(x1)))) + x1: dx is d out and becomes d x1.
+		dgel := a.Get(rows * I)
+		backprop.LinearBackward(&l.fc2, &gl.fc2, lc.g, dx, rows, dgel)
+		backprop.GELUBackward(lc.f1, dgel)
+		backprop.LinearBackward(&l.fc1, &gl.fc1, lc.h2, dgel, rows, tmp)
+		backprop.LayerNormBackward(&l.ln2, &gl.ln2, &lc.n2, tmp, rows, H, tmp)
+		addInPlace(dx, tmp)
+		// x1 = o(attention(ln1(in))) + in: dx becomes d in.
+		backprop.LinearBackward(&l.o, &gl.o, lc.ctx, dx, rows, dctx)
+		backprop.AttentionBackward(lc.q, lc.k, lc.v, B, S, S, H, n.heads, &lc.attn, dctx, dq, dk, dv, backprop.Dropout{}, 0)
+		backprop.LinearBackward(&l.q, &gl.q, lc.h1, dq, rows, tmp)
+		backprop.LinearBackwardInto(&l.k, &gl.k, lc.h1, dk, rows, tmp, 1)
+		backprop.LinearBackwardInto(&l.v, &gl.v, lc.h1, dv, rows, tmp, 1)
+		backprop.LayerNormBackward(&l.ln1, &gl.ln1, &lc.n1, tmp, rows, H, tmp)
+		addInPlace(dx, tmp)
+	}
+	// Embeddings: x[b,0] = cls + pos[0], x[b,t] = patch(b,t−1) + pos[t].
+	for b := 0; b < B; b++ {
+		for t := 0; t < S; t++ {
+			src, dst := dx[(b*S+t)*H:(b*S+t+1)*H], g.pos[t*H:(t+1)*H]
+			for j, v := range src {
+				dst[j] += v
+			}
+		}
+		for j, v := range dx[b*S*H : b*S*H+H] {
+			g.cls[j] += v
+		}
+	}
+	np := S - 1
+	dEmb := a.Get(B * np * H)
+	for b := 0; b < B; b++ {
+		copy(dEmb[b*np*H:(b+1)*np*H], dx[(b*S+1)*H:(b+1)*S*H])
+	}
+	backprop.LinearBackward(&p.patch, &g.patch, c.patches, dEmb, B*np, nil)
+	return nil
+}
+
+func addInPlace[T backprop.Float](dst, src []T) {
+	for i, v := range src {
+		dst[i] += v
+	}
+}
+
+func tanhInto[T backprop.Float](x, y []T) {
+	for i, v := range x {
+		y[i] = backprop.Tanh(v)
+	}
+}
+
+// tanhBackward writes dx = dy·(1 − y²) for y = tanh(x).
+func tanhBackward[T backprop.Float](y, dy, dx []T) {
+	for i, v := range y {
+		dx[i] = dy[i] * (1 - v*v)
+	}
+}
