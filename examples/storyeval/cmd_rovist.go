@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -19,7 +20,7 @@ import (
 func init() {
 	register(command{
 		name:    "rovist",
-		summary: "RoViST (VG, C, NR and their sum) of each story from the original RoViST checkpoints, with system means",
+		summary: "RoViST (VG, C, NR and their sum) of each story from the original RoViST checkpoints, with system means; rovist train vg|c trains VG or C",
 		run:     runRoViST,
 	})
 }
@@ -39,6 +40,9 @@ type rovistFlags struct {
 }
 
 func runRoViST(args []string, stdout, stderr io.Writer) error {
+	if len(args) > 0 && args[0] == "train" {
+		return runRoViSTTrain(args[1:], stdout, stderr)
+	}
 	fs := flag.NewFlagSet("rovist", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var f rovistFlags
@@ -63,6 +67,7 @@ func runRoViST(args []string, stdout, stderr io.Writer) error {
 	fs.IntVar(&f.batch, "batch", 0, "sentence pairs (C) or crops (VG) per forward pass (default: the library's)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: storyeval rovist -stories FILE.json [-coherence-model PATH] [-grounding-model PATH -glove FILE -idf FILE -regions CSV -crops DIR] [-metrics vg,c,nr] [-dhm] [-format csv|json]")
+		fmt.Fprintln(stderr, "       storyeval rovist train vg|c ...   (train RoViST-VG or RoViST-C; 'storyeval rovist train' lists their flags)")
 		fmt.Fprintln(stderr, "\nPrints one row per story in input order, then the system means (CSV id "+rovistSystemID+").")
 		fmt.Fprintln(stderr, "A metric whose files are not given is skipped with a note on stderr. Undefined")
 		fmt.Fprintln(stderr, "scores (fewer than two sentences, no nouns) are NaN in CSV and null in JSON.")
@@ -293,4 +298,28 @@ func rovistGrounding(ctx context.Context, f rovistFlags, stories []story.Story, 
 		return nil, fmt.Errorf("VG: %w", err)
 	}
 	return res, nil
+}
+
+// runRoViSTTrain dispatches `rovist train vg|c`: the training recipes of
+// RoViST-VG (region–phrase contrastive training) and RoViST-C
+// (sentence-order fine-tuning).
+func runRoViSTTrain(args []string, stdout, stderr io.Writer) error {
+	usage := func() {
+		fmt.Fprintln(stderr, rovistTrainUsage)
+		fmt.Fprintln(stderr, "       storyeval rovist train c -stories FILE (-albert DIR [-checkpoint FILE] | -resume DIR) -out DIR [flags]")
+	}
+	if len(args) == 0 {
+		usage()
+		return errors.New("give what to train: vg or c")
+	}
+	switch args[0] {
+	case "vg":
+		return runRovistTrain(args[1:], stdout, stderr)
+	case "c":
+		return runRovistTrainC(args[1:], stdout, stderr)
+	case "-h", "-help", "--help", "help":
+		usage()
+		return flag.ErrHelp
+	}
+	return fmt.Errorf("unknown training %q (want vg or c)", args[0])
 }

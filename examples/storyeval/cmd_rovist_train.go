@@ -13,15 +13,7 @@ import (
 	"github.com/storyeval/storyeval/story"
 )
 
-func init() {
-	register(command{
-		name:    "rovist-train",
-		summary: "train RoViST-VG's region-to-phrase model (ViT + GloVe heads, the original symmetric loss) on region–phrase pairs",
-		run:     runRovistTrain,
-	})
-}
-
-// rovistTrainOutput is what rovist-train prints.
+// rovistTrainOutput is what rovist train vg prints.
 type rovistTrainOutput struct {
 	Model       string                   `json:"model"`
 	Temperature Float                    `json:"temperature"`
@@ -37,10 +29,10 @@ type rovistTrainEpochOutput struct {
 	Checkpoint     string `json:"checkpoint,omitempty"`
 }
 
-const rovistTrainUsage = "usage: storyeval rovist-train -pairs FILE -crops DIR -glove FILE (-init FILE|DIR | -resume DIR) -out DIR [flags]"
+const rovistTrainUsage = "usage: storyeval rovist train vg -pairs FILE -crops DIR -glove FILE (-init FILE|DIR | -resume DIR) -out DIR [flags]"
 
 func runRovistTrain(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("rovist-train", flag.ContinueOnError)
+	fs := flag.NewFlagSet("rovist train vg", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	pairsPath := fs.String("pairs", "", "region–phrase pairs: a CSV with columns image_id, bbox, noun_phrase (Flickr30k Entities layout; required)")
 	crops := fs.String("crops", "", "folder of the region crops {image_id}_{bbox}.jpg (required)")

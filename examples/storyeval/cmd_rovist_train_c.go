@@ -10,15 +10,7 @@ import (
 	"github.com/storyeval/storyeval/story"
 )
 
-func init() {
-	register(command{
-		name:    "rovist-train-c",
-		summary: "train the RoViST-C coherence classifier (ALBERT + sentence-order head) on sentence-order pairs made from stories",
-		run:     runRovistTrainC,
-	})
-}
-
-// rovistTrainCOutput is what rovist-train-c prints: one entry per epoch.
+// rovistTrainCOutput is what rovist train c prints: one entry per epoch.
 type rovistTrainCOutput struct {
 	Model  string                `json:"model"`
 	Epochs []rovistTrainCEpochJS `json:"epochs"`
@@ -35,8 +27,8 @@ type rovistTrainCEpochJS struct {
 }
 
 func runRovistTrainC(args []string, stdout, stderr io.Writer) error {
-	const usageLine = "usage: storyeval rovist-train-c -stories FILE (-albert DIR [-checkpoint FILE] | -resume DIR) -out DIR [flags]"
-	fs := flag.NewFlagSet("rovist-train-c", flag.ContinueOnError)
+	const usageLine = "usage: storyeval rovist train c -stories FILE (-albert DIR [-checkpoint FILE] | -resume DIR) -out DIR [flags]"
+	fs := flag.NewFlagSet("rovist train c", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	storiesPath := fs.String("stories", "", "training stories: {id: story} or RoViST's {id: {\"story\", \"images\"}} JSON (required)")
 	valPath := fs.String("val-stories", "", "validation stories in the same format (default: a seeded share of the training pairs, see -val-fraction)")

@@ -29,7 +29,7 @@ func TestRovistTrainCThenScore(t *testing.T) {
 	dir := t.TempDir()
 	out, ck := filepath.Join(dir, "model"), filepath.Join(dir, "ckpt")
 	var stdout, stderr bytes.Buffer
-	args := []string{"rovist-train-c", "-stories", stories, "-albert", filepath.Dir(albert[0]), "-checkpoint", ckpts[0],
+	args := []string{"rovist", "train", "c", "-stories", stories, "-albert", filepath.Dir(albert[0]), "-checkpoint", ckpts[0],
 		"-out", out, "-checkpoints", ck, "-epochs", "1", "-batch", "8", "-lr", "1e-4", "-seed", "3"}
 	if code := runMain(args, &stdout, &stderr); code != 0 {
 		t.Fatalf("train: exit %d: %s", code, stderr.String())
@@ -45,7 +45,7 @@ func TestRovistTrainCThenScore(t *testing.T) {
 		t.Errorf("no per-epoch progress on stderr: %q", stderr.String())
 	}
 	stdout.Reset()
-	args = []string{"rovist-train-c", "-stories", stories, "-resume", ck, "-out", out, "-epochs", "2", "-batch", "8", "-lr", "1e-4", "-seed", "3"}
+	args = []string{"rovist", "train", "c", "-stories", stories, "-resume", ck, "-out", out, "-epochs", "2", "-batch", "8", "-lr", "1e-4", "-seed", "3"}
 	if code := runMain(args, &stdout, &stderr); code != 0 {
 		t.Fatalf("resume: exit %d: %s", code, stderr.String())
 	}
@@ -96,7 +96,7 @@ func TestRovistTrainCBadInput(t *testing.T) {
 		{[]string{"-stories", oneSentence, "-albert", dir, "-out", dir, "-lr", "-1"}, "must be positive"},
 	} {
 		var stdout, stderr bytes.Buffer
-		if code := runMain(append([]string{"rovist-train-c"}, tc.args...), &stdout, &stderr); code == 0 || !strings.Contains(stderr.String(), tc.want) {
+		if code := runMain(append([]string{"rovist", "train", "c"}, tc.args...), &stdout, &stderr); code == 0 || !strings.Contains(stderr.String(), tc.want) {
 			t.Errorf("%v: exit %d, stderr %q, want an error mentioning %q", tc.args, code, stderr.String(), tc.want)
 		}
 	}

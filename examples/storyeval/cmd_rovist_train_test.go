@@ -57,7 +57,7 @@ func TestRovistTrainFixture(t *testing.T) {
 	common := []string{"-pairs", pairs, "-crops", crops, "-glove", globs[0], "-out", out, "-checkpoints", ck,
 		"-batch", "2", "-val-fraction", "0.5", "-lr", "1e-4"}
 	var stdout, stderr bytes.Buffer
-	args := append([]string{"rovist-train", "-init", ckpts[0], "-vit", filepath.Dir(vits[0]), "-epochs", "2"}, common...)
+	args := append([]string{"rovist", "train", "vg", "-init", ckpts[0], "-vit", filepath.Dir(vits[0]), "-epochs", "2"}, common...)
 	if code := runMain(args, &stdout, &stderr); code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr.String())
 	}
@@ -73,7 +73,7 @@ func TestRovistTrainFixture(t *testing.T) {
 	}
 	stdout.Reset()
 	stderr.Reset()
-	args = append([]string{"rovist-train", "-resume", ck, "-epochs", "3"}, common...)
+	args = append([]string{"rovist", "train", "vg", "-resume", ck, "-epochs", "3"}, common...)
 	if code := runMain(args, &stdout, &stderr); code != 0 {
 		t.Fatalf("resume: exit %d: %s", code, stderr.String())
 	}
@@ -95,9 +95,9 @@ func TestRovistTrainBadInput(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"rovist-train"}, "give -pairs"},
-		{[]string{"rovist-train", "-pairs", bad, "-crops", tmp, "-glove", bad, "-out", tmp, "-init", tmp}, "noun_phrase"},
-		{[]string{"rovist-train", "-pairs", bad, "-crops", tmp, "-glove", bad, "-out", tmp, "-init", tmp, "-batch", "0"}, "-batch"},
+		{[]string{"rovist", "train", "vg"}, "give -pairs"},
+		{[]string{"rovist", "train", "vg", "-pairs", bad, "-crops", tmp, "-glove", bad, "-out", tmp, "-init", tmp}, "noun_phrase"},
+		{[]string{"rovist", "train", "vg", "-pairs", bad, "-crops", tmp, "-glove", bad, "-out", tmp, "-init", tmp, "-batch", "0"}, "-batch"},
 	} {
 		var stdout, stderr bytes.Buffer
 		if code := runMain(tc.args, &stdout, &stderr); code == 0 || !strings.Contains(stderr.String(), tc.want) {

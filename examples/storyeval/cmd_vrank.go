@@ -15,7 +15,7 @@ import (
 func init() {
 	register(command{
 		name:    "vrank",
-		summary: "train the Vrank story-pair ranker on a VHED-format CSV (vrank train) or predict ranking gaps with a trained model (vrank predict)",
+		summary: "train the Vrank story-pair ranker on a VHED-format CSV (vrank train), predict ranking gaps (vrank predict), or MLM-pretrain its encoder (vrank pretrain)",
 		run:     runVrank,
 	})
 }
@@ -24,22 +24,25 @@ func runVrank(args []string, stdout, stderr io.Writer) error {
 	usage := func() {
 		fmt.Fprintln(stderr, "usage: storyeval vrank train -csv FILE (-encoder DIR | -resume DIR) -out DIR [flags]")
 		fmt.Fprintln(stderr, "       storyeval vrank predict -model DIR -csv FILE")
+		fmt.Fprintln(stderr, "       storyeval vrank pretrain -corpus FILE (-encoder DIR | -resume DIR) -out DIR [flags]")
 	}
 	if len(args) == 0 {
 		usage()
-		return errors.New("give a sub-command: train or predict")
+		return errors.New("give a sub-command: train, predict or pretrain")
 	}
 	switch args[0] {
 	case "train":
 		return runVrankTrain(args[1:], stdout, stderr)
 	case "predict":
 		return runVrankPredict(args[1:], stdout, stderr)
+	case "pretrain":
+		return runVrankPretrain(args[1:], stdout, stderr)
 	case "-h", "-help", "--help", "help":
 		usage()
 		return flag.ErrHelp
 	}
 	usage()
-	return fmt.Errorf("unknown sub-command %q (want train or predict)", args[0])
+	return fmt.Errorf("unknown sub-command %q (want train, predict or pretrain)", args[0])
 }
 
 // vrankTrainOutput is what vrank train prints: one entry per epoch.

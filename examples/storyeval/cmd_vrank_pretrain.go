@@ -10,14 +10,6 @@ import (
 	"github.com/storyeval/storyeval/vrank"
 )
 
-func init() {
-	register(command{
-		name:    "vrank-pretrain",
-		summary: "domain pre-training of a BERT encoder with masked-language modelling on story texts (Vrank paper §4), writing an encoder folder for vrank train -encoder",
-		run:     runVrankPretrain,
-	})
-}
-
 // vrankPretrainOutput is what vrank-pretrain prints: one entry per epoch.
 type vrankPretrainOutput struct {
 	Encoder string                `json:"encoder"`
@@ -33,8 +25,8 @@ type vrankPretrainEpochJ struct {
 }
 
 func runVrankPretrain(args []string, stdout, stderr io.Writer) error {
-	const usageLine = "usage: storyeval vrank-pretrain -corpus FILE (-encoder DIR | -resume DIR) -out DIR [flags]"
-	fs := flag.NewFlagSet("vrank-pretrain", flag.ContinueOnError)
+	const usageLine = "usage: storyeval vrank pretrain -corpus FILE (-encoder DIR | -resume DIR) -out DIR [flags]"
+	fs := flag.NewFlagSet("vrank pretrain", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	corpus := fs.String("corpus", "", "training texts: a {id: story} JSON such as the VIST references (required)")
 	valCorpus := fs.String("val-corpus", "", "validation texts in the same format (default: a seeded share of -corpus, see -val-fraction)")

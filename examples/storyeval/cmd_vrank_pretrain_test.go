@@ -27,7 +27,7 @@ func TestVrankPretrainThenTrain(t *testing.T) {
 	}
 	out, ck := filepath.Join(dir, "encoder"), filepath.Join(dir, "ckpt")
 	var stdout, stderr bytes.Buffer
-	args := []string{"vrank-pretrain", "-corpus", corpus, "-encoder", enc, "-out", out, "-checkpoints", ck, "-epochs", "1", "-batch", "4", "-lr", "1e-3"}
+	args := []string{"vrank", "pretrain", "-corpus", corpus, "-encoder", enc, "-out", out, "-checkpoints", ck, "-epochs", "1", "-batch", "4", "-lr", "1e-3"}
 	if code := runMain(args, &stdout, &stderr); code != 0 {
 		t.Fatalf("pretrain: exit %d: %s", code, stderr.String())
 	}
@@ -39,7 +39,7 @@ func TestVrankPretrainThenTrain(t *testing.T) {
 		t.Errorf("pretrain output %+v", res)
 	}
 	stdout.Reset()
-	args = []string{"vrank-pretrain", "-corpus", corpus, "-resume", ck, "-out", out, "-epochs", "2", "-batch", "4", "-lr", "1e-3"}
+	args = []string{"vrank", "pretrain", "-corpus", corpus, "-resume", ck, "-out", out, "-epochs", "2", "-batch", "4", "-lr", "1e-3"}
 	if code := runMain(args, &stdout, &stderr); code != 0 {
 		t.Fatalf("resume: exit %d: %s", code, stderr.String())
 	}
@@ -76,7 +76,7 @@ func TestVrankPretrainBadInput(t *testing.T) {
 		{[]string{"-corpus", filepath.Join(dir, "nope.json"), "-encoder", dir, "-out", dir}, "nope.json"},
 	} {
 		var stdout, stderr bytes.Buffer
-		if code := runMain(append([]string{"vrank-pretrain"}, tc.args...), &stdout, &stderr); code == 0 || !strings.Contains(stderr.String(), tc.want) {
+		if code := runMain(append([]string{"vrank", "pretrain"}, tc.args...), &stdout, &stderr); code == 0 || !strings.Contains(stderr.String(), tc.want) {
 			t.Errorf("%v: exit %d, stderr %q, want an error mentioning %q", tc.args, code, stderr.String(), tc.want)
 		}
 	}

@@ -151,8 +151,7 @@ func TestREADMECommandsRunOnTheShippedSamples(t *testing.T) {
 // checkpoints that the samples do not ship yet.
 func isNeuralMetricCommand(name string) bool {
 	switch name {
-	case "rovist", "groovist", "clipscore", "vrank", "vhed", "rovist-train",
-		"rovist-train-c", "vrank-pretrain":
+	case "rovist", "groovist", "clipscore", "vrank", "vhed":
 		return true
 	}
 	return false
