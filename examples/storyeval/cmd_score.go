@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	_ "embed"
 	"errors"
@@ -29,7 +30,23 @@ var (
 	demoStories []byte
 	//go:embed demo/ratings.csv
 	demoRatings []byte
+	//go:embed demo/stylem_corpus.jsonl
+	demoStyleCorpus []byte
 )
+
+// demoStyle is the style of the demo's toy StyleM table that the demo
+// stories are scored against.
+const demoStyle = "Happy"
+
+// demoStyleTable builds the demo's toy StyleM table from its embedded
+// two-style caption corpus.
+func demoStyleTable() (*stylem.Table, error) {
+	recs, err := stylem.ReadCorpusJSONL(bytes.NewReader(demoStyleCorpus), 0)
+	if err != nil {
+		return nil, fmt.Errorf("demo/stylem_corpus.jsonl: %w", err)
+	}
+	return stylem.Build(recs, stylem.BuildOptions{})
+}
 
 // clipScoreNote says why score has no CLIPScore column.
 var clipScoreNote = unavailableMetric{"CLIPScore", "one caption and one image per item: it scores captions, not multi-image stories (use 'storyeval clipscore')"}
@@ -47,7 +64,7 @@ type scoreRun struct {
 func runScore(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("score", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	demo := fs.Bool("demo", false, "score the embedded demo story set (20 VIST sequences, 3 systems, synthetic ratings) instead of -in")
+	demo := fs.Bool("demo", false, "score the embedded demo story set (20 VIST sequences, 3 systems, synthetic ratings, a toy StyleM table) instead of -in")
 	in := fs.String("in", "", "story set: a JSON file (sequences with images, references and one story per system) or a folder of per-system NAME.json files {id: story} with an optional references.json (required)")
 	metrics := fs.String("metrics", "all", "metrics to run: all, or a comma-separated list of bleu,meteor,rouge,cider,nr,stylem,c,vg,groovist,vrank")
 	models := fs.String("models", "", "models folder (see 'storyeval models'): enables RoViST-C, RoViST-VG, GROOViST and Vrank for the files it holds")
@@ -100,6 +117,7 @@ func runScore(args []string, stdout, stderr io.Writer) error {
 	// Read and check every input before any model or table is loaded.
 	var suite *story.Suite
 	var ratings humanRatings
+	cfg := scoreConfig{style: *style, ngramDone: map[string][]scoreColumn{}}
 	if *demo {
 		if suite, err = story.DecodeSuite(demoStories, "demo/stories.json", story.ReadOptions{}); err != nil {
 			return err
@@ -109,6 +127,12 @@ func runScore(args []string, stdout, stderr io.Writer) error {
 				return err
 			}
 		}
+		if *styleTable == "" {
+			if cfg.styleTable, err = demoStyleTable(); err != nil {
+				return err
+			}
+			cfg.style = demoStyle
+		}
 	} else if suite, err = readSuite(*in); err != nil {
 		return err
 	}
@@ -117,7 +141,6 @@ func runScore(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	cfg := scoreConfig{style: *style, ngramDone: map[string][]scoreColumn{}}
 	if *styleTable != "" {
 		if cfg.styleTable, err = readStyleTable(*styleTable); err != nil {
 			return err
