@@ -9,14 +9,6 @@ import (
 	"github.com/storyeval/storyeval/encoders/checkpoint"
 )
 
-// layerParams is one post-LN BERT encoder layer.
-type layerParams[T backprop.Float] struct {
-	q, k, v, o backprop.Linear[T]
-	ln1        backprop.Norm[T]
-	fc1, fc2   backprop.Linear[T]
-	ln2        backprop.Norm[T]
-}
-
 // params holds every trainable parameter of the Vrank regressor: the BERT
 // encoder, the optional pooler and the regression head. The same type holds
 // gradients and Adam's moment estimates, so that all of them line up with
@@ -24,7 +16,7 @@ type layerParams[T backprop.Float] struct {
 type params[T backprop.Float] struct {
 	word, pos, typ []T
 	embLN          backprop.Norm[T]
-	layers         []layerParams[T]
+	layers         []backprop.EncoderLayer[T] // post-LN BERT layers
 	pooler         *backprop.Linear[T]
 	head           backprop.Linear[T]
 }
@@ -66,14 +58,14 @@ func (p *params[T]) tensors() []namedTensor[T] {
 	for i := range p.layers {
 		l := &p.layers[i]
 		pre := fmt.Sprintf("%sencoder.layer.%d.", bertPrefix, i)
-		lin(pre+"attention.self.query", &l.q)
-		lin(pre+"attention.self.key", &l.k)
-		lin(pre+"attention.self.value", &l.v)
-		lin(pre+"attention.output.dense", &l.o)
-		norm(pre+"attention.output.LayerNorm", &l.ln1)
-		lin(pre+"intermediate.dense", &l.fc1)
-		lin(pre+"output.dense", &l.fc2)
-		norm(pre+"output.LayerNorm", &l.ln2)
+		lin(pre+"attention.self.query", &l.Q)
+		lin(pre+"attention.self.key", &l.K)
+		lin(pre+"attention.self.value", &l.V)
+		lin(pre+"attention.output.dense", &l.O)
+		norm(pre+"attention.output.LayerNorm", &l.LN1)
+		lin(pre+"intermediate.dense", &l.FC1)
+		lin(pre+"output.dense", &l.FC2)
+		norm(pre+"output.LayerNorm", &l.LN2)
 	}
 	if p.pooler != nil {
 		lin(bertPrefix+"pooler.dense", p.pooler)
@@ -97,10 +89,7 @@ func newParams[T backprop.Float](cfg encoders.BERTConfig, pooler bool) *params[T
 		head:  lin(1, H),
 	}
 	for i := 0; i < cfg.NumHiddenLayers; i++ {
-		p.layers = append(p.layers, layerParams[T]{
-			q: lin(H, H), k: lin(H, H), v: lin(H, H), o: lin(H, H), ln1: norm(),
-			fc1: lin(I, H), fc2: lin(H, I), ln2: norm(),
-		})
+		p.layers = append(p.layers, backprop.NewEncoderLayer[T](H, I))
 	}
 	if pooler {
 		pl := lin(H, H)
@@ -113,23 +102,15 @@ func newParams[T backprop.Float](cfg encoders.BERTConfig, pooler bool) *params[T
 func (p *params[T]) zeroLike() *params[T] {
 	z := &params[T]{
 		word: make([]T, len(p.word)), pos: make([]T, len(p.pos)), typ: make([]T, len(p.typ)),
-		embLN: backprop.Norm[T]{G: make([]T, len(p.embLN.G)), B: make([]T, len(p.embLN.B))},
+		embLN: p.embLN.ZeroLike(), head: p.head.ZeroLike(),
 	}
-	lin := func(l backprop.Linear[T]) backprop.Linear[T] {
-		return backprop.Linear[T]{W: make([]T, len(l.W)), B: make([]T, len(l.B)), Out: l.Out, In: l.In}
-	}
-	norm := func(n backprop.Norm[T]) backprop.Norm[T] {
-		return backprop.Norm[T]{G: make([]T, len(n.G)), B: make([]T, len(n.B))}
-	}
-	for _, l := range p.layers {
-		z.layers = append(z.layers, layerParams[T]{q: lin(l.q), k: lin(l.k), v: lin(l.v), o: lin(l.o),
-			ln1: norm(l.ln1), fc1: lin(l.fc1), fc2: lin(l.fc2), ln2: norm(l.ln2)})
+	for i := range p.layers {
+		z.layers = append(z.layers, p.layers[i].ZeroLike())
 	}
 	if p.pooler != nil {
-		pl := lin(*p.pooler)
+		pl := p.pooler.ZeroLike()
 		z.pooler = &pl
 	}
-	z.head = lin(p.head)
 	return z
 }
 
