@@ -44,35 +44,23 @@ const (
 // names; the slices alias the parameters.
 func (p *sopParams[T]) tensors() []sopTensor[T] {
 	var ts []sopTensor[T]
-	add := func(name string, data []T, shape ...int) {
+	add := backprop.TensorNamer[T](func(name string, data []T, shape ...int) {
 		ts = append(ts, sopTensor[T]{name: name, shape: shape, data: data})
-	}
-	lin := func(name string, l *backprop.Linear[T]) {
-		add(name+".weight", l.W, l.Out, l.In)
-		add(name+".bias", l.B, l.Out)
-	}
-	norm := func(name string, n *backprop.Norm[T]) {
-		add(name+".weight", n.G, len(n.G))
-		add(name+".bias", n.B, len(n.B))
-	}
+	})
 	E := len(p.embLN.G)
 	pre := sopEncoderPrefix
 	add(pre+"embeddings.word_embeddings.weight", p.word, len(p.word)/E, E)
 	add(pre+"embeddings.position_embeddings.weight", p.pos, len(p.pos)/E, E)
 	add(pre+"embeddings.token_type_embeddings.weight", p.typ, len(p.typ)/E, E)
-	norm(pre+"embeddings.LayerNorm", &p.embLN)
-	lin(pre+"encoder.embedding_hidden_mapping_in", &p.mapIn)
-	l, lp := &p.layer, pre+sopLayerPrefix
-	lin(lp+"attention.query", &l.Q)
-	lin(lp+"attention.key", &l.K)
-	lin(lp+"attention.value", &l.V)
-	lin(lp+"attention.dense", &l.O)
-	norm(lp+"attention.LayerNorm", &l.LN1)
-	lin(lp+"ffn", &l.FC1)
-	lin(lp+"ffn_output", &l.FC2)
-	norm(lp+"full_layer_layer_norm", &l.LN2)
-	lin(pre+"pooler", &p.pooler)
-	lin(sopHeadName, &p.head)
+	add.Norm(pre+"embeddings.LayerNorm", &p.embLN)
+	add.Linear(pre+"encoder.embedding_hidden_mapping_in", &p.mapIn)
+	add.EncoderLayer(pre+sopLayerPrefix, &p.layer, backprop.EncoderLayerNames{
+		Query: "attention.query", Key: "attention.key", Value: "attention.value",
+		AttnOut: "attention.dense", LN1: "attention.LayerNorm",
+		FFNIn: "ffn", FFNOut: "ffn_output", LN2: "full_layer_layer_norm",
+	})
+	add.Linear(pre+"pooler", &p.pooler)
+	add.Linear(sopHeadName, &p.head)
 	return ts
 }
 

@@ -17,14 +17,6 @@ import (
 // (hidden_dropout_prob, attention_probs_dropout_prob), so train mode and
 // eval mode compute the same function and no dropout is applied.
 
-// vgLayer is one pre-LN ViT encoder layer (HF ViTLayer).
-type vgLayer[T backprop.Float] struct {
-	ln1        backprop.Norm[T] // layernorm_before
-	q, k, v, o backprop.Linear[T]
-	ln2        backprop.Norm[T] // layernorm_after
-	fc1, fc2   backprop.Linear[T]
-}
-
 // vgParams holds every trainable parameter of Region2PhraseModel; the same
 // type holds gradients and Adam's moments, aligned through tensors().
 type vgParams[T backprop.Float] struct {
@@ -34,8 +26,8 @@ type vgParams[T backprop.Float] struct {
 	// order.
 	patch    backprop.Linear[T]
 	cls, pos []T
-	layers   []vgLayer[T]
-	ln       backprop.Norm[T] // the final layernorm
+	layers   []backprop.EncoderLayer[T] // pre-LN ViTLayers
+	ln       backprop.Norm[T]           // the final layernorm
 	pooler   backprop.Linear[T]
 	img, txt backprop.Linear[T] // image_encoder.linear, text_encoder.linear
 
@@ -58,7 +50,7 @@ func newVGParams[T backprop.Float](g vgGeometry) *vgParams[T] {
 		patch:    backprop.NewLinear[T](H, g.channels*g.patchSize*g.patchSize),
 		cls:      make([]T, H),
 		pos:      make([]T, (g.patches()+1)*H),
-		layers:   make([]vgLayer[T], g.layers),
+		layers:   make([]backprop.EncoderLayer[T], g.layers),
 		ln:       backprop.NewNorm[T](H),
 		pooler:   backprop.NewLinear[T](H, H),
 		img:      backprop.NewLinear[T](g.joint, H),
@@ -66,13 +58,7 @@ func newVGParams[T backprop.Float](g vgGeometry) *vgParams[T] {
 		channels: g.channels, patchSize: g.patchSize, imageSize: g.imageSize,
 	}
 	for i := range p.layers {
-		p.layers[i] = vgLayer[T]{
-			ln1: backprop.NewNorm[T](H),
-			q:   backprop.NewLinear[T](H, H), k: backprop.NewLinear[T](H, H),
-			v: backprop.NewLinear[T](H, H), o: backprop.NewLinear[T](H, H),
-			ln2: backprop.NewNorm[T](H),
-			fc1: backprop.NewLinear[T](I, H), fc2: backprop.NewLinear[T](H, I),
-		}
+		p.layers[i] = backprop.NewEncoderLayer[T](H, I)
 	}
 	return p
 }
@@ -95,17 +81,9 @@ const (
 // state_dict, under its names and shapes; the slices alias p.
 func (p *vgParams[T]) tensors() []vgTensor[T] {
 	var ts []vgTensor[T]
-	add := func(name string, data []T, shape ...int) {
+	add := backprop.TensorNamer[T](func(name string, data []T, shape ...int) {
 		ts = append(ts, vgTensor[T]{name: name, shape: shape, data: data})
-	}
-	lin := func(name string, l *backprop.Linear[T]) {
-		add(name+".weight", l.W, l.Out, l.In)
-		add(name+".bias", l.B, l.Out)
-	}
-	norm := func(name string, n *backprop.Norm[T]) {
-		add(name+".weight", n.G, len(n.G))
-		add(name+".bias", n.B, len(n.B))
-	}
+	})
 	H := len(p.cls)
 	v := vgViTPrefix
 	add(v+"embeddings.cls_token", p.cls, 1, 1, H)
@@ -113,21 +91,16 @@ func (p *vgParams[T]) tensors() []vgTensor[T] {
 	add(v+"embeddings.patch_embeddings.projection.weight", p.patch.W, H, p.channels, p.patchSize, p.patchSize)
 	add(v+"embeddings.patch_embeddings.projection.bias", p.patch.B, H)
 	for i := range p.layers {
-		l := &p.layers[i]
-		pre := fmt.Sprintf("%sencoder.layer.%d.", v, i)
-		lin(pre+"attention.attention.query", &l.q)
-		lin(pre+"attention.attention.key", &l.k)
-		lin(pre+"attention.attention.value", &l.v)
-		lin(pre+"attention.output.dense", &l.o)
-		lin(pre+"intermediate.dense", &l.fc1)
-		lin(pre+"output.dense", &l.fc2)
-		norm(pre+"layernorm_before", &l.ln1)
-		norm(pre+"layernorm_after", &l.ln2)
+		add.EncoderLayer(fmt.Sprintf("%sencoder.layer.%d.", v, i), &p.layers[i], backprop.EncoderLayerNames{
+			Query: "attention.attention.query", Key: "attention.attention.key", Value: "attention.attention.value",
+			AttnOut: "attention.output.dense", FFNIn: "intermediate.dense", FFNOut: "output.dense",
+			LN1: "layernorm_before", LN2: "layernorm_after", NormsLast: true,
+		})
 	}
-	norm(v+"layernorm", &p.ln)
-	lin(v+"pooler.dense", &p.pooler)
-	lin(vgImageHeadPrefix, &p.img)
-	lin(vgTextHeadPrefix, &p.txt)
+	add.Norm(v+"layernorm", &p.ln)
+	add.Linear(v+"pooler.dense", &p.pooler)
+	add.Linear(vgImageHeadPrefix, &p.img)
+	add.Linear(vgTextHeadPrefix, &p.txt)
 	return ts
 }
 
@@ -135,14 +108,12 @@ func (p *vgParams[T]) tensors() []vgTensor[T] {
 func (p *vgParams[T]) zeroLike() *vgParams[T] {
 	q := &vgParams[T]{
 		patch: p.patch.ZeroLike(), cls: make([]T, len(p.cls)), pos: make([]T, len(p.pos)),
-		layers: make([]vgLayer[T], len(p.layers)), ln: p.ln.ZeroLike(), pooler: p.pooler.ZeroLike(),
+		layers: make([]backprop.EncoderLayer[T], len(p.layers)), ln: p.ln.ZeroLike(), pooler: p.pooler.ZeroLike(),
 		img: p.img.ZeroLike(), txt: p.txt.ZeroLike(),
 		channels: p.channels, patchSize: p.patchSize, imageSize: p.imageSize,
 	}
 	for i := range p.layers {
-		l := &p.layers[i]
-		q.layers[i] = vgLayer[T]{ln1: l.ln1.ZeroLike(), q: l.q.ZeroLike(), k: l.k.ZeroLike(), v: l.v.ZeroLike(),
-			o: l.o.ZeroLike(), ln2: l.ln2.ZeroLike(), fc1: l.fc1.ZeroLike(), fc2: l.fc2.ZeroLike()}
+		q.layers[i] = p.layers[i].ZeroLike()
 	}
 	return q
 }
@@ -250,24 +221,24 @@ func (n *vgNetwork[T]) forward(ctx context.Context, pix [][]float32, words []T) 
 		l, lc := &p.layers[li], &c.layers[li]
 		lc.in = x
 		lc.h1 = a.Get(rows * H)
-		backprop.LayerNormForward(&l.ln1, x, rows, H, n.eps, lc.h1, &lc.n1, a)
+		backprop.LayerNormForward(&l.LN1, x, rows, H, n.eps, lc.h1, &lc.n1, a)
 		lc.q, lc.k, lc.v = a.Get(rows*H), a.Get(rows*H), a.Get(rows*H)
-		backprop.LinearForward(&l.q, lc.h1, rows, lc.q)
-		backprop.LinearForward(&l.k, lc.h1, rows, lc.k)
-		backprop.LinearForward(&l.v, lc.h1, rows, lc.v)
+		backprop.LinearForward(&l.Q, lc.h1, rows, lc.q)
+		backprop.LinearForward(&l.K, lc.h1, rows, lc.k)
+		backprop.LinearForward(&l.V, lc.h1, rows, lc.v)
 		lc.ctx = a.Get(rows * H)
 		backprop.AttentionForward(lc.q, lc.k, lc.v, B, S, S, H, n.heads, c.keyValid, lc.ctx, &lc.attn, a, backprop.Dropout{}, 0)
 		lc.x1 = a.Get(rows * H)
-		backprop.LinearForward(&l.o, lc.ctx, rows, lc.x1)
+		backprop.LinearForward(&l.O, lc.ctx, rows, lc.x1)
 		addInPlace(lc.x1, x)
 		lc.h2 = a.Get(rows * H)
-		backprop.LayerNormForward(&l.ln2, lc.x1, rows, H, n.eps, lc.h2, &lc.n2, a)
-		I := l.fc1.Out
+		backprop.LayerNormForward(&l.LN2, lc.x1, rows, H, n.eps, lc.h2, &lc.n2, a)
+		I := l.FC1.Out
 		lc.f1, lc.g = a.Get(rows*I), a.Get(rows*I)
-		backprop.LinearForward(&l.fc1, lc.h2, rows, lc.f1)
+		backprop.LinearForward(&l.FC1, lc.h2, rows, lc.f1)
 		backprop.GELUForward(lc.f1, lc.g)
 		out := a.Get(rows * H)
-		backprop.LinearForward(&l.fc2, lc.g, rows, out)
+		backprop.LinearForward(&l.FC2, lc.g, rows, out)
 		addInPlace(out, lc.x1)
 		x = out
 	}
@@ -324,21 +295,21 @@ func (n *vgNetwork[T]) backward(ctx context.Context, c *vgCache[T], dImg, dTxt [
 			return err
 		}
 		l, gl, lc := &p.layers[li], &g.layers[li], &c.layers[li]
-		I := l.fc1.Out
+		I := l.FC1.Out
 		// out = fc2(gelu(fc1(ln2(x1)))) + x1: dx is d out and becomes d x1.
 		dgel := a.Get(rows * I)
-		backprop.LinearBackward(&l.fc2, &gl.fc2, lc.g, dx, rows, dgel)
+		backprop.LinearBackward(&l.FC2, &gl.FC2, lc.g, dx, rows, dgel)
 		backprop.GELUBackward(lc.f1, dgel)
-		backprop.LinearBackward(&l.fc1, &gl.fc1, lc.h2, dgel, rows, tmp)
-		backprop.LayerNormBackward(&l.ln2, &gl.ln2, &lc.n2, tmp, rows, H, tmp)
+		backprop.LinearBackward(&l.FC1, &gl.FC1, lc.h2, dgel, rows, tmp)
+		backprop.LayerNormBackward(&l.LN2, &gl.LN2, &lc.n2, tmp, rows, H, tmp)
 		addInPlace(dx, tmp)
 		// x1 = o(attention(ln1(in))) + in: dx becomes d in.
-		backprop.LinearBackward(&l.o, &gl.o, lc.ctx, dx, rows, dctx)
+		backprop.LinearBackward(&l.O, &gl.O, lc.ctx, dx, rows, dctx)
 		backprop.AttentionBackward(lc.q, lc.k, lc.v, B, S, S, H, n.heads, &lc.attn, dctx, dq, dk, dv, backprop.Dropout{}, 0)
-		backprop.LinearBackward(&l.q, &gl.q, lc.h1, dq, rows, tmp)
-		backprop.LinearBackwardInto(&l.k, &gl.k, lc.h1, dk, rows, tmp, 1)
-		backprop.LinearBackwardInto(&l.v, &gl.v, lc.h1, dv, rows, tmp, 1)
-		backprop.LayerNormBackward(&l.ln1, &gl.ln1, &lc.n1, tmp, rows, H, tmp)
+		backprop.LinearBackward(&l.Q, &gl.Q, lc.h1, dq, rows, tmp)
+		backprop.LinearBackwardInto(&l.K, &gl.K, lc.h1, dk, rows, tmp, 1)
+		backprop.LinearBackwardInto(&l.V, &gl.V, lc.h1, dv, rows, tmp, 1)
+		backprop.LayerNormBackward(&l.LN1, &gl.LN1, &lc.n1, tmp, rows, H, tmp)
 		addInPlace(dx, tmp)
 	}
 	// Embeddings: x[b,0] = cls + pos[0], x[b,t] = patch(b,t−1) + pos[t].

@@ -39,38 +39,25 @@ const (
 // the slices alias the parameters.
 func (p *params[T]) tensors() []namedTensor[T] {
 	var ts []namedTensor[T]
-	add := func(name string, data []T, shape ...int) {
+	add := backprop.TensorNamer[T](func(name string, data []T, shape ...int) {
 		ts = append(ts, namedTensor[T]{name: name, shape: shape, data: data})
-	}
-	lin := func(name string, l *backprop.Linear[T]) {
-		add(name+".weight", l.W, l.Out, l.In)
-		add(name+".bias", l.B, l.Out)
-	}
-	norm := func(name string, n *backprop.Norm[T]) {
-		add(name+".weight", n.G, len(n.G))
-		add(name+".bias", n.B, len(n.B))
-	}
+	})
 	H := len(p.embLN.G)
 	add(bertPrefix+"embeddings.word_embeddings.weight", p.word, len(p.word)/H, H)
 	add(bertPrefix+"embeddings.position_embeddings.weight", p.pos, len(p.pos)/H, H)
 	add(bertPrefix+"embeddings.token_type_embeddings.weight", p.typ, len(p.typ)/H, H)
-	norm(bertPrefix+"embeddings.LayerNorm", &p.embLN)
+	add.Norm(bertPrefix+"embeddings.LayerNorm", &p.embLN)
 	for i := range p.layers {
-		l := &p.layers[i]
-		pre := fmt.Sprintf("%sencoder.layer.%d.", bertPrefix, i)
-		lin(pre+"attention.self.query", &l.Q)
-		lin(pre+"attention.self.key", &l.K)
-		lin(pre+"attention.self.value", &l.V)
-		lin(pre+"attention.output.dense", &l.O)
-		norm(pre+"attention.output.LayerNorm", &l.LN1)
-		lin(pre+"intermediate.dense", &l.FC1)
-		lin(pre+"output.dense", &l.FC2)
-		norm(pre+"output.LayerNorm", &l.LN2)
+		add.EncoderLayer(fmt.Sprintf("%sencoder.layer.%d.", bertPrefix, i), &p.layers[i], backprop.EncoderLayerNames{
+			Query: "attention.self.query", Key: "attention.self.key", Value: "attention.self.value",
+			AttnOut: "attention.output.dense", LN1: "attention.output.LayerNorm",
+			FFNIn: "intermediate.dense", FFNOut: "output.dense", LN2: "output.LayerNorm",
+		})
 	}
 	if p.pooler != nil {
-		lin(bertPrefix+"pooler.dense", p.pooler)
+		add.Linear(bertPrefix+"pooler.dense", p.pooler)
 	}
-	lin(headName, &p.head)
+	add.Linear(headName, &p.head)
 	return ts
 }
 
