@@ -126,18 +126,11 @@ type vgNetwork[T backprop.Float] struct {
 	buf   *backprop.Arena[T] // nil: fresh buffers each pass
 }
 
-// vgLayerCache keeps one layer's activations for the backward pass.
-type vgLayerCache[T backprop.Float] struct {
-	in, h1, q, k, v, ctx, x1, h2, f1, g []T
-	n1, n2                              backprop.NormCache[T]
-	attn                                backprop.AttentionCache[T]
-}
-
 // vgCache keeps a forward pass's activations.
 type vgCache[T backprop.Float] struct {
 	B, S                 int
 	patches              []T // B·N × C·P·P
-	layers               []vgLayerCache[T]
+	layers               []backprop.PreLNCache[T]
 	top                  []T // the last layer's output
 	nf                   backprop.NormCache[T]
 	cls, poolPre, pooled []T // B × H
@@ -192,7 +185,7 @@ func (n *vgNetwork[T]) forward(ctx context.Context, pix [][]float32, words []T) 
 			return nil, fmt.Errorf("rovist: vg training: image %d has %d pixel values, the ViT takes %d×%d×%d", i, len(px), C, Sz, Sz)
 		}
 	}
-	c := &vgCache[T]{B: B, S: S, layers: make([]vgLayerCache[T], len(p.layers)), words: words}
+	c := &vgCache[T]{B: B, S: S, layers: make([]backprop.PreLNCache[T], len(p.layers)), words: words}
 	c.patches = a.Get(B * np * p.patch.In)
 	patchify(pix, C, Sz, P, c.patches)
 	emb := a.Get(B * np * H)
@@ -214,33 +207,12 @@ func (n *vgNetwork[T]) forward(ctx context.Context, pix [][]float32, words []T) 
 	for i := range c.keyValid {
 		c.keyValid[i] = true
 	}
+	e := n.pass(c)
 	for li := range p.layers {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		l, lc := &p.layers[li], &c.layers[li]
-		lc.in = x
-		lc.h1 = a.Get(rows * H)
-		backprop.LayerNormForward(&l.LN1, x, rows, H, n.eps, lc.h1, &lc.n1, a)
-		lc.q, lc.k, lc.v = a.Get(rows*H), a.Get(rows*H), a.Get(rows*H)
-		backprop.LinearForward(&l.Q, lc.h1, rows, lc.q)
-		backprop.LinearForward(&l.K, lc.h1, rows, lc.k)
-		backprop.LinearForward(&l.V, lc.h1, rows, lc.v)
-		lc.ctx = a.Get(rows * H)
-		backprop.AttentionForward(lc.q, lc.k, lc.v, B, S, S, H, n.heads, c.keyValid, lc.ctx, &lc.attn, a, backprop.Dropout{}, 0)
-		lc.x1 = a.Get(rows * H)
-		backprop.LinearForward(&l.O, lc.ctx, rows, lc.x1)
-		addInPlace(lc.x1, x)
-		lc.h2 = a.Get(rows * H)
-		backprop.LayerNormForward(&l.LN2, lc.x1, rows, H, n.eps, lc.h2, &lc.n2, a)
-		I := l.FC1.Out
-		lc.f1, lc.g = a.Get(rows*I), a.Get(rows*I)
-		backprop.LinearForward(&l.FC1, lc.h2, rows, lc.f1)
-		backprop.GELUForward(lc.f1, lc.g)
-		out := a.Get(rows * H)
-		backprop.LinearForward(&l.FC2, lc.g, rows, out)
-		addInPlace(out, lc.x1)
-		x = out
+		x = backprop.PreLNForward(&p.layers[li], x, e, &c.layers[li])
 	}
 	c.top = x
 	// Only the CLS rows of the final LayerNorm reach the pooler.
@@ -288,29 +260,13 @@ func (n *vgNetwork[T]) backward(ctx context.Context, c *vgCache[T], dImg, dTxt [
 	for b := 0; b < B; b++ {
 		copy(dx[b*S*H:b*S*H+H], dTopCLS[b*H:(b+1)*H])
 	}
-	tmp := a.Get(rows * H)
-	dq, dk, dv, dctx := a.Get(rows*H), a.Get(rows*H), a.Get(rows*H), a.Get(rows*H)
+	e := n.pass(c)
+	w := backprop.NewPreLNWork(e)
 	for li := len(p.layers) - 1; li >= 0; li-- {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		l, gl, lc := &p.layers[li], &g.layers[li], &c.layers[li]
-		I := l.FC1.Out
-		// out = fc2(gelu(fc1(ln2(x1)))) + x1: dx is d out and becomes d x1.
-		dgel := a.Get(rows * I)
-		backprop.LinearBackward(&l.FC2, &gl.FC2, lc.g, dx, rows, dgel)
-		backprop.GELUBackward(lc.f1, dgel)
-		backprop.LinearBackward(&l.FC1, &gl.FC1, lc.h2, dgel, rows, tmp)
-		backprop.LayerNormBackward(&l.LN2, &gl.LN2, &lc.n2, tmp, rows, H, tmp)
-		addInPlace(dx, tmp)
-		// x1 = o(attention(ln1(in))) + in: dx becomes d in.
-		backprop.LinearBackward(&l.O, &gl.O, lc.ctx, dx, rows, dctx)
-		backprop.AttentionBackward(lc.q, lc.k, lc.v, B, S, S, H, n.heads, &lc.attn, dctx, dq, dk, dv, backprop.Dropout{}, 0)
-		backprop.LinearBackward(&l.Q, &gl.Q, lc.h1, dq, rows, tmp)
-		backprop.LinearBackwardInto(&l.K, &gl.K, lc.h1, dk, rows, tmp, 1)
-		backprop.LinearBackwardInto(&l.V, &gl.V, lc.h1, dv, rows, tmp, 1)
-		backprop.LayerNormBackward(&l.LN1, &gl.LN1, &lc.n1, tmp, rows, H, tmp)
-		addInPlace(dx, tmp)
+		backprop.PreLNBackward(&p.layers[li], &g.layers[li], &c.layers[li], dx, e, w)
 	}
 	// Embeddings: x[b,0] = cls + pos[0], x[b,t] = patch(b,t−1) + pos[t].
 	for b := 0; b < B; b++ {
@@ -333,9 +289,13 @@ func (n *vgNetwork[T]) backward(ctx context.Context, c *vgCache[T], dImg, dTxt [
 	return nil
 }
 
-func addInPlace[T backprop.Float](dst, src []T) {
-	for i, v := range src {
-		dst[i] += v
+// pass returns the encoder pass of forward cache c: the batch and the
+// ViT's exact GELU (no dropout), with the network's arena.
+func (n *vgNetwork[T]) pass(c *vgCache[T]) *backprop.EncoderPass[T] {
+	return &backprop.EncoderPass[T]{
+		B: c.B, S: c.S, H: len(n.p.cls), Heads: n.heads, KeyValid: c.keyValid, Eps: n.eps,
+		ActForward: backprop.GELUForward[T], ActBackward: backprop.GELUBackward[T],
+		Arena: n.buf,
 	}
 }
 
