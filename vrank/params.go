@@ -2,11 +2,13 @@ package vrank
 
 import (
 	"fmt"
-	"github.com/storyeval/storyeval/internal/backprop"
 	"math/rand"
+	"slices"
+	"strings"
 
 	"github.com/storyeval/storyeval/encoders"
 	"github.com/storyeval/storyeval/encoders/checkpoint"
+	"github.com/storyeval/storyeval/internal/backprop"
 )
 
 // params holds every trainable parameter of the Vrank regressor: the BERT
@@ -106,9 +108,9 @@ func (p *params[T]) zeroLike() *params[T] {
 // LayerNorm gamma 1 and beta 0.
 func (p *params[T]) initRandom(rng *rand.Rand, std float64) {
 	for _, t := range p.tensors() {
-		isNorm := len(t.shape) == 1 && (hasSuffix(t.name, "LayerNorm.weight") || hasSuffix(t.name, "LayerNorm.bias"))
+		isNorm := len(t.shape) == 1 && (strings.HasSuffix(t.name, "LayerNorm.weight") || strings.HasSuffix(t.name, "LayerNorm.bias"))
 		switch {
-		case isNorm && hasSuffix(t.name, ".weight"):
+		case isNorm && strings.HasSuffix(t.name, ".weight"):
 			fill(t.data, 1)
 		case len(t.shape) == 1:
 			fill(t.data, 0)
@@ -119,8 +121,6 @@ func (p *params[T]) initRandom(rng *rand.Rand, std float64) {
 		}
 	}
 }
-
-func hasSuffix(s, suf string) bool { return len(s) >= len(suf) && s[len(s)-len(suf):] == suf }
 
 func fill[T backprop.Float](x []T, v T) {
 	for i := range x {
@@ -156,17 +156,8 @@ func readParams(st *checkpoint.State, cfg encoders.BERTConfig, pooler bool) (*pa
 	return p, nil
 }
 
-func sameShape(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
+// sameShape reports whether two tensor shapes are equal.
+func sameShape(a, b []int) bool { return slices.Equal(a, b) }
 
 // checkSizes compares the configuration's largest tensors with the
 // checkpoint before anything is allocated, so that a config.json claiming
