@@ -66,15 +66,12 @@ func (p *params[T]) tensors() []namedTensor[T] {
 // newParams allocates zeroed parameters for a configuration.
 func newParams[T backprop.Float](cfg encoders.BERTConfig, pooler bool) *params[T] {
 	H, I := cfg.HiddenSize, cfg.IntermediateSize
-	lin := func(out, in int) backprop.Linear[T] {
-		return backprop.Linear[T]{W: make([]T, out*in), B: make([]T, out), Out: out, In: in}
-	}
-	norm := func() backprop.Norm[T] { return backprop.Norm[T]{G: make([]T, H), B: make([]T, H)} }
+	lin := backprop.NewLinear[T]
 	p := &params[T]{
 		word:  make([]T, cfg.VocabSize*H),
 		pos:   make([]T, cfg.MaxPositionEmbeddings*H),
 		typ:   make([]T, cfg.TypeVocabSize*H),
-		embLN: norm(),
+		embLN: backprop.NewNorm[T](H),
 		head:  lin(1, H),
 	}
 	for i := 0; i < cfg.NumHiddenLayers; i++ {
