@@ -2,8 +2,8 @@ package backprop
 
 import "github.com/storyeval/storyeval/internal/parallel"
 
-// EncoderPass is what every layer of one post-LN encoder pass over a batch
-// shares: B sequences of S tokens of width H, the attention's heads and key
+// EncoderPass is what every layer of one encoder pass over a batch shares
+// (post-LN or pre-LN): B sequences of S tokens of width H, the attention's heads and key
 // mask, LayerNorm's eps, the dropout of the pass and the feed-forward
 // block's activation.
 type EncoderPass[T Float] struct {
