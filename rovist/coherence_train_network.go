@@ -6,7 +6,6 @@ import (
 	"math/rand"
 
 	"github.com/storyeval/storyeval/internal/backprop"
-	"github.com/storyeval/storyeval/internal/parallel"
 )
 
 // sopBatch is a padded batch of B encoded sentence pairs of S tokens each.
@@ -38,30 +37,13 @@ type sopNet[T backprop.Float] struct {
 	actBuf []T
 }
 
-// actScratch returns the shared activation buffer with size elements.
-func (n *sopNet[T]) actScratch(size int) []T {
-	if cap(n.actBuf) < size {
-		n.actBuf = make([]T, size)
-	}
-	return n.actBuf[:size]
-}
-
-// sopLayerCache keeps one application of the shared layer for the backward
-// pass.
-type sopLayerCache[T backprop.Float] struct {
-	x, xq, q, k, v, ctx, h1, f []T
-	sq                         int
-	attn                       backprop.AttentionCache[T]
-	ln1, ln2                   backprop.NormCache[T]
-}
-
 // sopCache keeps every activation of a forward pass.
 type sopCache[T backprop.Float] struct {
 	in     *sopBatch
 	drop   backprop.Dropout
 	emb    []T // rows×E after LayerNorm and dropout
 	embLN  backprop.NormCache[T]
-	layers []sopLayerCache[T]
+	layers []backprop.PostLNCache[T]
 	cls    []T // B×H: the last layer's CLS states
 	pooled []T // B×H: tanh(pooler(cls))
 	logits []T // B×2
@@ -70,74 +52,34 @@ type sopCache[T backprop.Float] struct {
 // forward runs the classifier on a batch and keeps the activations; rng
 // draws the dropout masks (nil: none, as in evaluation).
 func (n *sopNet[T]) forward(ctx context.Context, in *sopBatch, rng *rand.Rand) (*sopCache[T], error) {
-	p, E, H, I := n.p, n.E, n.H, n.I
+	p, E, H := n.p, n.E, n.H
 	rows := in.B * in.S
-	c := &sopCache[T]{in: in, layers: make([]sopLayerCache[T], n.layers), drop: backprop.NewDropout(n.dropout, rng)}
-	a := n.buf
+	c := &sopCache[T]{in: in, layers: make([]backprop.PostLNCache[T], n.layers), drop: backprop.NewDropout(n.dropout, rng)}
+	e := n.pass(c)
+	a := e.Arena
 	a.Reset()
 	emb := a.Get(rows * E)
-	parallel.Chunks(rows, backprop.MinRows, func(_, lo, hi int) {
-		for r := lo; r < hi; r++ {
-			w := p.word[in.ids[r]*E : (in.ids[r]+1)*E]
-			ps := p.pos[(r%in.S)*E : (r%in.S+1)*E]
-			ty := p.typ[in.types[r]*E : (in.types[r]+1)*E]
-			er := emb[r*E : (r+1)*E]
-			for j := range er {
-				er[j] = w[j] + ps[j] + ty[j]
-			}
-		}
-	})
+	backprop.TokenEmbeddingsForward(p.word, p.pos, p.typ, in.ids, in.types, in.S, E, emb)
 	backprop.LayerNormForward(&p.embLN, emb, rows, E, n.eps, emb, &c.embLN, a)
 	backprop.ApplyDropout(c.drop, backprop.Site(-1, backprop.SiteEmbeddings), emb)
 	c.emb = emb
 	x := a.Get(rows * H)
 	backprop.LinearForward(&p.mapIn, emb, rows, x)
-	l := &p.layer
 	for li := 0; li < n.layers; li++ {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		lc := &c.layers[li]
 		// Only the CLS state of the last application reaches the pooler,
 		// so it computes its queries, attention output and feed-forward
 		// block for the CLS rows alone (keys and values still cover every
 		// token); the CLS results are those of the full layer.
-		lc.sq = in.S
+		sq := in.S
 		if li == n.layers-1 {
-			lc.sq = 1
+			sq = 1
 		}
-		rq := in.B * lc.sq
-		lc.x, lc.xq = x, x
-		if lc.sq < in.S {
-			lc.xq = a.Get(rq * H)
-			for b := 0; b < in.B; b++ {
-				copy(lc.xq[b*lc.sq*H:(b+1)*lc.sq*H], x[b*in.S*H:])
-			}
-		}
-		lc.q, lc.k, lc.v = a.Get(rq*H), a.Get(rows*H), a.Get(rows*H)
-		backprop.LinearForward(&l.q, lc.xq, rq, lc.q)
-		backprop.LinearForward(&l.k, x, rows, lc.k)
-		backprop.LinearForward(&l.v, x, rows, lc.v)
-		lc.ctx = a.Get(rq * H)
-		backprop.AttentionForward(lc.q, lc.k, lc.v, in.B, in.S, lc.sq, H, n.heads, in.keyValid, lc.ctx, &lc.attn, a, c.drop, backprop.Site(li, backprop.SiteAttnProbs))
-		h1 := a.Get(rq * H)
-		backprop.LinearForward(&l.o, lc.ctx, rq, h1)
-		backprop.ApplyDropout(c.drop, backprop.Site(li, backprop.SiteAttnOut), h1)
-		addTo(h1, lc.xq)
-		backprop.LayerNormForward(&l.ln1, h1, rq, H, n.eps, h1, &lc.ln1, a)
-		lc.h1 = h1
-		lc.f = a.Get(rq * I)
-		backprop.LinearForward(&l.fc1, lc.h1, rq, lc.f)
-		act := n.actScratch(rq * I)
-		activationForward(n.act, lc.f, act)
-		out := a.Get(rq * H)
-		backprop.LinearForward(&l.fc2, act, rq, out)
-		backprop.ApplyDropout(c.drop, backprop.Site(li, backprop.SiteFFNOut), out)
-		addTo(out, lc.h1)
-		backprop.LayerNormForward(&l.ln2, out, rq, H, n.eps, out, &lc.ln2, a)
-		x = out
+		x = backprop.PostLNForward(&p.layer, x, sq, li, e, &c.layers[li])
 	}
-	sq := c.layers[n.layers-1].sq
+	sq := c.layers[n.layers-1].QueryRows()
 	c.cls = make([]T, in.B*H)
 	for b := 0; b < in.B; b++ {
 		copy(c.cls[b*H:(b+1)*H], x[b*sq*H:])
@@ -156,7 +98,7 @@ func (n *sopNet[T]) forward(ctx context.Context, in *sopBatch, rng *rand.Rand) (
 // respect to the logits is dlogits. The shared layer's gradients sum over
 // its applications.
 func (n *sopNet[T]) backward(ctx context.Context, c *sopCache[T], dlogits []T, g *sopParams[T]) error {
-	p, E, H, I := n.p, n.E, n.H, n.I
+	p, E, H := n.p, n.E, n.H
 	in := c.in
 	rows := in.B * in.S
 	dpooled := make([]T, in.B*H)
@@ -167,67 +109,35 @@ func (n *sopNet[T]) backward(ctx context.Context, c *sopCache[T], dlogits []T, g
 	dcls := make([]T, in.B*H)
 	backprop.LinearBackward(&p.pooler, &g.pooler, c.cls, dpooled, in.B, dcls)
 	a := n.buf
-	sq := c.layers[n.layers-1].sq
+	sq := c.layers[n.layers-1].QueryRows()
 	dx := a.Zeros(in.B * sq * H)
 	for b := 0; b < in.B; b++ {
 		copy(dx[b*sq*H:b*sq*H+H], dcls[b*H:(b+1)*H])
 	}
-	dq, dk, dv := a.Get(rows*H), a.Get(rows*H), a.Get(rows*H)
-	dctx, df := a.Get(rows*H), a.Get(rows*I)
-	var dyDrop []T
-	if c.drop.Active() {
-		dyDrop = a.Get(rows * H)
-	}
-	l, gl := &p.layer, &g.layer
+	e := n.pass(c)
+	w := backprop.NewPostLNWork(e, n.I)
 	for li := n.layers - 1; li >= 0; li-- {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		lc := &c.layers[li]
-		rq := in.B * lc.sq
-		// out = LN2(fc2(act(fc1(h1))) + h1)
-		backprop.LayerNormBackward(&l.ln2, &gl.ln2, &lc.ln2, dx, rq, H, dx)
-		dy := backprop.CopyDropout(c.drop, backprop.Site(li, backprop.SiteFFNOut), dx, dyDrop[:min(len(dyDrop), rq*H)])
-		act := n.actScratch(rq * I)
-		activationForward(n.act, lc.f, act)
-		backprop.LinearBackward(&l.fc2, &gl.fc2, act, dy, rq, df[:rq*I])
-		activationBackward(n.act, lc.f, df[:rq*I])
-		backprop.LinearBackwardInto(&l.fc1, &gl.fc1, lc.h1, df[:rq*I], rq, dx, 1)
-		// h1 = LN1(dense(attention(x)) + xq)
-		backprop.LayerNormBackward(&l.ln1, &gl.ln1, &lc.ln1, dx, rq, H, dx)
-		dy = backprop.CopyDropout(c.drop, backprop.Site(li, backprop.SiteAttnOut), dx, dyDrop[:min(len(dyDrop), rq*H)])
-		backprop.LinearBackward(&l.o, &gl.o, lc.ctx, dy, rq, dctx[:rq*H])
-		backprop.AttentionBackward(lc.q, lc.k, lc.v, in.B, in.S, lc.sq, H, n.heads, &lc.attn, dctx[:rq*H], dq[:rq*H], dk, dv, c.drop, backprop.Site(li, backprop.SiteAttnProbs))
-		backprop.LinearBackwardInto(&l.q, &gl.q, lc.xq, dq[:rq*H], rq, dx, 1)
-		dxAll := dx
-		if lc.sq < in.S {
-			dxAll = a.Zeros(rows * H)
-			for b := 0; b < in.B; b++ {
-				copy(dxAll[b*in.S*H:], dx[b*lc.sq*H:(b+1)*lc.sq*H])
-			}
-		}
-		backprop.LinearBackwardInto(&l.k, &gl.k, lc.x, dk, rows, dxAll, 1)
-		backprop.LinearBackwardInto(&l.v, &gl.v, lc.x, dv, rows, dxAll, 1)
-		dx = dxAll
+		dx = backprop.PostLNBackward(&p.layer, &g.layer, &c.layers[li], dx, li, e, w)
 	}
 	demb := a.Get(rows * E)
 	backprop.LinearBackward(&p.mapIn, &g.mapIn, c.emb, dx, rows, demb)
 	backprop.ApplyDropout(c.drop, backprop.Site(-1, backprop.SiteEmbeddings), demb)
 	backprop.LayerNormBackward(&p.embLN, &g.embLN, &c.embLN, demb, rows, E, demb)
-	// Embedding gathers: scatter-add in row order (deterministic).
-	for r := 0; r < rows; r++ {
-		dr := demb[r*E : (r+1)*E]
-		addTo(g.word[in.ids[r]*E:(in.ids[r]+1)*E], dr)
-		addTo(g.pos[(r%in.S)*E:(r%in.S+1)*E], dr)
-		addTo(g.typ[in.types[r]*E:(in.types[r]+1)*E], dr)
-	}
+	backprop.TokenEmbeddingsBackward(g.word, g.pos, g.typ, in.ids, in.types, in.S, E, demb)
 	return nil
 }
 
-// addTo adds src to dst element-wise.
-func addTo[T backprop.Float](dst, src []T) {
-	for i, v := range src {
-		dst[i] += v
+// pass returns the encoder pass of forward cache c: its batch, dropout and
+// activation, with the network's buffers.
+func (n *sopNet[T]) pass(c *sopCache[T]) *backprop.EncoderPass[T] {
+	return &backprop.EncoderPass[T]{
+		B: c.in.B, S: c.in.S, H: n.H, Heads: n.heads, KeyValid: c.in.keyValid, Eps: n.eps, Drop: c.drop,
+		ActForward:  func(x, y []T) { activationForward(n.act, x, y) },
+		ActBackward: func(x, dy []T) { activationBackward(n.act, x, dy) },
+		Arena:       n.buf, ActBuf: &n.actBuf,
 	}
 }
 

@@ -11,16 +11,6 @@ import (
 	"github.com/storyeval/storyeval/internal/backprop"
 )
 
-// sopLayer is ALBERT's one shared transformer layer (AlbertLayer): the
-// attention projections, their output dense and LayerNorm, the
-// feed-forward ffn and ffn_output and full_layer_layer_norm.
-type sopLayer[T backprop.Float] struct {
-	q, k, v, o backprop.Linear[T]
-	ln1        backprop.Norm[T]
-	fc1, fc2   backprop.Linear[T]
-	ln2        backprop.Norm[T]
-}
-
 // sopParams holds every trainable parameter of the RoViST-C classifier:
 // ALBERT's factorised embeddings, the mapping E→H, the one layer group of
 // one layer shared by all num_hidden_layers applications, the pooler and
@@ -29,7 +19,7 @@ type sopParams[T backprop.Float] struct {
 	word, pos, typ []T
 	embLN          backprop.Norm[T]
 	mapIn          backprop.Linear[T]
-	layer          sopLayer[T]
+	layer          backprop.EncoderLayer[T] // ALBERT's shared post-LN AlbertLayer
 	pooler         backprop.Linear[T]
 	head           backprop.Linear[T]
 }
@@ -54,35 +44,23 @@ const (
 // names; the slices alias the parameters.
 func (p *sopParams[T]) tensors() []sopTensor[T] {
 	var ts []sopTensor[T]
-	add := func(name string, data []T, shape ...int) {
+	add := backprop.TensorNamer[T](func(name string, data []T, shape ...int) {
 		ts = append(ts, sopTensor[T]{name: name, shape: shape, data: data})
-	}
-	lin := func(name string, l *backprop.Linear[T]) {
-		add(name+".weight", l.W, l.Out, l.In)
-		add(name+".bias", l.B, l.Out)
-	}
-	norm := func(name string, n *backprop.Norm[T]) {
-		add(name+".weight", n.G, len(n.G))
-		add(name+".bias", n.B, len(n.B))
-	}
+	})
 	E := len(p.embLN.G)
 	pre := sopEncoderPrefix
 	add(pre+"embeddings.word_embeddings.weight", p.word, len(p.word)/E, E)
 	add(pre+"embeddings.position_embeddings.weight", p.pos, len(p.pos)/E, E)
 	add(pre+"embeddings.token_type_embeddings.weight", p.typ, len(p.typ)/E, E)
-	norm(pre+"embeddings.LayerNorm", &p.embLN)
-	lin(pre+"encoder.embedding_hidden_mapping_in", &p.mapIn)
-	l, lp := &p.layer, pre+sopLayerPrefix
-	lin(lp+"attention.query", &l.q)
-	lin(lp+"attention.key", &l.k)
-	lin(lp+"attention.value", &l.v)
-	lin(lp+"attention.dense", &l.o)
-	norm(lp+"attention.LayerNorm", &l.ln1)
-	lin(lp+"ffn", &l.fc1)
-	lin(lp+"ffn_output", &l.fc2)
-	norm(lp+"full_layer_layer_norm", &l.ln2)
-	lin(pre+"pooler", &p.pooler)
-	lin(sopHeadName, &p.head)
+	add.Norm(pre+"embeddings.LayerNorm", &p.embLN)
+	add.Linear(pre+"encoder.embedding_hidden_mapping_in", &p.mapIn)
+	add.EncoderLayer(pre+sopLayerPrefix, &p.layer, backprop.EncoderLayerNames{
+		Query: "attention.query", Key: "attention.key", Value: "attention.value",
+		AttnOut: "attention.dense", LN1: "attention.LayerNorm",
+		FFNIn: "ffn", FFNOut: "ffn_output", LN2: "full_layer_layer_norm",
+	})
+	add.Linear(pre+"pooler", &p.pooler)
+	add.Linear(sopHeadName, &p.head)
 	return ts
 }
 
@@ -91,13 +69,12 @@ func newSOPParams[T backprop.Float](cfg encoders.ALBERTConfig) *sopParams[T] {
 	E, H, I := cfg.EmbeddingSize, cfg.HiddenSize, cfg.IntermediateSize
 	lin := backprop.NewLinear[T]
 	return &sopParams[T]{
-		word:  make([]T, cfg.VocabSize*E),
-		pos:   make([]T, cfg.MaxPositionEmbeddings*E),
-		typ:   make([]T, cfg.TypeVocabSize*E),
-		embLN: backprop.NewNorm[T](E),
-		mapIn: lin(H, E),
-		layer: sopLayer[T]{q: lin(H, H), k: lin(H, H), v: lin(H, H), o: lin(H, H), ln1: backprop.NewNorm[T](H),
-			fc1: lin(I, H), fc2: lin(H, I), ln2: backprop.NewNorm[T](H)},
+		word:   make([]T, cfg.VocabSize*E),
+		pos:    make([]T, cfg.MaxPositionEmbeddings*E),
+		typ:    make([]T, cfg.TypeVocabSize*E),
+		embLN:  backprop.NewNorm[T](E),
+		mapIn:  lin(H, E),
+		layer:  backprop.NewEncoderLayer[T](H, I),
 		pooler: lin(H, H),
 		head:   lin(2, H),
 	}
@@ -106,10 +83,8 @@ func newSOPParams[T backprop.Float](cfg encoders.ALBERTConfig) *sopParams[T] {
 // zeroLike returns zeroed parameters of the same shapes.
 func (p *sopParams[T]) zeroLike() *sopParams[T] {
 	z := &sopParams[T]{word: make([]T, len(p.word)), pos: make([]T, len(p.pos)), typ: make([]T, len(p.typ)),
-		embLN: p.embLN.ZeroLike(), mapIn: p.mapIn.ZeroLike(), pooler: p.pooler.ZeroLike(), head: p.head.ZeroLike()}
-	l := &p.layer
-	z.layer = sopLayer[T]{q: l.q.ZeroLike(), k: l.k.ZeroLike(), v: l.v.ZeroLike(), o: l.o.ZeroLike(), ln1: l.ln1.ZeroLike(),
-		fc1: l.fc1.ZeroLike(), fc2: l.fc2.ZeroLike(), ln2: l.ln2.ZeroLike()}
+		embLN: p.embLN.ZeroLike(), mapIn: p.mapIn.ZeroLike(), layer: p.layer.ZeroLike(),
+		pooler: p.pooler.ZeroLike(), head: p.head.ZeroLike()}
 	return z
 }
 

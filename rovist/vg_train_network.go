@@ -17,14 +17,6 @@ import (
 // (hidden_dropout_prob, attention_probs_dropout_prob), so train mode and
 // eval mode compute the same function and no dropout is applied.
 
-// vgLayer is one pre-LN ViT encoder layer (HF ViTLayer).
-type vgLayer[T backprop.Float] struct {
-	ln1        backprop.Norm[T] // layernorm_before
-	q, k, v, o backprop.Linear[T]
-	ln2        backprop.Norm[T] // layernorm_after
-	fc1, fc2   backprop.Linear[T]
-}
-
 // vgParams holds every trainable parameter of Region2PhraseModel; the same
 // type holds gradients and Adam's moments, aligned through tensors().
 type vgParams[T backprop.Float] struct {
@@ -34,8 +26,8 @@ type vgParams[T backprop.Float] struct {
 	// order.
 	patch    backprop.Linear[T]
 	cls, pos []T
-	layers   []vgLayer[T]
-	ln       backprop.Norm[T] // the final layernorm
+	layers   []backprop.EncoderLayer[T] // pre-LN ViTLayers
+	ln       backprop.Norm[T]           // the final layernorm
 	pooler   backprop.Linear[T]
 	img, txt backprop.Linear[T] // image_encoder.linear, text_encoder.linear
 
@@ -58,7 +50,7 @@ func newVGParams[T backprop.Float](g vgGeometry) *vgParams[T] {
 		patch:    backprop.NewLinear[T](H, g.channels*g.patchSize*g.patchSize),
 		cls:      make([]T, H),
 		pos:      make([]T, (g.patches()+1)*H),
-		layers:   make([]vgLayer[T], g.layers),
+		layers:   make([]backprop.EncoderLayer[T], g.layers),
 		ln:       backprop.NewNorm[T](H),
 		pooler:   backprop.NewLinear[T](H, H),
 		img:      backprop.NewLinear[T](g.joint, H),
@@ -66,13 +58,7 @@ func newVGParams[T backprop.Float](g vgGeometry) *vgParams[T] {
 		channels: g.channels, patchSize: g.patchSize, imageSize: g.imageSize,
 	}
 	for i := range p.layers {
-		p.layers[i] = vgLayer[T]{
-			ln1: backprop.NewNorm[T](H),
-			q:   backprop.NewLinear[T](H, H), k: backprop.NewLinear[T](H, H),
-			v: backprop.NewLinear[T](H, H), o: backprop.NewLinear[T](H, H),
-			ln2: backprop.NewNorm[T](H),
-			fc1: backprop.NewLinear[T](I, H), fc2: backprop.NewLinear[T](H, I),
-		}
+		p.layers[i] = backprop.NewEncoderLayer[T](H, I)
 	}
 	return p
 }
@@ -95,17 +81,9 @@ const (
 // state_dict, under its names and shapes; the slices alias p.
 func (p *vgParams[T]) tensors() []vgTensor[T] {
 	var ts []vgTensor[T]
-	add := func(name string, data []T, shape ...int) {
+	add := backprop.TensorNamer[T](func(name string, data []T, shape ...int) {
 		ts = append(ts, vgTensor[T]{name: name, shape: shape, data: data})
-	}
-	lin := func(name string, l *backprop.Linear[T]) {
-		add(name+".weight", l.W, l.Out, l.In)
-		add(name+".bias", l.B, l.Out)
-	}
-	norm := func(name string, n *backprop.Norm[T]) {
-		add(name+".weight", n.G, len(n.G))
-		add(name+".bias", n.B, len(n.B))
-	}
+	})
 	H := len(p.cls)
 	v := vgViTPrefix
 	add(v+"embeddings.cls_token", p.cls, 1, 1, H)
@@ -113,21 +91,16 @@ func (p *vgParams[T]) tensors() []vgTensor[T] {
 	add(v+"embeddings.patch_embeddings.projection.weight", p.patch.W, H, p.channels, p.patchSize, p.patchSize)
 	add(v+"embeddings.patch_embeddings.projection.bias", p.patch.B, H)
 	for i := range p.layers {
-		l := &p.layers[i]
-		pre := fmt.Sprintf("%sencoder.layer.%d.", v, i)
-		lin(pre+"attention.attention.query", &l.q)
-		lin(pre+"attention.attention.key", &l.k)
-		lin(pre+"attention.attention.value", &l.v)
-		lin(pre+"attention.output.dense", &l.o)
-		lin(pre+"intermediate.dense", &l.fc1)
-		lin(pre+"output.dense", &l.fc2)
-		norm(pre+"layernorm_before", &l.ln1)
-		norm(pre+"layernorm_after", &l.ln2)
+		add.EncoderLayer(fmt.Sprintf("%sencoder.layer.%d.", v, i), &p.layers[i], backprop.EncoderLayerNames{
+			Query: "attention.attention.query", Key: "attention.attention.key", Value: "attention.attention.value",
+			AttnOut: "attention.output.dense", FFNIn: "intermediate.dense", FFNOut: "output.dense",
+			LN1: "layernorm_before", LN2: "layernorm_after", NormsLast: true,
+		})
 	}
-	norm(v+"layernorm", &p.ln)
-	lin(v+"pooler.dense", &p.pooler)
-	lin(vgImageHeadPrefix, &p.img)
-	lin(vgTextHeadPrefix, &p.txt)
+	add.Norm(v+"layernorm", &p.ln)
+	add.Linear(v+"pooler.dense", &p.pooler)
+	add.Linear(vgImageHeadPrefix, &p.img)
+	add.Linear(vgTextHeadPrefix, &p.txt)
 	return ts
 }
 
@@ -135,14 +108,12 @@ func (p *vgParams[T]) tensors() []vgTensor[T] {
 func (p *vgParams[T]) zeroLike() *vgParams[T] {
 	q := &vgParams[T]{
 		patch: p.patch.ZeroLike(), cls: make([]T, len(p.cls)), pos: make([]T, len(p.pos)),
-		layers: make([]vgLayer[T], len(p.layers)), ln: p.ln.ZeroLike(), pooler: p.pooler.ZeroLike(),
+		layers: make([]backprop.EncoderLayer[T], len(p.layers)), ln: p.ln.ZeroLike(), pooler: p.pooler.ZeroLike(),
 		img: p.img.ZeroLike(), txt: p.txt.ZeroLike(),
 		channels: p.channels, patchSize: p.patchSize, imageSize: p.imageSize,
 	}
 	for i := range p.layers {
-		l := &p.layers[i]
-		q.layers[i] = vgLayer[T]{ln1: l.ln1.ZeroLike(), q: l.q.ZeroLike(), k: l.k.ZeroLike(), v: l.v.ZeroLike(),
-			o: l.o.ZeroLike(), ln2: l.ln2.ZeroLike(), fc1: l.fc1.ZeroLike(), fc2: l.fc2.ZeroLike()}
+		q.layers[i] = p.layers[i].ZeroLike()
 	}
 	return q
 }
@@ -155,18 +126,11 @@ type vgNetwork[T backprop.Float] struct {
 	buf   *backprop.Arena[T] // nil: fresh buffers each pass
 }
 
-// vgLayerCache keeps one layer's activations for the backward pass.
-type vgLayerCache[T backprop.Float] struct {
-	in, h1, q, k, v, ctx, x1, h2, f1, g []T
-	n1, n2                              backprop.NormCache[T]
-	attn                                backprop.AttentionCache[T]
-}
-
 // vgCache keeps a forward pass's activations.
 type vgCache[T backprop.Float] struct {
 	B, S                 int
 	patches              []T // B·N × C·P·P
-	layers               []vgLayerCache[T]
+	layers               []backprop.PreLNCache[T]
 	top                  []T // the last layer's output
 	nf                   backprop.NormCache[T]
 	cls, poolPre, pooled []T // B × H
@@ -221,7 +185,7 @@ func (n *vgNetwork[T]) forward(ctx context.Context, pix [][]float32, words []T) 
 			return nil, fmt.Errorf("rovist: vg training: image %d has %d pixel values, the ViT takes %d×%d×%d", i, len(px), C, Sz, Sz)
 		}
 	}
-	c := &vgCache[T]{B: B, S: S, layers: make([]vgLayerCache[T], len(p.layers)), words: words}
+	c := &vgCache[T]{B: B, S: S, layers: make([]backprop.PreLNCache[T], len(p.layers)), words: words}
 	c.patches = a.Get(B * np * p.patch.In)
 	patchify(pix, C, Sz, P, c.patches)
 	emb := a.Get(B * np * H)
@@ -243,33 +207,12 @@ func (n *vgNetwork[T]) forward(ctx context.Context, pix [][]float32, words []T) 
 	for i := range c.keyValid {
 		c.keyValid[i] = true
 	}
+	e := n.pass(c)
 	for li := range p.layers {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		l, lc := &p.layers[li], &c.layers[li]
-		lc.in = x
-		lc.h1 = a.Get(rows * H)
-		backprop.LayerNormForward(&l.ln1, x, rows, H, n.eps, lc.h1, &lc.n1, a)
-		lc.q, lc.k, lc.v = a.Get(rows*H), a.Get(rows*H), a.Get(rows*H)
-		backprop.LinearForward(&l.q, lc.h1, rows, lc.q)
-		backprop.LinearForward(&l.k, lc.h1, rows, lc.k)
-		backprop.LinearForward(&l.v, lc.h1, rows, lc.v)
-		lc.ctx = a.Get(rows * H)
-		backprop.AttentionForward(lc.q, lc.k, lc.v, B, S, S, H, n.heads, c.keyValid, lc.ctx, &lc.attn, a, backprop.Dropout{}, 0)
-		lc.x1 = a.Get(rows * H)
-		backprop.LinearForward(&l.o, lc.ctx, rows, lc.x1)
-		addInPlace(lc.x1, x)
-		lc.h2 = a.Get(rows * H)
-		backprop.LayerNormForward(&l.ln2, lc.x1, rows, H, n.eps, lc.h2, &lc.n2, a)
-		I := l.fc1.Out
-		lc.f1, lc.g = a.Get(rows*I), a.Get(rows*I)
-		backprop.LinearForward(&l.fc1, lc.h2, rows, lc.f1)
-		backprop.GELUForward(lc.f1, lc.g)
-		out := a.Get(rows * H)
-		backprop.LinearForward(&l.fc2, lc.g, rows, out)
-		addInPlace(out, lc.x1)
-		x = out
+		x = backprop.PreLNForward(&p.layers[li], x, e, &c.layers[li])
 	}
 	c.top = x
 	// Only the CLS rows of the final LayerNorm reach the pooler.
@@ -317,29 +260,13 @@ func (n *vgNetwork[T]) backward(ctx context.Context, c *vgCache[T], dImg, dTxt [
 	for b := 0; b < B; b++ {
 		copy(dx[b*S*H:b*S*H+H], dTopCLS[b*H:(b+1)*H])
 	}
-	tmp := a.Get(rows * H)
-	dq, dk, dv, dctx := a.Get(rows*H), a.Get(rows*H), a.Get(rows*H), a.Get(rows*H)
+	e := n.pass(c)
+	w := backprop.NewPreLNWork(e)
 	for li := len(p.layers) - 1; li >= 0; li-- {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		l, gl, lc := &p.layers[li], &g.layers[li], &c.layers[li]
-		I := l.fc1.Out
-		// out = fc2(gelu(fc1(ln2(x1)))) + x1: dx is d out and becomes d x1.
-		dgel := a.Get(rows * I)
-		backprop.LinearBackward(&l.fc2, &gl.fc2, lc.g, dx, rows, dgel)
-		backprop.GELUBackward(lc.f1, dgel)
-		backprop.LinearBackward(&l.fc1, &gl.fc1, lc.h2, dgel, rows, tmp)
-		backprop.LayerNormBackward(&l.ln2, &gl.ln2, &lc.n2, tmp, rows, H, tmp)
-		addInPlace(dx, tmp)
-		// x1 = o(attention(ln1(in))) + in: dx becomes d in.
-		backprop.LinearBackward(&l.o, &gl.o, lc.ctx, dx, rows, dctx)
-		backprop.AttentionBackward(lc.q, lc.k, lc.v, B, S, S, H, n.heads, &lc.attn, dctx, dq, dk, dv, backprop.Dropout{}, 0)
-		backprop.LinearBackward(&l.q, &gl.q, lc.h1, dq, rows, tmp)
-		backprop.LinearBackwardInto(&l.k, &gl.k, lc.h1, dk, rows, tmp, 1)
-		backprop.LinearBackwardInto(&l.v, &gl.v, lc.h1, dv, rows, tmp, 1)
-		backprop.LayerNormBackward(&l.ln1, &gl.ln1, &lc.n1, tmp, rows, H, tmp)
-		addInPlace(dx, tmp)
+		backprop.PreLNBackward(&p.layers[li], &g.layers[li], &c.layers[li], dx, e, w)
 	}
 	// Embeddings: x[b,0] = cls + pos[0], x[b,t] = patch(b,t−1) + pos[t].
 	for b := 0; b < B; b++ {
@@ -362,9 +289,13 @@ func (n *vgNetwork[T]) backward(ctx context.Context, c *vgCache[T], dImg, dTxt [
 	return nil
 }
 
-func addInPlace[T backprop.Float](dst, src []T) {
-	for i, v := range src {
-		dst[i] += v
+// pass returns the encoder pass of forward cache c: the batch and the
+// ViT's exact GELU (no dropout), with the network's arena.
+func (n *vgNetwork[T]) pass(c *vgCache[T]) *backprop.EncoderPass[T] {
+	return &backprop.EncoderPass[T]{
+		B: c.B, S: c.S, H: len(n.p.cls), Heads: n.heads, KeyValid: c.keyValid, Eps: n.eps,
+		ActForward: backprop.GELUForward[T], ActBackward: backprop.GELUBackward[T],
+		Arena: n.buf,
 	}
 }
 

@@ -2,10 +2,9 @@ package vrank
 
 import (
 	"context"
-	"github.com/storyeval/storyeval/internal/backprop"
 	"math/rand"
 
-	"github.com/storyeval/storyeval/internal/parallel"
+	"github.com/storyeval/storyeval/internal/backprop"
 )
 
 // batchInput is a padded batch of B encoded pairs of S tokens each.
@@ -30,31 +29,11 @@ type network[T backprop.Float] struct {
 	// buf keeps the buffers of a step for the next one (nil: allocate).
 	buf *backprop.Arena[T]
 	// geluBuf holds one layer's GELU output at a time, in the forward and
-	// the backward pass alike (it is recomputed rather than kept).
+	// the backward pass alike (see backprop.EncoderPass.ActBuf).
 	geluBuf []T
 	// allRows makes the last layer compute every token's state (for the
 	// masked-LM head) instead of the CLS rows alone.
 	allRows bool
-}
-
-// geluScratch returns the shared GELU buffer with n elements.
-func (n *network[T]) geluScratch(size int) []T {
-	if cap(n.geluBuf) < size {
-		n.geluBuf = make([]T, size)
-	}
-	return n.geluBuf[:size]
-}
-
-// layerCache keeps one encoder layer's activations for the backward pass.
-type layerCache[T backprop.Float] struct {
-	// x is the layer's input (all rows) and xq its first sq rows of each
-	// sequence, the rows whose outputs the layer computes. f is the
-	// feed-forward block's pre-activation; its GELU is recomputed in the
-	// backward pass rather than kept (rows×intermediate per layer).
-	x, xq, q, k, v, ctx, h1, f []T
-	sq                         int
-	attn                       backprop.AttentionCache[T]
-	ln1, ln2                   backprop.NormCache[T]
 }
 
 // forwardCache keeps every activation of a training forward pass.
@@ -62,7 +41,7 @@ type forwardCache[T backprop.Float] struct {
 	in     *batchInput
 	enc    backprop.Dropout
 	emb    backprop.NormCache[T]
-	layers []layerCache[T]
+	layers []backprop.PostLNCache[T]
 	top    []T // the last layer's output rows (B·sq×H)
 	cls    []T // B×H: the raw CLS states
 	pooled []T // B×H: tanh(pooler(cls)), with the pooler head
@@ -74,75 +53,35 @@ type forwardCache[T backprop.Float] struct {
 // forward runs the regressor on a batch and keeps the activations. rng
 // draws the dropout mask (nil: no dropout, as in evaluation).
 func (n *network[T]) forward(ctx context.Context, in *batchInput, rng *rand.Rand) (*forwardCache[T], error) {
-	p, H, I := n.p, n.H, n.I
+	p, H := n.p, n.H
 	rows := in.B * in.S
-	c := &forwardCache[T]{in: in, layers: make([]layerCache[T], len(p.layers)), enc: backprop.NewDropout(n.encDropout, rng)}
-	a := n.buf
-	a.Reset()
-	x := a.Get(rows * H)
-	parallel.Chunks(rows, backprop.MinRows, func(_, lo, hi int) {
-		for r := lo; r < hi; r++ {
-			w := p.word[in.ids[r]*H : (in.ids[r]+1)*H]
-			ps := p.pos[(r%in.S)*H : (r%in.S+1)*H]
-			ty := p.typ[in.types[r]*H : (in.types[r]+1)*H]
-			xr := x[r*H : (r+1)*H]
-			for j := range xr {
-				xr[j] = w[j] + ps[j] + ty[j]
-			}
-		}
-	})
-	backprop.LayerNormForward(&p.embLN, x, rows, H, n.eps, x, &c.emb, a)
+	c := &forwardCache[T]{in: in, layers: make([]backprop.PostLNCache[T], len(p.layers)), enc: backprop.NewDropout(n.encDropout, rng)}
+	e := n.pass(c)
+	e.Arena.Reset()
+	x := e.Arena.Get(rows * H)
+	backprop.TokenEmbeddingsForward(p.word, p.pos, p.typ, in.ids, in.types, in.S, H, x)
+	backprop.LayerNormForward(&p.embLN, x, rows, H, n.eps, x, &c.emb, e.Arena)
 	backprop.ApplyDropout(c.enc, backprop.Site(-1, backprop.SiteEmbeddings), x)
 	for li := range p.layers {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		l, lc := &p.layers[li], &c.layers[li]
 		// Only the CLS state of the last layer reaches the head, so the
 		// last layer computes its queries, attention output and
 		// feed-forward block for the CLS rows alone (its keys and values
 		// still cover every token); the results are those of the full
 		// layer.
-		lc.sq = in.S
+		sq := in.S
 		if li == len(p.layers)-1 && !n.allRows {
-			lc.sq = 1
+			sq = 1
 		}
-		rq := in.B * lc.sq
-		lc.x, lc.xq = x, x
-		if lc.sq < in.S {
-			lc.xq = a.Get(rq * H)
-			for b := 0; b < in.B; b++ {
-				copy(lc.xq[b*lc.sq*H:(b+1)*lc.sq*H], x[b*in.S*H:])
-			}
-		}
-		lc.q, lc.k, lc.v = a.Get(rq*H), a.Get(rows*H), a.Get(rows*H)
-		backprop.LinearForward(&l.q, lc.xq, rq, lc.q)
-		backprop.LinearForward(&l.k, x, rows, lc.k)
-		backprop.LinearForward(&l.v, x, rows, lc.v)
-		lc.ctx = a.Get(rq * H)
-		backprop.AttentionForward(lc.q, lc.k, lc.v, in.B, in.S, lc.sq, H, n.heads, in.keyValid, lc.ctx, &lc.attn, a, c.enc, backprop.Site(li, backprop.SiteAttnProbs))
-		h1 := a.Get(rq * H)
-		backprop.LinearForward(&l.o, lc.ctx, rq, h1)
-		backprop.ApplyDropout(c.enc, backprop.Site(li, backprop.SiteAttnOut), h1)
-		addInPlace(h1, lc.xq)
-		backprop.LayerNormForward(&l.ln1, h1, rq, H, n.eps, h1, &lc.ln1, a)
-		lc.h1 = h1
-		lc.f = a.Get(rq * I)
-		backprop.LinearForward(&l.fc1, lc.h1, rq, lc.f)
-		g := n.geluScratch(rq * I)
-		backprop.GELUForward(lc.f, g)
-		out := a.Get(rq * H)
-		backprop.LinearForward(&l.fc2, g, rq, out)
-		backprop.ApplyDropout(c.enc, backprop.Site(li, backprop.SiteFFNOut), out)
-		addInPlace(out, lc.h1)
-		backprop.LayerNormForward(&l.ln2, out, rq, H, n.eps, out, &lc.ln2, a)
-		x = out
+		x = backprop.PostLNForward(&p.layers[li], x, sq, li, e, &c.layers[li])
 	}
 	// x holds the first sq rows of each sequence; the CLS state is row 0.
 	c.top = x
 	sq := in.S
 	if len(p.layers) > 0 {
-		sq = c.layers[len(p.layers)-1].sq
+		sq = c.layers[len(p.layers)-1].QueryRows()
 	}
 	c.cls = make([]T, in.B*H)
 	for b := 0; b < in.B; b++ {
@@ -202,7 +141,7 @@ func (n *network[T]) backward(ctx context.Context, c *forwardCache[T], dpred []T
 	// the CLS rows of the last layer.
 	sq := in.S
 	if len(p.layers) > 0 {
-		sq = c.layers[len(p.layers)-1].sq
+		sq = c.layers[len(p.layers)-1].QueryRows()
 	}
 	dx := a.Zeros(in.B * sq * H)
 	for b := 0; b < in.B; b++ {
@@ -214,75 +153,35 @@ func (n *network[T]) backward(ctx context.Context, c *forwardCache[T], dpred []T
 // backwardEncoder accumulates into g the encoder's gradients, given dx, the
 // gradient of the last layer's output rows (c.top).
 func (n *network[T]) backwardEncoder(ctx context.Context, c *forwardCache[T], dx []T, g *params[T]) error {
-	p, H, I := n.p, n.H, n.I
+	p, H := n.p, n.H
 	in := c.in
 	rows := in.B * in.S
-	a := n.buf
-	dq, dk, dv := a.Get(rows*H), a.Get(rows*H), a.Get(rows*H)
-	dctx := a.Get(rows * H)
-	df, gelu := a.Get(rows*I), n.geluScratch(rows*I)
-	var dyDrop []T
-	if c.enc.Active() {
-		dyDrop = a.Get(rows * H)
-	}
+	e := n.pass(c)
+	w := backprop.NewPostLNWork(e, n.I)
 	for li := len(p.layers) - 1; li >= 0; li-- {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		l, gl, lc := &p.layers[li], &g.layers[li], &c.layers[li]
-		rq := in.B * lc.sq
-		// x' = LN2(fc2(gelu(fc1(h1))) + h1)
-		backprop.LayerNormBackward(&l.ln2, &gl.ln2, &lc.ln2, dx, rq, H, dx)
-		backprop.GELUForward(lc.f, gelu[:rq*I])
-		dy := backprop.CopyDropout(c.enc, backprop.Site(li, backprop.SiteFFNOut), dx, dyDrop[:min(len(dyDrop), rq*H)])
-		backprop.LinearBackward(&l.fc2, &gl.fc2, gelu[:rq*I], dy, rq, df[:rq*I])
-		backprop.GELUBackward(lc.f, df[:rq*I])
-		backprop.LinearBackwardInto(&l.fc1, &gl.fc1, lc.h1, df[:rq*I], rq, dx, 1) // dh1
-		// h1 = LN1(o(attention(x)) + xq)
-		backprop.LayerNormBackward(&l.ln1, &gl.ln1, &lc.ln1, dx, rq, H, dx)
-		dy = backprop.CopyDropout(c.enc, backprop.Site(li, backprop.SiteAttnOut), dx, dyDrop[:min(len(dyDrop), rq*H)])
-		backprop.LinearBackward(&l.o, &gl.o, lc.ctx, dy, rq, dctx[:rq*H])
-		backprop.AttentionBackward(lc.q, lc.k, lc.v, in.B, in.S, lc.sq, H, n.heads, &lc.attn, dctx[:rq*H], dq[:rq*H], dk, dv, c.enc, backprop.Site(li, backprop.SiteAttnProbs))
-		// dx (the residual's gradient, rq rows) gains the query path's,
-		// then spreads over all rows for the key and value paths.
-		backprop.LinearBackwardInto(&l.q, &gl.q, lc.xq, dq[:rq*H], rq, dx, 1)
-		dxAll := dx
-		if lc.sq < in.S {
-			dxAll = a.Zeros(rows * H)
-			for b := 0; b < in.B; b++ {
-				copy(dxAll[b*in.S*H:], dx[b*lc.sq*H:(b+1)*lc.sq*H])
-			}
-		}
-		backprop.LinearBackwardInto(&l.k, &gl.k, lc.x, dk, rows, dxAll, 1)
-		backprop.LinearBackwardInto(&l.v, &gl.v, lc.x, dv, rows, dxAll, 1)
-		dx = dxAll
+		dx = backprop.PostLNBackward(&p.layers[li], &g.layers[li], &c.layers[li], dx, li, e, w)
 	}
 	backprop.ApplyDropout(c.enc, backprop.Site(-1, backprop.SiteEmbeddings), dx)
 	backprop.LayerNormBackward(&p.embLN, &g.embLN, &c.emb, dx, rows, H, dx)
-	// Embedding gathers: scatter-add in row order (deterministic).
-	for r := 0; r < rows; r++ {
-		dr := dx[r*H : (r+1)*H]
-		addInPlace(g.word[in.ids[r]*H:(in.ids[r]+1)*H], dr)
-		addInPlace(g.pos[(r%in.S)*H:(r%in.S+1)*H], dr)
-		addInPlace(g.typ[in.types[r]*H:(in.types[r]+1)*H], dr)
-	}
+	backprop.TokenEmbeddingsBackward(g.word, g.pos, g.typ, in.ids, in.types, in.S, H, dx)
 	return nil
 }
 
-// addInPlace adds src to dst element-wise.
-func addInPlace[T backprop.Float](dst, src []T) {
-	if len(dst) < 1<<14 {
-		for i, v := range src {
-			dst[i] += v
-		}
-		return
+// pass returns the encoder pass of forward cache c: its batch, dropout and
+// GELU activation, with the network's buffers.
+func (n *network[T]) pass(c *forwardCache[T]) *backprop.EncoderPass[T] {
+	return &backprop.EncoderPass[T]{
+		B: c.in.B, S: c.in.S, H: n.H, Heads: n.heads, KeyValid: c.in.keyValid, Eps: n.eps, Drop: c.enc,
+		ActForward: backprop.GELUForward[T], ActBackward: backprop.GELUBackward[T],
+		Arena: n.buf, ActBuf: &n.geluBuf,
 	}
-	parallel.Chunks(len(dst), 4096, func(_, lo, hi int) {
-		for i := lo; i < hi; i++ {
-			dst[i] += src[i]
-		}
-	})
 }
+
+// addInPlace adds src to dst element-wise.
+func addInPlace[T backprop.Float](dst, src []T) { backprop.AddInPlace(dst, src) }
 
 // mseLoss returns mean((pred−target)²) and its gradient 2(pred−target)/B
 // (torch.nn.MSELoss with reduction "mean").

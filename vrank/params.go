@@ -2,20 +2,14 @@ package vrank
 
 import (
 	"fmt"
-	"github.com/storyeval/storyeval/internal/backprop"
 	"math/rand"
+	"slices"
+	"strings"
 
 	"github.com/storyeval/storyeval/encoders"
 	"github.com/storyeval/storyeval/encoders/checkpoint"
+	"github.com/storyeval/storyeval/internal/backprop"
 )
-
-// layerParams is one post-LN BERT encoder layer.
-type layerParams[T backprop.Float] struct {
-	q, k, v, o backprop.Linear[T]
-	ln1        backprop.Norm[T]
-	fc1, fc2   backprop.Linear[T]
-	ln2        backprop.Norm[T]
-}
 
 // params holds every trainable parameter of the Vrank regressor: the BERT
 // encoder, the optional pooler and the regression head. The same type holds
@@ -24,7 +18,7 @@ type layerParams[T backprop.Float] struct {
 type params[T backprop.Float] struct {
 	word, pos, typ []T
 	embLN          backprop.Norm[T]
-	layers         []layerParams[T]
+	layers         []backprop.EncoderLayer[T] // post-LN BERT layers
 	pooler         *backprop.Linear[T]
 	head           backprop.Linear[T]
 }
@@ -47,60 +41,41 @@ const (
 // the slices alias the parameters.
 func (p *params[T]) tensors() []namedTensor[T] {
 	var ts []namedTensor[T]
-	add := func(name string, data []T, shape ...int) {
+	add := backprop.TensorNamer[T](func(name string, data []T, shape ...int) {
 		ts = append(ts, namedTensor[T]{name: name, shape: shape, data: data})
-	}
-	lin := func(name string, l *backprop.Linear[T]) {
-		add(name+".weight", l.W, l.Out, l.In)
-		add(name+".bias", l.B, l.Out)
-	}
-	norm := func(name string, n *backprop.Norm[T]) {
-		add(name+".weight", n.G, len(n.G))
-		add(name+".bias", n.B, len(n.B))
-	}
+	})
 	H := len(p.embLN.G)
 	add(bertPrefix+"embeddings.word_embeddings.weight", p.word, len(p.word)/H, H)
 	add(bertPrefix+"embeddings.position_embeddings.weight", p.pos, len(p.pos)/H, H)
 	add(bertPrefix+"embeddings.token_type_embeddings.weight", p.typ, len(p.typ)/H, H)
-	norm(bertPrefix+"embeddings.LayerNorm", &p.embLN)
+	add.Norm(bertPrefix+"embeddings.LayerNorm", &p.embLN)
 	for i := range p.layers {
-		l := &p.layers[i]
-		pre := fmt.Sprintf("%sencoder.layer.%d.", bertPrefix, i)
-		lin(pre+"attention.self.query", &l.q)
-		lin(pre+"attention.self.key", &l.k)
-		lin(pre+"attention.self.value", &l.v)
-		lin(pre+"attention.output.dense", &l.o)
-		norm(pre+"attention.output.LayerNorm", &l.ln1)
-		lin(pre+"intermediate.dense", &l.fc1)
-		lin(pre+"output.dense", &l.fc2)
-		norm(pre+"output.LayerNorm", &l.ln2)
+		add.EncoderLayer(fmt.Sprintf("%sencoder.layer.%d.", bertPrefix, i), &p.layers[i], backprop.EncoderLayerNames{
+			Query: "attention.self.query", Key: "attention.self.key", Value: "attention.self.value",
+			AttnOut: "attention.output.dense", LN1: "attention.output.LayerNorm",
+			FFNIn: "intermediate.dense", FFNOut: "output.dense", LN2: "output.LayerNorm",
+		})
 	}
 	if p.pooler != nil {
-		lin(bertPrefix+"pooler.dense", p.pooler)
+		add.Linear(bertPrefix+"pooler.dense", p.pooler)
 	}
-	lin(headName, &p.head)
+	add.Linear(headName, &p.head)
 	return ts
 }
 
 // newParams allocates zeroed parameters for a configuration.
 func newParams[T backprop.Float](cfg encoders.BERTConfig, pooler bool) *params[T] {
 	H, I := cfg.HiddenSize, cfg.IntermediateSize
-	lin := func(out, in int) backprop.Linear[T] {
-		return backprop.Linear[T]{W: make([]T, out*in), B: make([]T, out), Out: out, In: in}
-	}
-	norm := func() backprop.Norm[T] { return backprop.Norm[T]{G: make([]T, H), B: make([]T, H)} }
+	lin := backprop.NewLinear[T]
 	p := &params[T]{
 		word:  make([]T, cfg.VocabSize*H),
 		pos:   make([]T, cfg.MaxPositionEmbeddings*H),
 		typ:   make([]T, cfg.TypeVocabSize*H),
-		embLN: norm(),
+		embLN: backprop.NewNorm[T](H),
 		head:  lin(1, H),
 	}
 	for i := 0; i < cfg.NumHiddenLayers; i++ {
-		p.layers = append(p.layers, layerParams[T]{
-			q: lin(H, H), k: lin(H, H), v: lin(H, H), o: lin(H, H), ln1: norm(),
-			fc1: lin(I, H), fc2: lin(H, I), ln2: norm(),
-		})
+		p.layers = append(p.layers, backprop.NewEncoderLayer[T](H, I))
 	}
 	if pooler {
 		pl := lin(H, H)
@@ -113,23 +88,15 @@ func newParams[T backprop.Float](cfg encoders.BERTConfig, pooler bool) *params[T
 func (p *params[T]) zeroLike() *params[T] {
 	z := &params[T]{
 		word: make([]T, len(p.word)), pos: make([]T, len(p.pos)), typ: make([]T, len(p.typ)),
-		embLN: backprop.Norm[T]{G: make([]T, len(p.embLN.G)), B: make([]T, len(p.embLN.B))},
+		embLN: p.embLN.ZeroLike(), head: p.head.ZeroLike(),
 	}
-	lin := func(l backprop.Linear[T]) backprop.Linear[T] {
-		return backprop.Linear[T]{W: make([]T, len(l.W)), B: make([]T, len(l.B)), Out: l.Out, In: l.In}
-	}
-	norm := func(n backprop.Norm[T]) backprop.Norm[T] {
-		return backprop.Norm[T]{G: make([]T, len(n.G)), B: make([]T, len(n.B))}
-	}
-	for _, l := range p.layers {
-		z.layers = append(z.layers, layerParams[T]{q: lin(l.q), k: lin(l.k), v: lin(l.v), o: lin(l.o),
-			ln1: norm(l.ln1), fc1: lin(l.fc1), fc2: lin(l.fc2), ln2: norm(l.ln2)})
+	for i := range p.layers {
+		z.layers = append(z.layers, p.layers[i].ZeroLike())
 	}
 	if p.pooler != nil {
-		pl := lin(*p.pooler)
+		pl := p.pooler.ZeroLike()
 		z.pooler = &pl
 	}
-	z.head = lin(p.head)
 	return z
 }
 
@@ -138,9 +105,9 @@ func (p *params[T]) zeroLike() *params[T] {
 // LayerNorm gamma 1 and beta 0.
 func (p *params[T]) initRandom(rng *rand.Rand, std float64) {
 	for _, t := range p.tensors() {
-		isNorm := len(t.shape) == 1 && (hasSuffix(t.name, "LayerNorm.weight") || hasSuffix(t.name, "LayerNorm.bias"))
+		isNorm := len(t.shape) == 1 && (strings.HasSuffix(t.name, "LayerNorm.weight") || strings.HasSuffix(t.name, "LayerNorm.bias"))
 		switch {
-		case isNorm && hasSuffix(t.name, ".weight"):
+		case isNorm && strings.HasSuffix(t.name, ".weight"):
 			fill(t.data, 1)
 		case len(t.shape) == 1:
 			fill(t.data, 0)
@@ -151,8 +118,6 @@ func (p *params[T]) initRandom(rng *rand.Rand, std float64) {
 		}
 	}
 }
-
-func hasSuffix(s, suf string) bool { return len(s) >= len(suf) && s[len(s)-len(suf):] == suf }
 
 func fill[T backprop.Float](x []T, v T) {
 	for i := range x {
@@ -188,17 +153,8 @@ func readParams(st *checkpoint.State, cfg encoders.BERTConfig, pooler bool) (*pa
 	return p, nil
 }
 
-func sameShape(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
+// sameShape reports whether two tensor shapes are equal.
+func sameShape(a, b []int) bool { return slices.Equal(a, b) }
 
 // checkSizes compares the configuration's largest tensors with the
 // checkpoint before anything is allocated, so that a config.json claiming

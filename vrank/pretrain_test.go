@@ -214,7 +214,7 @@ func TestPretrainerLearnsPattern(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(m.p.word, pt.net.p.word) || !slices.Equal(m.p.layers[1].fc2.W, pt.net.p.layers[1].fc2.W) {
+	if !slices.Equal(m.p.word, pt.net.p.word) || !slices.Equal(m.p.layers[1].FC2.W, pt.net.p.layers[1].FC2.W) {
 		t.Error("the Vrank model started from the saved encoder does not hold the pre-trained weights")
 	}
 	// Resuming from the last checkpoint for one more epoch gives the
