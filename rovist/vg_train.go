@@ -17,6 +17,7 @@ import (
 	"github.com/storyeval/storyeval/encoders/imageproc"
 	"github.com/storyeval/storyeval/internal/backprop"
 	"github.com/storyeval/storyeval/internal/parallel"
+	"github.com/storyeval/storyeval/internal/trainloop"
 )
 
 // VGTrainOptions configures RoViST-VG training. The zero value is the
@@ -463,7 +464,6 @@ func (t *VGTrainer) Train(ctx context.Context, train, valid []VGExample) ([]VGEp
 		return nil, fmt.Errorf("rovist: vg training: no training examples")
 	}
 	var done []VGEpochResult
-	bs := t.opts.BatchSize
 	for t.epoch < t.opts.Epochs {
 		if t.opts.EarlyStop > 0 && t.sinceBest >= t.opts.EarlyStop {
 			break
@@ -474,21 +474,20 @@ func (t *VGTrainer) Train(ctx context.Context, train, valid []VGExample) ([]VGEp
 		order := rand.New(rand.NewSource(t.opts.Seed*1_000_003 + int64(epoch))).Perm(len(train))
 		var sum float64
 		batches := 0
-		for lo := 0; lo < len(order); lo += bs {
-			hi := min(lo+bs, len(order))
-			batch := make([]VGExample, hi-lo)
-			for i := range batch {
-				batch[i] = train[order[lo+i]]
-			}
-			r, err := t.Step(ctx, batch)
+		err := trainloop.Batches(order, t.opts.BatchSize, func(idx []int, n int) error {
+			r, err := t.Step(ctx, trainloop.Gather(train, idx))
 			if err != nil {
-				return done, err
+				return err
 			}
 			sum += r.Loss
 			batches++
 			if t.opts.Progress != nil {
-				t.opts.Progress(VGProgress{Epoch: epoch, Epochs: t.opts.Epochs, Done: hi, Total: len(order), Loss: r.Loss})
+				t.opts.Progress(VGProgress{Epoch: epoch, Epochs: t.opts.Epochs, Done: n, Total: len(order), Loss: r.Loss})
 			}
+			return nil
+		})
+		if err != nil {
+			return done, err
 		}
 		res := VGEpochResult{Epoch: epoch, TrainLoss: sum / float64(batches), ValidationLoss: math.NaN(), LearningRate: lr}
 		if len(valid) > 0 {
@@ -504,19 +503,15 @@ func (t *VGTrainer) Train(ctx context.Context, train, valid []VGExample) ([]VGEp
 			}
 		}
 		t.epoch++
-		t.history = append(t.history, res)
-		if t.opts.CheckpointDir != "" {
-			dir, err := t.writeCheckpoint(t.opts.CheckpointDir)
-			if err != nil {
-				return done, err
-			}
-			res.Checkpoint = dir
-			t.history[len(t.history)-1] = res
+		if err := trainloop.Record(&t.history, res, t.opts.CheckpointDir, t.writeCheckpoint, setVGCheckpoint); err != nil {
+			return done, err
 		}
-		done = append(done, res)
+		done = append(done, t.history[len(t.history)-1])
 	}
 	return done, nil
 }
+
+func setVGCheckpoint(e *VGEpochResult, dir string) { e.Checkpoint = dir }
 
 // ValidationLoss returns the mean batch loss over examples in their order,
 // in batches of BatchSize, as the original's validation pass.

@@ -14,6 +14,7 @@ import (
 	"github.com/storyeval/storyeval/encoders/checkpoint"
 	"github.com/storyeval/storyeval/encoders/tokenize"
 	"github.com/storyeval/storyeval/internal/backprop"
+	"github.com/storyeval/storyeval/internal/trainloop"
 )
 
 // PretrainOptions configures Vrank's domain pre-training: masked-language
@@ -419,27 +420,26 @@ func (t *Pretrainer) Train(ctx context.Context, train, validation []string) ([]P
 	}
 	for t.epoch < o.Epochs {
 		epoch := t.epoch + 1
-		order := rand.New(rand.NewSource(o.Seed + int64(epoch)*7919)).Perm(len(encs))
+		order := trainloop.Order(o.Seed, epoch, len(encs))
 		var lossSum float64
 		batches := 0
-		for lo := 0; lo < len(order); lo += o.BatchSize {
-			idx := order[lo:min(lo+o.BatchSize, len(order))]
-			be := make([]tokenize.Encoding, len(idx))
-			for j, i := range idx {
-				be[j] = encs[i]
-			}
-			r, err := t.step(ctx, be)
+		err := trainloop.Batches(order, o.BatchSize, func(idx []int, done int) error {
+			r, err := t.step(ctx, trainloop.Gather(encs, idx))
 			if err != nil {
-				return t.History(), err
+				return err
 			}
 			if r.Selected > 0 {
 				lossSum += r.Loss
 				batches++
 			}
 			if o.Progress != nil {
-				o.Progress(PretrainProgress{Epoch: epoch, Epochs: o.Epochs, Done: lo + len(idx), Total: len(order), Step: t.adam.Step,
+				o.Progress(PretrainProgress{Epoch: epoch, Epochs: o.Epochs, Done: done, Total: len(order), Step: t.adam.Step,
 					Loss: lossSum / float64(max(batches, 1))})
 			}
+			return nil
+		})
+		if err != nil {
+			return t.History(), err
 		}
 		res := PretrainEpoch{Epoch: epoch, TrainLoss: math.NaN(), ValidationLoss: math.NaN(), ValidationAccuracy: math.NaN()}
 		if batches > 0 {
@@ -451,17 +451,14 @@ func (t *Pretrainer) Train(ctx context.Context, train, validation []string) ([]P
 			}
 		}
 		t.epoch = epoch
-		t.history = append(t.history, res)
-		if o.CheckpointDir != "" {
-			dir, err := t.writeCheckpoint(o.CheckpointDir)
-			if err != nil {
-				return t.History(), err
-			}
-			t.history[len(t.history)-1].Checkpoint = dir
+		if err := trainloop.Record(&t.history, res, o.CheckpointDir, t.writeCheckpoint, setPretrainCheckpoint); err != nil {
+			return t.History(), err
 		}
 	}
 	return t.History(), nil
 }
+
+func setPretrainCheckpoint(e *PretrainEpoch, dir string) { e.Checkpoint = dir }
 
 // Evaluate returns the masked-LM loss and the share of selected tokens
 // predicted exactly on texts, masked with a fixed seed and without dropout.
