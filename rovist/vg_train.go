@@ -75,30 +75,16 @@ type VGEpochResult struct {
 }
 
 func (o VGTrainOptions) withDefaults() VGTrainOptions {
-	if o.Epochs == 0 {
-		o.Epochs = 50
-	}
-	if o.BatchSize == 0 {
-		o.BatchSize = 64
-	}
-	if o.LearningRate == 0 {
-		o.LearningRate = 5e-5
-	}
-	if o.LRDecay == 0 {
-		o.LRDecay = 0.95
-	}
-	if o.WeightDecay == 0 {
-		o.WeightDecay = 1e-5
-	}
+	trainloop.Default(&o.Epochs, 50)
+	trainloop.Default(&o.BatchSize, 64)
+	trainloop.Default(&o.LearningRate, 5e-5)
+	trainloop.Default(&o.LRDecay, 0.95)
+	trainloop.Default(&o.WeightDecay, 1e-5)
 	if o.NoWeightDecay {
 		o.WeightDecay = 0
 	}
-	if o.EarlyStop == 0 {
-		o.EarlyStop = 10
-	}
-	if o.Temperature == 0 {
-		o.Temperature = 1
-	}
+	trainloop.Default(&o.EarlyStop, 10)
+	trainloop.Default(&o.Temperature, 1)
 	return o
 }
 

@@ -97,27 +97,15 @@ func (o PretrainOptions) withDefaults() (PretrainOptions, error) {
 		math.IsNaN(o.Dropout) || math.IsNaN(o.ValidationFraction) {
 		return o, fmt.Errorf("vrank: invalid pre-training options %+v", o)
 	}
-	if o.Epochs == 0 {
-		o.Epochs = 3
-	}
-	if o.BatchSize == 0 {
-		o.BatchSize = 8
-	}
-	if o.LearningRate == 0 {
-		o.LearningRate = 5e-5
-	}
-	if o.MaskProbability == 0 {
-		o.MaskProbability = 0.15
-	}
-	if o.Dropout == 0 {
-		o.Dropout = 0.1
-	}
+	trainloop.Default(&o.Epochs, 3)
+	trainloop.Default(&o.BatchSize, 8)
+	trainloop.Default(&o.LearningRate, 5e-5)
+	trainloop.Default(&o.MaskProbability, 0.15)
+	trainloop.Default(&o.Dropout, 0.1)
 	if o.NoDropout {
 		o.Dropout = 0
 	}
-	if o.ValidationFraction == 0 {
-		o.ValidationFraction = 0.05
-	}
+	trainloop.Default(&o.ValidationFraction, 0.05)
 	return o, nil
 }
 

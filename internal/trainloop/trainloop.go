@@ -51,3 +51,12 @@ func Record[E any](history *[]E, res E, root string, write func(root string) (st
 	setDir(&(*history)[len(*history)-1], dir)
 	return nil
 }
+
+// Default sets *v to def when it holds T's zero value: an options struct's
+// zero field means the reference's default.
+func Default[T comparable](v *T, def T) {
+	var zero T
+	if *v == zero {
+		*v = def
+	}
+}

@@ -63,3 +63,13 @@ func TestRecord(t *testing.T) {
 		t.Errorf("history %v, error %v", hist, err)
 	}
 }
+
+func TestDefault(t *testing.T) {
+	n, x, s := 0, 0.5, ""
+	Default(&n, 3)
+	Default(&x, 0.1)
+	Default(&s, "a")
+	if n != 3 || x != 0.5 || s != "a" {
+		t.Errorf("Default gave %d %v %q, want 3 0.5 \"a\"", n, x, s)
+	}
+}
