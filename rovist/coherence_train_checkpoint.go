@@ -100,11 +100,9 @@ func (t *CoherenceTrainer) Model() (*CoherenceModel, error) {
 // trainckpt writes and reads them.
 func (t *CoherenceTrainer) coherenceMoments() []trainckpt.Moment {
 	ms, vs := t.m.tensors(), t.v.tensors()
-	out := make([]trainckpt.Moment, len(ms))
-	for i, m := range ms {
-		out[i] = trainckpt.Moment{Name: m.name, Shape: m.shape, M: m.data, V: vs[i].data}
-	}
-	return out
+	return trainckpt.Moments(len(ms), func(i int) trainckpt.Moment {
+		return trainckpt.Moment{Name: ms[i].name, Shape: ms[i].shape, M: ms[i].data, V: vs[i].data}
+	})
 }
 
 // writeCheckpoint writes the model, Adam's moments and the trainer state to

@@ -10,6 +10,7 @@ import (
 	"math/rand"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/storyeval/storyeval/encoders"
@@ -305,17 +306,8 @@ func headInWidth(p *vgParams[float32], name string) int {
 	return p.txt.In
 }
 
-func sameInts(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
+// sameInts reports whether two tensor shapes are equal.
+func sameInts(a, b []int) bool { return slices.Equal(a, b) }
 
 // Temperature returns τ.
 func (t *VGTrainer) Temperature() float64 { return t.tau }

@@ -68,11 +68,9 @@ func (t *VGTrainer) SaveModel(dir string) error {
 // reads them.
 func (t *VGTrainer) vgMoments() []trainckpt.Moment {
 	ms, vs := t.m.tensors(), t.v.tensors()
-	out := make([]trainckpt.Moment, len(ms))
-	for i, m := range ms {
-		out[i] = trainckpt.Moment{Name: m.name, Shape: m.shape, M: m.data, V: vs[i].data}
-	}
-	return out
+	return trainckpt.Moments(len(ms), func(i int) trainckpt.Moment {
+		return trainckpt.Moment{Name: ms[i].name, Shape: ms[i].shape, M: ms[i].data, V: vs[i].data}
+	})
 }
 
 func (t *VGTrainer) writeFolder(final string, withState bool) error {

@@ -100,11 +100,9 @@ func (t *Pretrainer) writeCheckpoint(root string) (string, error) {
 // writes and reads them.
 func (t *Pretrainer) moments() []trainckpt.Moment {
 	ts := t.trainable(t.net.p, t.head)
-	out := make([]trainckpt.Moment, len(ts))
-	for i, nt := range ts {
-		out[i] = trainckpt.Moment{Name: nt.name, Shape: nt.shape, M: t.m[i], V: t.v[i]}
-	}
-	return out
+	return trainckpt.Moments(len(ts), func(i int) trainckpt.Moment {
+		return trainckpt.Moment{Name: ts[i].name, Shape: ts[i].shape, M: t.m[i], V: t.v[i]}
+	})
 }
 
 // ResumePretrainer continues pre-training from a checkpoint: dir is one

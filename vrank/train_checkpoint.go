@@ -56,11 +56,9 @@ func (t *Trainer) writeCheckpoint(root string) (string, error) {
 // reads them.
 func (t *Trainer) moments() []trainckpt.Moment {
 	ms, vs := t.opt.m.tensors(), t.opt.v.tensors()
-	out := make([]trainckpt.Moment, len(ms))
-	for i, m := range ms {
-		out[i] = trainckpt.Moment{Name: m.name, Shape: m.shape, M: m.data, V: vs[i].data}
-	}
-	return out
+	return trainckpt.Moments(len(ms), func(i int) trainckpt.Moment {
+		return trainckpt.Moment{Name: ms[i].name, Shape: ms[i].shape, M: ms[i].data, V: vs[i].data}
+	})
 }
 
 // ResumeTrainer continues training from a checkpoint: dir is either one

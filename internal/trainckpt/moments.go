@@ -17,6 +17,16 @@ type Moment struct {
 	M, V  []float32
 }
 
+// Moments makes n moments from at, which gives the i-th tensor's name and
+// shape and its first and second moments.
+func Moments(n int, at func(i int) Moment) []Moment {
+	out := make([]Moment, n)
+	for i := range out {
+		out[i] = at(i)
+	}
+	return out
+}
+
 // WriteMoments writes the moments to dir/OptimizerFile as "m.NAME" and
 // "v.NAME" tensors.
 func WriteMoments(dir string, moments []Moment) error {

@@ -95,3 +95,16 @@ func TestFiniteOr(t *testing.T) {
 		t.Error("Or(nil, NaN) is not NaN")
 	}
 }
+
+func TestMomentsBuildsInOrder(t *testing.T) {
+	names := []string{"x", "y", "z"}
+	got := Moments(len(names), func(i int) Moment { return Moment{Name: names[i], Shape: []int{i}} })
+	for i, m := range got {
+		if m.Name != names[i] || m.Shape[0] != i {
+			t.Errorf("moment %d is %+v", i, m)
+		}
+	}
+	if len(got) != 3 {
+		t.Errorf("%d moments, want 3", len(got))
+	}
+}
