@@ -292,11 +292,7 @@ func (t *CoherenceTrainer) Train(ctx context.Context, train, validation []SOPPai
 			if res.ValidationLoss, res.ValidationAccuracy, err = t.evaluate(ctx, valEncs, valLabels); err != nil {
 				return t.History(), err
 			}
-			if res.ValidationLoss < t.best {
-				t.best, t.bad = res.ValidationLoss, 0
-			} else {
-				t.bad++
-			}
+			trainloop.Improved(&t.best, &t.bad, res.ValidationLoss)
 		}
 		t.epoch = epoch
 		if err := trainloop.Record(&t.history, res, o.CheckpointDir, t.writeCheckpoint, setCoherenceCheckpoint); err != nil {

@@ -474,11 +474,7 @@ func (t *VGTrainer) Train(ctx context.Context, train, valid []VGExample) ([]VGEp
 				return done, err
 			}
 			res.ValidationLoss = vl
-			if vl < t.best {
-				t.best, t.sinceBest, res.Best = vl, 0, true
-			} else {
-				t.sinceBest++
-			}
+			res.Best = trainloop.Improved(&t.best, &t.sinceBest, vl)
 		}
 		t.epoch++
 		if err := trainloop.Record(&t.history, res, t.opts.CheckpointDir, t.writeCheckpoint, setVGCheckpoint); err != nil {

@@ -60,3 +60,16 @@ func Default[T comparable](v *T, def T) {
 		*v = def
 	}
 }
+
+// Improved records an epoch's validation loss for early stopping: when it
+// is lower than *best it becomes the best and *since restarts at 0,
+// otherwise (NaN included) *since counts one more epoch without
+// improvement. It reports whether the loss improved.
+func Improved(best *float64, since *int, loss float64) bool {
+	if loss < *best {
+		*best, *since = loss, 0
+		return true
+	}
+	*since++
+	return false
+}

@@ -2,6 +2,7 @@ package trainloop
 
 import (
 	"errors"
+	"math"
 	"slices"
 	"testing"
 )
@@ -71,5 +72,21 @@ func TestDefault(t *testing.T) {
 	Default(&s, "a")
 	if n != 3 || x != 0.5 || s != "a" {
 		t.Errorf("Default gave %d %v %q, want 3 0.5 \"a\"", n, x, s)
+	}
+}
+
+func TestImproved(t *testing.T) {
+	best, since := math.Inf(1), 3
+	for i, c := range []struct {
+		loss  float64
+		want  bool
+		since int
+	}{{2, true, 0}, {2, false, 1}, {math.NaN(), false, 2}, {1, true, 0}} {
+		if got := Improved(&best, &since, c.loss); got != c.want || since != c.since {
+			t.Errorf("step %d (loss %v): improved %v since %d, want %v %d", i, c.loss, got, since, c.want, c.since)
+		}
+	}
+	if best != 1 {
+		t.Errorf("best %v, want 1", best)
 	}
 }
