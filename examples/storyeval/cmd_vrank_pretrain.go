@@ -11,18 +11,11 @@ import (
 	"github.com/storyeval/storyeval/vrank"
 )
 
-// vrankPretrainOutput is what vrank-pretrain prints: one entry per epoch.
+// vrankPretrainOutput is what vrank pretrain prints: one entry per epoch,
+// as vrank train prints them.
 type vrankPretrainOutput struct {
-	Encoder string                `json:"encoder"`
-	Epochs  []vrankPretrainEpochJ `json:"epochs"`
-}
-
-type vrankPretrainEpochJ struct {
-	Epoch              int    `json:"epoch"`
-	TrainLoss          Float  `json:"train_loss"`
-	ValidationLoss     Float  `json:"validation_loss"`
-	ValidationAccuracy Float  `json:"validation_accuracy"`
-	Checkpoint         string `json:"checkpoint,omitempty"`
+	Encoder string             `json:"encoder"`
+	Epochs  []vrankEpochOutput `json:"epochs"`
 }
 
 func runVrankPretrain(args []string, stdout, stderr io.Writer) error {
@@ -89,9 +82,9 @@ func runVrankPretrain(args []string, stdout, stderr io.Writer) error {
 	if err := pt.SaveEncoder(*tf.out); err != nil {
 		return err
 	}
-	res := vrankPretrainOutput{Encoder: *tf.out, Epochs: []vrankPretrainEpochJ{}}
+	res := vrankPretrainOutput{Encoder: *tf.out, Epochs: []vrankEpochOutput{}}
 	for _, h := range hist {
-		res.Epochs = append(res.Epochs, vrankPretrainEpochJ{Epoch: h.Epoch, TrainLoss: Float(h.TrainLoss), ValidationLoss: Float(h.ValidationLoss),
+		res.Epochs = append(res.Epochs, vrankEpochOutput{Epoch: h.Epoch, TrainLoss: Float(h.TrainLoss), ValidationLoss: Float(h.ValidationLoss),
 			ValidationAccuracy: Float(h.ValidationAccuracy), Checkpoint: h.Checkpoint})
 	}
 	return writeJSON(stdout, res)
