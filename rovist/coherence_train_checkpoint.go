@@ -109,21 +109,12 @@ func (t *CoherenceTrainer) coherenceMoments() []trainckpt.Moment {
 // root/epoch-NNN, through a temporary folder renamed into place, so a
 // checkpoint folder is either complete or absent.
 func (t *CoherenceTrainer) writeCheckpoint(root string) (string, error) {
-	final := trainckpt.EpochDir(root, t.epoch)
-	err := trainckpt.WriteFolder(final, func(tmp string) error {
-		if err := t.SaveModel(tmp); err != nil {
-			return err
-		}
-		if err := trainckpt.WriteMoments(tmp, t.coherenceMoments()); err != nil {
-			return err
-		}
-		st := coherenceTrainerState{Epoch: t.epoch, AdamStep: t.adam.Step, Seed: t.opts.Seed, BestLoss: trainckpt.Finite(t.best), Bad: t.bad}
-		for _, h := range t.history {
-			st.History = append(st.History, coherenceEpochJSON{Epoch: h.Epoch, LearningRate: h.LearningRate, TrainLoss: h.TrainLoss, TrainAccuracy: h.TrainAccuracy,
-				ValidationLoss: trainckpt.Finite(h.ValidationLoss), ValidationAccuracy: trainckpt.Finite(h.ValidationAccuracy)})
-		}
-		return trainckpt.WriteState(tmp, st)
-	})
+	st := coherenceTrainerState{Epoch: t.epoch, AdamStep: t.adam.Step, Seed: t.opts.Seed, BestLoss: trainckpt.Finite(t.best), Bad: t.bad}
+	for _, h := range t.history {
+		st.History = append(st.History, coherenceEpochJSON{Epoch: h.Epoch, LearningRate: h.LearningRate, TrainLoss: h.TrainLoss, TrainAccuracy: h.TrainAccuracy,
+			ValidationLoss: trainckpt.Finite(h.ValidationLoss), ValidationAccuracy: trainckpt.Finite(h.ValidationAccuracy)})
+	}
+	final, err := trainckpt.WriteEpoch(root, t.epoch, t.SaveModel, t.coherenceMoments(), st)
 	if err != nil {
 		return "", fmt.Errorf("rovist: checkpoint %s: %w", final, err)
 	}

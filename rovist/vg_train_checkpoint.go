@@ -61,7 +61,10 @@ func readSmallFile(path string) ([]byte, error) {
 // starting ViT had one, preprocessor_config.json. The folder is written
 // under a temporary name and renamed into place.
 func (t *VGTrainer) SaveModel(dir string) error {
-	return t.writeFolder(dir, false)
+	if err := trainckpt.WriteFolder(dir, t.writeModelFiles); err != nil {
+		return fmt.Errorf("rovist: vg model %s: %w", dir, err)
+	}
+	return nil
 }
 
 // vgMoments pairs Adam's moments tensor by tensor, as trainckpt writes and
@@ -73,39 +76,21 @@ func (t *VGTrainer) vgMoments() []trainckpt.Moment {
 	})
 }
 
-func (t *VGTrainer) writeFolder(final string, withState bool) error {
-	err := trainckpt.WriteFolder(final, func(tmp string) error {
-		var model []safetensors.Tensor
-		for _, nt := range t.net.p.tensors() {
-			model = append(model, safetensors.Tensor{Name: nt.name, Shape: nt.shape, F32: nt.data})
-		}
-		if err := safetensors.WriteFile(filepath.Join(tmp, VGModelFile), model, map[string]string{"format": "pt", "model": "Region2PhraseModel"}); err != nil {
-			return err
-		}
-		if err := os.WriteFile(filepath.Join(tmp, "config.json"), t.vitConfig, 0o644); err != nil {
-			return err
-		}
-		if t.procJSON != nil {
-			if err := os.WriteFile(filepath.Join(tmp, "preprocessor_config.json"), t.procJSON, 0o644); err != nil {
-				return err
-			}
-		}
-		if !withState {
-			return nil
-		}
-		if err := trainckpt.WriteMoments(tmp, t.vgMoments()); err != nil {
-			return err
-		}
-		st := vgTrainerState{Epoch: t.epoch, AdamStep: t.opt.Step, Temperature: t.tau, TempM: t.tauM, TempV: t.tauV,
-			Seed: t.opts.Seed, Best: trainckpt.Finite(t.best), SinceBest: t.sinceBest}
-		for _, h := range t.history {
-			st.History = append(st.History, vgEpochJSON{Epoch: h.Epoch, TrainLoss: h.TrainLoss,
-				ValidationLoss: trainckpt.Finite(h.ValidationLoss), LearningRate: h.LearningRate, Best: h.Best})
-		}
-		return trainckpt.WriteState(tmp, st)
-	})
-	if err != nil {
-		return fmt.Errorf("rovist: vg checkpoint %s: %w", final, err)
+// writeModelFiles writes the scorer's files into dir: the state_dict,
+// config.json and, when the starting ViT had one, preprocessor_config.json.
+func (t *VGTrainer) writeModelFiles(dir string) error {
+	var model []safetensors.Tensor
+	for _, nt := range t.net.p.tensors() {
+		model = append(model, safetensors.Tensor{Name: nt.name, Shape: nt.shape, F32: nt.data})
+	}
+	if err := safetensors.WriteFile(filepath.Join(dir, VGModelFile), model, map[string]string{"format": "pt", "model": "Region2PhraseModel"}); err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(dir, "config.json"), t.vitConfig, 0o644); err != nil {
+		return err
+	}
+	if t.procJSON != nil {
+		return os.WriteFile(filepath.Join(dir, "preprocessor_config.json"), t.procJSON, 0o644)
 	}
 	return nil
 }
@@ -113,8 +98,17 @@ func (t *VGTrainer) writeFolder(final string, withState bool) error {
 // writeCheckpoint writes root/epoch-NNN (NNN: epochs completed) with the
 // model, Adam's state and the trainer state.
 func (t *VGTrainer) writeCheckpoint(root string) (string, error) {
-	dir := trainckpt.EpochDir(root, t.epoch)
-	return dir, t.writeFolder(dir, true)
+	st := vgTrainerState{Epoch: t.epoch, AdamStep: t.opt.Step, Temperature: t.tau, TempM: t.tauM, TempV: t.tauV,
+		Seed: t.opts.Seed, Best: trainckpt.Finite(t.best), SinceBest: t.sinceBest}
+	for _, h := range t.history {
+		st.History = append(st.History, vgEpochJSON{Epoch: h.Epoch, TrainLoss: h.TrainLoss,
+			ValidationLoss: trainckpt.Finite(h.ValidationLoss), LearningRate: h.LearningRate, Best: h.Best})
+	}
+	dir, err := trainckpt.WriteEpoch(root, t.epoch, t.writeModelFiles, t.vgMoments(), st)
+	if err != nil {
+		return dir, fmt.Errorf("rovist: vg checkpoint %s: %w", dir, err)
+	}
+	return dir, nil
 }
 
 // ResumeVGTrainer continues training from a checkpoint: dir is an epoch-NNN

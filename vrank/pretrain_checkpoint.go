@@ -75,21 +75,12 @@ func (t *Pretrainer) SaveEncoder(dir string) error {
 // writeCheckpoint writes the encoder folder, Adam's moments and the state
 // to root/epoch-NNN through a temporary folder renamed into place.
 func (t *Pretrainer) writeCheckpoint(root string) (string, error) {
-	final := trainckpt.EpochDir(root, t.epoch)
-	err := trainckpt.WriteFolder(final, func(tmp string) error {
-		if err := t.SaveEncoder(tmp); err != nil {
-			return err
-		}
-		if err := trainckpt.WriteMoments(tmp, t.moments()); err != nil {
-			return err
-		}
-		st := pretrainState{Epoch: t.epoch, AdamStep: t.adam.Step, Seed: t.opts.Seed}
-		for _, h := range t.history {
-			st.History = append(st.History, pretrainEpochJSON{Epoch: h.Epoch, TrainLoss: trainckpt.Finite(h.TrainLoss),
-				ValidationLoss: trainckpt.Finite(h.ValidationLoss), ValidationAccuracy: trainckpt.Finite(h.ValidationAccuracy)})
-		}
-		return trainckpt.WriteState(tmp, st)
-	})
+	st := pretrainState{Epoch: t.epoch, AdamStep: t.adam.Step, Seed: t.opts.Seed}
+	for _, h := range t.history {
+		st.History = append(st.History, pretrainEpochJSON{Epoch: h.Epoch, TrainLoss: trainckpt.Finite(h.TrainLoss),
+			ValidationLoss: trainckpt.Finite(h.ValidationLoss), ValidationAccuracy: trainckpt.Finite(h.ValidationAccuracy)})
+	}
+	final, err := trainckpt.WriteEpoch(root, t.epoch, t.SaveEncoder, t.moments(), st)
 	if err != nil {
 		return "", fmt.Errorf("vrank: checkpoint %s: %w", final, err)
 	}

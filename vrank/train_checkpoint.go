@@ -29,21 +29,12 @@ type epochJSON struct {
 // renamed into place, so a checkpoint folder is either complete or absent;
 // older checkpoints beyond KeepCheckpoints are then removed.
 func (t *Trainer) writeCheckpoint(root string) (string, error) {
-	final := trainckpt.EpochDir(root, t.epoch)
-	err := trainckpt.WriteFolder(final, func(tmp string) error {
-		if err := saveFolder(tmp, t.cfg, t.net.p, t.tokFiles); err != nil {
-			return err
-		}
-		if err := trainckpt.WriteMoments(tmp, t.moments()); err != nil {
-			return err
-		}
-		st := trainerState{Epoch: t.epoch, AdamStep: t.opt.Step, Seed: t.opts.Seed}
-		for _, h := range t.history {
-			st.History = append(st.History, epochJSON{Epoch: h.Epoch, TrainLoss: h.TrainLoss,
-				ValidationLoss: trainckpt.Finite(h.ValidationLoss), ValidationAccuracy: trainckpt.Finite(h.ValidationAccuracy)})
-		}
-		return trainckpt.WriteState(tmp, st)
-	})
+	st := trainerState{Epoch: t.epoch, AdamStep: t.opt.Step, Seed: t.opts.Seed}
+	for _, h := range t.history {
+		st.History = append(st.History, epochJSON{Epoch: h.Epoch, TrainLoss: h.TrainLoss,
+			ValidationLoss: trainckpt.Finite(h.ValidationLoss), ValidationAccuracy: trainckpt.Finite(h.ValidationAccuracy)})
+	}
+	final, err := trainckpt.WriteEpoch(root, t.epoch, t.saveModel, t.moments(), st)
 	if err != nil {
 		return "", fmt.Errorf("vrank: checkpoint %s: %w", final, err)
 	}
@@ -51,6 +42,9 @@ func (t *Trainer) writeCheckpoint(root string) (string, error) {
 	trainckpt.Prune(root, t.opts.KeepCheckpoints)
 	return final, nil
 }
+
+// saveModel writes the model folder (config, weights, tokenizer files).
+func (t *Trainer) saveModel(dir string) error { return saveFolder(dir, t.cfg, t.net.p, t.tokFiles) }
 
 // moments pairs Adam's moments tensor by tensor, as trainckpt writes and
 // reads them.

@@ -90,3 +90,19 @@ func Prune(root string, keep int) {
 		all = all[1:]
 	}
 }
+
+// WriteEpoch writes root/epoch-NNN through WriteFolder: the model files
+// (saveModel writes them into the folder it is given), Adam's moments and
+// the trainer state. It returns the folder's path, with or without error.
+func WriteEpoch(root string, epoch int, saveModel func(dir string) error, moments []Moment, state any) (string, error) {
+	final := EpochDir(root, epoch)
+	return final, WriteFolder(final, func(tmp string) error {
+		if err := saveModel(tmp); err != nil {
+			return err
+		}
+		if err := WriteMoments(tmp, moments); err != nil {
+			return err
+		}
+		return WriteState(tmp, state)
+	})
+}

@@ -108,3 +108,22 @@ func TestMomentsBuildsInOrder(t *testing.T) {
 		t.Errorf("%d moments, want 3", len(got))
 	}
 }
+
+func TestWriteEpochHoldsModelMomentsAndState(t *testing.T) {
+	root := t.TempDir()
+	save := func(dir string) error { return os.WriteFile(filepath.Join(dir, "model.bin"), []byte("w"), 0o644) }
+	mo := []Moment{{Name: "w", Shape: []int{1}, M: []float32{0.5}, V: []float32{0.25}}}
+	dir, err := WriteEpoch(root, 7, save, mo, map[string]int{"epoch": 7})
+	if err != nil || dir != filepath.Join(root, "epoch-007") {
+		t.Fatalf("WriteEpoch = %q, %v", dir, err)
+	}
+	for _, name := range []string{"model.bin", OptimizerFile, StateFile} {
+		if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
+			t.Errorf("the checkpoint lacks %s: %v", name, err)
+		}
+	}
+	back := []Moment{{Name: "w", Shape: []int{1}, M: make([]float32, 1), V: make([]float32, 1)}}
+	if err := ReadMoments(dir, back); err != nil || back[0].M[0] != 0.5 || back[0].V[0] != 0.25 {
+		t.Errorf("moments read back %+v, %v", back[0], err)
+	}
+}
