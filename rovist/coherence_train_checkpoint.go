@@ -127,13 +127,9 @@ func (t *CoherenceTrainer) writeCheckpoint(root string) (string, error) {
 // longer); given the same pairs, Train then reaches the weights of an
 // uninterrupted run.
 func ResumeCoherenceTrainer(dir string, opts CoherenceTrainOptions) (*CoherenceTrainer, error) {
-	latest, ok := trainckpt.Latest(dir)
-	if !ok {
-		return nil, fmt.Errorf("rovist: %s holds no coherence training checkpoint (%s)", dir, trainckpt.StateFile)
-	}
-	dir = latest
 	var st coherenceTrainerState
-	if err := trainckpt.ReadState(dir, &st); err != nil {
+	dir, err := trainckpt.ReadLatest(dir, "coherence training", &st)
+	if err != nil {
 		return nil, fmt.Errorf("rovist: %w", err)
 	}
 	if st.Epoch < 0 || st.AdamStep < 0 || st.Bad < 0 {

@@ -117,13 +117,9 @@ func (t *VGTrainer) writeCheckpoint(root string) (string, error) {
 // Train then continues with the next epoch and, given the same examples,
 // reaches the same weights as an uninterrupted run.
 func ResumeVGTrainer(dir string, opts VGTrainOptions) (*VGTrainer, error) {
-	latest, ok := trainckpt.Latest(dir)
-	if !ok {
-		return nil, fmt.Errorf("rovist: %s holds no vg training checkpoint (%s)", dir, trainckpt.StateFile)
-	}
-	dir = latest
 	var st vgTrainerState
-	if err := trainckpt.ReadState(dir, &st); err != nil {
+	dir, err := trainckpt.ReadLatest(dir, "vg training", &st)
+	if err != nil {
 		return nil, fmt.Errorf("rovist: vg checkpoint: %w", err)
 	}
 	if st.Epoch < 0 || st.AdamStep < 0 || st.SinceBest < 0 || math.IsNaN(st.Temperature) || math.IsInf(st.Temperature, 0) {

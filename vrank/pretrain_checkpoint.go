@@ -102,13 +102,9 @@ func (t *Pretrainer) moments() []trainckpt.Moment {
 // longer); given the same texts, Train then reaches the weights of an
 // uninterrupted run.
 func ResumePretrainer(dir string, opts PretrainOptions) (*Pretrainer, error) {
-	latest, ok := trainckpt.Latest(dir)
-	if !ok {
-		return nil, fmt.Errorf("vrank: %s holds no pre-training checkpoint (%s)", dir, trainckpt.StateFile)
-	}
-	dir = latest
 	var st pretrainState
-	if err := trainckpt.ReadState(dir, &st); err != nil {
+	dir, err := trainckpt.ReadLatest(dir, "pre-training", &st)
+	if err != nil {
 		return nil, fmt.Errorf("vrank: %w", err)
 	}
 	if st.Epoch < 0 || st.AdamStep < 0 {

@@ -61,13 +61,9 @@ func (t *Trainer) moments() []trainckpt.Moment {
 // longer); Train then continues with the epoch after the checkpoint's and,
 // given the same pairs, reaches the same weights as an uninterrupted run.
 func ResumeTrainer(dir string, opts TrainOptions) (*Trainer, error) {
-	latest, ok := trainckpt.Latest(dir)
-	if !ok {
-		return nil, fmt.Errorf("vrank: %s holds no training checkpoint (%s)", dir, trainckpt.StateFile)
-	}
-	dir = latest
 	var st trainerState
-	if err := trainckpt.ReadState(dir, &st); err != nil {
+	dir, err := trainckpt.ReadLatest(dir, "training", &st)
+	if err != nil {
 		return nil, fmt.Errorf("vrank: %w", err)
 	}
 	if st.Epoch < 0 || st.AdamStep < 0 {

@@ -56,3 +56,15 @@ func Or(v *float64, def float64) float64 {
 	}
 	return *v
 }
+
+// ReadLatest resolves dir with Latest (a checkpoint folder, or the newest
+// one in it) and decodes that folder's state into state; it returns the
+// folder. kind names the training in the error for a dir without any
+// checkpoint ("vg training", "pre-training", …).
+func ReadLatest(dir, kind string, state any) (string, error) {
+	latest, ok := Latest(dir)
+	if !ok {
+		return "", fmt.Errorf("%s holds no %s checkpoint (%s)", dir, kind, StateFile)
+	}
+	return latest, ReadState(latest, state)
+}

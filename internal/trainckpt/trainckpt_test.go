@@ -49,6 +49,12 @@ func TestWriteFolderListLatestPrune(t *testing.T) {
 	if err := ReadState(EpochDir(root, 2), &st); err != nil || st["epoch"] != 2 {
 		t.Errorf("ReadState = %v, %v; want epoch 2", st, err)
 	}
+	if dir, err := ReadLatest(root, "test", &st); err != nil || dir != EpochDir(root, 3) || st["epoch"] != 3 {
+		t.Errorf("ReadLatest = %q, %v, %v; want epoch-003", dir, st, err)
+	}
+	if _, err := ReadLatest(t.TempDir(), "test training", &st); err == nil || !strings.Contains(err.Error(), "no test training checkpoint") {
+		t.Errorf("ReadLatest of an empty folder: %v", err)
+	}
 	Prune(root, 1)
 	if got := List(root); !slices.Equal(got, []string{"epoch-003"}) {
 		t.Errorf("after Prune(1): %v", got)
