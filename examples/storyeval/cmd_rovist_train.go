@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -109,7 +108,9 @@ func runRovistTrain(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	var hist []rovist.VGEpochResult
-	err = runTraining(stderr, len(trainEx)*max(0, *tf.epochs-tr.Epoch()), "pairs", func(ctx context.Context, bar *epochBar) (err error) {
+	ctx, stop := interruptContext()
+	defer stop()
+	err = runTraining(stderr, len(trainEx)*max(0, *tf.epochs-tr.Epoch()), "pairs", func(bar *epochBar) (err error) {
 		tr.SetProgress(func(p rovist.VGProgress) { bar.step(p.Done, p.Total) })
 		hist, err = tr.Train(ctx, trainEx, validEx)
 		return err

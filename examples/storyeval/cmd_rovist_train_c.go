@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -94,7 +93,9 @@ func runRovistTrainC(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	var hist []rovist.CoherenceEpoch
-	err = runTraining(stderr, tf.perEpoch(len(train), val != nil)*max(0, *tf.epochs-tr.Epoch()), "pairs", func(ctx context.Context, bar *epochBar) (err error) {
+	ctx, stop := interruptContext()
+	defer stop()
+	err = runTraining(stderr, tf.perEpoch(len(train), val != nil)*max(0, *tf.epochs-tr.Epoch()), "pairs", func(bar *epochBar) (err error) {
 		tr.SetProgress(func(p rovist.CoherenceTrainProgress) { bar.stepEpoch(p.Epoch, p.Epochs, p.Done, p.Total, p.Loss) })
 		hist, err = tr.Train(ctx, train, val)
 		return err

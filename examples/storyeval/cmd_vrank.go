@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"encoding/csv"
 	"errors"
 	"flag"
@@ -137,7 +136,9 @@ func runVrankTrain(args []string, stdout, stderr io.Writer) error {
 		perEpoch *= 2
 	}
 	var hist []vrank.EpochResult
-	err = runTraining(stderr, perEpoch*max(0, *tf.epochs-tr.Epoch()), "pairs", func(ctx context.Context, bar *epochBar) (err error) {
+	ctx, stop := interruptContext()
+	defer stop()
+	err = runTraining(stderr, perEpoch*max(0, *tf.epochs-tr.Epoch()), "pairs", func(bar *epochBar) (err error) {
 		tr.SetProgress(func(p vrank.Progress) {
 			if bar.step(p.Done, p.Total) {
 				fmt.Fprintf(stderr, "epoch %d/%d: train loss %.5g, %.1f pairs/s\n", p.Epoch, p.Epochs, p.Loss, p.ExamplesPerSecond)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -71,7 +70,9 @@ func runVrankPretrain(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	var hist []vrank.PretrainEpoch
-	err = runTraining(stderr, tf.perEpoch(len(train), val != nil)*max(0, *tf.epochs-pt.Epoch()), "texts", func(ctx context.Context, bar *epochBar) (err error) {
+	ctx, stop := interruptContext()
+	defer stop()
+	err = runTraining(stderr, tf.perEpoch(len(train), val != nil)*max(0, *tf.epochs-pt.Epoch()), "texts", func(bar *epochBar) (err error) {
 		pt.SetProgress(func(p vrank.PretrainProgress) { bar.stepEpoch(p.Epoch, p.Epochs, p.Done, p.Total, p.Loss) })
 		hist, err = pt.Train(ctx, train, val)
 		return err

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"flag"
 	"fmt"
 	"io"
@@ -85,12 +84,10 @@ func (b *epochBar) stepEpoch(epoch, epochs, done, total int, loss float64) {
 }
 
 // runTraining runs train under one progress bar over total examples (of
-// kind item) with Ctrl-C cancelling ctx, and finishes the bar.
-func runTraining(stderr io.Writer, total int, item string, train func(ctx context.Context, bar *epochBar) error) error {
-	ctx, stop := interruptContext()
-	defer stop()
+// kind item) and finishes the bar.
+func runTraining(stderr io.Writer, total int, item string, train func(bar *epochBar) error) error {
 	bar := &epochBar{bar: newProgress(stderr, total, item), stderr: stderr}
-	err := train(ctx, bar)
+	err := train(bar)
 	bar.bar.Finish()
 	return err
 }
