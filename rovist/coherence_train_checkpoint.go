@@ -1,26 +1,17 @@
 package rovist
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"math"
 	"os"
 	"path/filepath"
-	"sort"
-	"strings"
 
 	"github.com/storyeval/storyeval/encoders"
 	"github.com/storyeval/storyeval/encoders/checkpoint"
 	"github.com/storyeval/storyeval/encoders/tokenize"
 	"github.com/storyeval/storyeval/internal/safetensors"
-)
-
-// Files a training checkpoint adds to a model folder.
-const (
-	coherenceOptimizerFile = "optimizer.safetensors"
-	coherenceStateFile     = "trainer_state.json"
-	coherenceEpochPrefix   = "epoch-"
+	"github.com/storyeval/storyeval/internal/trainckpt"
 )
 
 // coherenceTrainerState is trainer_state.json: where training stands.
@@ -41,13 +32,6 @@ type coherenceEpochJSON struct {
 	TrainAccuracy      float64  `json:"train_accuracy"`
 	ValidationLoss     *float64 `json:"validation_loss"`
 	ValidationAccuracy *float64 `json:"validation_accuracy"`
-}
-
-func nanIfNil(v *float64) float64 {
-	if v == nil {
-		return math.NaN()
-	}
-	return *v
 }
 
 // LoadCoherenceModelDir loads a RoViST-C model folder as the trainer writes
@@ -112,80 +96,29 @@ func (t *CoherenceTrainer) Model() (*CoherenceModel, error) {
 	return NewCoherenceModel(t.cfg, st, t.tok)
 }
 
+// coherenceMoments pairs Adam's moments tensor by tensor, as
+// trainckpt writes and reads them.
+func (t *CoherenceTrainer) coherenceMoments() []trainckpt.Moment {
+	ms, vs := t.m.tensors(), t.v.tensors()
+	return trainckpt.Moments(len(ms), func(i int) trainckpt.Moment {
+		return trainckpt.Moment{Name: ms[i].name, Shape: ms[i].shape, M: ms[i].data, V: vs[i].data}
+	})
+}
+
 // writeCheckpoint writes the model, Adam's moments and the trainer state to
 // root/epoch-NNN, through a temporary folder renamed into place, so a
 // checkpoint folder is either complete or absent.
 func (t *CoherenceTrainer) writeCheckpoint(root string) (string, error) {
-	if err := os.MkdirAll(root, 0o755); err != nil {
-		return "", fmt.Errorf("rovist: checkpoint: %w", err)
-	}
-	name := fmt.Sprintf("%s%03d", coherenceEpochPrefix, t.epoch)
-	final := filepath.Join(root, name)
-	tmp, err := os.MkdirTemp(root, "."+name+".tmp")
-	if err != nil {
-		return "", fmt.Errorf("rovist: checkpoint: %w", err)
-	}
-	fail := func(err error) (string, error) {
-		os.RemoveAll(tmp)
-		return "", fmt.Errorf("rovist: checkpoint %s: %w", final, err)
-	}
-	if err := t.SaveModel(tmp); err != nil {
-		return fail(err)
-	}
-	var moments []safetensors.Tensor
-	for _, mv := range []struct {
-		prefix string
-		p      *sopParams[float32]
-	}{{"m.", t.m}, {"v.", t.v}} {
-		for _, nt := range mv.p.tensors() {
-			moments = append(moments, safetensors.Tensor{Name: mv.prefix + nt.name, Shape: nt.shape, F32: nt.data})
-		}
-	}
-	if err := safetensors.WriteFile(filepath.Join(tmp, coherenceOptimizerFile), moments, map[string]string{"optimizer": "torch.optim.Adam"}); err != nil {
-		return fail(err)
-	}
-	st := coherenceTrainerState{Epoch: t.epoch, AdamStep: t.adam.Step, Seed: t.opts.Seed, BestLoss: finitePtr(t.best), Bad: t.bad}
+	st := coherenceTrainerState{Epoch: t.epoch, AdamStep: t.adam.Step, Seed: t.opts.Seed, BestLoss: trainckpt.Finite(t.best), Bad: t.bad}
 	for _, h := range t.history {
 		st.History = append(st.History, coherenceEpochJSON{Epoch: h.Epoch, LearningRate: h.LearningRate, TrainLoss: h.TrainLoss, TrainAccuracy: h.TrainAccuracy,
-			ValidationLoss: finitePtr(h.ValidationLoss), ValidationAccuracy: finitePtr(h.ValidationAccuracy)})
+			ValidationLoss: trainckpt.Finite(h.ValidationLoss), ValidationAccuracy: trainckpt.Finite(h.ValidationAccuracy)})
 	}
-	data, err := json.MarshalIndent(st, "", "  ")
+	final, err := trainckpt.WriteEpoch(root, t.epoch, t.SaveModel, t.coherenceMoments(), st)
 	if err != nil {
-		return fail(err)
-	}
-	err = safetensors.AtomicWrite(filepath.Join(tmp, coherenceStateFile), func(w io.Writer) error {
-		_, err := w.Write(data)
-		return err
-	})
-	if err != nil {
-		return fail(err)
-	}
-	if err := os.RemoveAll(final); err != nil {
-		return fail(err)
-	}
-	if err := os.Rename(tmp, final); err != nil {
-		return fail(err)
+		return "", fmt.Errorf("rovist: checkpoint %s: %w", final, err)
 	}
 	return final, nil
-}
-
-// latestCoherenceCheckpoint returns the newest complete epoch-NNN folder of
-// root.
-func latestCoherenceCheckpoint(root string) (string, bool) {
-	entries, _ := os.ReadDir(root)
-	var names []string
-	for _, e := range entries {
-		if e.IsDir() && strings.HasPrefix(e.Name(), coherenceEpochPrefix) {
-			if _, err := os.Stat(filepath.Join(root, e.Name(), coherenceStateFile)); err == nil {
-				names = append(names, e.Name())
-			}
-		}
-	}
-	if len(names) == 0 {
-		return "", false
-	}
-	sort.Strings(names)
-	return filepath.Join(root, names[len(names)-1]), true
 }
 
 // ResumeCoherenceTrainer continues training from a checkpoint: dir is one
@@ -194,48 +127,20 @@ func latestCoherenceCheckpoint(root string) (string, bool) {
 // longer); given the same pairs, Train then reaches the weights of an
 // uninterrupted run.
 func ResumeCoherenceTrainer(dir string, opts CoherenceTrainOptions) (*CoherenceTrainer, error) {
-	if _, err := os.Stat(filepath.Join(dir, coherenceStateFile)); err != nil {
-		latest, ok := latestCoherenceCheckpoint(dir)
-		if !ok {
-			return nil, fmt.Errorf("rovist: %s holds no coherence training checkpoint (%s)", dir, coherenceStateFile)
-		}
-		dir = latest
-	}
-	statePath := filepath.Join(dir, coherenceStateFile)
-	data, err := readBounded(statePath, 16<<20)
+	var st coherenceTrainerState
+	dir, err := trainckpt.ReadLatest(dir, "coherence training", &st)
 	if err != nil {
 		return nil, fmt.Errorf("rovist: %w", err)
 	}
-	var st coherenceTrainerState
-	if err := json.Unmarshal(data, &st); err != nil {
-		return nil, fmt.Errorf("rovist: %s: %w", statePath, err)
-	}
 	if st.Epoch < 0 || st.AdamStep < 0 || st.Bad < 0 {
-		return nil, fmt.Errorf("rovist: %s: negative epoch, step or count", statePath)
+		return nil, fmt.Errorf("rovist: %s: negative epoch, step or count", filepath.Join(dir, trainckpt.StateFile))
 	}
 	t, err := NewCoherenceTrainer(filepath.Join(dir, CoherenceWeightsFile), dir, opts)
 	if err != nil {
 		return nil, err
 	}
-	optPath := filepath.Join(dir, coherenceOptimizerFile)
-	ck, err := checkpoint.Open(optPath)
-	if err != nil {
+	if err := trainckpt.ReadMoments(dir, t.coherenceMoments()); err != nil {
 		return nil, fmt.Errorf("rovist: %w", err)
-	}
-	defer ck.Close()
-	for _, mv := range []struct {
-		prefix string
-		p      *sopParams[float32]
-	}{{"m.", t.m}, {"v.", t.v}} {
-		for _, nt := range mv.p.tensors() {
-			info, ok := ck.Info(mv.prefix + nt.name)
-			if !ok || !sameInts(info.Shape, nt.shape) {
-				return nil, fmt.Errorf("rovist: %s: no tensor %q of shape %v", optPath, mv.prefix+nt.name, nt.shape)
-			}
-			if err := ck.ReadFloat32(mv.prefix+nt.name, nt.data); err != nil {
-				return nil, fmt.Errorf("rovist: %s: %w", optPath, err)
-			}
-		}
 	}
 	t.adam.Step, t.epoch, t.bad = st.AdamStep, st.Epoch, st.Bad
 	if st.BestLoss != nil {
@@ -243,7 +148,7 @@ func ResumeCoherenceTrainer(dir string, opts CoherenceTrainOptions) (*CoherenceT
 	}
 	for _, h := range st.History {
 		t.history = append(t.history, CoherenceEpoch{Epoch: h.Epoch, LearningRate: h.LearningRate, TrainLoss: h.TrainLoss, TrainAccuracy: h.TrainAccuracy,
-			ValidationLoss: nanIfNil(h.ValidationLoss), ValidationAccuracy: nanIfNil(h.ValidationAccuracy)})
+			ValidationLoss: trainckpt.Or(h.ValidationLoss, math.NaN()), ValidationAccuracy: trainckpt.Or(h.ValidationAccuracy, math.NaN())})
 	}
 	return t, nil
 }

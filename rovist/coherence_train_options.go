@@ -3,6 +3,8 @@ package rovist
 import (
 	"fmt"
 	"math"
+
+	"github.com/storyeval/storyeval/internal/trainloop"
 )
 
 // CoherenceTrainOptions configures RoViST-C training. The zero value gives
@@ -82,35 +84,21 @@ func (o CoherenceTrainOptions) withDefaults() (CoherenceTrainOptions, error) {
 		math.IsNaN(o.LRDecay) || math.IsNaN(o.Dropout) || math.IsNaN(o.ValidationFraction) || o.ValidationFraction >= 1 {
 		return o, fmt.Errorf("rovist: invalid coherence training options %+v", o)
 	}
-	if o.Epochs == 0 {
-		o.Epochs = 50
-	}
-	if o.BatchSize == 0 {
-		o.BatchSize = 32
-	}
-	if o.LearningRate == 0 {
-		o.LearningRate = 1e-5
-	}
+	trainloop.Default(&o.Epochs, 50)
+	trainloop.Default(&o.BatchSize, 32)
+	trainloop.Default(&o.LearningRate, 1e-5)
 	switch {
 	case o.WeightDecay == 0:
 		o.WeightDecay = 1e-5
 	case o.WeightDecay < 0:
 		o.WeightDecay = 0
 	}
-	if o.LRDecay == 0 {
-		o.LRDecay = 0.95
-	}
-	if o.EarlyStop == 0 {
-		o.EarlyStop = 5
-	}
-	if o.Dropout == 0 {
-		o.Dropout = 0.1
-	}
+	trainloop.Default(&o.LRDecay, 0.95)
+	trainloop.Default(&o.EarlyStop, 5)
+	trainloop.Default(&o.Dropout, 0.1)
 	if o.NoDropout {
 		o.Dropout = 0
 	}
-	if o.ValidationFraction == 0 {
-		o.ValidationFraction = 0.1
-	}
+	trainloop.Default(&o.ValidationFraction, 0.1)
 	return o, nil
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/storyeval/storyeval/encoders"
 	"github.com/storyeval/storyeval/encoders/tokenize"
 	"github.com/storyeval/storyeval/internal/e2efixtures"
+	"github.com/storyeval/storyeval/internal/trainckpt"
 	"github.com/storyeval/storyeval/story"
 )
 
@@ -344,7 +345,7 @@ func TestCoherenceTrainerLearnsSyntheticOrder(t *testing.T) {
 	}
 	// The last checkpoint is a model folder too, and resuming from it
 	// continues where training stopped.
-	latest, ok := latestCoherenceCheckpoint(ckDir)
+	latest, ok := trainckpt.Latest(ckDir)
 	if !ok || latest != last.Checkpoint {
 		t.Fatalf("latest checkpoint %q, want %q", latest, last.Checkpoint)
 	}

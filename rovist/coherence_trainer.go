@@ -13,6 +13,7 @@ import (
 	"github.com/storyeval/storyeval/encoders/checkpoint"
 	"github.com/storyeval/storyeval/encoders/tokenize"
 	"github.com/storyeval/storyeval/internal/backprop"
+	"github.com/storyeval/storyeval/internal/trainloop"
 )
 
 // CoherenceTrainer fine-tunes every weight of the RoViST-C classifier
@@ -265,26 +266,25 @@ func (t *CoherenceTrainer) Train(ctx context.Context, train, validation []SOPPai
 		}
 		epoch := t.epoch + 1
 		t.adam.LR = o.LearningRate * math.Pow(o.LRDecay, float64(epoch-1))
-		order := rand.New(rand.NewSource(o.Seed + int64(epoch)*7919)).Perm(len(encs))
+		order := trainloop.Order(o.Seed, epoch, len(encs))
 		var lossSum, accSum float64
 		batches := 0
-		for lo := 0; lo < len(order); lo += o.BatchSize {
-			idx := order[lo:min(lo+o.BatchSize, len(order))]
-			be, bl := make([]tokenize.Encoding, len(idx)), make([]int, len(idx))
-			for j, i := range idx {
-				be[j], bl[j] = encs[i], labels[i]
-			}
-			r, err := t.step(ctx, be, bl)
+		err := trainloop.Batches(order, o.BatchSize, func(idx []int, done int) error {
+			r, err := t.step(ctx, trainloop.Gather(encs, idx), trainloop.Gather(labels, idx))
 			if err != nil {
-				return t.History(), err
+				return err
 			}
 			lossSum += r.Loss
 			accSum += r.Accuracy
 			batches++
 			if o.Progress != nil {
-				o.Progress(CoherenceTrainProgress{Epoch: epoch, Epochs: o.Epochs, Done: lo + len(idx), Total: len(order),
+				o.Progress(CoherenceTrainProgress{Epoch: epoch, Epochs: o.Epochs, Done: done, Total: len(order),
 					Step: t.adam.Step, Loss: lossSum / float64(batches)})
 			}
+			return nil
+		})
+		if err != nil {
+			return t.History(), err
 		}
 		res := CoherenceEpoch{Epoch: epoch, LearningRate: t.adam.LR, TrainLoss: lossSum / float64(batches), TrainAccuracy: accSum / float64(batches),
 			ValidationLoss: math.NaN(), ValidationAccuracy: math.NaN()}
@@ -292,24 +292,17 @@ func (t *CoherenceTrainer) Train(ctx context.Context, train, validation []SOPPai
 			if res.ValidationLoss, res.ValidationAccuracy, err = t.evaluate(ctx, valEncs, valLabels); err != nil {
 				return t.History(), err
 			}
-			if res.ValidationLoss < t.best {
-				t.best, t.bad = res.ValidationLoss, 0
-			} else {
-				t.bad++
-			}
+			trainloop.Improved(&t.best, &t.bad, res.ValidationLoss)
 		}
 		t.epoch = epoch
-		t.history = append(t.history, res)
-		if o.CheckpointDir != "" {
-			dir, err := t.writeCheckpoint(o.CheckpointDir)
-			if err != nil {
-				return t.History(), err
-			}
-			t.history[len(t.history)-1].Checkpoint = dir
+		if err := trainloop.Record(&t.history, res, o.CheckpointDir, t.writeCheckpoint, setCoherenceCheckpoint); err != nil {
+			return t.History(), err
 		}
 	}
 	return t.History(), nil
 }
+
+func setCoherenceCheckpoint(e *CoherenceEpoch, dir string) { e.Checkpoint = dir }
 
 // Evaluate returns the mean cross-entropy and the accuracy of the current
 // weights on pairs, without dropout.

@@ -10,6 +10,7 @@ import (
 	"math/rand"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/storyeval/storyeval/encoders"
@@ -17,6 +18,7 @@ import (
 	"github.com/storyeval/storyeval/encoders/imageproc"
 	"github.com/storyeval/storyeval/internal/backprop"
 	"github.com/storyeval/storyeval/internal/parallel"
+	"github.com/storyeval/storyeval/internal/trainloop"
 )
 
 // VGTrainOptions configures RoViST-VG training. The zero value is the
@@ -74,30 +76,16 @@ type VGEpochResult struct {
 }
 
 func (o VGTrainOptions) withDefaults() VGTrainOptions {
-	if o.Epochs == 0 {
-		o.Epochs = 50
-	}
-	if o.BatchSize == 0 {
-		o.BatchSize = 64
-	}
-	if o.LearningRate == 0 {
-		o.LearningRate = 5e-5
-	}
-	if o.LRDecay == 0 {
-		o.LRDecay = 0.95
-	}
-	if o.WeightDecay == 0 {
-		o.WeightDecay = 1e-5
-	}
+	trainloop.Default(&o.Epochs, 50)
+	trainloop.Default(&o.BatchSize, 64)
+	trainloop.Default(&o.LearningRate, 5e-5)
+	trainloop.Default(&o.LRDecay, 0.95)
+	trainloop.Default(&o.WeightDecay, 1e-5)
 	if o.NoWeightDecay {
 		o.WeightDecay = 0
 	}
-	if o.EarlyStop == 0 {
-		o.EarlyStop = 10
-	}
-	if o.Temperature == 0 {
-		o.Temperature = 1
-	}
+	trainloop.Default(&o.EarlyStop, 10)
+	trainloop.Default(&o.Temperature, 1)
 	return o
 }
 
@@ -318,17 +306,8 @@ func headInWidth(p *vgParams[float32], name string) int {
 	return p.txt.In
 }
 
-func sameInts(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
+// sameInts reports whether two tensor shapes are equal.
+func sameInts(a, b []int) bool { return slices.Equal(a, b) }
 
 // Temperature returns τ.
 func (t *VGTrainer) Temperature() float64 { return t.tau }
@@ -463,7 +442,6 @@ func (t *VGTrainer) Train(ctx context.Context, train, valid []VGExample) ([]VGEp
 		return nil, fmt.Errorf("rovist: vg training: no training examples")
 	}
 	var done []VGEpochResult
-	bs := t.opts.BatchSize
 	for t.epoch < t.opts.Epochs {
 		if t.opts.EarlyStop > 0 && t.sinceBest >= t.opts.EarlyStop {
 			break
@@ -474,21 +452,20 @@ func (t *VGTrainer) Train(ctx context.Context, train, valid []VGExample) ([]VGEp
 		order := rand.New(rand.NewSource(t.opts.Seed*1_000_003 + int64(epoch))).Perm(len(train))
 		var sum float64
 		batches := 0
-		for lo := 0; lo < len(order); lo += bs {
-			hi := min(lo+bs, len(order))
-			batch := make([]VGExample, hi-lo)
-			for i := range batch {
-				batch[i] = train[order[lo+i]]
-			}
-			r, err := t.Step(ctx, batch)
+		err := trainloop.Batches(order, t.opts.BatchSize, func(idx []int, n int) error {
+			r, err := t.Step(ctx, trainloop.Gather(train, idx))
 			if err != nil {
-				return done, err
+				return err
 			}
 			sum += r.Loss
 			batches++
 			if t.opts.Progress != nil {
-				t.opts.Progress(VGProgress{Epoch: epoch, Epochs: t.opts.Epochs, Done: hi, Total: len(order), Loss: r.Loss})
+				t.opts.Progress(VGProgress{Epoch: epoch, Epochs: t.opts.Epochs, Done: n, Total: len(order), Loss: r.Loss})
 			}
+			return nil
+		})
+		if err != nil {
+			return done, err
 		}
 		res := VGEpochResult{Epoch: epoch, TrainLoss: sum / float64(batches), ValidationLoss: math.NaN(), LearningRate: lr}
 		if len(valid) > 0 {
@@ -497,26 +474,18 @@ func (t *VGTrainer) Train(ctx context.Context, train, valid []VGExample) ([]VGEp
 				return done, err
 			}
 			res.ValidationLoss = vl
-			if vl < t.best {
-				t.best, t.sinceBest, res.Best = vl, 0, true
-			} else {
-				t.sinceBest++
-			}
+			res.Best = trainloop.Improved(&t.best, &t.sinceBest, vl)
 		}
 		t.epoch++
-		t.history = append(t.history, res)
-		if t.opts.CheckpointDir != "" {
-			dir, err := t.writeCheckpoint(t.opts.CheckpointDir)
-			if err != nil {
-				return done, err
-			}
-			res.Checkpoint = dir
-			t.history[len(t.history)-1] = res
+		if err := trainloop.Record(&t.history, res, t.opts.CheckpointDir, t.writeCheckpoint, setVGCheckpoint); err != nil {
+			return done, err
 		}
-		done = append(done, res)
+		done = append(done, t.history[len(t.history)-1])
 	}
 	return done, nil
 }
+
+func setVGCheckpoint(e *VGEpochResult, dir string) { e.Checkpoint = dir }
 
 // ValidationLoss returns the mean batch loss over examples in their order,
 // in batches of BatchSize, as the original's validation pass.

@@ -14,6 +14,7 @@ import (
 	"github.com/storyeval/storyeval/encoders/checkpoint"
 	"github.com/storyeval/storyeval/encoders/tokenize"
 	"github.com/storyeval/storyeval/internal/backprop"
+	"github.com/storyeval/storyeval/internal/trainloop"
 )
 
 // PretrainOptions configures Vrank's domain pre-training: masked-language
@@ -96,27 +97,15 @@ func (o PretrainOptions) withDefaults() (PretrainOptions, error) {
 		math.IsNaN(o.Dropout) || math.IsNaN(o.ValidationFraction) {
 		return o, fmt.Errorf("vrank: invalid pre-training options %+v", o)
 	}
-	if o.Epochs == 0 {
-		o.Epochs = 3
-	}
-	if o.BatchSize == 0 {
-		o.BatchSize = 8
-	}
-	if o.LearningRate == 0 {
-		o.LearningRate = 5e-5
-	}
-	if o.MaskProbability == 0 {
-		o.MaskProbability = 0.15
-	}
-	if o.Dropout == 0 {
-		o.Dropout = 0.1
-	}
+	trainloop.Default(&o.Epochs, 3)
+	trainloop.Default(&o.BatchSize, 8)
+	trainloop.Default(&o.LearningRate, 5e-5)
+	trainloop.Default(&o.MaskProbability, 0.15)
+	trainloop.Default(&o.Dropout, 0.1)
 	if o.NoDropout {
 		o.Dropout = 0
 	}
-	if o.ValidationFraction == 0 {
-		o.ValidationFraction = 0.05
-	}
+	trainloop.Default(&o.ValidationFraction, 0.05)
 	return o, nil
 }
 
@@ -419,27 +408,26 @@ func (t *Pretrainer) Train(ctx context.Context, train, validation []string) ([]P
 	}
 	for t.epoch < o.Epochs {
 		epoch := t.epoch + 1
-		order := rand.New(rand.NewSource(o.Seed + int64(epoch)*7919)).Perm(len(encs))
+		order := trainloop.Order(o.Seed, epoch, len(encs))
 		var lossSum float64
 		batches := 0
-		for lo := 0; lo < len(order); lo += o.BatchSize {
-			idx := order[lo:min(lo+o.BatchSize, len(order))]
-			be := make([]tokenize.Encoding, len(idx))
-			for j, i := range idx {
-				be[j] = encs[i]
-			}
-			r, err := t.step(ctx, be)
+		err := trainloop.Batches(order, o.BatchSize, func(idx []int, done int) error {
+			r, err := t.step(ctx, trainloop.Gather(encs, idx))
 			if err != nil {
-				return t.History(), err
+				return err
 			}
 			if r.Selected > 0 {
 				lossSum += r.Loss
 				batches++
 			}
 			if o.Progress != nil {
-				o.Progress(PretrainProgress{Epoch: epoch, Epochs: o.Epochs, Done: lo + len(idx), Total: len(order), Step: t.adam.Step,
+				o.Progress(PretrainProgress{Epoch: epoch, Epochs: o.Epochs, Done: done, Total: len(order), Step: t.adam.Step,
 					Loss: lossSum / float64(max(batches, 1))})
 			}
+			return nil
+		})
+		if err != nil {
+			return t.History(), err
 		}
 		res := PretrainEpoch{Epoch: epoch, TrainLoss: math.NaN(), ValidationLoss: math.NaN(), ValidationAccuracy: math.NaN()}
 		if batches > 0 {
@@ -451,17 +439,14 @@ func (t *Pretrainer) Train(ctx context.Context, train, validation []string) ([]P
 			}
 		}
 		t.epoch = epoch
-		t.history = append(t.history, res)
-		if o.CheckpointDir != "" {
-			dir, err := t.writeCheckpoint(o.CheckpointDir)
-			if err != nil {
-				return t.History(), err
-			}
-			t.history[len(t.history)-1].Checkpoint = dir
+		if err := trainloop.Record(&t.history, res, o.CheckpointDir, t.writeCheckpoint, setPretrainCheckpoint); err != nil {
+			return t.History(), err
 		}
 	}
 	return t.History(), nil
 }
+
+func setPretrainCheckpoint(e *PretrainEpoch, dir string) { e.Checkpoint = dir }
 
 // Evaluate returns the masked-LM loss and the share of selected tokens
 // predicted exactly on texts, masked with a fixed seed and without dropout.

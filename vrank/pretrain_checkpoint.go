@@ -1,15 +1,14 @@
 package vrank
 
 import (
-	"encoding/json"
 	"fmt"
 	"math"
 	"os"
 	"path/filepath"
 	"strings"
 
-	"github.com/storyeval/storyeval/encoders/checkpoint"
 	"github.com/storyeval/storyeval/internal/safetensors"
+	"github.com/storyeval/storyeval/internal/trainckpt"
 )
 
 // pretrainState is a pre-training checkpoint's trainer_state.json.
@@ -73,59 +72,28 @@ func (t *Pretrainer) SaveEncoder(dir string) error {
 	return nil
 }
 
-func finiteJSON(v float64) *float64 {
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return nil
-	}
-	return &v
-}
-
 // writeCheckpoint writes the encoder folder, Adam's moments and the state
 // to root/epoch-NNN through a temporary folder renamed into place.
 func (t *Pretrainer) writeCheckpoint(root string) (string, error) {
-	if err := os.MkdirAll(root, 0o755); err != nil {
-		return "", fmt.Errorf("vrank: checkpoint: %w", err)
-	}
-	name := fmt.Sprintf("%s%03d", epochPrefix, t.epoch)
-	final := filepath.Join(root, name)
-	tmp, err := os.MkdirTemp(root, "."+name+".tmp")
-	if err != nil {
-		return "", fmt.Errorf("vrank: checkpoint: %w", err)
-	}
-	fail := func(err error) (string, error) {
-		os.RemoveAll(tmp)
-		return "", fmt.Errorf("vrank: checkpoint %s: %w", final, err)
-	}
-	if err := t.SaveEncoder(tmp); err != nil {
-		return fail(err)
-	}
-	var moments []safetensors.Tensor
-	for i, nt := range t.trainable(t.net.p, t.head) {
-		moments = append(moments, safetensors.Tensor{Name: "m." + nt.name, Shape: nt.shape, F32: t.m[i]},
-			safetensors.Tensor{Name: "v." + nt.name, Shape: nt.shape, F32: t.v[i]})
-	}
-	if err := safetensors.WriteFile(filepath.Join(tmp, optimizerFile), moments, map[string]string{"optimizer": "torch.optim.Adam"}); err != nil {
-		return fail(err)
-	}
 	st := pretrainState{Epoch: t.epoch, AdamStep: t.adam.Step, Seed: t.opts.Seed}
 	for _, h := range t.history {
-		st.History = append(st.History, pretrainEpochJSON{Epoch: h.Epoch, TrainLoss: finiteJSON(h.TrainLoss),
-			ValidationLoss: finiteJSON(h.ValidationLoss), ValidationAccuracy: finiteJSON(h.ValidationAccuracy)})
+		st.History = append(st.History, pretrainEpochJSON{Epoch: h.Epoch, TrainLoss: trainckpt.Finite(h.TrainLoss),
+			ValidationLoss: trainckpt.Finite(h.ValidationLoss), ValidationAccuracy: trainckpt.Finite(h.ValidationAccuracy)})
 	}
-	data, err := json.MarshalIndent(st, "", "  ")
+	final, err := trainckpt.WriteEpoch(root, t.epoch, t.SaveEncoder, t.moments(), st)
 	if err != nil {
-		return fail(err)
-	}
-	if err := writeAtomic(filepath.Join(tmp, stateFile), data); err != nil {
-		return fail(err)
-	}
-	if err := os.RemoveAll(final); err != nil {
-		return fail(err)
-	}
-	if err := os.Rename(tmp, final); err != nil {
-		return fail(err)
+		return "", fmt.Errorf("vrank: checkpoint %s: %w", final, err)
 	}
 	return final, nil
+}
+
+// moments pairs Adam's moments with the trainable tensors, as trainckpt
+// writes and reads them.
+func (t *Pretrainer) moments() []trainckpt.Moment {
+	ts := t.trainable(t.net.p, t.head)
+	return trainckpt.Moments(len(ts), func(i int) trainckpt.Moment {
+		return trainckpt.Moment{Name: ts[i].name, Shape: ts[i].shape, M: t.m[i], V: t.v[i]}
+	})
 }
 
 // ResumePretrainer continues pre-training from a checkpoint: dir is one
@@ -134,53 +102,25 @@ func (t *Pretrainer) writeCheckpoint(root string) (string, error) {
 // longer); given the same texts, Train then reaches the weights of an
 // uninterrupted run.
 func ResumePretrainer(dir string, opts PretrainOptions) (*Pretrainer, error) {
-	if _, err := os.Stat(filepath.Join(dir, stateFile)); err != nil {
-		all := listCheckpoints(dir)
-		if len(all) == 0 {
-			return nil, fmt.Errorf("vrank: %s holds no pre-training checkpoint (%s)", dir, stateFile)
-		}
-		dir = filepath.Join(dir, all[len(all)-1])
-	}
-	statePath := filepath.Join(dir, stateFile)
-	data, err := readSmall(statePath)
+	var st pretrainState
+	dir, err := trainckpt.ReadLatest(dir, "pre-training", &st)
 	if err != nil {
 		return nil, fmt.Errorf("vrank: %w", err)
 	}
-	var st pretrainState
-	if err := json.Unmarshal(data, &st); err != nil {
-		return nil, fmt.Errorf("vrank: %s: %w", statePath, err)
-	}
 	if st.Epoch < 0 || st.AdamStep < 0 {
-		return nil, fmt.Errorf("vrank: %s: negative epoch or step", statePath)
+		return nil, fmt.Errorf("vrank: %s: negative epoch or step", filepath.Join(dir, trainckpt.StateFile))
 	}
 	t, err := NewPretrainer(dir, opts)
 	if err != nil {
 		return nil, err
 	}
-	optPath := filepath.Join(dir, optimizerFile)
-	ck, err := checkpoint.Open(optPath)
-	if err != nil {
+	if err := trainckpt.ReadMoments(dir, t.moments()); err != nil {
 		return nil, fmt.Errorf("vrank: %w", err)
-	}
-	defer ck.Close()
-	for i, nt := range t.trainable(t.net.p, t.head) {
-		for _, mv := range []struct {
-			prefix string
-			data   []float32
-		}{{"m.", t.m[i]}, {"v.", t.v[i]}} {
-			info, ok := ck.Info(mv.prefix + nt.name)
-			if !ok || !sameShape(info.Shape, nt.shape) {
-				return nil, fmt.Errorf("vrank: %s: no tensor %q of shape %v", optPath, mv.prefix+nt.name, nt.shape)
-			}
-			if err := ck.ReadFloat32(mv.prefix+nt.name, mv.data); err != nil {
-				return nil, fmt.Errorf("vrank: %s: %w", optPath, err)
-			}
-		}
 	}
 	t.adam.Step, t.epoch = st.AdamStep, st.Epoch
 	for _, h := range st.History {
-		t.history = append(t.history, PretrainEpoch{Epoch: h.Epoch, TrainLoss: orNaN(h.TrainLoss),
-			ValidationLoss: orNaN(h.ValidationLoss), ValidationAccuracy: orNaN(h.ValidationAccuracy)})
+		t.history = append(t.history, PretrainEpoch{Epoch: h.Epoch, TrainLoss: trainckpt.Or(h.TrainLoss, math.NaN()),
+			ValidationLoss: trainckpt.Or(h.ValidationLoss, math.NaN()), ValidationAccuracy: trainckpt.Or(h.ValidationAccuracy, math.NaN())})
 	}
 	return t, nil
 }

@@ -1,5 +1,7 @@
 package vrank
 
+import "github.com/storyeval/storyeval/internal/trainloop"
+
 // TrainPair is one training or validation pair: two stories and the ranking
 // gap between them (the VHED CSV's label: the average rank of story 1 minus
 // that of story 2, so a negative gap means story 1 is better).
@@ -82,38 +84,18 @@ type EpochResult struct {
 
 // withDefaults fills the zero fields with the paper's values.
 func (o TrainOptions) withDefaults() TrainOptions {
-	if o.Epochs == 0 {
-		o.Epochs = 30
-	}
-	if o.BatchSize == 0 {
-		o.BatchSize = 32
-	}
-	if o.LearningRate == 0 {
-		o.LearningRate = 2e-5
-	}
-	if o.Beta1 == 0 {
-		o.Beta1 = 0.9
-	}
-	if o.Beta2 == 0 {
-		o.Beta2 = 0.999
-	}
-	if o.Epsilon == 0 {
-		o.Epsilon = 1e-8
-	}
-	if o.Dropout == 0 {
-		o.Dropout = 0.1
-	}
+	trainloop.Default(&o.Epochs, 30)
+	trainloop.Default(&o.BatchSize, 32)
+	trainloop.Default(&o.LearningRate, 2e-5)
+	trainloop.Default(&o.Beta1, 0.9)
+	trainloop.Default(&o.Beta2, 0.999)
+	trainloop.Default(&o.Epsilon, 1e-8)
+	trainloop.Default(&o.Dropout, 0.1)
 	if o.NoDropout {
 		o.Dropout = 0
 	}
-	if o.Seed == 0 {
-		o.Seed = 7777
-	}
-	if o.ValidationFraction == 0 {
-		o.ValidationFraction = 0.1
-	}
-	if o.KeepCheckpoints == 0 {
-		o.KeepCheckpoints = 1
-	}
+	trainloop.Default(&o.Seed, 7777)
+	trainloop.Default(&o.ValidationFraction, 0.1)
+	trainloop.Default(&o.KeepCheckpoints, 1)
 	return o
 }

@@ -3,13 +3,14 @@ package vrank
 import (
 	"context"
 	"fmt"
-	"github.com/storyeval/storyeval/internal/backprop"
 	"math"
 	"math/rand"
 	"slices"
 	"time"
 
 	"github.com/storyeval/storyeval/encoders/tokenize"
+	"github.com/storyeval/storyeval/internal/backprop"
+	"github.com/storyeval/storyeval/internal/trainloop"
 )
 
 // Trainer fine-tunes every weight of a Vrank model (the whole BERT encoder
@@ -179,27 +180,25 @@ func (t *Trainer) Train(ctx context.Context, train, validation []TrainPair) ([]E
 	}
 	for t.epoch < o.Epochs {
 		epoch := t.epoch + 1
-		order := rand.New(rand.NewSource(o.Seed + int64(epoch)*7919)).Perm(len(examples))
+		order := trainloop.Order(o.Seed, epoch, len(examples))
 		start := time.Now()
 		var lossSum float64
 		batches := 0
-		for lo := 0; lo < len(order); lo += o.BatchSize {
-			idx := order[lo:min(lo+o.BatchSize, len(order))]
-			be, bg := make([]tokenize.Encoding, len(idx)), make([]float64, len(idx))
-			for j, i := range idx {
-				be[j], bg[j] = encs[i], gaps[i]
-			}
-			r, err := t.step(ctx, be, bg)
+		err := trainloop.Batches(order, o.BatchSize, func(idx []int, done int) error {
+			r, err := t.step(ctx, trainloop.Gather(encs, idx), trainloop.Gather(gaps, idx))
 			if err != nil {
-				return t.History(), err
+				return err
 			}
 			lossSum += r.Loss
 			batches++
 			if o.Progress != nil {
-				done := lo + len(idx)
 				o.Progress(Progress{Epoch: epoch, Epochs: o.Epochs, Done: done, Total: len(order), Step: t.opt.Step,
 					Loss: lossSum / float64(batches), ExamplesPerSecond: float64(done) / time.Since(start).Seconds()})
 			}
+			return nil
+		})
+		if err != nil {
+			return t.History(), err
 		}
 		res := EpochResult{Epoch: epoch, TrainLoss: lossSum / float64(batches), ValidationLoss: math.NaN(), ValidationAccuracy: math.NaN()}
 		if val != nil {
@@ -208,17 +207,14 @@ func (t *Trainer) Train(ctx context.Context, train, validation []TrainPair) ([]E
 			}
 		}
 		t.epoch = epoch
-		t.history = append(t.history, res)
-		if o.CheckpointDir != "" {
-			dir, err := t.writeCheckpoint(o.CheckpointDir)
-			if err != nil {
-				return t.History(), err
-			}
-			t.history[len(t.history)-1].Checkpoint = dir
+		if err := trainloop.Record(&t.history, res, o.CheckpointDir, t.writeCheckpoint, setCheckpoint); err != nil {
+			return t.History(), err
 		}
 	}
 	return t.History(), nil
 }
+
+func setCheckpoint(e *EpochResult, dir string) { e.Checkpoint = dir }
 
 // splitValidation holds out a seeded random share of the pairs.
 func splitValidation(pairs []TrainPair, fraction float64, seed int64) (train, val []TrainPair) {

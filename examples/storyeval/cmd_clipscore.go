@@ -26,8 +26,7 @@ func runCLIPScore(args []string, stdout, stderr io.Writer) error {
 	candsPath := fs.String("cands", "", "JSON file {image id: candidate caption} (required)")
 	imagesDir := fs.String("images", "", "folder of images named {image id}.png/.jpg/.jpeg (required)")
 	refsPath := fs.String("refs", "", "JSON file {image id: [references]} (or {image id: reference}) for RefCLIPScore")
-	modelDir := fs.String("model", "", "HuggingFace CLIP folder (config.json + weights) (required)")
-	tokDir := fs.String("tokenizer", "", "folder with CLIP's vocab.json and merges.txt (default: -model)")
+	clip := addCLIPModelFlags(fs)
 	format := fs.String("format", "json", "output format: json or csv")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: storyeval clipscore -cands FILE.json -images DIR [-refs FILE.json] -model DIR [-tokenizer DIR] [-format json|csv]")
@@ -79,7 +78,7 @@ func runCLIPScore(args []string, stdout, stderr io.Writer) error {
 			items[i].References = r
 		}
 	}
-	m, tok, err := loadCLIPModel(*modelDir, *tokDir)
+	m, tok, err := clip.load()
 	if err != nil {
 		return err
 	}

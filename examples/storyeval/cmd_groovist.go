@@ -28,8 +28,7 @@ func runGroovist(args []string, stdout, stderr io.Writer) error {
 	fs.SetOutput(stderr)
 	npsPath := fs.String("nps", "", "JSON file {id: [noun phrases]} (e.g. spaCy's, as GROOViST's nphrases.json)")
 	storiesPath := fs.String("stories", "", "JSON file {id: text} or {id: {\"story\", \"images\"}}: phrases are extracted when -nps is not given")
-	modelDir := fs.String("model", "", "HuggingFace CLIP folder (config.json + weights) (required)")
-	tokDir := fs.String("tokenizer", "", "folder with CLIP's vocab.json and merges.txt (default: -model)")
+	clip := addCLIPModelFlags(fs)
 	entities := fs.String("entities", "", "entities CSV (image_id, bbox, ...) (required)")
 	crops := fs.String("crops", "", "folder of region crops {image_id}_{bbox}.jpg (required)")
 	dataset := fs.String("dataset", "", "image ids and θ preset: vist, aesop, vwp or custom (default: images of -stories, θ of vist)")
@@ -99,7 +98,7 @@ func runGroovist(args []string, stdout, stderr io.Writer) error {
 	if *nouns {
 		opts.Units = groovist.Nouns
 	}
-	m, tok, err := loadCLIPModel(*modelDir, *tokDir)
+	m, tok, err := clip.load()
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -8,6 +9,23 @@ import (
 	"github.com/storyeval/storyeval/encoders"
 	"github.com/storyeval/storyeval/encoders/tokenize"
 )
+
+// clipModelFlags are -model and -tokenizer of the commands that score
+// with CLIP (clipscore, groovist).
+type clipModelFlags struct{ model, tokenizer *string }
+
+// addCLIPModelFlags defines -model and -tokenizer on fs.
+func addCLIPModelFlags(fs *flag.FlagSet) clipModelFlags {
+	return clipModelFlags{
+		model:     fs.String("model", "", "HuggingFace CLIP folder (config.json + weights) (required)"),
+		tokenizer: fs.String("tokenizer", "", "folder with CLIP's vocab.json and merges.txt (default: -model)"),
+	}
+}
+
+// load loads the model and tokenizer the flags name (see loadCLIPModel).
+func (f clipModelFlags) load() (*encoders.CLIP, *tokenize.CLIP, error) {
+	return loadCLIPModel(*f.model, *f.tokenizer)
+}
 
 // loadCLIPModel loads the CLIP model of -model and the BPE vocabulary of
 // -tokenizer (the model folder when empty), naming the flag that supplies
@@ -23,16 +41,16 @@ func loadCLIPModel(modelDir, tokDir string) (*encoders.CLIP, *tokenize.CLIP, err
 	if err != nil {
 		return nil, nil, fmt.Errorf("-model %s: %w", modelDir, err)
 	}
-	flag := "-tokenizer"
+	which := "-tokenizer"
 	if tokDir == "" {
-		tokDir, flag = modelDir, "-model"
+		tokDir, which = modelDir, "-model"
 	}
 	if !hasAny(tokDir, "vocab.json", "vocab.json.gz") || !hasAny(tokDir, "merges.txt", "merges.txt.gz") {
-		return nil, nil, fmt.Errorf("%s %s: no vocab.json and merges.txt (CLIP's BPE vocabulary; pass the folder that has them with -tokenizer)", flag, tokDir)
+		return nil, nil, fmt.Errorf("%s %s: no vocab.json and merges.txt (CLIP's BPE vocabulary; pass the folder that has them with -tokenizer)", which, tokDir)
 	}
 	tok, err := tokenize.LoadCLIP(tokDir, tokenize.CLIPOptions{})
 	if err != nil {
-		return nil, nil, fmt.Errorf("%s %s: %w", flag, tokDir, err)
+		return nil, nil, fmt.Errorf("%s %s: %w", which, tokDir, err)
 	}
 	return m, tok, nil
 }

@@ -39,20 +39,17 @@ func runRovistTrain(args []string, stdout, stderr io.Writer) error {
 	glovePath := fs.String("glove", "", "GloVe 300-d text file, e.g. glove.6B.300d.txt[.gz] (required)")
 	storiesPath := fs.String("stories", "", "train only on the pairs of these stories' images (story JSON with images; default: every pair not used for validation)")
 	validPath := fs.String("valid-stories", "", "validate on the pairs of these stories' images (default: a seeded share of the pairs, see -val-fraction)")
-	valFraction := fs.Float64("val-fraction", 0.1, "share of the pairs held out for validation when no -valid-stories is given (0: none)")
 	initPath := fs.String("init", "", "starting checkpoint: r2p_model_epoch2.pth.tar, or a ViT model file or folder (google/vit-base-patch16-224-in21k)")
 	vitDir := fs.String("vit", "", "folder with the ViT's config.json and preprocessor_config.json (default: the -init folder, or the folder of the -init file)")
-	resume := fs.String("resume", "", "continue from a checkpoint folder (epoch-NNN, or the -checkpoints folder: the latest)")
-	out := fs.String("out", "", "folder to write the trained model to (required); score with it as rovist -grounding-model OUT/model.safetensors -vit OUT")
-	checkpoints := fs.String("checkpoints", "", "folder for a checkpoint after every epoch (default: none)")
-	epochs := fs.Int("epochs", 50, "training epochs (early stopping after -early-stop epochs without a better validation loss)")
+	tf := addTrainFlags(fs, trainDefaults{epochs: 50, batch: 64, lr: 5e-5, valFraction: 0.1, seed: 1, item: "pairs",
+		outHelp:         "folder to write the trained model to (required); score with it as rovist -grounding-model OUT/model.safetensors -vit OUT",
+		epochsHelp:      "training epochs (early stopping after -early-stop epochs without a better validation loss)",
+		seedHelp:        "seed of the validation split, the shuffling and new heads",
+		valFractionHelp: "share of the pairs held out for validation when no -valid-stories is given (0: none)"})
 	earlyStop := fs.Int("early-stop", 10, "epochs without a lower validation loss before stopping (0: never)")
-	batch := fs.Int("batch", 64, "pairs per Adam step")
-	lr := fs.Float64("lr", 5e-5, "Adam learning rate")
 	lrDecay := fs.Float64("lr-decay", 0.95, "learning-rate factor per epoch")
 	weightDecay := fs.Float64("weight-decay", 1e-5, "Adam weight decay (L2; 0: none)")
 	learnTau := fs.Bool("learn-temperature", false, "let Adam update the loss temperature τ (the original leaves it at 1)")
-	seed := fs.Int64("seed", 1, "seed of the validation split, the shuffling and new heads")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, rovistTrainUsage)
 		fs.PrintDefaults()
@@ -60,18 +57,18 @@ func runRovistTrain(args []string, stdout, stderr io.Writer) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if *pairsPath == "" || *crops == "" || *glovePath == "" || *out == "" || (*initPath == "") == (*resume == "") {
+	if *pairsPath == "" || *crops == "" || *glovePath == "" || *tf.out == "" || (*initPath == "") == (*tf.resume == "") {
 		fs.Usage()
 		return errors.New("give -pairs, -crops, -glove, -out and exactly one of -init or -resume")
 	}
-	if *epochs <= 0 || *batch <= 0 || !(*lr > 0) || !(*lrDecay > 0) || !(*weightDecay >= 0) || *valFraction < 0 || *valFraction >= 1 {
+	if *tf.epochs <= 0 || *tf.batch <= 0 || !(*tf.lr > 0) || !(*lrDecay > 0) || !(*weightDecay >= 0) || *tf.valFraction < 0 || *tf.valFraction >= 1 {
 		return errors.New("-epochs, -batch, -lr and -lr-decay must be positive, -weight-decay not negative, -val-fraction in [0, 1)")
 	}
 	pairs, err := rovist.ReadVGPairsCSV(*pairsPath)
 	if err != nil {
 		return err
 	}
-	train, valid, err := splitVGPairs(pairs, *storiesPath, *validPath, *valFraction, *seed)
+	train, valid, err := splitVGPairs(pairs, *storiesPath, *validPath, *tf.valFraction, *tf.seed)
 	if err != nil {
 		return err
 	}
@@ -91,15 +88,15 @@ func runRovistTrain(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	opts := rovist.VGTrainOptions{Epochs: *epochs, BatchSize: *batch, LearningRate: *lr, LRDecay: *lrDecay,
+	opts := rovist.VGTrainOptions{Epochs: *tf.epochs, BatchSize: *tf.batch, LearningRate: *tf.lr, LRDecay: *lrDecay,
 		WeightDecay: *weightDecay, NoWeightDecay: *weightDecay == 0, EarlyStop: *earlyStop, LearnTemperature: *learnTau,
-		Seed: *seed, CheckpointDir: *checkpoints}
+		Seed: *tf.seed, CheckpointDir: *tf.checkpoints}
 	if *earlyStop == 0 {
 		opts.EarlyStop = -1
 	}
 	var tr *rovist.VGTrainer
-	if *resume != "" {
-		tr, err = rovist.ResumeVGTrainer(*resume, opts)
+	if *tf.resume != "" {
+		tr, err = rovist.ResumeVGTrainer(*tf.resume, opts)
 	} else {
 		file, dir, ferr := vgInit(*initPath, *vitDir)
 		if ferr != nil {
@@ -110,30 +107,24 @@ func runRovistTrain(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	var hist []rovist.VGEpochResult
 	ctx, stop := interruptContext()
 	defer stop()
-	bar := newProgress(stderr, len(trainEx)*max(0, *epochs-tr.Epoch()), "pairs")
-	last := 0
-	opts.Progress = func(p rovist.VGProgress) {
-		if p.Done < last {
-			last = 0
-		}
-		bar.Add(p.Done - last)
-		last = p.Done
-	}
-	tr.SetProgress(opts.Progress)
-	hist, err := tr.Train(ctx, trainEx, validEx)
-	bar.Finish()
+	err = runTraining(stderr, len(trainEx)*max(0, *tf.epochs-tr.Epoch()), "pairs", func(bar *epochBar) (err error) {
+		tr.SetProgress(func(p rovist.VGProgress) { bar.step(p.Done, p.Total) })
+		hist, err = tr.Train(ctx, trainEx, validEx)
+		return err
+	})
 	for _, h := range hist {
-		fmt.Fprintf(stderr, "epoch %d/%d: lr %.3g, train loss %.5g, validation loss %.5g\n", h.Epoch+1, *epochs, h.LearningRate, h.TrainLoss, h.ValidationLoss)
+		fmt.Fprintf(stderr, "epoch %d/%d: lr %.3g, train loss %.5g, validation loss %.5g\n", h.Epoch+1, *tf.epochs, h.LearningRate, h.TrainLoss, h.ValidationLoss)
 	}
 	if err != nil {
 		return err
 	}
-	if err := tr.SaveModel(*out); err != nil {
+	if err := tr.SaveModel(*tf.out); err != nil {
 		return err
 	}
-	res := rovistTrainOutput{Model: filepath.Join(*out, rovist.VGModelFile), Temperature: Float(tr.Temperature())}
+	res := rovistTrainOutput{Model: filepath.Join(*tf.out, rovist.VGModelFile), Temperature: Float(tr.Temperature())}
 	for _, h := range hist {
 		res.Epochs = append(res.Epochs, rovistTrainEpochOutput{Epoch: h.Epoch, LearningRate: Float(h.LearningRate),
 			TrainLoss: Float(h.TrainLoss), ValidationLoss: Float(h.ValidationLoss), Best: h.Best, Checkpoint: h.Checkpoint})

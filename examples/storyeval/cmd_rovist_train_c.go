@@ -34,18 +34,14 @@ func runRovistTrainC(args []string, stdout, stderr io.Writer) error {
 	valPath := fs.String("val-stories", "", "validation stories in the same format (default: a seeded share of the training pairs, see -val-fraction)")
 	albertDir := fs.String("albert", "", "ALBERT folder to start from (config.json, spiece.model and, without -checkpoint, its pretrained weights), e.g. albert-large-v1")
 	ckptPath := fs.String("checkpoint", "", "classifier checkpoint to continue fine-tuning (e.g. sop_model_epoch4.pth.tar; default: a new head on -albert's weights)")
-	resume := fs.String("resume", "", "continue from a training checkpoint (epoch-NNN, or the -checkpoints folder: the latest)")
-	out := fs.String("out", "", "folder to write the trained model to (required; score with rovist -coherence-model OUT/"+rovist.CoherenceWeightsFile+" -albert OUT)")
-	checkpoints := fs.String("checkpoints", "", "folder for a checkpoint after every epoch (default: none)")
-	epochs := fs.Int("epochs", 50, "training epochs")
-	batch := fs.Int("batch", 32, "pairs per Adam step")
-	lr := fs.Float64("lr", 1e-5, "Adam's initial learning rate")
+	tf := addTrainFlags(fs, trainDefaults{epochs: 50, batch: 32, lr: 1e-5, valFraction: 0.1, item: "pairs",
+		outHelp:         "folder to write the trained model to (required; score with rovist -coherence-model OUT/" + rovist.CoherenceWeightsFile + " -albert OUT)",
+		seedHelp:        "seed of the validation split, shuffling, dropout and a new head",
+		valFractionHelp: "share of the training pairs held out for validation when no -val-stories is given (0: none)"})
 	weightDecay := fs.Float64("weight-decay", 1e-5, "Adam's L2 weight decay (0: none)")
 	lrDecay := fs.Float64("lr-decay", 0.95, "learning-rate factor after every epoch (1: constant)")
 	earlyStop := fs.Int("early-stop", 5, "stop after this many epochs without a lower validation loss (0: never)")
 	dropout := fs.Float64("dropout", 0.1, "ALBERT's dropout during training (0: none)")
-	seed := fs.Int64("seed", 0, "seed of the validation split, shuffling, dropout and a new head")
-	valFraction := fs.Float64("val-fraction", 0.1, "share of the training pairs held out for validation when no -val-stories is given (0: none)")
 	maxLength := fs.Int("max-length", 0, "longest pair in pieces; longer pairs are truncated (0: the model's 512 positions)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, usageLine)
@@ -55,11 +51,11 @@ func runRovistTrainC(args []string, stdout, stderr io.Writer) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if *storiesPath == "" || *out == "" || (*albertDir == "") == (*resume == "") {
+	if *storiesPath == "" || *tf.out == "" || (*albertDir == "") == (*tf.resume == "") {
 		fs.Usage()
 		return errors.New("give -stories, -out and exactly one of -albert or -resume")
 	}
-	if *epochs <= 0 || *batch <= 0 || *lr <= 0 || *lrDecay <= 0 || *weightDecay < 0 || *earlyStop < 0 || *dropout < 0 || *dropout >= 1 || *maxLength < 0 {
+	if *tf.epochs <= 0 || *tf.batch <= 0 || *tf.lr <= 0 || *lrDecay <= 0 || *weightDecay < 0 || *earlyStop < 0 || *dropout < 0 || *dropout >= 1 || *maxLength < 0 {
 		return errors.New("-epochs, -batch, -lr and -lr-decay must be positive; -weight-decay, -early-stop and -max-length not negative; -dropout in [0, 1)")
 	}
 	train, err := readSOPPairs(*storiesPath)
@@ -75,54 +71,42 @@ func runRovistTrainC(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	opts := rovist.CoherenceTrainOptions{Epochs: *epochs, BatchSize: *batch, LearningRate: *lr, WeightDecay: *weightDecay, LRDecay: *lrDecay,
-		EarlyStop: *earlyStop, Dropout: *dropout, NoDropout: *dropout == 0, Seed: *seed, ValidationFraction: *valFraction,
-		MaxLength: *maxLength, CheckpointDir: *checkpoints}
+	opts := rovist.CoherenceTrainOptions{Epochs: *tf.epochs, BatchSize: *tf.batch, LearningRate: *tf.lr, WeightDecay: *weightDecay, LRDecay: *lrDecay,
+		EarlyStop: *earlyStop, Dropout: *dropout, NoDropout: *dropout == 0, Seed: *tf.seed, ValidationFraction: *tf.valFraction,
+		MaxLength: *maxLength, CheckpointDir: *tf.checkpoints}
 	if *weightDecay == 0 {
 		opts.WeightDecay = -1
 	}
 	if *earlyStop == 0 {
 		opts.EarlyStop = -1
 	}
-	if *valFraction == 0 {
+	if *tf.valFraction == 0 {
 		opts.ValidationFraction = -1
 	}
 	var tr *rovist.CoherenceTrainer
-	if *resume != "" {
-		tr, err = rovist.ResumeCoherenceTrainer(*resume, opts)
+	if *tf.resume != "" {
+		tr, err = rovist.ResumeCoherenceTrainer(*tf.resume, opts)
 	} else {
 		tr, err = rovist.NewCoherenceTrainer(*ckptPath, *albertDir, opts)
 	}
 	if err != nil {
 		return err
 	}
+	var hist []rovist.CoherenceEpoch
 	ctx, stop := interruptContext()
 	defer stop()
-	perEpoch := len(train)
-	if val == nil && *valFraction > 0 {
-		perEpoch -= int(float64(len(train))**valFraction + 0.5)
-	}
-	bar := newProgress(stderr, max(perEpoch, 0)*max(0, *epochs-tr.Epoch()), "pairs")
-	last := 0
-	tr.SetProgress(func(p rovist.CoherenceTrainProgress) {
-		if p.Done < last {
-			last = 0
-		}
-		bar.Add(p.Done - last)
-		last = p.Done
-		if p.Done == p.Total {
-			fmt.Fprintf(stderr, "epoch %d/%d: train loss %.5g\n", p.Epoch, p.Epochs, p.Loss)
-		}
+	err = runTraining(stderr, tf.perEpoch(len(train), val != nil)*max(0, *tf.epochs-tr.Epoch()), "pairs", func(bar *epochBar) (err error) {
+		tr.SetProgress(func(p rovist.CoherenceTrainProgress) { bar.stepEpoch(p.Epoch, p.Epochs, p.Done, p.Total, p.Loss) })
+		hist, err = tr.Train(ctx, train, val)
+		return err
 	})
-	hist, err := tr.Train(ctx, train, val)
-	bar.Finish()
 	if err != nil {
 		return err
 	}
-	if err := tr.SaveModel(*out); err != nil {
+	if err := tr.SaveModel(*tf.out); err != nil {
 		return err
 	}
-	res := rovistTrainCOutput{Model: *out, Epochs: []rovistTrainCEpochJS{}}
+	res := rovistTrainCOutput{Model: *tf.out, Epochs: []rovistTrainCEpochJS{}}
 	for _, h := range hist {
 		res.Epochs = append(res.Epochs, rovistTrainCEpochJS{Epoch: h.Epoch, LearningRate: Float(h.LearningRate), TrainLoss: Float(h.TrainLoss),
 			TrainAccuracy: Float(h.TrainAccuracy), ValidationLoss: Float(h.ValidationLoss), ValidationAccuracy: Float(h.ValidationAccuracy), Checkpoint: h.Checkpoint})

@@ -65,17 +65,13 @@ func runVrankTrain(args []string, stdout, stderr io.Writer) error {
 	csvPath := fs.String("csv", "", "training pairs: a CSV with the VHED columns sent1, sent2, label (required)")
 	valPath := fs.String("val-csv", "", "validation pairs in the same format (default: a seeded share of -csv, see -val-fraction)")
 	encoder := fs.String("encoder", "", "pretrained BERT/SimCSE model folder to start from, e.g. sup-simcse-bert-base-uncased")
-	resume := fs.String("resume", "", "continue from a checkpoint folder (epoch-NNN, or the -checkpoints folder: the latest)")
-	out := fs.String("out", "", "folder to write the trained model to (required)")
-	checkpoints := fs.String("checkpoints", "", "folder for a checkpoint after every epoch (default: none)")
-	epochs := fs.Int("epochs", 30, "training epochs")
-	batch := fs.Int("batch", 32, "pairs per Adam step")
-	lr := fs.Float64("lr", 2e-5, "Adam learning rate")
+	tf := addTrainFlags(fs, trainDefaults{epochs: 30, batch: 32, lr: 2e-5, valFraction: 0.1, seed: 7777, item: "pairs",
+		outHelp:         "folder to write the trained model to (required)",
+		seedHelp:        "seed of the validation split, shuffling, dropout and the new head",
+		valFractionHelp: "share of -csv held out for validation when no -val-csv is given (0: none)"})
 	dropout := fs.Float64("dropout", 0.1, "dropout on the CLS feature during training (0: none)")
 	encDropout := fs.Float64("encoder-dropout", 0, "dropout inside the encoder during training, as BERT's hidden and attention dropout (0: none; BERT configs use 0.1)")
 	noAugment := fs.Bool("no-augment", false, "do not add each pair swapped with the negated gap")
-	seed := fs.Int64("seed", 7777, "seed of the validation split, shuffling, dropout and the new head")
-	valFraction := fs.Float64("val-fraction", 0.1, "share of -csv held out for validation when no -val-csv is given (0: none)")
 	feature := fs.String("feature", "cls", "head input: cls (raw CLS state) or pooler (BERT's pooler output)")
 	encoding := fs.String("encoding", "joined", "pair input: joined (\"story1 [SEP] story2\", token types 0) or pair (standard pair encoding)")
 	fs.Usage = func() {
@@ -85,7 +81,7 @@ func runVrankTrain(args []string, stdout, stderr io.Writer) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if *csvPath == "" || *out == "" || (*encoder == "") == (*resume == "") {
+	if *csvPath == "" || *tf.out == "" || (*encoder == "") == (*tf.resume == "") {
 		fs.Usage()
 		return errors.New("give -csv, -out and exactly one of -encoder or -resume")
 	}
@@ -99,17 +95,17 @@ func runVrankTrain(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	opts := vrank.TrainOptions{Epochs: *epochs, BatchSize: *batch, LearningRate: *lr, Dropout: *dropout, NoDropout: *dropout == 0, EncoderDropout: *encDropout,
-		NoAugment: *noAugment, Seed: *seed, ValidationFraction: *valFraction, CheckpointDir: *checkpoints}
-	if *valFraction == 0 {
+	opts := vrank.TrainOptions{Epochs: *tf.epochs, BatchSize: *tf.batch, LearningRate: *tf.lr, Dropout: *dropout, NoDropout: *dropout == 0, EncoderDropout: *encDropout,
+		NoAugment: *noAugment, Seed: *tf.seed, ValidationFraction: *tf.valFraction, CheckpointDir: *tf.checkpoints}
+	if *tf.valFraction == 0 {
 		opts.ValidationFraction = -1
 	}
-	if *epochs <= 0 || *batch <= 0 || *lr <= 0 {
+	if *tf.epochs <= 0 || *tf.batch <= 0 || *tf.lr <= 0 {
 		return errors.New("-epochs, -batch and -lr must be positive")
 	}
 	var tr *vrank.Trainer
-	if *resume != "" {
-		tr, err = vrank.ResumeTrainer(*resume, opts)
+	if *tf.resume != "" {
+		tr, err = vrank.ResumeTrainer(*tf.resume, opts)
 	} else {
 		cfg := vrank.Config{}
 		switch *feature {
@@ -127,38 +123,30 @@ func runVrankTrain(args []string, stdout, stderr io.Writer) error {
 			return fmt.Errorf("-encoding: want joined or pair, got %q", *encoding)
 		}
 		var m *vrank.Model
-		if m, err = vrank.NewFromEncoder(*encoder, cfg, *seed); err == nil {
+		if m, err = vrank.NewFromEncoder(*encoder, cfg, *tf.seed); err == nil {
 			tr, err = vrank.NewTrainer(m, opts)
 		}
 	}
 	if err != nil {
 		return err
 	}
-	ctx, stop := interruptContext()
-	defer stop()
 	// One bar over all remaining epochs; a line per finished epoch.
-	perEpoch := len(train)
-	if val == nil && opts.ValidationFraction > 0 {
-		perEpoch -= int(float64(len(train))*opts.ValidationFraction + 0.5)
-	}
+	perEpoch := tf.perEpoch(len(train), val != nil)
 	if !*noAugment {
 		perEpoch *= 2
 	}
-	bar := newProgress(stderr, perEpoch*max(0, *epochs-tr.Epoch()), "pairs")
-	last := 0
-	opts.Progress = func(p vrank.Progress) {
-		if p.Done < last {
-			last = 0
-		}
-		bar.Add(p.Done - last)
-		last = p.Done
-		if p.Done == p.Total {
-			fmt.Fprintf(stderr, "epoch %d/%d: train loss %.5g, %.1f pairs/s\n", p.Epoch, p.Epochs, p.Loss, p.ExamplesPerSecond)
-		}
-	}
-	tr.SetProgress(opts.Progress)
-	hist, err := tr.Train(ctx, train, val)
-	bar.Finish()
+	var hist []vrank.EpochResult
+	ctx, stop := interruptContext()
+	defer stop()
+	err = runTraining(stderr, perEpoch*max(0, *tf.epochs-tr.Epoch()), "pairs", func(bar *epochBar) (err error) {
+		tr.SetProgress(func(p vrank.Progress) {
+			if bar.step(p.Done, p.Total) {
+				fmt.Fprintf(stderr, "epoch %d/%d: train loss %.5g, %.1f pairs/s\n", p.Epoch, p.Epochs, p.Loss, p.ExamplesPerSecond)
+			}
+		})
+		hist, err = tr.Train(ctx, train, val)
+		return err
+	})
 	if err != nil {
 		return err
 	}
@@ -166,10 +154,10 @@ func runVrankTrain(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if err := m.Save(*out); err != nil {
+	if err := m.Save(*tf.out); err != nil {
 		return err
 	}
-	res := vrankTrainOutput{Model: *out}
+	res := vrankTrainOutput{Model: *tf.out}
 	for _, h := range hist {
 		res.Epochs = append(res.Epochs, vrankEpochOutput{Epoch: h.Epoch, TrainLoss: Float(h.TrainLoss),
 			ValidationLoss: Float(h.ValidationLoss), ValidationAccuracy: Float(h.ValidationAccuracy), Checkpoint: h.Checkpoint})

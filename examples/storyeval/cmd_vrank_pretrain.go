@@ -10,18 +10,11 @@ import (
 	"github.com/storyeval/storyeval/vrank"
 )
 
-// vrankPretrainOutput is what vrank-pretrain prints: one entry per epoch.
+// vrankPretrainOutput is what vrank pretrain prints: one entry per epoch,
+// as vrank train prints them.
 type vrankPretrainOutput struct {
-	Encoder string                `json:"encoder"`
-	Epochs  []vrankPretrainEpochJ `json:"epochs"`
-}
-
-type vrankPretrainEpochJ struct {
-	Epoch              int    `json:"epoch"`
-	TrainLoss          Float  `json:"train_loss"`
-	ValidationLoss     Float  `json:"validation_loss"`
-	ValidationAccuracy Float  `json:"validation_accuracy"`
-	Checkpoint         string `json:"checkpoint,omitempty"`
+	Encoder string             `json:"encoder"`
+	Epochs  []vrankEpochOutput `json:"epochs"`
 }
 
 func runVrankPretrain(args []string, stdout, stderr io.Writer) error {
@@ -31,17 +24,13 @@ func runVrankPretrain(args []string, stdout, stderr io.Writer) error {
 	corpus := fs.String("corpus", "", "training texts: a {id: story} JSON such as the VIST references (required)")
 	valCorpus := fs.String("val-corpus", "", "validation texts in the same format (default: a seeded share of -corpus, see -val-fraction)")
 	encoder := fs.String("encoder", "", "BERT folder to start from (config.json, vocab.txt, weights), e.g. sup-simcse-bert-base-uncased")
-	resume := fs.String("resume", "", "continue from a checkpoint (epoch-NNN, or the -checkpoints folder: the latest)")
-	out := fs.String("out", "", "folder to write the pre-trained encoder to (required; then vrank train -encoder OUT)")
-	checkpoints := fs.String("checkpoints", "", "folder for a checkpoint after every epoch (default: none)")
-	epochs := fs.Int("epochs", 3, "training epochs")
-	batch := fs.Int("batch", 8, "texts per Adam step")
-	lr := fs.Float64("lr", 5e-5, "Adam learning rate")
+	tf := addTrainFlags(fs, trainDefaults{epochs: 3, batch: 8, lr: 5e-5, valFraction: 0.05, item: "texts",
+		outHelp:         "folder to write the pre-trained encoder to (required; then vrank train -encoder OUT)",
+		seedHelp:        "seed of the validation split, shuffling, masking, dropout and a new head",
+		valFractionHelp: "share of -corpus held out for validation when no -val-corpus is given (0: none)"})
 	maskProb := fs.Float64("mask-prob", 0.15, "share of the non-special tokens selected (80 % [MASK], 10 % random, 10 % unchanged)")
 	maxLength := fs.Int("max-length", 0, "longest text in tokens, [CLS] and [SEP] included; longer texts are truncated (0: the model's positions)")
 	dropout := fs.Float64("dropout", 0.1, "BERT's dropout during training (0: none)")
-	seed := fs.Int64("seed", 0, "seed of the validation split, shuffling, masking, dropout and a new head")
-	valFraction := fs.Float64("val-fraction", 0.05, "share of -corpus held out for validation when no -val-corpus is given (0: none)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, usageLine)
 		fs.PrintDefaults()
@@ -49,11 +38,11 @@ func runVrankPretrain(args []string, stdout, stderr io.Writer) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if *corpus == "" || *out == "" || (*encoder == "") == (*resume == "") {
+	if *corpus == "" || *tf.out == "" || (*encoder == "") == (*tf.resume == "") {
 		fs.Usage()
 		return errors.New("give -corpus, -out and exactly one of -encoder or -resume")
 	}
-	if *epochs <= 0 || *batch <= 0 || *lr <= 0 || *maskProb <= 0 || *maskProb >= 1 || *maxLength < 0 || *dropout < 0 || *dropout >= 1 || *valFraction < 0 || *valFraction >= 1 {
+	if *tf.epochs <= 0 || *tf.batch <= 0 || *tf.lr <= 0 || *maskProb <= 0 || *maskProb >= 1 || *maxLength < 0 || *dropout < 0 || *dropout >= 1 || *tf.valFraction < 0 || *tf.valFraction >= 1 {
 		return errors.New("-epochs, -batch and -lr must be positive; -mask-prob in (0, 1); -dropout and -val-fraction in [0, 1); -max-length not negative")
 	}
 	train, err := readCorpusTexts(*corpus)
@@ -66,49 +55,37 @@ func runVrankPretrain(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	opts := vrank.PretrainOptions{Epochs: *epochs, BatchSize: *batch, LearningRate: *lr, MaskProbability: *maskProb, MaxLength: *maxLength,
-		Dropout: *dropout, NoDropout: *dropout == 0, Seed: *seed, ValidationFraction: *valFraction, CheckpointDir: *checkpoints}
-	if *valFraction == 0 {
+	opts := vrank.PretrainOptions{Epochs: *tf.epochs, BatchSize: *tf.batch, LearningRate: *tf.lr, MaskProbability: *maskProb, MaxLength: *maxLength,
+		Dropout: *dropout, NoDropout: *dropout == 0, Seed: *tf.seed, ValidationFraction: *tf.valFraction, CheckpointDir: *tf.checkpoints}
+	if *tf.valFraction == 0 {
 		opts.ValidationFraction = -1
 	}
 	var pt *vrank.Pretrainer
-	if *resume != "" {
-		pt, err = vrank.ResumePretrainer(*resume, opts)
+	if *tf.resume != "" {
+		pt, err = vrank.ResumePretrainer(*tf.resume, opts)
 	} else {
 		pt, err = vrank.NewPretrainer(*encoder, opts)
 	}
 	if err != nil {
 		return err
 	}
+	var hist []vrank.PretrainEpoch
 	ctx, stop := interruptContext()
 	defer stop()
-	perEpoch := len(train)
-	if val == nil && *valFraction > 0 {
-		perEpoch -= int(float64(len(train))**valFraction + 0.5)
-	}
-	bar := newProgress(stderr, max(perEpoch, 0)*max(0, *epochs-pt.Epoch()), "texts")
-	last := 0
-	pt.SetProgress(func(p vrank.PretrainProgress) {
-		if p.Done < last {
-			last = 0
-		}
-		bar.Add(p.Done - last)
-		last = p.Done
-		if p.Done == p.Total {
-			fmt.Fprintf(stderr, "epoch %d/%d: train loss %.5g\n", p.Epoch, p.Epochs, p.Loss)
-		}
+	err = runTraining(stderr, tf.perEpoch(len(train), val != nil)*max(0, *tf.epochs-pt.Epoch()), "texts", func(bar *epochBar) (err error) {
+		pt.SetProgress(func(p vrank.PretrainProgress) { bar.stepEpoch(p.Epoch, p.Epochs, p.Done, p.Total, p.Loss) })
+		hist, err = pt.Train(ctx, train, val)
+		return err
 	})
-	hist, err := pt.Train(ctx, train, val)
-	bar.Finish()
 	if err != nil {
 		return err
 	}
-	if err := pt.SaveEncoder(*out); err != nil {
+	if err := pt.SaveEncoder(*tf.out); err != nil {
 		return err
 	}
-	res := vrankPretrainOutput{Encoder: *out, Epochs: []vrankPretrainEpochJ{}}
+	res := vrankPretrainOutput{Encoder: *tf.out, Epochs: []vrankEpochOutput{}}
 	for _, h := range hist {
-		res.Epochs = append(res.Epochs, vrankPretrainEpochJ{Epoch: h.Epoch, TrainLoss: Float(h.TrainLoss), ValidationLoss: Float(h.ValidationLoss),
+		res.Epochs = append(res.Epochs, vrankEpochOutput{Epoch: h.Epoch, TrainLoss: Float(h.TrainLoss), ValidationLoss: Float(h.ValidationLoss),
 			ValidationAccuracy: Float(h.ValidationAccuracy), Checkpoint: h.Checkpoint})
 	}
 	return writeJSON(stdout, res)

@@ -156,38 +156,35 @@ func systemStories(s *story.Suite, system string) ([]story.Story, error) {
 	return set.Stories(), nil
 }
 
-// allSystemsOnce scores the stories of every system in one call of score
+// systemResults scores the stories of every system in one call of score
 // (suite order: system by system), memoized in cfg per metric, so that the
 // images the systems share are encoded once for the whole run rather than
-// once per system.
-func allSystemsOnce(cfg scoreConfig, metric string, s *story.Suite, score func([]story.Story) (any, error)) (any, error) {
-	if v, ok := cfg.models.done[metric]; ok {
-		return v, nil
-	}
-	var all []story.Story
-	for _, sys := range s.Systems() {
-		stories, err := systemStories(s, sys)
+// once per system; it returns system's part of the results.
+func systemResults[T any](cfg scoreConfig, metric string, s *story.Suite, system string, score func([]story.Story) ([]T, error)) ([]T, error) {
+	v, ok := cfg.models.done[metric]
+	if !ok {
+		var all []story.Story
+		for _, sys := range s.Systems() {
+			stories, err := systemStories(s, sys)
+			if err != nil {
+				return nil, err
+			}
+			all = append(all, stories...)
+		}
+		res, err := score(all)
 		if err != nil {
 			return nil, err
 		}
-		all = append(all, stories...)
+		v = res
+		cfg.models.done[metric] = v
 	}
-	v, err := score(all)
-	if err != nil {
-		return nil, err
-	}
-	cfg.models.done[metric] = v
-	return v, nil
-}
-
-// systemSlice returns one system's part of results made by allSystemsOnce.
-func systemSlice[T any](all []T, s *story.Suite, system string) []T {
+	all := v.([]T)
 	for k, sys := range s.Systems() {
 		if sys == system {
-			return all[k*s.Len() : (k+1)*s.Len()]
+			return all[k*s.Len() : (k+1)*s.Len()], nil
 		}
 	}
-	return nil
+	return nil, nil
 }
 
 // scoreCoherence computes RoViST-C per story; the note names the least
@@ -223,13 +220,12 @@ func scoreCoherence(ctx context.Context, s *story.Suite, system string, cfg scor
 // scoreGrounding computes RoViST-VG per story; the note lists the least
 // grounded nouns.
 func scoreGrounding(ctx context.Context, s *story.Suite, system string, cfg scoreConfig) ([]scoreColumn, error) {
-	all, err := allSystemsOnce(cfg, "vg", s, func(stories []story.Story) (any, error) {
+	res, err := systemResults(cfg, "vg", s, system, func(stories []story.Story) ([]rovist.VGResult, error) {
 		return cfg.models.grounder.Score(ctx, stories, rovist.VGOptions{UseDefaultIDF: cfg.vgDefaultIDF > 0, DefaultIDF: cfg.vgDefaultIDF})
 	})
 	if err != nil {
 		return nil, err
 	}
-	res := systemSlice(all.([]rovist.VGResult), s, system)
 	col := newColumn("RoViST-VG", system, len(res))
 	for i, r := range res {
 		col.Scores[system][i] = r.Score
@@ -257,7 +253,7 @@ func scoreGrounding(ctx context.Context, s *story.Suite, system string, cfg scor
 // scoreGROOViST computes GROOViST per story (θ of VIST, phrases chunked from
 // the text); the note lists the phrases the images ground worst.
 func scoreGROOViST(ctx context.Context, s *story.Suite, system string, cfg scoreConfig) ([]scoreColumn, error) {
-	all, err := allSystemsOnce(cfg, "groovist", s, func(stories []story.Story) (any, error) {
+	res, err := systemResults(cfg, "groovist", s, system, func(stories []story.Story) ([]groovist.Result, error) {
 		inputs := make([]groovist.Input, len(stories))
 		for i, st := range stories {
 			inputs[i] = groovist.Input{Story: st}
@@ -267,7 +263,6 @@ func scoreGROOViST(ctx context.Context, s *story.Suite, system string, cfg score
 	if err != nil {
 		return nil, err
 	}
-	res := systemSlice(all.([]groovist.Result), s, system)
 	col := newColumn("GROOViST", system, len(res))
 	for i, r := range res {
 		col.Scores[system][i] = r.Score
