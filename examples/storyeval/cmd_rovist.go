@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -304,22 +303,8 @@ func rovistGrounding(ctx context.Context, f rovistFlags, stories []story.Story, 
 // RoViST-VG (region–phrase contrastive training) and RoViST-C
 // (sentence-order fine-tuning).
 func runRoViSTTrain(args []string, stdout, stderr io.Writer) error {
-	usage := func() {
-		fmt.Fprintln(stderr, rovistTrainUsage)
-		fmt.Fprintln(stderr, "       storyeval rovist train c -stories FILE (-albert DIR [-checkpoint FILE] | -resume DIR) -out DIR [flags]")
-	}
-	if len(args) == 0 {
-		usage()
-		return errors.New("give what to train: vg or c")
-	}
-	switch args[0] {
-	case "vg":
-		return runRovistTrain(args[1:], stdout, stderr)
-	case "c":
-		return runRovistTrainC(args[1:], stdout, stderr)
-	case "-h", "-help", "--help", "help":
-		usage()
-		return flag.ErrHelp
-	}
-	return fmt.Errorf("unknown training %q (want vg or c)", args[0])
+	return runAction(args, stdout, stderr, []string{
+		rovistTrainUsage,
+		"       storyeval rovist train c -stories FILE (-albert DIR [-checkpoint FILE] | -resume DIR) -out DIR [flags]",
+	}, action{"vg", runRovistTrain}, action{"c", runRovistTrainC})
 }

@@ -6,7 +6,6 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -23,25 +22,10 @@ func init() {
 }
 
 func runStylem(args []string, stdout, stderr io.Writer) error {
-	usage := func() {
-		fmt.Fprintln(stderr, "usage: storyeval stylem build [-tokenize ptb|simple] [-formula code|paper] [-ecdf statsmodels|count-ratio] -in CORPUS.jsonl -out TABLE")
-		fmt.Fprintln(stderr, "       storyeval stylem score [-tokenize ptb|simple] [-format json|csv] -table TABLE -in FILE.jsonl")
-	}
-	if len(args) == 0 {
-		usage()
-		return fmt.Errorf("missing action: build or score")
-	}
-	switch args[0] {
-	case "build":
-		return runStylemBuild(args[1:], stdout, stderr)
-	case "score":
-		return runStylemScore(args[1:], stdout, stderr)
-	case "-h", "-help", "--help", "help":
-		usage()
-		return flag.ErrHelp
-	}
-	usage()
-	return fmt.Errorf("unknown action %q (want build or score)", args[0])
+	return runAction(args, stdout, stderr, []string{
+		"usage: storyeval stylem build [-tokenize ptb|simple] [-formula code|paper] [-ecdf statsmodels|count-ratio] -in CORPUS.jsonl -out TABLE",
+		"       storyeval stylem score [-tokenize ptb|simple] [-format json|csv] -table TABLE -in FILE.jsonl",
+	}, action{"build", runStylemBuild}, action{"score", runStylemScore})
 }
 
 func runStylemBuild(args []string, stdout, stderr io.Writer) error {

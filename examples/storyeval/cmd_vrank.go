@@ -21,28 +21,11 @@ func init() {
 }
 
 func runVrank(args []string, stdout, stderr io.Writer) error {
-	usage := func() {
-		fmt.Fprintln(stderr, "usage: storyeval vrank train -csv FILE (-encoder DIR | -resume DIR) -out DIR [flags]")
-		fmt.Fprintln(stderr, "       storyeval vrank predict -model DIR -csv FILE")
-		fmt.Fprintln(stderr, "       storyeval vrank pretrain -corpus FILE (-encoder DIR | -resume DIR) -out DIR [flags]")
-	}
-	if len(args) == 0 {
-		usage()
-		return errors.New("give a sub-command: train, predict or pretrain")
-	}
-	switch args[0] {
-	case "train":
-		return runVrankTrain(args[1:], stdout, stderr)
-	case "predict":
-		return runVrankPredict(args[1:], stdout, stderr)
-	case "pretrain":
-		return runVrankPretrain(args[1:], stdout, stderr)
-	case "-h", "-help", "--help", "help":
-		usage()
-		return flag.ErrHelp
-	}
-	usage()
-	return fmt.Errorf("unknown sub-command %q (want train, predict or pretrain)", args[0])
+	return runAction(args, stdout, stderr, []string{
+		"usage: storyeval vrank train -csv FILE (-encoder DIR | -resume DIR) -out DIR [flags]",
+		"       storyeval vrank predict -model DIR -csv FILE",
+		"       storyeval vrank pretrain -corpus FILE (-encoder DIR | -resume DIR) -out DIR [flags]",
+	}, action{"train", runVrankTrain}, action{"predict", runVrankPredict}, action{"pretrain", runVrankPretrain})
 }
 
 // vrankTrainOutput is what vrank train prints: one entry per epoch.
