@@ -386,21 +386,30 @@ type vhedScoreColumn struct {
 	keyed map[vrank.VHEDStoryKey]float64
 }
 
+// vhedOpenCSV reads a CSV file (a UTF-8 byte-order mark is skipped) and
+// its header row; an empty file is an error.
+func vhedOpenCSV(path string) (*csv.Reader, []string, error) {
+	data, err := readFile(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	r := csv.NewReader(bytes.NewReader(bytes.TrimPrefix(data, []byte("\ufeff"))))
+	header, err := r.Read()
+	if errors.Is(err, io.EOF) {
+		return nil, nil, fmt.Errorf("%s: empty CSV: no header row", path)
+	}
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return r, header, nil
+}
+
 // vhedReadScores reads a scores file (see the -scores flag) and returns one
 // column of pair predictions per scorer, in the file's column order.
 func vhedReadScores(path string, pairs []vrank.VHEDPair) ([]vhedScoreColumn, error) {
-	data, err := readFile(path)
+	r, header, err := vhedOpenCSV(path)
 	if err != nil {
 		return nil, err
-	}
-	data = bytes.TrimPrefix(data, []byte("\ufeff"))
-	r := csv.NewReader(bytes.NewReader(data))
-	header, err := r.Read()
-	if errors.Is(err, io.EOF) {
-		return nil, fmt.Errorf("%s: empty CSV: no header row", path)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	idCol, modelCol := -1, -1
 	var cols []int
@@ -489,18 +498,9 @@ type vhedErrorColumn struct {
 // vhedReadErrors reads an errors file: columns story_id and model, then one
 // column per error type holding 0 or 1 (or false/true).
 func vhedReadErrors(path string) ([]vhedErrorColumn, error) {
-	data, err := readFile(path)
+	r, header, err := vhedOpenCSV(path)
 	if err != nil {
 		return nil, err
-	}
-	data = bytes.TrimPrefix(data, []byte("\ufeff"))
-	r := csv.NewReader(bytes.NewReader(data))
-	header, err := r.Read()
-	if errors.Is(err, io.EOF) {
-		return nil, fmt.Errorf("%s: empty CSV: no header row", path)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	idCol, modelCol := -1, -1
 	var out []vhedErrorColumn
