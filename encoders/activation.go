@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/storyeval/storyeval/internal/npmath"
 	"github.com/storyeval/storyeval/internal/parallel"
 )
 
@@ -28,13 +29,13 @@ func activationByName(name string) (activation, error) {
 }
 
 // geluErf is the exact GELU, x·Φ(x) = 0.5·x·(1 + erf(x/√2)) (HF "gelu").
-// erf comes from erf32, accurate to float32 precision (PyTorch computes
+// erf comes from npmath.Erf32, accurate to float32 precision (PyTorch computes
 // this activation in float32), and the work is split across cores: it is
 // the largest cost of a BERT forward pass after the matrix products.
 func geluErf(x []float32) {
 	inFloat64(x, func(fs []float64) {
 		for i, f := range fs {
-			fs[i] = 0.5 * f * (1 + erf32(f/math.Sqrt2))
+			fs[i] = 0.5 * f * (1 + npmath.Erf32(f/math.Sqrt2))
 		}
 	})
 }
@@ -59,29 +60,6 @@ func inFloat64(x []float32, fn func(fs []float64)) {
 			}
 		}
 	})
-}
-
-// erf32 approximates erf to within 6.5e-8 absolute (half a float32 ulp at
-// 1) with a rational function of x² on [−4, 4], where erf is ±1 to float32
-// precision outside; the coefficients are the float32 minimax fit Eigen
-// uses (generic_fast_erf_float). TestErf32 checks the bound against
-// math.Erf.
-func erf32(x float64) float64 {
-	x = min(max(x, -4), 4)
-	x2 := x * x
-	p := -2.72614225801306e-10
-	p = p*x2 + 2.77068142495902e-08
-	p = p*x2 - 2.10102402082508e-06
-	p = p*x2 - 5.69250639462346e-05
-	p = p*x2 - 7.34990630326855e-04
-	p = p*x2 - 2.95459980854025e-03
-	p = p*x2 - 1.60960333262415e-02
-	q := -1.45660718464996e-05
-	q = q*x2 - 2.13374055278905e-04
-	q = q*x2 - 1.68282697438203e-03
-	q = q*x2 - 7.37332916720468e-03
-	q = q*x2 - 1.42647390514189e-02
-	return x * p / q
 }
 
 // geluTanh is GELU's tanh approximation (HF "gelu_new", used by ALBERT v2).

@@ -1,6 +1,9 @@
 package backprop
 
 import (
+	"math"
+
+	"github.com/storyeval/storyeval/internal/npmath"
 	"github.com/storyeval/storyeval/internal/parallel"
 )
 
@@ -132,6 +135,23 @@ func LayerNormBackward[T Float](n, g *Norm[T], c *NormCache[T], dy []T, rows, H 
 // GELUForward computes the exact GELU x·Φ(x) = ½x(1+erf(x/√2)) (torch's
 // default, BERT's "gelu").
 func GELUForward[T Float](x, y []T) {
+	if x32, ok := any(x).([]float32); ok {
+		// float32: the encoders' erf, computed on float64 blocks with the
+		// widening and narrowing in loops of their own (a conversion inside
+		// the arithmetic loop serialises it on amd64).
+		y32 := any(y).([]float32)
+		geluBlocks(x32, func(fs []float64) {
+			for i, f := range fs {
+				fs[i] = 0.5 * f * (1 + npmath.Erf32(f*sqrtHalf))
+			}
+		}, func(lo int, fs []float64) {
+			out := y32[lo : lo+len(fs)]
+			for i := range out {
+				out[i] = float32(fs[i])
+			}
+		})
+		return
+	}
 	parallel.Chunks(len(x), 4096, func(_, lo, hi int) {
 		for i := lo; i < hi; i++ {
 			v := x[i]
@@ -142,12 +162,47 @@ func GELUForward[T Float](x, y []T) {
 
 // GELUBackward multiplies dy by GELU'(x) = Φ(x) + x·φ(x) in place.
 func GELUBackward[T Float](x, dy []T) {
+	if x32, ok := any(x).([]float32); ok {
+		dy32 := any(dy).([]float32)
+		geluBlocks(x32, func(fs []float64) {
+			for i, v := range fs {
+				cdf := 0.5 * (1 + npmath.Erf32(v*sqrtHalf))
+				fs[i] = cdf + v*expF(-0.5*v*v)*invSqrt2Pi
+			}
+		}, func(lo int, fs []float64) {
+			out := dy32[lo : lo+len(fs)]
+			for i := range out {
+				out[i] *= float32(fs[i])
+			}
+		})
+		return
+	}
 	parallel.Chunks(len(x), 4096, func(_, lo, hi int) {
 		for i := lo; i < hi; i++ {
 			v := float64(x[i])
-			cdf := 0.5 * (1 + erfF(v*sqrtHalf))
+			cdf := 0.5 * (1 + math.Erf(v*sqrtHalf))
 			pdf := expF(-0.5*v*v) * invSqrt2Pi
 			dy[i] *= T(cdf + v*pdf)
+		}
+	})
+}
+
+// geluBlock is the length of the float64 blocks of the float32 GELU.
+const geluBlock = 256
+
+// geluBlocks widens x block by block into float64, lets compute work on the
+// block in place, and hands the block to narrow with its offset in x.
+func geluBlocks(x []float32, compute func(fs []float64), narrow func(lo int, fs []float64)) {
+	parallel.Chunks(len(x), 4096, func(_, lo, hi int) {
+		var block [geluBlock]float64
+		for start := lo; start < hi; start += geluBlock {
+			xs := x[start:min(start+geluBlock, hi)]
+			fs := block[:len(xs)]
+			for i, v := range xs {
+				fs[i] = float64(v)
+			}
+			compute(fs)
+			narrow(start, fs)
 		}
 	})
 }

@@ -73,7 +73,6 @@ const (
 )
 
 func sqrtF(x float64) float64 { return math.Sqrt(x) }
-func erfF(x float64) float64  { return math.Erf(x) }
 func expF(x float64) float64  { return math.Exp(x) }
 
 // ExpNonPositive returns e^x for x ≤ 0 with a relative error below 1e-8,
