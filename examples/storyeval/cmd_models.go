@@ -14,7 +14,7 @@ import (
 func init() {
 	register(command{
 		name:    "models",
-		summary: "check a models folder: which files were found, which metrics they enable, where to get the missing ones",
+		summary: "check a models folder: which files were found, which metrics they enable, where to get the missing ones; models convert writes a checkpoint as safetensors",
 		run:     runModels,
 	})
 }
@@ -111,12 +111,16 @@ func checkModels(dir string) ([]modelsStatus, error) {
 }
 
 func runModels(args []string, stdout, stderr io.Writer) error {
+	if len(args) > 0 && args[0] == "convert" {
+		return runModelsConvert(args[1:], stdout, stderr)
+	}
 	fs := flag.NewFlagSet("models", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	dir := fs.String("dir", "", "models folder to check (required)")
 	format := fs.String("format", "table", "output format: table or json")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: storyeval models -dir DIR [-format table|json]")
+		fmt.Fprintln(stderr, "       storyeval models convert -in CHECKPOINT -out FILE.safetensors   (memory-mapped, faster to load)")
 		fmt.Fprintln(stderr, "\nLists, for each learned metric, the files of the models folder layout that were found,")
 		fmt.Fprintln(stderr, "whether the metric is enabled, and for each missing file where the original release")
 		fmt.Fprintln(stderr, "publishes it and the name to give it. Flags go before positional arguments; there are none.")

@@ -7,6 +7,11 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/storyeval/storyeval/encoders/checkpoint"
+	"github.com/storyeval/storyeval/internal/e2efixtures"
+	"github.com/storyeval/storyeval/rovist"
+	"github.com/storyeval/storyeval/story"
 )
 
 func TestModelsCommand(t *testing.T) {
@@ -60,5 +65,66 @@ func TestModelsCommand(t *testing.T) {
 	}
 	if code := runMain([]string{"models", "-dir", filepath.Join(dir, "nope")}, &stdout, &stderr); code == 0 {
 		t.Error("missing folder accepted")
+	}
+}
+
+// models convert rewrites the released RoViST-C checkpoint as safetensors
+// (the torch.save dict's "model." prefix dropped), and the converted file
+// gives the same coherence probabilities as the original.
+func TestModelsConvertKeepsScores(t *testing.T) {
+	dir := e2efixtures.Metric("rovist_c")
+	t.Logf("end-to-end fixtures: %s", e2efixtures.Dir())
+	out := filepath.Join(t.TempDir(), "sop_model_epoch4.safetensors")
+	var stdout, stderr bytes.Buffer
+	if code := runMain([]string{"models", "convert", "-in", filepath.Join(dir, "sop_model_epoch4.pth.tar"), "-out", out}, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	st, err := checkpoint.Open(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hasHead := st.Has("linear.weight")
+	st.Close()
+	if !hasHead {
+		t.Fatal("converted file has no linear.weight: the model. prefix was not dropped")
+	}
+	albert := filepath.Join(dir, "albert-large-v1")
+	orig, err := rovist.LoadCoherenceModel(filepath.Join(dir, "sop_model_epoch4.pth.tar"), albert)
+	if err != nil {
+		t.Fatal(err)
+	}
+	conv, err := rovist.LoadCoherenceModel(out, albert)
+	if err != nil {
+		t.Fatal(err)
+	}
+	set, err := story.ReadJSON(filepath.Join(dir, "stories.json"), story.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := orig.ScoreSet(t.Context(), set, rovist.CoherenceOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := conv.ScoreSet(t.Context(), set, rovist.CoherenceOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pairs := 0
+	for i := range a {
+		if len(a[i].Pairs) != len(b[i].Pairs) {
+			t.Fatalf("story %d: %d vs %d pairs", i, len(a[i].Pairs), len(b[i].Pairs))
+		}
+		for k := range a[i].Pairs {
+			if a[i].Pairs[k].Logits != b[i].Pairs[k].Logits {
+				t.Errorf("story %d pair %d: logits %v vs %v", i, k, a[i].Pairs[k].Logits, b[i].Pairs[k].Logits)
+			}
+			pairs++
+		}
+	}
+	if pairs == 0 {
+		t.Fatal("no pair compared")
+	}
+	if code := runMain([]string{"models", "convert", "-in", filepath.Join(dir, "stories.json"), "-out", out}, &stdout, &stderr); code == 0 {
+		t.Error("a JSON file converted as a checkpoint")
 	}
 }
