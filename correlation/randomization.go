@@ -86,7 +86,7 @@ func PairedRandomization(a, b []float64, opts RandomizationOptions) (Randomizati
 	res := RandomizationResult{MeanDifference: sum(d) / float64(n), Exact: exact}
 	if exact {
 		patterns := uint64(1) << n
-		count := countPatterns(int(min(patterns, 1<<62)), func(p int, _ *rand.Rand) float64 {
+		count := countPatterns(int(patterns), func(p int, _ *rand.Rand) float64 {
 			s := 0.0
 			for i, v := range d {
 				if uint64(p)>>i&1 == 1 {

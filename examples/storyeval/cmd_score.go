@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/storyeval/storyeval/ngram"
 	"github.com/storyeval/storyeval/story"
@@ -145,7 +146,7 @@ func runScore(args []string, stdout, stderr io.Writer) error {
 		if cfg.styleTable, err = readStyleTable(*styleTable); err != nil {
 			return err
 		}
-		if !hasStyle(cfg.styleTable, *style) {
+		if !slices.Contains(cfg.styleTable.Styles(), *style) {
 			return fmt.Errorf("-style %q is not a style of %s (styles: %q)", *style, *styleTable, cfg.styleTable.Styles())
 		}
 	}
@@ -202,15 +203,6 @@ func readStyleTable(path string) (*stylem.Table, error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return t, nil
-}
-
-func hasStyle(t *stylem.Table, style string) bool {
-	for _, s := range t.Styles() {
-		if s == style {
-			return true
-		}
-	}
-	return false
 }
 
 // scoreSuite runs the selected metrics on every system and computes the

@@ -1,10 +1,11 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"fmt"
-	"math"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/storyeval/storyeval/encoders"
@@ -234,13 +235,7 @@ func scoreGrounding(ctx context.Context, s *story.Suite, system string, cfg scor
 			continue
 		}
 		nouns := append([]rovist.NounGrounding(nil), r.Nouns...)
-		for a := range nouns { // the three lowest recalls, in order
-			for b := a + 1; b < len(nouns); b++ {
-				if nouns[b].Recall < nouns[a].Recall {
-					nouns[a], nouns[b] = nouns[b], nouns[a]
-				}
-			}
-		}
+		slices.SortStableFunc(nouns, func(a, b rovist.NounGrounding) int { return cmp.Compare(a.Recall, b.Recall) })
 		var parts []string
 		for _, n := range nouns[:min(3, len(nouns))] {
 			parts = append(parts, fmt.Sprintf("%s (%.2f)", n.Noun, n.Recall))
@@ -325,9 +320,6 @@ func scoreVrank(ctx context.Context, s *story.Suite, system string, cfg scoreCon
 		col.Scores[system][i] = float64(wins) / float64(len(others))
 		if len(lost) > 0 {
 			col.Notes[system][i] = "ranked below " + strings.Join(lost, ", ")
-		}
-		if math.IsNaN(col.Scores[system][i]) {
-			col.Notes[system][i] = "undefined"
 		}
 	}
 	return []scoreColumn{col}, nil
