@@ -19,6 +19,19 @@ const predictBatch = 8
 // (the lower average rank). Pairs are encoded in parallel and run in
 // batches of similar length, each batch on all cores.
 func (m *Model) Predict(ctx context.Context, story1, story2 []string) ([]float64, error) {
+	return m.PredictWith(ctx, story1, story2, PredictOptions{})
+}
+
+// PredictOptions configure PredictWith. The zero value is Predict.
+type PredictOptions struct {
+	// Progress, when set, is called after each batch with the number of
+	// pairs predicted so far and the total, from the calling goroutine.
+	Progress func(done, total int)
+}
+
+// PredictWith is Predict with options: the same gaps, with progress
+// reports for long runs.
+func (m *Model) PredictWith(ctx context.Context, story1, story2 []string, opts PredictOptions) ([]float64, error) {
 	encs, err := m.Encode(story1, story2)
 	if err != nil {
 		return nil, err
@@ -55,6 +68,9 @@ func (m *Model) Predict(ctx context.Context, story1, story2 []string) ([]float64
 		H := m.cfg.BERT.HiddenSize
 		for j, i := range idx {
 			out[i] = float64(m.head(feat[j*H : (j+1)*H]))
+		}
+		if opts.Progress != nil {
+			opts.Progress(lo+len(idx), len(order))
 		}
 	}
 	return out, nil

@@ -181,7 +181,9 @@ func runVrankPredict(args []string, stdout, stderr io.Writer) error {
 	}
 	ctx, stop := interruptContext()
 	defer stop()
-	gaps, err := m.Predict(ctx, s1, s2)
+	prog := newProgress(stderr, len(s1), "pairs")
+	gaps, err := m.PredictWith(ctx, s1, s2, vrank.PredictOptions{Progress: func(done, _ int) { prog.Set(done) }})
+	prog.Finish()
 	if err != nil {
 		return err
 	}

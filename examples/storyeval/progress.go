@@ -44,6 +44,11 @@ func (p *progress) Add(n int) {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	p.addLocked(n)
+}
+
+// addLocked is Add with p.mu held.
+func (p *progress) addLocked(n int) {
 	p.done += n
 	if p.quiet {
 		return
@@ -66,6 +71,19 @@ func (p *progress) Add(n int) {
 		return
 	}
 	_ = p.bar.Add(n)
+}
+
+// Set records that done items are finished in all, for library callbacks
+// that report a running total; a total below the one recorded is ignored.
+func (p *progress) Set(done int) {
+	if p == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if done > p.done {
+		p.addLocked(done - p.done)
+	}
 }
 
 // Finish clears the bar, if one was drawn.
