@@ -91,14 +91,15 @@ func (r StoryCLIPScore) LeastGrounded() PairScore {
 }
 
 // ScoreStories computes a story-level CLIPScore and RefCLIPScore from
-// image–sentence pairs, the way the GROOViST paper (Surikuchi et al., 2023)
-// applies the caption metric CLIPScore to a story as a baseline.
+// image–sentence pairs, as the GROOViST paper (Surikuchi et al., 2023) uses
+// the caption metric CLIPScore as a story baseline.
 //
 // Each story is split into sentences with NLTK's Punkt splitter, as
 // GROOViST and RoViST split stories. When it has as many sentences as
-// images, sentence k is paired with image k (AlignSentences); otherwise
-// every image is paired with the whole story text (AlignWholeStory), which
-// clipscore.py's 77-token truncation cuts short for long stories. Each
+// images, sentence k is paired with image k (AlignSentences); otherwise —
+// a case the paired definition leaves open, settled here — every image is
+// paired with the whole story text (AlignWholeStory), which clipscore.py's
+// 77-token truncation cuts short for long stories. Each
 // pair is scored by Score — "A photo depicts " before the text,
 // CLIPScore = 2.5 · max(cos, 0) — and the story's CLIPScore is the mean
 // over its pairs.
