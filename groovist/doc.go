@@ -43,6 +43,12 @@
 // conversion to RGB, CLIPScore = 2.5 · max(cos, 0), RefCLIPScore the
 // harmonic mean of CLIPScore and the raw maximum reference cosine.
 //
+// CLIPScorer.ScoreStories applies it to multi-image stories as image–sentence
+// pairs: a story with as many (Punkt) sentences as images pairs sentence k
+// with image k, any other story pairs each image with the whole text; the
+// story's CLIPScore and RefCLIPScore are the means over its pairs, with the
+// alignment used and the pairs' scores in the result.
+//
 // Every distinct phrase, caption and crop of a call is embedded once, in
 // batches; preprocessing runs on all cores. The embedded data are
 // GROOViST's concreteness ratings (Brysbaert, Warriner & Kuperman 2014)

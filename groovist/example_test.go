@@ -97,3 +97,37 @@ func ExampleCLIPScorer_Score() {
 	fmt.Printf("CLIPScore %.4f RefCLIPScore %.4f\n", res[0].CLIPScore, res[0].RefCLIPScore)
 	// Output: CLIPScore 0.4657 RefCLIPScore 0.3937
 }
+
+func ExampleCLIPScorer_ScoreStories() {
+	m, tok := tinyCLIP()
+	s, err := groovist.NewCLIPScorer(m, tok)
+	if err != nil {
+		panic(err)
+	}
+	dir := filepath.Join("..", "testdata", "e2e", "clipscore", "images")
+	st := story.Story{
+		ID:   "walk",
+		Text: "A dog runs on the grass. Two people ride a bicycle near the river.",
+		Images: []story.Image{
+			{ID: "img_a", Path: filepath.Join(dir, "img_a.jpg")},
+			{ID: "img_b", Path: filepath.Join(dir, "img_b.png")},
+		},
+	}
+	refs := [][]string{{"a dog plays outside. people cycle by the water."}}
+	res, err := s.ScoreStories(context.Background(), []story.Story{st}, refs)
+	if err != nil {
+		panic(err)
+	}
+	r := res[0]
+	fmt.Printf("%s: %s alignment, CLIPScore %.4f RefCLIPScore %.4f\n", r.ID, r.Alignment, r.CLIPScore, r.RefCLIPScore)
+	for _, p := range r.Pairs {
+		fmt.Printf("%s %q %.4f\n", p.Image, p.Text, p.CLIPScore)
+	}
+	w := r.LeastGrounded()
+	fmt.Printf("least grounded: %s\n", w.Image)
+	// Output:
+	// walk: sentences alignment, CLIPScore 0.0677 RefCLIPScore 0.1043
+	// img_a "A dog runs on the grass." 0.1353
+	// img_b "Two people ride a bicycle near the river." 0.0000
+	// least grounded: img_b
+}

@@ -49,9 +49,6 @@ func demoStyleTable() (*stylem.Table, error) {
 	return stylem.Build(recs, stylem.BuildOptions{})
 }
 
-// clipScoreNote says why score has no CLIPScore column.
-var clipScoreNote = unavailableMetric{"CLIPScore", "one caption and one image per item: it scores captions, not multi-image stories (use 'storyeval clipscore')"}
-
 // scoreRun is everything one `score` run computed, what the output files and
 // the report are made from.
 type scoreRun struct {
@@ -67,8 +64,8 @@ func runScore(args []string, stdout, stderr io.Writer) error {
 	fs.SetOutput(stderr)
 	demo := fs.Bool("demo", false, "score the embedded demo story set (20 VIST sequences, 3 systems, synthetic ratings, a toy StyleM table) instead of -in")
 	in := fs.String("in", "", "story set: a JSON file (sequences with images, references and one story per system) or a folder of per-system NAME.json files {id: story} with an optional references.json (required)")
-	metrics := fs.String("metrics", "all", "metrics to run: all, or a comma-separated list of bleu,meteor,rouge,cider,nr,stylem,c,vg,groovist,vrank")
-	models := fs.String("models", "", "models folder (see 'storyeval models'): enables RoViST-C, RoViST-VG, GROOViST and Vrank for the files it holds")
+	metrics := fs.String("metrics", "all", "metrics to run: all, or a comma-separated list of bleu,meteor,rouge,cider,nr,stylem,c,vg,groovist,clipscore,vrank")
+	models := fs.String("models", "", "models folder (see 'storyeval models'): enables RoViST-C, RoViST-VG, GROOViST, CLIPScore (needs the story set's image files) and Vrank for the files it holds")
 	regions := fs.String("regions", "", "regions CSV (image_id,bbox) of the story set's images, for RoViST-VG and GROOViST")
 	crops := fs.String("crops", "", "folder of region crops named {image_id}_{bbox}.jpg, for RoViST-VG and GROOViST")
 	vgDefaultIDF := fs.Float64("vg-default-idf", 0, "RoViST-VG weight of a noun missing from idf_dict.pkl (default: such a noun is an error, as the reference's KeyError)")
@@ -211,21 +208,30 @@ func scoreSuite(ctx context.Context, suite *story.Suite, selected []scoreMetric,
 	run := &scoreRun{suite: suite, systems: suite.Systems(), ratings: ratings}
 	run.summary = scoreSummary{Sequences: suite.Len(), Systems: run.systems, Settings: set, Unavailable: []unavailableMetric{}, Pairs: []pairTest{}}
 	var active []scoreMetric
+	unavailable := func(col, needs string) {
+		run.summary.Unavailable = append(run.summary.Unavailable, unavailableMetric{Metric: col, Needs: needs})
+		fmt.Fprintf(stderr, "storyeval score: %s skipped: needs %s\n", col, needs)
+	}
 	for _, m := range selected {
-		if m.available(suite, cfg) {
-			active = append(active, m)
-			continue
-		}
+		ok := m.available(suite, cfg)
 		needs := m.needs
 		if cfg.models != nil && cfg.models.missing[m.needs] != "" {
 			needs = cfg.models.missing[m.needs]
 		}
+		cols, needRefs := suiteColumns(m, suite)
 		for _, c := range m.columns {
-			run.summary.Unavailable = append(run.summary.Unavailable, unavailableMetric{Metric: c, Needs: needs})
-			fmt.Fprintf(stderr, "storyeval score: %s skipped: needs %s\n", c, needs)
+			switch {
+			case slices.Contains(needRefs, c):
+				unavailable(c, "human references in the story set")
+			case !ok:
+				unavailable(c, needs)
+			}
+		}
+		if ok && len(cols) > 0 {
+			m.columns = cols
+			active = append(active, m)
 		}
 	}
-	run.summary.Unavailable = append(run.summary.Unavailable, clipScoreNote)
 	nCols := 0
 	for _, m := range active {
 		nCols += len(m.columns)

@@ -5,6 +5,8 @@ import (
 	"context"
 	"encoding/csv"
 	"encoding/json"
+	"fmt"
+	"html/template"
 	"os"
 	"path/filepath"
 	"strings"
@@ -59,7 +61,9 @@ func fixtureModelsDir(t *testing.T) string {
 // TestScoreLearnedMetricsMatchPackages runs score with every learned metric
 // on the RoViST-VG fixture's stories (as written, and with their sentences
 // in reverse order as a second system) and checks each score against the
-// metric package run directly on the same models.
+// metric package run directly on the same models. CLIPScore reads each
+// image as its first region crop (by name), the only image files of the
+// fixture.
 func TestScoreLearnedMetricsMatchPackages(t *testing.T) {
 	vg := e2efixtures.Metric("rovist_vg")
 	t.Logf("end-to-end fixtures: %s", e2efixtures.Dir())
@@ -67,6 +71,8 @@ func TestScoreLearnedMetricsMatchPackages(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	regions, crops := filepath.Join(vg, "vist_entities.csv"), filepath.Join(vg, "vist-entities")
+	imageFiles := firstCrops(t, crops, src)
 	reverse := func(text string) string {
 		parts := strings.Split(strings.TrimSpace(text), " . ")
 		for i, j := 0, len(parts)-1; i < j; i, j = i+1, j-1 {
@@ -83,12 +89,15 @@ func TestScoreLearnedMetricsMatchPackages(t *testing.T) {
 	texts := map[string][]story.Story{}
 	for _, st := range src.All() {
 		seqs[st.ID] = seqJSON{Images: st.ImageIDs(), Stories: map[string]string{"orig": st.Text, "rev": reverse(st.Text)}}
+		for k := range st.Images {
+			st.Images[k].Path = imageFiles[st.Images[k].ID]
+		}
 		texts["orig"] = append(texts["orig"], st)
 		rev := st
 		rev.Text = reverse(st.Text)
 		texts["rev"] = append(texts["rev"], rev)
 	}
-	data, err := json.Marshal(map[string]any{"systems": systems, "sequences": seqs})
+	data, err := json.Marshal(map[string]any{"systems": systems, "images": imageFiles, "sequences": seqs})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,10 +107,9 @@ func TestScoreLearnedMetricsMatchPackages(t *testing.T) {
 		t.Fatal(err)
 	}
 	models := fixtureModelsDir(t)
-	regions, crops := filepath.Join(vg, "vist_entities.csv"), filepath.Join(vg, "vist-entities")
 	out := filepath.Join(dir, "out")
 	var stdout, stderr bytes.Buffer
-	args := []string{"score", "-in", suitePath, "-models", models, "-regions", regions, "-crops", crops, "-metrics", "nr,c,vg,groovist,vrank", "-vg-default-idf", "1.5", "-out", out, "-resamples", "50", "-rounds", "50"}
+	args := []string{"score", "-in", suitePath, "-models", models, "-regions", regions, "-crops", crops, "-metrics", "nr,c,vg,groovist,clipscore,vrank", "-vg-default-idf", "1.5", "-out", out, "-resamples", "50", "-rounds", "50"}
 	if code := runMain(args, &stdout, &stderr); code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr.String())
 	}
@@ -152,6 +160,10 @@ func TestScoreLearnedMetricsMatchPackages(t *testing.T) {
 		t.Fatal(err)
 	}
 	gs.CropsDir = crops
+	cs, err := groovist.NewCLIPScorer(clip, tok)
+	if err != nil {
+		t.Fatal(err)
+	}
 	vr, err := vrank.Load(filepath.Join(models, "vrank"))
 	if err != nil {
 		t.Fatal(err)
@@ -174,6 +186,10 @@ func TestScoreLearnedMetricsMatchPackages(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		cl, err := cs.ScoreStories(ctx, stories, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
 		other := texts[systems[1-map[string]int{"orig": 0, "rev": 1}[sys]]]
 		var a, b []string
 		for i := range stories {
@@ -192,6 +208,7 @@ func TestScoreLearnedMetricsMatchPackages(t *testing.T) {
 			set("RoViST-C", st.ID, sys, c[i].Score)
 			set("RoViST-VG", st.ID, sys, g[i].Score)
 			set("GROOViST", st.ID, sys, gr[i].Score)
+			set("CLIPScore", st.ID, sys, cl[i].CLIPScore)
 			win := 0.0
 			if gaps[i] < 0 {
 				win = 1
@@ -207,7 +224,7 @@ func TestScoreLearnedMetricsMatchPackages(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := strings.Join(rows[0], ","); got != "id,system,RoViST-NR,RoViST-C,RoViST-VG,GROOViST,Vrank win rate" {
+	if got := strings.Join(rows[0], ","); got != "id,system,RoViST-NR,RoViST-C,RoViST-VG,GROOViST,CLIPScore,Vrank win rate" {
 		t.Fatalf("header %q", got)
 	}
 	checked := 0
@@ -221,8 +238,8 @@ func TestScoreLearnedMetricsMatchPackages(t *testing.T) {
 			checked++
 		}
 	}
-	if checked != src.Len()*2*5 {
-		t.Fatalf("checked %d scores, want %d", checked, src.Len()*2*5)
+	if checked != src.Len()*2*6 {
+		t.Fatalf("checked %d scores, want %d", checked, src.Len()*2*6)
 	}
 	t.Logf("checked %d learned-metric scores", checked)
 }
@@ -253,4 +270,289 @@ func TestScoreMissingModelFileDisablesItsMetric(t *testing.T) {
 	if !strings.HasPrefix(string(data), "id,system,RoViST-NR,RoViST-C\n") {
 		t.Errorf("scores.csv %q", data)
 	}
+}
+
+// firstCrops maps each image of the stories to its first region crop in
+// dir (by file name).
+func firstCrops(t *testing.T, dir string, set *story.Set) map[string]string {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]string{}
+	for _, st := range set.All() {
+		for _, im := range st.Images {
+			for _, e := range entries { // sorted by name
+				if strings.HasPrefix(e.Name(), im.ID+"_") {
+					out[im.ID] = filepath.Join(dir, e.Name())
+					break
+				}
+			}
+			if out[im.ID] == "" {
+				t.Fatalf("%s: no crop of image %s", dir, im.ID)
+			}
+		}
+	}
+	return out
+}
+
+// clipScoreSuite writes a story set over the CLIPScore fixture's images:
+// sequences of three images, a system whose stories have one sentence per
+// image ("sent") and one whose stories do not ("whole"), references that
+// that split into three sentences or not (every sequence has some: score
+// asks for references in every sequence, as the n-gram metrics do).
+func clipScoreSuite(t *testing.T, withRefs bool) (path string, systems []string, stories map[string][]story.Story, refs [][]string) {
+	t.Helper()
+	ids, paths, err := groovist.ImageFiles(filepath.Join(e2efixtures.Metric("clipscore"), "images"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const perSeq = 3
+	n := len(ids) / perSeq
+	if n < 3 {
+		t.Fatalf("%d fixture images: want at least %d", len(ids), 3*perSeq)
+	}
+	images := map[string]string{}
+	for i, id := range ids {
+		images[id] = paths[i]
+	}
+	systems = []string{"sent", "whole"}
+	stories = map[string][]story.Story{}
+	refLists := [][]string{
+		{"a dog on the grass. two people by a river. a wedding.", "one sentence only."},
+		{"only one sentence here."},
+		{"a dog. a river. a bride.", "the end. of the day. we went home."},
+	}
+	seqs := map[string]any{}
+	for k := range n {
+		id := fmt.Sprintf("seq%d", k)
+		var imgs []story.Image
+		for _, im := range ids[k*perSeq : (k+1)*perSeq] {
+			imgs = append(imgs, story.Image{ID: im, Path: images[im]})
+		}
+		text := map[string]string{
+			"sent":  fmt.Sprintf("In story %d a dog runs on the grass. Two people ride near the river. The bride smiles at last.", k),
+			"whole": fmt.Sprintf("A long day out, story %d. Everyone had fun.", k),
+		}
+		var r []string
+		if withRefs {
+			r = refLists[min(k, len(refLists)-1)]
+		}
+		refs = append(refs, r)
+		seqs[id] = map[string]any{"images": ids[k*perSeq : (k+1)*perSeq], "stories": text, "references": r}
+		for _, sys := range systems {
+			stories[sys] = append(stories[sys], story.Story{ID: id, Text: text[sys], Images: imgs})
+		}
+	}
+	data, err := json.Marshal(map[string]any{"systems": systems, "images": images, "sequences": seqs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	path = filepath.Join(t.TempDir(), "suite.json")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path, systems, stories, refs
+}
+
+// TestScoreCLIPScoreMatchesPackage checks every CLIPScore and RefCLIPScore
+// of scores.csv against groovist's ScoreStories on the same stories, with
+// both alignments, with references usable and unusable, and without
+// references.
+func TestScoreCLIPScoreMatchesPackage(t *testing.T) {
+	t.Logf("end-to-end fixtures: %s", e2efixtures.Dir())
+	models := fixtureModelsDir(t)
+	for _, withRefs := range []bool{true, false} {
+		suitePath, systems, stories, refs := clipScoreSuite(t, withRefs)
+		out := filepath.Join(t.TempDir(), "out")
+		var stdout, stderr bytes.Buffer
+		if code := runMain([]string{"score", "-in", suitePath, "-models", models, "-metrics", "nr,clipscore", "-out", out, "-resamples", "50", "-rounds", "50"}, &stdout, &stderr); code != 0 {
+			t.Fatalf("exit %d: %s", code, stderr.String())
+		}
+		clip, err := encoders.LoadCLIP(filepath.Join(models, "clip"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		tok, err := tokenize.LoadCLIP(filepath.Join(models, "clip"), tokenize.CLIPOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cs, err := groovist.NewCLIPScorer(clip, tok)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := map[string]map[[2]string]float64{"CLIPScore": {}, "RefCLIPScore": {}}
+		aligned := map[groovist.StoryAlignment]bool{}
+		refKinds := map[string]bool{}
+		var notes []string
+		for _, sys := range systems {
+			var r [][]string
+			if withRefs {
+				r = refs
+			}
+			res, err := cs.ScoreStories(context.Background(), stories[sys], r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, sc := range res {
+				want["CLIPScore"][[2]string{sc.ID, sys}] = sc.CLIPScore
+				want["RefCLIPScore"][[2]string{sc.ID, sys}] = sc.RefCLIPScore
+				aligned[sc.Alignment] = true
+				switch {
+				case !withRefs:
+				case sc.HasRefs:
+					refKinds["used"] = true
+				default:
+					refKinds["unusable"] = true
+				}
+				notes = append(notes, clipScoreNote(sc))
+			}
+		}
+		if !aligned[groovist.AlignSentences] || !aligned[groovist.AlignWholeStory] {
+			t.Errorf("alignments covered: %v, want both", aligned)
+		}
+		if withRefs && len(refKinds) != 2 {
+			t.Errorf("reference cases covered: %v, want used and unusable", refKinds)
+		}
+		rows := readScoresCSV(t, filepath.Join(out, "scores.csv"))
+		header := "id,system,RoViST-NR,CLIPScore"
+		if withRefs {
+			header += ",RefCLIPScore"
+		} else if w := "RefCLIPScore skipped: needs human references in the story set"; !strings.Contains(stderr.String(), w) {
+			t.Errorf("stderr %q lacks %q", stderr.String(), w)
+		}
+		if got := strings.Join(rows[0], ","); got != header {
+			t.Fatalf("header %q, want %q", got, header)
+		}
+		checked := 0
+		for _, row := range rows[1:] {
+			for c := 3; c < len(row); c++ {
+				got := parseCSVFloat(t, row[c])
+				w, ok := want[rows[0][c]][[2]string{row[0], row[1]}]
+				if !ok || !sameFloat(got, w) {
+					t.Errorf("%s of %s/%s: scores.csv %v, groovist %v", rows[0][c], row[0], row[1], got, w)
+				}
+				checked++
+			}
+		}
+		cols := 1
+		if withRefs {
+			cols = 2
+		}
+		if n := len(stories["sent"]) * len(systems) * cols; checked != n || len(rows)-1 != len(stories["sent"])*len(systems) {
+			t.Fatalf("checked %d CLIPScore values in %d rows, want %d", checked, len(rows)-1, n)
+		}
+		t.Logf("references %v: checked %d CLIPScore/RefCLIPScore values", withRefs, checked)
+		// The report lists the worst stories with their notes.
+		report, err := os.ReadFile(filepath.Join(out, "report.html"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		found := 0
+		for _, n := range notes {
+			if strings.Contains(string(report), template.HTMLEscapeString(n)) {
+				found++
+			}
+		}
+		if found == 0 {
+			t.Errorf("report.html holds none of the CLIPScore notes %q", notes)
+		}
+	}
+}
+
+// CLIPScore is unavailable, with a line naming what is missing, without
+// the CLIP weights or without the story set's image files; the other
+// metrics still run.
+func TestScoreCLIPScoreUnavailable(t *testing.T) {
+	suiteWithPaths, _, _, _ := clipScoreSuite(t, true)
+	noPaths := filepath.Join(t.TempDir(), "suite.json")
+	if err := os.WriteFile(noPaths, []byte(`{"sequences": {"x": {"images": ["i1"], "references": ["a dog ."], "stories": {"s": "a dog ran . the dog sat ."}}}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	noImages := filepath.Join(t.TempDir(), "suite.json")
+	if err := os.WriteFile(noImages, []byte(`{"sequences": {"y": {"stories": {"s": "a dog ran ."}}}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	noWeights := fixtureModelsDir(t)
+	if err := os.Remove(filepath.Join(noWeights, "clip", "model.safetensors")); err != nil {
+		t.Fatal(err)
+	}
+	models := fixtureModelsDir(t)
+	for _, c := range []struct {
+		name, suite, models string
+		want                []string
+	}{
+		{"no weights", suiteWithPaths, noWeights, []string{"CLIPScore skipped: needs the file " + filepath.Join(noWeights, "clip", "model.safetensors"), "RefCLIPScore skipped: needs the file"}},
+		{"no image paths", noPaths, models, []string{`CLIPScore skipped: needs the image files of the story set (its "images" map of image id to file; sequence "x": image "i1" has no path)`, "RefCLIPScore skipped: needs the image files"}},
+		{"no images", noImages, models, []string{`CLIPScore skipped: needs the image files of every sequence in the story set (sequence "y" lists no images)`, "RefCLIPScore skipped: needs human references"}},
+		{"no models folder", noPaths, "", []string{"CLIPScore skipped: needs -models DIR"}},
+	} {
+		out := filepath.Join(t.TempDir(), "out")
+		args := []string{"score", "-in", c.suite, "-metrics", "nr,clipscore", "-out", out}
+		if c.models != "" {
+			args = append(args, "-models", c.models)
+		}
+		var stdout, stderr bytes.Buffer
+		if code := runMain(args, &stdout, &stderr); code != 0 {
+			t.Fatalf("%s: exit %d: %s", c.name, code, stderr.String())
+		}
+		for _, w := range c.want {
+			if !strings.Contains(stderr.String(), w) {
+				t.Errorf("%s: stderr %q lacks %q", c.name, stderr.String(), w)
+			}
+		}
+		rows := readScoresCSV(t, filepath.Join(out, "scores.csv"))
+		if got := strings.Join(rows[0], ","); got != "id,system,RoViST-NR" {
+			t.Errorf("%s: header %q", c.name, got)
+		}
+		var sum struct {
+			Unavailable []unavailableMetric `json:"unavailable"`
+		}
+		data, err := os.ReadFile(filepath.Join(out, "summary.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(data, &sum); err != nil {
+			t.Fatal(err)
+		}
+		if len(sum.Unavailable) == 0 || sum.Unavailable[0].Metric != "CLIPScore" || !strings.HasPrefix("CLIPScore skipped: needs "+sum.Unavailable[0].Needs, c.want[0]) {
+			t.Errorf("%s: summary.json unavailable %+v", c.name, sum.Unavailable)
+		}
+	}
+}
+
+// GROOViST and CLIPScore share one CLIP model and tokenizer.
+func TestScoreSharesCLIPBetweenGROOViSTAndCLIPScore(t *testing.T) {
+	suitePath, _, _, _ := clipScoreSuite(t, false)
+	suite, err := story.ReadSuite(suitePath, story.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	vg := e2efixtures.Metric("rovist_vg")
+	m, err := loadScoreModels(fixtureModelsDir(t), filepath.Join(vg, "vist_entities.csv"), filepath.Join(vg, "vist-entities"), suite, map[string]bool{"groovist": true, "clipscore": true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.groovist == nil || m.clipScorer == nil {
+		t.Fatalf("GROOViST %v, CLIPScore %v: both should load (missing %v)", m.groovist != nil, m.clipScorer != nil, m.missing)
+	}
+	text, ok := m.groovist.Text.(*groovist.CLIPText)
+	if !ok || m.groovist.Images != encoders.ImageEncoder(m.clipScorer.Model) || text.Model != m.clipScorer.Model || text.Tokenizer != m.clipScorer.Text.Tokenizer {
+		t.Errorf("GROOViST and CLIPScore load CLIP separately")
+	}
+}
+
+// readScoresCSV reads scores.csv.
+func readScoresCSV(t *testing.T, path string) [][]string {
+	t.Helper()
+	f, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(bytes.NewReader(f)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rows
 }

@@ -22,6 +22,11 @@ type scoreModels struct {
 	grounder  *rovist.Grounder
 	groovist  *groovist.Scorer
 	vrank     *vrank.Model
+	// clipScorer scores story-level CLIPScore; it shares clip and
+	// clipTokenizer, loaded once, with groovist.
+	clipScorer    *groovist.CLIPScorer
+	clip          *encoders.CLIP
+	clipTokenizer *tokenize.CLIP
 	// done memoizes the results of metrics scored for all systems at once.
 	done map[string]any
 	// missing says, per metric, which file of the models folder is absent
@@ -38,6 +43,7 @@ func neuralScoreMetrics() []scoreMetric {
 		{name: "c", columns: []string{"RoViST-C"}, needs: "RoViST-C", available: loaded("RoViST-C"), run: scoreCoherence},
 		{name: "vg", columns: []string{"RoViST-VG"}, needs: "RoViST-VG", available: loaded("RoViST-VG"), run: scoreGrounding},
 		{name: "groovist", columns: []string{"GROOViST"}, needs: "GROOViST", available: loaded("GROOViST"), run: scoreGROOViST},
+		clipScoreMetric(loaded("CLIPScore")),
 		{name: "vrank", columns: []string{"Vrank win rate"}, needs: "Vrank", available: loaded("Vrank"), run: scoreVrank},
 	}
 }
@@ -70,6 +76,9 @@ func loadScoreModels(dir, regions, crops string, suite *story.Suite, want map[st
 			m.missing[metric] = "-regions CSV and -crops DIR (the image regions of the story set)"
 		}
 	}
+	if m.missing["CLIPScore"] == "" {
+		m.missing["CLIPScore"] = suiteImagePathsMissing(suite)
+	}
 	path := func(metric string, i int) string {
 		return filepath.Join(dir, filepath.FromSlash(status[metric].Found[i]))
 	}
@@ -85,12 +94,7 @@ func loadScoreModels(dir, regions, crops string, suite *story.Suite, want map[st
 		}
 	}
 	if want["groovist"] && m.missing["GROOViST"] == "" {
-		clipDir := filepath.Dir(path("GROOViST", 0))
-		model, err := encoders.LoadCLIP(clipDir)
-		if err != nil {
-			return nil, err
-		}
-		tok, err := tokenize.LoadCLIP(clipDir, tokenize.CLIPOptions{})
+		model, tok, err := m.loadCLIP(filepath.Dir(path("GROOViST", 0)))
 		if err != nil {
 			return nil, err
 		}
@@ -101,6 +105,15 @@ func loadScoreModels(dir, regions, crops string, suite *story.Suite, want map[st
 			return nil, err
 		}
 		m.groovist.CropsDir = crops
+	}
+	if want["clipscore"] && m.missing["CLIPScore"] == "" {
+		model, tok, err := m.loadCLIP(filepath.Dir(path("CLIPScore", 0)))
+		if err != nil {
+			return nil, err
+		}
+		if m.clipScorer, err = groovist.NewCLIPScorer(model, tok); err != nil {
+			return nil, err
+		}
 	}
 	if want["vrank"] && m.missing["Vrank"] == "" {
 		if m.vrank, err = vrank.Load(filepath.Dir(path("Vrank", 0))); err != nil {
