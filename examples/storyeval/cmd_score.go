@@ -236,17 +236,21 @@ func scoreSuite(ctx context.Context, suite *story.Suite, selected []scoreMetric,
 	for _, m := range active {
 		nCols += len(m.columns)
 	}
-	prog := newProgress(stderr, len(active)*len(run.systems)+nCols*len(run.systems), "steps")
+	// One bar for the whole run: each metric counts a unit per story and
+	// system, the summary a unit per column and system.
+	perMetric := len(run.systems) * suite.Len()
+	prog := newProgress(stderr, len(active)*perMetric+nCols*len(run.systems), "steps")
 	defer prog.Finish()
-	for _, m := range active {
+	for mi, m := range active {
 		merged := map[string]*scoreColumn{}
 		for _, name := range m.columns {
 			merged[name] = &scoreColumn{Name: name, Scores: map[string][]float64{}, Notes: map[string][]string{}}
 		}
-		for _, sys := range run.systems {
+		for k, sys := range run.systems {
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
+			cfg.progress = scoreProgress{bar: prog, base: mi * perMetric, stories: suite.Len(), systems: len(run.systems), system: k}
 			cols, err := m.run(ctx, suite, sys, cfg)
 			if err != nil {
 				return nil, fmt.Errorf("%s of system %q: %w", m.name, sys, err)
@@ -256,7 +260,7 @@ func scoreSuite(ctx context.Context, suite *story.Suite, selected []scoreMetric,
 					dst.Scores[sys], dst.Notes[sys] = c.Scores[sys], c.Notes[sys]
 				}
 			}
-			prog.Add(1)
+			cfg.progress.systemDone()
 		}
 		for _, name := range m.columns {
 			run.columns = append(run.columns, *merged[name])

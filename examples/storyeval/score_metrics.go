@@ -47,6 +47,8 @@ type scoreConfig struct {
 	// ngramDone memoizes BLEU/ROUGE-L/CIDEr-D per system: the three share
 	// one tokenized corpus and are selected separately.
 	ngramDone map[string][]scoreColumn
+	// progress reports a library call's progress on the run's bar.
+	progress scoreProgress
 }
 
 // scoreMetrics lists the metrics `score` knows, in report order. The neural

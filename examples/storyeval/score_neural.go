@@ -208,7 +208,7 @@ func scoreCoherence(ctx context.Context, s *story.Suite, system string, cfg scor
 	if err != nil {
 		return nil, err
 	}
-	res, err := cfg.models.coherence.Score(ctx, stories, rovist.CoherenceOptions{})
+	res, err := cfg.models.coherence.Score(ctx, stories, rovist.CoherenceOptions{Progress: cfg.progress.System})
 	if err != nil {
 		return nil, err
 	}
@@ -235,7 +235,7 @@ func scoreCoherence(ctx context.Context, s *story.Suite, system string, cfg scor
 // grounded nouns.
 func scoreGrounding(ctx context.Context, s *story.Suite, system string, cfg scoreConfig) ([]scoreColumn, error) {
 	res, err := systemResults(cfg, "vg", s, system, func(stories []story.Story) ([]rovist.VGResult, error) {
-		return cfg.models.grounder.Score(ctx, stories, rovist.VGOptions{UseDefaultIDF: cfg.vgDefaultIDF > 0, DefaultIDF: cfg.vgDefaultIDF})
+		return cfg.models.grounder.Score(ctx, stories, rovist.VGOptions{UseDefaultIDF: cfg.vgDefaultIDF > 0, DefaultIDF: cfg.vgDefaultIDF, Progress: cfg.progress.All})
 	})
 	if err != nil {
 		return nil, err
@@ -266,7 +266,7 @@ func scoreGROOViST(ctx context.Context, s *story.Suite, system string, cfg score
 		for i, st := range stories {
 			inputs[i] = groovist.Input{Story: st}
 		}
-		return cfg.models.groovist.Score(ctx, inputs, groovist.Options{})
+		return cfg.models.groovist.Score(ctx, inputs, groovist.Options{Progress: cfg.progress.All})
 	})
 	if err != nil {
 		return nil, err
@@ -314,7 +314,7 @@ func scoreVrank(ctx context.Context, s *story.Suite, system string, cfg scoreCon
 			b = append(b, seq.Stories[o])
 		}
 	}
-	gaps, err := cfg.models.vrank.Predict(ctx, a, b)
+	gaps, err := cfg.models.vrank.PredictWith(ctx, a, b, vrank.PredictOptions{Progress: cfg.progress.System})
 	if err != nil {
 		return nil, err
 	}
