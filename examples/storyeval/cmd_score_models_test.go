@@ -190,12 +190,17 @@ func TestScoreLearnedMetricsMatchPackages(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		// Vrank: both orders of the pair, combined antisymmetrically.
 		other := texts[systems[1-map[string]int{"orig": 0, "rev": 1}[sys]]]
 		var a, b []string
 		for i := range stories {
 			a, b = append(a, stories[i].Text), append(b, other[i].Text)
 		}
-		gaps, err := vr.Predict(ctx, a, b)
+		forward, err := vr.Predict(ctx, a, b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		backward, err := vr.Predict(ctx, b, a)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -210,7 +215,7 @@ func TestScoreLearnedMetricsMatchPackages(t *testing.T) {
 			set("GROOViST", st.ID, sys, gr[i].Score)
 			set("CLIPScore", st.ID, sys, cl[i].CLIPScore)
 			win := 0.0
-			if gaps[i] < 0 {
+			if forward[i]-backward[i] < 0 {
 				win = 1
 			}
 			set("Vrank win rate", st.ID, sys, win)
@@ -240,6 +245,14 @@ func TestScoreLearnedMetricsMatchPackages(t *testing.T) {
 	}
 	if checked != src.Len()*2*6 {
 		t.Fatalf("checked %d scores, want %d", checked, src.Len()*2*6)
+	}
+	// The two systems' Vrank wins of a sequence are consistent: one wins,
+	// or (a zero combined gap) neither.
+	for _, st := range texts[systems[0]] {
+		key := func(sys string) [2]string { return [2]string{st.ID, sys} }
+		if sum := want["Vrank win rate"][key(systems[0])] + want["Vrank win rate"][key(systems[1])]; sum > 1 {
+			t.Errorf("sequence %s: both systems win the Vrank pair", st.ID)
+		}
 	}
 	t.Logf("checked %d learned-metric scores", checked)
 }

@@ -291,49 +291,97 @@ func scoreGROOViST(ctx context.Context, s *story.Suite, system string, cfg score
 
 // scoreVrank ranks every pair of systems' stories of each sequence with
 // Vrank and reports, per story, the share of the other systems' stories it
-// beats (a predicted gap below 0 puts story 1 first; a zero gap is a tie
-// and counts for neither).
+// beats. Both orders of a pair are predicted and their gaps combined
+// antisymmetrically, d(A, B) = (gap(A, B) − gap(B, A)) / 2: A beats B when
+// d < 0 (a negative gap puts story 1 first), B beats A when d > 0, d = 0 is
+// a tie counting for neither. This way exactly one story of a pair wins
+// (or neither), whatever position bias the model has left after its
+// symmetric training augmentation; using each order's gap alone would let
+// both stories "win" the same pair.
 func scoreVrank(ctx context.Context, s *story.Suite, system string, cfg scoreConfig) ([]scoreColumn, error) {
-	var others []string
-	for _, o := range s.Systems() {
-		if o != system {
-			others = append(others, o)
-		}
-	}
+	systems := s.Systems()
+	self := slices.Index(systems, system)
 	col := newColumn("Vrank win rate", system, s.Len())
-	if len(others) == 0 {
+	if len(systems) < 2 {
 		for i := range col.Notes[system] {
 			col.Notes[system][i] = "undefined: one system only"
 		}
 		return []scoreColumn{col}, nil
 	}
-	var a, b []string
-	for _, seq := range s.All() {
-		for _, o := range others {
-			a = append(a, seq.Stories[system])
-			b = append(b, seq.Stories[o])
-		}
+	if self < 0 {
+		return nil, fmt.Errorf("vrank: no system %q in the story set", system)
 	}
-	gaps, err := cfg.models.vrank.PredictWith(ctx, a, b, vrank.PredictOptions{Progress: cfg.progress.System})
+	gaps, err := vrankGaps(ctx, s, cfg)
 	if err != nil {
 		return nil, err
 	}
 	for i := range s.Len() {
 		wins := 0
 		var lost []string
-		for k, o := range others {
-			g := gaps[i*len(others)+k]
-			switch {
-			case g < 0:
+		for o, other := range systems {
+			if o == self {
+				continue
+			}
+			switch d := (gaps.gap(i, self, o) - gaps.gap(i, o, self)) / 2; {
+			case d < 0:
 				wins++
-			case g > 0:
-				lost = append(lost, o)
+			case d > 0:
+				lost = append(lost, other)
 			}
 		}
-		col.Scores[system][i] = float64(wins) / float64(len(others))
+		col.Scores[system][i] = float64(wins) / float64(len(systems)-1)
 		if len(lost) > 0 {
 			col.Notes[system][i] = "ranked below " + strings.Join(lost, ", ")
 		}
 	}
 	return []scoreColumn{col}, nil
+}
+
+// vrankGapTable holds Vrank's predicted gap of every ordered pair of
+// distinct systems' stories of each sequence.
+type vrankGapTable struct {
+	gaps             []float64
+	sequences, peers int // peers: systems − 1
+}
+
+// gap returns the predicted gap of (system a's story, system b's story) of
+// sequence seq; a ≠ b.
+func (t vrankGapTable) gap(seq, a, b int) float64 {
+	if b > a {
+		b--
+	}
+	return t.gaps[(a*t.sequences+seq)*t.peers+b]
+}
+
+// vrankGaps predicts, once per run (memoized in cfg), every ordered pair of
+// the systems' stories of each sequence, system by system, sequence by
+// sequence, the others in suite order. One call for all pairs rather than
+// one per system: Predict sorts a call's pairs by length into batches, so
+// one call pads less than several small ones and runs as fast per pair as
+// 'storyeval vrank predict' on the same pairs.
+func vrankGaps(ctx context.Context, s *story.Suite, cfg scoreConfig) (vrankGapTable, error) {
+	systems := s.Systems()
+	t := vrankGapTable{sequences: s.Len(), peers: len(systems) - 1}
+	if v, ok := cfg.models.done["vrank"]; ok {
+		t.gaps = v.([]float64)
+		return t, nil
+	}
+	var a, b []string
+	for _, sys := range systems {
+		for _, seq := range s.All() {
+			for _, o := range systems {
+				if o != sys {
+					a = append(a, seq.Stories[sys])
+					b = append(b, seq.Stories[o])
+				}
+			}
+		}
+	}
+	gaps, err := cfg.models.vrank.PredictWith(ctx, a, b, vrank.PredictOptions{Progress: cfg.progress.All})
+	if err != nil {
+		return t, err
+	}
+	cfg.models.done["vrank"] = gaps
+	t.gaps = gaps
+	return t, nil
 }

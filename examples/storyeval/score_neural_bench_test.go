@@ -1,10 +1,13 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"syscall"
 	"testing"
 	"time"
 
@@ -84,19 +87,128 @@ func BenchmarkScoreCoherenceVsCommand(b *testing.B) {
 	}
 	storiesPath := write("stories.json", texts)
 	suitePath := write("suite.json", map[string]any{"sequences": seqs})
-	run := func(b *testing.B, args []string) {
-		for range b.N {
-			start := time.Now()
-			if code := runMain(args, io.Discard, io.Discard); code != 0 {
-				b.Fatalf("%q: exit %d", args, code)
-			}
-			b.ReportMetric(time.Since(start).Seconds()/n, "s/story")
-		}
-	}
 	b.Run("rovist", func(b *testing.B) {
-		run(b, []string{"rovist", "-stories", storiesPath, "-coherence-model", filepath.Join(modelDir, rovist.CoherenceWeightsFile), "-albert", modelDir, "-metrics", "c"})
+		timeCommands(b, n, []string{"rovist", "-stories", storiesPath, "-coherence-model", filepath.Join(modelDir, rovist.CoherenceWeightsFile), "-albert", modelDir, "-metrics", "c"})
 	})
 	b.Run("score", func(b *testing.B) {
-		run(b, []string{"score", "-in", suitePath, "-models", models, "-metrics", "c", "-out", filepath.Join(dir, "out"), "-resamples", "100", "-rounds", "100"})
+		timeCommands(b, n, []string{"score", "-in", suitePath, "-models", models, "-metrics", "c", "-out", filepath.Join(dir, "out"), "-resamples", "100", "-rounds", "100"})
 	})
+}
+
+// timeCommands runs the storyeval command lines one after the other, b.N
+// times, and reports their total wall time divided by stories (s/story)
+// and the process's CPU time (user + system) divided by stories
+// (cpu-s/story), which a busy shared machine disturbs less.
+func timeCommands(b *testing.B, stories int, cmds ...[]string) {
+	timeCommandsPairs(b, stories, 0, cmds...)
+}
+
+// timeCommandsPairs is timeCommands that also reports the times per
+// predicted pair (s/pair, cpu-s/pair) when pairs > 0.
+func timeCommandsPairs(b *testing.B, stories, pairs int, cmds ...[]string) {
+	b.Helper()
+	for range b.N {
+		start, cpu := time.Now(), processCPUSeconds(b)
+		for _, args := range cmds {
+			var stderr bytes.Buffer
+			if code := runMain(args, io.Discard, &stderr); code != 0 {
+				b.Fatalf("%q: exit %d: %s", args, code, stderr.String())
+			}
+		}
+		d, c := time.Since(start).Seconds(), processCPUSeconds(b)-cpu
+		b.ReportMetric(d/float64(stories), "s/story")
+		b.ReportMetric(c/float64(stories), "cpu-s/story")
+		if pairs > 0 {
+			b.ReportMetric(d/float64(pairs), "s/pair")
+			b.ReportMetric(c/float64(pairs), "cpu-s/pair")
+		}
+	}
+}
+
+// processCPUSeconds is the user + system CPU time of the process so far.
+func processCPUSeconds(b *testing.B) float64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		b.Fatal(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()).Seconds()
+}
+
+// neuralBenchSuite is a story set for the score-vs-command benchmarks: the first
+// sequences of the embedded demo set with the stories of the given systems,
+// each sequence with images synthetic image ids of its own.
+type neuralBenchSuite struct {
+	// suite is the story-set JSON score reads.
+	suite string
+	// commandStories are, per system, RoViST's stories JSON {id: {"story",
+	// "images"}} that the rovist and groovist commands read.
+	commandStories map[string]string
+	// imageIDs are the images of every sequence, without repeats.
+	imageIDs []string
+	// stories are the stories of every system (system by system).
+	stories []story.Story
+	// seqs are the sequences, in order.
+	seqs []story.Sequence
+}
+
+// writeBenchSuite writes the files of a neuralBenchSuite of n sequences into dir.
+func writeBenchSuite(b *testing.B, dir string, n, images int, systems ...string) neuralBenchSuite {
+	b.Helper()
+	demo, err := story.DecodeSuite(demoStories, "demo", story.ReadOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if n > demo.Len() {
+		b.Fatalf("%d sequences asked, the demo has %d", n, demo.Len())
+	}
+	bs := neuralBenchSuite{commandStories: map[string]string{}}
+	type rovistStory struct {
+		Story  string   `json:"story"`
+		Images []string `json:"images"`
+	}
+	perSystem := map[string]map[string]rovistStory{}
+	seqs := map[string]any{}
+	for i := range n {
+		seq := demo.At(i)
+		var ids []string
+		for k := range images {
+			ids = append(ids, fmt.Sprintf("%s%02d", seq.ID, k))
+		}
+		bs.imageIDs = append(bs.imageIDs, ids...)
+		texts := map[string]string{}
+		for _, sys := range systems {
+			texts[sys] = seq.Stories[sys]
+			if perSystem[sys] == nil {
+				perSystem[sys] = map[string]rovistStory{}
+			}
+			perSystem[sys][seq.ID] = rovistStory{Story: seq.Stories[sys], Images: ids}
+		}
+		seqs[seq.ID] = map[string]any{"images": ids, "stories": texts}
+	}
+	bs.suite = writeJSONFile(b, filepath.Join(dir, "suite.json"), map[string]any{"systems": systems, "sequences": seqs})
+	for _, sys := range systems {
+		bs.commandStories[sys] = writeJSONFile(b, filepath.Join(dir, "stories-"+sys+".json"), perSystem[sys])
+	}
+	suite, err := story.ReadSuite(bs.suite, story.ReadOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, sys := range systems {
+		set, err := suite.System(sys)
+		if err != nil {
+			b.Fatal(err)
+		}
+		bs.stories = append(bs.stories, set.Stories()...)
+	}
+	for _, seq := range suite.All() {
+		bs.seqs = append(bs.seqs, seq)
+	}
+	return bs
+}
+
+// scoreArgs is a score command line for one metric with few resamples (the
+// summary's bootstrap is not what is measured).
+func scoreArgs(dir string, bs neuralBenchSuite, models, metric string, extra ...string) []string {
+	return append([]string{"score", "-in", bs.suite, "-models", models, "-metrics", metric, "-out", filepath.Join(dir, "out-"+metric),
+		"-resamples", "100", "-rounds", "100"}, extra...)
 }
