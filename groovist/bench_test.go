@@ -11,17 +11,10 @@ package groovist
 // scoring), the forward passes being timed inside the same run.
 
 import (
-	"bytes"
 	"context"
-	"encoding/binary"
-	"encoding/json"
 	"fmt"
-	"image"
-	"image/color"
-	"image/jpeg"
 	"math"
 	"math/rand"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -30,136 +23,15 @@ import (
 	"github.com/storyeval/storyeval/encoders"
 	"github.com/storyeval/storyeval/encoders/imageproc"
 	"github.com/storyeval/storyeval/encoders/tokenize"
+	"github.com/storyeval/storyeval/internal/randmodel"
 	"github.com/storyeval/storyeval/story"
 	"gorgonia.org/tensor"
 )
 
-func clipB32Config() encoders.CLIPConfig {
-	return encoders.CLIPConfig{
-		ProjectionDim: 512,
-		TextConfig: encoders.CLIPTowerConfig{VocabSize: 49408, HiddenSize: 512, NumHiddenLayers: 12, NumAttentionHeads: 8,
-			IntermediateSize: 2048, MaxPositionEmbeddings: 77, HiddenAct: "quick_gelu", LayerNormEps: 1e-5},
-		VisionConfig: encoders.CLIPTowerConfig{HiddenSize: 768, NumHiddenLayers: 12, NumAttentionHeads: 12, IntermediateSize: 3072,
-			ImageSize: 224, PatchSize: 32, NumChannels: 3, HiddenAct: "quick_gelu", LayerNormEps: 1e-5},
-	}
-}
-
-// clipTensorShapes lists HF CLIPModel's parameters for cfg.
-func clipTensorShapes(cfg encoders.CLIPConfig) [][2]any {
-	var out [][2]any
-	add := func(name string, shape ...int) { out = append(out, [2]any{name, shape}) }
-	tower := func(prefix string, c encoders.CLIPTowerConfig) {
-		H, I := c.HiddenSize, c.IntermediateSize
-		for l := 0; l < c.NumHiddenLayers; l++ {
-			p := fmt.Sprintf("%s.encoder.layers.%d.", prefix, l)
-			for _, proj := range []string{"k_proj", "v_proj", "q_proj", "out_proj"} {
-				add(p+"self_attn."+proj+".weight", H, H)
-				add(p+"self_attn."+proj+".bias", H)
-			}
-			add(p+"layer_norm1.weight", H)
-			add(p+"layer_norm1.bias", H)
-			add(p+"mlp.fc1.weight", I, H)
-			add(p+"mlp.fc1.bias", I)
-			add(p+"mlp.fc2.weight", H, I)
-			add(p+"mlp.fc2.bias", H)
-			add(p+"layer_norm2.weight", H)
-			add(p+"layer_norm2.bias", H)
-		}
-	}
-	t, v := cfg.TextConfig, cfg.VisionConfig
-	add("logit_scale")
-	add("text_model.embeddings.token_embedding.weight", t.VocabSize, t.HiddenSize)
-	add("text_model.embeddings.position_embedding.weight", t.MaxPositionEmbeddings, t.HiddenSize)
-	tower("text_model", t)
-	add("text_model.final_layer_norm.weight", t.HiddenSize)
-	add("text_model.final_layer_norm.bias", t.HiddenSize)
-	n := v.ImageSize / v.PatchSize
-	add("vision_model.embeddings.class_embedding", v.HiddenSize)
-	add("vision_model.embeddings.patch_embedding.weight", v.HiddenSize, v.NumChannels, v.PatchSize, v.PatchSize)
-	add("vision_model.embeddings.position_embedding.weight", n*n+1, v.HiddenSize)
-	add("vision_model.pre_layrnorm.weight", v.HiddenSize)
-	add("vision_model.pre_layrnorm.bias", v.HiddenSize)
-	tower("vision_model", v)
-	add("vision_model.post_layernorm.weight", v.HiddenSize)
-	add("vision_model.post_layernorm.bias", v.HiddenSize)
-	add("visual_projection.weight", cfg.ProjectionDim, v.HiddenSize)
-	add("text_projection.weight", cfg.ProjectionDim, t.HiddenSize)
-	return out
-}
-
-// writeRandomCLIP writes config.json and a random model.safetensors.
-func writeRandomCLIP(tb testing.TB, dir string, cfg encoders.CLIPConfig) {
-	tb.Helper()
-	cj, _ := json.Marshal(cfg)
-	if err := os.WriteFile(filepath.Join(dir, "config.json"), cj, 0o644); err != nil {
-		tb.Fatal(err)
-	}
-	shapes := clipTensorShapes(cfg)
-	header := map[string]any{}
-	off := 0
-	for _, s := range shapes {
-		n := 1
-		for _, d := range s[1].([]int) {
-			n *= d
-		}
-		header[s[0].(string)] = map[string]any{"dtype": "F32", "shape": s[1], "data_offsets": []int{off, off + 4*n}}
-		off += 4 * n
-	}
-	hj, _ := json.Marshal(header)
-	for len(hj)%8 != 0 {
-		hj = append(hj, ' ')
-	}
-	f, err := os.Create(filepath.Join(dir, "model.safetensors"))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer f.Close()
-	_ = binary.Write(f, binary.LittleEndian, uint64(len(hj)))
-	_, _ = f.Write(hj)
-	rng := rand.New(rand.NewSource(1))
-	buf := make([]byte, 0, 1<<20)
-	for _, s := range shapes {
-		name := s[0].(string)
-		n := 1
-		for _, d := range s[1].([]int) {
-			n *= d
-		}
-		for i := 0; i < n; i++ {
-			v := float32(rng.NormFloat64() * 0.02)
-			switch {
-			case strings.Contains(name, "norm") && strings.HasSuffix(name, ".weight"):
-				v = 1
-			case strings.HasSuffix(name, ".bias"):
-				v = 0
-			case name == "logit_scale":
-				v = 2.6592
-			}
-			buf = binary.LittleEndian.AppendUint32(buf, mathFloat32bits(v))
-			if len(buf) >= 1<<20 {
-				_, _ = f.Write(buf)
-				buf = buf[:0]
-			}
-		}
-	}
-	if _, err := f.Write(buf); err != nil {
-		tb.Fatal(err)
-	}
-}
-
-// writeJPEG writes a w×h JPEG with a random-colour gradient.
+// writeJPEG writes a synthetic w×h JPEG (internal/randmodel).
 func writeJPEG(tb testing.TB, path string, w, h int, rng *rand.Rand) {
-	img := image.NewRGBA(image.Rect(0, 0, w, h))
-	r0, g0, b0 := rng.Intn(256), rng.Intn(256), rng.Intn(256)
-	for y := 0; y < h; y++ {
-		for x := 0; x < w; x++ {
-			img.Set(x, y, color.RGBA{uint8(r0 + x), uint8(g0 + y), uint8(b0 + x*y), 255})
-		}
-	}
-	var buf bytes.Buffer
-	if err := jpeg.Encode(&buf, img, &jpeg.Options{Quality: 90}); err != nil {
-		tb.Fatal(err)
-	}
-	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+	tb.Helper()
+	if err := randmodel.WriteGradientJPEG(path, w, h, rng); err != nil {
 		tb.Fatal(err)
 	}
 }
@@ -167,7 +39,9 @@ func writeJPEG(tb testing.TB, path string, w, h int, rng *rand.Rand) {
 // benchModel loads the random full-size CLIP and the real BPE vocabulary.
 func benchModel(b *testing.B) (*encoders.CLIP, *tokenize.CLIP) {
 	dir := b.TempDir()
-	writeRandomCLIP(b, dir, clipB32Config())
+	if err := randmodel.WriteCLIP(dir, randmodel.CLIPB32(), 1); err != nil {
+		b.Fatal(err)
+	}
 	m, err := encoders.LoadCLIP(dir)
 	if err != nil {
 		b.Fatal(err)

@@ -1,14 +1,8 @@
 package rovist
 
 import (
-	"bytes"
 	"context"
-	"encoding/binary"
-	"encoding/json"
 	"fmt"
-	"image"
-	"image/color"
-	"image/jpeg"
 	"math/rand"
 	"os"
 	"path/filepath"
@@ -22,6 +16,7 @@ import (
 	"github.com/storyeval/storyeval/encoders/checkpoint"
 	"github.com/storyeval/storyeval/encoders/imageproc"
 	"github.com/storyeval/storyeval/encoders/tokenize"
+	"github.com/storyeval/storyeval/internal/randmodel"
 	"github.com/storyeval/storyeval/story"
 )
 
@@ -46,64 +41,12 @@ const (
 	benchStoriesAlbum = 5
 )
 
-// tensorSpec is one tensor of a random checkpoint.
-type tensorSpec struct {
-	name  string
-	shape []int
-	fill  string // "normal", "ones" or "zeros"
-}
-
-// writeRandomSafetensors writes the tensors with random N(0, 0.02²)
-// weights (LayerNorm weights 1, biases 0) and opens the file.
-func writeRandomSafetensors(b *testing.B, specs []tensorSpec, seed int64) *checkpoint.State {
+// openRandomCheckpoint writes params with random weights
+// (internal/randmodel) to a temporary safetensors file and opens it.
+func openRandomCheckpoint(b *testing.B, params []randmodel.Param, seed int64) *checkpoint.State {
 	b.Helper()
-	rng := rand.New(rand.NewSource(seed))
-	header := map[string]any{}
-	off := 0
-	for _, s := range specs {
-		n := 4
-		for _, d := range s.shape {
-			n *= d
-		}
-		header[s.name] = map[string]any{"dtype": "F32", "shape": s.shape, "data_offsets": []int{off, off + n}}
-		off += n
-	}
-	hdr, err := json.Marshal(header)
-	if err != nil {
-		b.Fatal(err)
-	}
-	for len(hdr)%8 != 0 {
-		hdr = append(hdr, ' ')
-	}
 	path := filepath.Join(b.TempDir(), "model.safetensors")
-	f, err := os.Create(path)
-	if err != nil {
-		b.Fatal(err)
-	}
-	var buf bytes.Buffer
-	binary.Write(&buf, binary.LittleEndian, uint64(len(hdr)))
-	buf.Write(hdr)
-	for _, s := range specs {
-		n := 1
-		for _, d := range s.shape {
-			n *= d
-		}
-		data := make([]float32, n)
-		for i := range data {
-			switch s.fill {
-			case "ones":
-				data[i] = 1
-			case "normal":
-				data[i] = float32(rng.NormFloat64() * 0.02)
-			}
-		}
-		binary.Write(&buf, binary.LittleEndian, data)
-		if _, err := f.Write(buf.Bytes()); err != nil {
-			b.Fatal(err)
-		}
-		buf.Reset()
-	}
-	if err := f.Close(); err != nil {
+	if err := randmodel.WriteSafetensors(path, params, seed); err != nil {
 		b.Fatal(err)
 	}
 	st, err := checkpoint.Open(path)
@@ -114,68 +57,17 @@ func writeRandomSafetensors(b *testing.B, specs []tensorSpec, seed int64) *check
 	return st
 }
 
-func linearSpecs(name string, out, in int) []tensorSpec {
-	return []tensorSpec{{name + ".weight", []int{out, in}, "normal"}, {name + ".bias", []int{out}, "zeros"}}
-}
-
-func normSpecs(name string, n int) []tensorSpec {
-	return []tensorSpec{{name + ".weight", []int{n}, "ones"}, {name + ".bias", []int{n}, "zeros"}}
-}
-
 // albertLargeCheckpoint is a RoViST-C state_dict of albert-large's shape.
 func albertLargeCheckpoint(b *testing.B) (encoders.ALBERTConfig, *checkpoint.State) {
 	cfg := encoders.ALBERTConfig{VocabSize: 30000, EmbeddingSize: 128, HiddenSize: 1024, NumHiddenLayers: benchLayers(24), NumHiddenGroups: 1, InnerGroupNum: 1,
 		NumAttentionHeads: 16, IntermediateSize: 4096, HiddenAct: "gelu", MaxPositionEmbeddings: 512, TypeVocabSize: 2, LayerNormEps: 1e-12}
-	E, H, I := cfg.EmbeddingSize, cfg.HiddenSize, cfg.IntermediateSize
-	p := "albert_model."
-	l := p + "encoder.albert_layer_groups.0.albert_layers.0."
-	specs := []tensorSpec{
-		{p + "embeddings.word_embeddings.weight", []int{cfg.VocabSize, E}, "normal"},
-		{p + "embeddings.position_embeddings.weight", []int{512, E}, "normal"},
-		{p + "embeddings.token_type_embeddings.weight", []int{2, E}, "normal"},
-	}
-	specs = append(specs, normSpecs(p+"embeddings.LayerNorm", E)...)
-	specs = append(specs, linearSpecs(p+"encoder.embedding_hidden_mapping_in", H, E)...)
-	for _, n := range []string{"query", "key", "value", "dense"} {
-		specs = append(specs, linearSpecs(l+"attention."+n, H, H)...)
-	}
-	specs = append(specs, normSpecs(l+"attention.LayerNorm", H)...)
-	specs = append(specs, linearSpecs(l+"ffn", I, H)...)
-	specs = append(specs, linearSpecs(l+"ffn_output", H, I)...)
-	specs = append(specs, normSpecs(l+"full_layer_layer_norm", H)...)
-	specs = append(specs, linearSpecs(p+"pooler", H, H)...)
-	specs = append(specs, linearSpecs("linear", 2, H)...)
-	return cfg, writeRandomSafetensors(b, specs, 1)
+	return cfg, openRandomCheckpoint(b, randmodel.RoViSTCParams(cfg), 1)
 }
 
 // vitBaseCheckpoint is a RoViST-VG state_dict of ViT-B/16 (in21k)'s shape.
 func vitBaseCheckpoint(b *testing.B) (encoders.ViTConfig, *checkpoint.State) {
-	qkv := true
-	cfg := encoders.ViTConfig{HiddenSize: 768, NumHiddenLayers: 12, NumAttentionHeads: 12, IntermediateSize: 3072, HiddenAct: "gelu",
-		ImageSize: 224, PatchSize: 16, NumChannels: 3, LayerNormEps: 1e-12, QKVBias: &qkv}
-	H, I := cfg.HiddenSize, cfg.IntermediateSize
-	p := "image_encoder.image_model."
-	specs := []tensorSpec{
-		{p + "embeddings.cls_token", []int{1, 1, H}, "normal"},
-		{p + "embeddings.position_embeddings", []int{1, 197, H}, "normal"},
-		{p + "embeddings.patch_embeddings.projection.weight", []int{H, 3, 16, 16}, "normal"},
-		{p + "embeddings.patch_embeddings.projection.bias", []int{H}, "zeros"},
-	}
-	for i := range cfg.NumHiddenLayers {
-		l := fmt.Sprintf("%sencoder.layer.%d.", p, i)
-		for _, n := range []string{"attention.attention.query", "attention.attention.key", "attention.attention.value", "attention.output.dense"} {
-			specs = append(specs, linearSpecs(l+n, H, H)...)
-		}
-		specs = append(specs, linearSpecs(l+"intermediate.dense", I, H)...)
-		specs = append(specs, linearSpecs(l+"output.dense", H, I)...)
-		specs = append(specs, normSpecs(l+"layernorm_before", H)...)
-		specs = append(specs, normSpecs(l+"layernorm_after", H)...)
-	}
-	specs = append(specs, normSpecs(p+"layernorm", H)...)
-	specs = append(specs, linearSpecs(p+"pooler.dense", H, H)...)
-	specs = append(specs, linearSpecs("image_encoder.linear", 1024, H)...)
-	specs = append(specs, linearSpecs("text_encoder.linear", 1024, 300)...)
-	return cfg, writeRandomSafetensors(b, specs, 2)
+	cfg := randmodel.ViTB16In21k()
+	return cfg, openRandomCheckpoint(b, randmodel.RoViSTVGParams(cfg), 2)
 }
 
 var benchWords = strings.Fields(`the family went to the beach and the kids played in the sand with a dog near the water
@@ -213,44 +105,21 @@ func benchStorySet() []story.Story {
 // pixels, and a GloVe file with random 300-d vectors.
 func benchLayout(b *testing.B, stories []story.Story) (csvPath, crops, glovePath string) {
 	dir := b.TempDir()
-	crops = filepath.Join(dir, "crops")
-	if err := os.Mkdir(crops, 0o755); err != nil {
-		b.Fatal(err)
-	}
-	rng := rand.New(rand.NewSource(4))
-	var csvb strings.Builder
-	csvb.WriteString("image_id,bbox\n")
+	var ids []string
 	seen := map[string]bool{}
 	for _, st := range stories {
 		for _, im := range st.Images {
-			if seen[im.ID] {
-				continue
-			}
-			seen[im.ID] = true
-			for k := range benchCropsImage {
-				w, h := 60+rng.Intn(100), 40+rng.Intn(80)
-				label := fmt.Sprintf("[%d.0, 0.0, %d.0, %d.0]", k, k+w, h)
-				fmt.Fprintf(&csvb, "%s,\"%s\"\n", im.ID, label)
-				img := image.NewRGBA(image.Rect(0, 0, w, h))
-				for y := range h {
-					for x := range w {
-						img.Set(x, y, color.RGBA{uint8(x * 3), uint8(y * 5), uint8(rng.Intn(256)), 255})
-					}
-				}
-				var jb bytes.Buffer
-				if err := jpeg.Encode(&jb, img, &jpeg.Options{Quality: 90}); err != nil {
-					b.Fatal(err)
-				}
-				if err := os.WriteFile(filepath.Join(crops, im.ID+"_"+label+".jpg"), jb.Bytes(), 0o644); err != nil {
-					b.Fatal(err)
-				}
+			if !seen[im.ID] {
+				seen[im.ID] = true
+				ids = append(ids, im.ID)
 			}
 		}
 	}
-	csvPath = filepath.Join(dir, "vist_entities.csv")
-	if err := os.WriteFile(csvPath, []byte(csvb.String()), 0o644); err != nil {
+	csvPath, crops, err := randmodel.WriteRegionCrops(dir, ids, benchCropsImage, 4)
+	if err != nil {
 		b.Fatal(err)
 	}
+	rng := rand.New(rand.NewSource(5))
 	var gb strings.Builder
 	for _, w := range append(slices.Clone(benchWords), GloVeUnknown) {
 		gb.WriteString(w)
