@@ -52,10 +52,7 @@ func BenchmarkScoreCLIPScoreVsCommand(b *testing.B) {
 	}
 	candsPath := writeJSONFile(b, filepath.Join(dir, "cands.json"), captions)
 	suitePath := writeJSONFile(b, filepath.Join(dir, "suite.json"), map[string]any{"images": paths, "sequences": seqs})
-	b.Run("clipscore", func(b *testing.B) {
-		timeCommands(b, n, []string{"clipscore", "-cands", candsPath, "-images", imagesDir, "-model", clipDir})
-	})
-	b.Run("score", func(b *testing.B) {
-		timeCommands(b, n, []string{"score", "-in", suitePath, "-models", filepath.Join(dir, "models"), "-metrics", "clipscore", "-out", filepath.Join(dir, "out"), "-resamples", "100", "-rounds", "100"})
-	})
+	compareWithCommand(b, n, 0,
+		[][]string{{"clipscore", "-cands", candsPath, "-images", imagesDir, "-model", clipDir}},
+		[]string{"score", "-in", suitePath, "-models", filepath.Join(dir, "models"), "-metrics", "clipscore", "-out", filepath.Join(dir, "out"), "-resamples", "100", "-rounds", "100"})
 }

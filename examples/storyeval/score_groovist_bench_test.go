@@ -37,9 +37,8 @@ func BenchmarkScoreGROOViSTVsCommand(b *testing.B) {
 		for _, sys := range c.systems {
 			cmds = append(cmds, []string{"groovist", "-stories", bs.commandStories[sys], "-model", clipDir, "-entities", regions, "-crops", cropsDir})
 		}
-		b.Run(c.name+"/groovist", func(b *testing.B) { timeCommands(b, stories, cmds...) })
-		b.Run(c.name+"/score", func(b *testing.B) {
-			timeCommands(b, stories, scoreArgs(cdir, bs, models, "groovist", "-regions", regions, "-crops", cropsDir))
+		b.Run(c.name, func(b *testing.B) {
+			compareWithCommand(b, stories, 0, cmds, scoreArgs(cdir, bs, models, "groovist", "-regions", regions, "-crops", cropsDir))
 		})
 	}
 }

@@ -45,9 +45,8 @@ func BenchmarkScoreGroundingVsCommand(b *testing.B) {
 			cmds = append(cmds, []string{"rovist", "-stories", bs.commandStories[sys], "-metrics", "vg", "-grounding-model", ckpt, "-vit", vitDir,
 				"-glove", glove, "-idf", idf, "-regions", regions, "-crops", cropsDir})
 		}
-		b.Run(c.name+"/rovist", func(b *testing.B) { timeCommands(b, stories, cmds...) })
-		b.Run(c.name+"/score", func(b *testing.B) {
-			timeCommands(b, stories, scoreArgs(cdir, bs, models, "vg", "-regions", regions, "-crops", cropsDir))
+		b.Run(c.name, func(b *testing.B) {
+			compareWithCommand(b, stories, 0, cmds, scoreArgs(cdir, bs, models, "vg", "-regions", regions, "-crops", cropsDir))
 		})
 	}
 }

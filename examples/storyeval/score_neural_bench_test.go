@@ -87,41 +87,54 @@ func BenchmarkScoreCoherenceVsCommand(b *testing.B) {
 	}
 	storiesPath := write("stories.json", texts)
 	suitePath := write("suite.json", map[string]any{"sequences": seqs})
-	b.Run("rovist", func(b *testing.B) {
-		timeCommands(b, n, []string{"rovist", "-stories", storiesPath, "-coherence-model", filepath.Join(modelDir, rovist.CoherenceWeightsFile), "-albert", modelDir, "-metrics", "c"})
-	})
-	b.Run("score", func(b *testing.B) {
-		timeCommands(b, n, []string{"score", "-in", suitePath, "-models", models, "-metrics", "c", "-out", filepath.Join(dir, "out"), "-resamples", "100", "-rounds", "100"})
-	})
+	compareWithCommand(b, n, 0,
+		[][]string{{"rovist", "-stories", storiesPath, "-coherence-model", filepath.Join(modelDir, rovist.CoherenceWeightsFile), "-albert", modelDir, "-metrics", "c"}},
+		[]string{"score", "-in", suitePath, "-models", models, "-metrics", "c", "-out", filepath.Join(dir, "out"), "-resamples", "100", "-rounds", "100"})
 }
 
-// timeCommands runs the storyeval command lines one after the other, b.N
-// times, and reports their total wall time divided by stories (s/story)
-// and the process's CPU time (user + system) divided by stories
-// (cpu-s/story), which a busy shared machine disturbs less.
-func timeCommands(b *testing.B, stories int, cmds ...[]string) {
-	timeCommandsPairs(b, stories, 0, cmds...)
-}
-
-// timeCommandsPairs is timeCommands that also reports the times per
-// predicted pair (s/pair, cpu-s/pair) when pairs > 0.
-func timeCommandsPairs(b *testing.B, stories, pairs int, cmds ...[]string) {
+// compareWithCommand times a metric's own command lines (command, run one
+// after the other: e.g. once per system) against one `score` run doing the
+// same work, interleaved command–score–score–command in every iteration so
+// that a machine whose speed drifts (a shared VM, a warming process) biases
+// neither side. It reports each side's wall time per story
+// (command-s/story, score-s/story), their CPU times per story (user +
+// system of the process, which a busy machine disturbs less), the ratios
+// score/command of both, and with pairs > 0 the wall times per predicted
+// pair. A ratio at or below 1.10 is "within 10 %".
+func compareWithCommand(b *testing.B, stories, pairs int, command [][]string, score []string) {
 	b.Helper()
-	for range b.N {
-		start, cpu := time.Now(), processCPUSeconds(b)
-		for _, args := range cmds {
+	var wall, cpu [2]float64 // [command, score]
+	runSide := func(side int) {
+		start, c0 := time.Now(), processCPUSeconds(b)
+		lines := command
+		if side == 1 {
+			lines = [][]string{score}
+		}
+		for _, args := range lines {
 			var stderr bytes.Buffer
 			if code := runMain(args, io.Discard, &stderr); code != 0 {
 				b.Fatalf("%q: exit %d: %s", args, code, stderr.String())
 			}
 		}
-		d, c := time.Since(start).Seconds(), processCPUSeconds(b)-cpu
-		b.ReportMetric(d/float64(stories), "s/story")
-		b.ReportMetric(c/float64(stories), "cpu-s/story")
-		if pairs > 0 {
-			b.ReportMetric(d/float64(pairs), "s/pair")
-			b.ReportMetric(c/float64(pairs), "cpu-s/pair")
+		wall[side] += time.Since(start).Seconds()
+		cpu[side] += processCPUSeconds(b) - c0
+	}
+	for range b.N {
+		for _, side := range []int{0, 1, 1, 0} {
+			runSide(side)
 		}
+	}
+	runs := float64(2 * b.N * stories)
+	b.ReportMetric(wall[0]/runs, "command-s/story")
+	b.ReportMetric(wall[1]/runs, "score-s/story")
+	b.ReportMetric(cpu[0]/runs, "command-cpu-s/story")
+	b.ReportMetric(cpu[1]/runs, "score-cpu-s/story")
+	b.ReportMetric(wall[1]/wall[0], "score/command")
+	b.ReportMetric(cpu[1]/cpu[0], "score/command-cpu")
+	if pairs > 0 {
+		perPair := float64(2 * b.N * pairs)
+		b.ReportMetric(wall[0]/perPair, "command-s/pair")
+		b.ReportMetric(wall[1]/perPair, "score-s/pair")
 	}
 }
 

@@ -58,10 +58,5 @@ func BenchmarkScoreVrankVsCommand(b *testing.B) {
 		b.Fatal(err)
 	}
 	stories, pairs := sequences*len(systems), len(rows)-1
-	b.Run("vrank-predict", func(b *testing.B) {
-		timeCommandsPairs(b, stories, pairs, []string{"vrank", "predict", "-model", modelDir, "-csv", pairsPath})
-	})
-	b.Run("score", func(b *testing.B) {
-		timeCommandsPairs(b, stories, pairs, scoreArgs(dir, bs, models, "vrank"))
-	})
+	compareWithCommand(b, stories, pairs, [][]string{{"vrank", "predict", "-model", modelDir, "-csv", pairsPath}}, scoreArgs(dir, bs, models, "vrank"))
 }
