@@ -2,7 +2,6 @@ package rovist
 
 import (
 	"context"
-	"fmt"
 	"math/rand"
 	"os"
 	"path/filepath"
@@ -119,17 +118,8 @@ func benchLayout(b *testing.B, stories []story.Story) (csvPath, crops, glovePath
 	if err != nil {
 		b.Fatal(err)
 	}
-	rng := rand.New(rand.NewSource(5))
-	var gb strings.Builder
-	for _, w := range append(slices.Clone(benchWords), GloVeUnknown) {
-		gb.WriteString(w)
-		for range 300 {
-			fmt.Fprintf(&gb, " %.6f", rng.NormFloat64()*0.3)
-		}
-		gb.WriteByte('\n')
-	}
 	glovePath = filepath.Join(dir, "glove.6B.300d.txt")
-	if err := os.WriteFile(glovePath, []byte(gb.String()), 0o644); err != nil {
+	if err := randmodel.WriteGloVe(glovePath, append(slices.Clone(benchWords), GloVeUnknown), 300, 5); err != nil {
 		b.Fatal(err)
 	}
 	return csvPath, crops, glovePath

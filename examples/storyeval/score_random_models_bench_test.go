@@ -8,13 +8,11 @@ package main
 import (
 	"encoding/binary"
 	"encoding/json"
-	"fmt"
 	"math"
 	"math/rand"
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/storyeval/storyeval/internal/randmodel"
@@ -100,21 +98,13 @@ func writeNounTables(b *testing.B, dir string, stories []story.Story) (glovePath
 	}
 	slices.Sort(words)
 	words = slices.Compact(words)
-	rng := rand.New(rand.NewSource(5))
-	var gb strings.Builder
-	for _, w := range append(slices.Clone(words), rovist.GloVeUnknown) {
-		gb.WriteString(w)
-		for range 300 {
-			fmt.Fprintf(&gb, " %.6f", rng.NormFloat64()*0.3)
-		}
-		gb.WriteByte('\n')
-	}
 	glovePath = filepath.Join(dir, "glove.6B.300d.txt")
-	if err := os.WriteFile(glovePath, []byte(gb.String()), 0o644); err != nil {
+	if err := randmodel.WriteGloVe(glovePath, append(slices.Clone(words), rovist.GloVeUnknown), 300, 5); err != nil {
 		b.Fatal(err)
 	}
 	// Pickle protocol 2: PROTO 2, EMPTY_DICT, MARK, (BINUNICODE key,
 	// BINFLOAT value)..., SETITEMS, STOP.
+	rng := rand.New(rand.NewSource(6))
 	pk := []byte{0x80, 2, '}', '('}
 	for _, w := range words {
 		pk = append(pk, 'X')

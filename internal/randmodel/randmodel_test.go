@@ -261,3 +261,25 @@ func TestWriteRegionCropsReadable(t *testing.T) {
 		}
 	}
 }
+
+// TestWriteGloVeLoads checks that RoViST's GloVe reader reads every word
+// with its dimension and that words get different vectors.
+func TestWriteGloVeLoads(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "glove.txt")
+	words := []string{"dog", "beach", rovist.GloVeUnknown}
+	if err := randmodel.WriteGloVe(path, words, 300, 1); err != nil {
+		t.Fatal(err)
+	}
+	g, err := rovist.LoadGloVe(path, nil, rovist.GloVeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.Len() != len(words) || g.Dim() != 300 {
+		t.Fatalf("%d words of dimension %d, want %d of 300", g.Len(), g.Dim(), len(words))
+	}
+	dog, _ := g.Vector("dog")
+	beach, ok := g.Vector("beach")
+	if !ok || slices.Equal(dog, beach) {
+		t.Error("beach missing or equal to dog")
+	}
+}
