@@ -144,14 +144,7 @@ func TestScoreLearnedMetricsMatchPackages(t *testing.T) {
 		t.Fatal(err)
 	}
 	grounder := &rovist.Grounder{Model: gm, GloVe: glove, IDF: idf, Regions: rovist.CropFolder{Entities: ents, Dir: crops}}
-	clip, err := encoders.LoadCLIP(filepath.Join(models, "clip"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	tok, err := tokenize.LoadCLIP(filepath.Join(models, "clip"), tokenize.CLIPOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	clip, tok := loadCLIPFolder(t, filepath.Join(models, "clip"))
 	gs, err := groovist.NewScorer(clip, tok)
 	if err != nil {
 		t.Fatal(err)
@@ -383,14 +376,7 @@ func TestScoreCLIPScoreMatchesPackage(t *testing.T) {
 		if code := runMain([]string{"score", "-in", suitePath, "-models", models, "-metrics", "nr,clipscore", "-out", out, "-resamples", "50", "-rounds", "50"}, &stdout, &stderr); code != 0 {
 			t.Fatalf("exit %d: %s", code, stderr.String())
 		}
-		clip, err := encoders.LoadCLIP(filepath.Join(models, "clip"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		tok, err := tokenize.LoadCLIP(filepath.Join(models, "clip"), tokenize.CLIPOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
+		clip, tok := loadCLIPFolder(t, filepath.Join(models, "clip"))
 		cs, err := groovist.NewCLIPScorer(clip, tok)
 		if err != nil {
 			t.Fatal(err)
@@ -568,4 +554,19 @@ func readScoresCSV(t *testing.T, path string) [][]string {
 		t.Fatal(err)
 	}
 	return rows
+}
+
+// loadCLIPFolder loads the CLIP model and tokenizer of a models folder's
+// clip/ directory, as score does.
+func loadCLIPFolder(t *testing.T, dir string) (*encoders.CLIP, *tokenize.CLIP) {
+	t.Helper()
+	clip, err := encoders.LoadCLIP(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tok, err := tokenize.LoadCLIP(dir, tokenize.CLIPOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return clip, tok
 }
