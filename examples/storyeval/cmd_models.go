@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -114,8 +113,7 @@ func runModels(args []string, stdout, stderr io.Writer) error {
 	if len(args) > 0 && args[0] == "convert" {
 		return runModelsConvert(args[1:], stdout, stderr)
 	}
-	fs := flag.NewFlagSet("models", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("models", stderr)
 	dir := fs.String("dir", "", "models folder to check (required)")
 	format := fs.String("format", "table", "output format: table or json")
 	fs.Usage = func() {
@@ -126,11 +124,8 @@ func runModels(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintln(stderr, "publishes it and the name to give it. Flags go before positional arguments; there are none.")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args, 0); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected arguments %q (flags go before positional arguments)", fs.Args())
 	}
 	if *dir == "" {
 		fs.Usage()

@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"strings"
@@ -19,8 +18,7 @@ import (
 // options) are left out. The torch.save dict's "model." prefix is dropped by
 // default, so the file holds the state_dict the scorers read either way.
 func runModelsConvert(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("models convert", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("models convert", stderr)
 	in := fs.String("in", "", "checkpoint to convert (required)")
 	out := fs.String("out", "", "safetensors file to write (required; written to a temporary file, then renamed)")
 	strip := fs.String("strip", "model.", "prefix removed from every tensor name when all of them have it (\"\" keeps names as stored)")
@@ -28,11 +26,8 @@ func runModelsConvert(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintln(stderr, "usage: storyeval models convert -in CHECKPOINT -out FILE.safetensors [-strip PREFIX]")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args, 0); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected arguments %q (flags go before positional arguments)", fs.Args())
 	}
 	if *in == "" || *out == "" {
 		fs.Usage()

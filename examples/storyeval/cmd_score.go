@@ -5,7 +5,6 @@ import (
 	"context"
 	_ "embed"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -60,8 +59,7 @@ type scoreRun struct {
 }
 
 func runScore(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("score", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("score", stderr)
 	demo := fs.Bool("demo", false, "score the embedded demo story set (20 VIST sequences, 3 systems, synthetic ratings, a toy StyleM table) instead of -in")
 	in := fs.String("in", "", "story set: a JSON file (sequences with images, references and one story per system) or a folder of per-system NAME.json files {id: story} with an optional references.json (required)")
 	metrics := fs.String("metrics", "all", "metrics to run: all, or a comma-separated list of bleu,meteor,rouge,cider,nr,stylem,c,vg,groovist,clipscore,vrank")
@@ -86,11 +84,8 @@ func runScore(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintln(stderr, "and report.html. Flags go before positional arguments; there are none.")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args, 0); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected arguments %q (flags go before positional arguments)", fs.Args())
 	}
 	if *in == "" && !*demo {
 		fs.Usage()
