@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/base64"
-	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -40,8 +39,7 @@ type checkpointSummary struct {
 }
 
 func runCheckpoint(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("checkpoint", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("checkpoint", stderr)
 	prefix := fs.String("prefix", "", `only names starting with this prefix, shown without it (e.g. "model.albert_model.")`)
 	stats := fs.Bool("stats", false, "read every tensor and report mean, min, max and the first 4 elements")
 	fs.Usage = func() {

@@ -4,7 +4,6 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 
@@ -21,8 +20,7 @@ func init() {
 }
 
 func runCLIPScore(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("clipscore", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("clipscore", stderr)
 	candsPath := fs.String("cands", "", "JSON file {image id: candidate caption} (required)")
 	imagesDir := fs.String("images", "", "folder of images named {image id}.png/.jpg/.jpeg (required)")
 	refsPath := fs.String("refs", "", "JSON file {image id: [references]} (or {image id: reference}) for RefCLIPScore")
@@ -33,11 +31,8 @@ func runCLIPScore(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintln(stderr, "\nPer image: CLIPScore = 2.5·max(cos(image, \"A photo depicts \" + caption), 0); with -refs also RefCLIPScore.")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args, 0); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected arguments %q", fs.Args())
 	}
 	if *candsPath == "" || *imagesDir == "" {
 		fs.Usage()

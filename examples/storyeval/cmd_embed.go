@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -31,8 +30,7 @@ type embedOutput struct {
 }
 
 func runEmbed(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("embed", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("embed", stderr)
 	dir := fs.String("model", "", "HuggingFace model directory: config.json, weights, tokenizer or preprocessor files (required)")
 	text := fs.String("text", "", "text to embed (BERT, ALBERT, CLIP)")
 	image := fs.String("image", "", "PNG or JPEG file to embed (ViT, CLIP)")

@@ -4,7 +4,6 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"strconv"
@@ -24,8 +23,7 @@ func init() {
 }
 
 func runGroovist(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("groovist", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("groovist", stderr)
 	npsPath := fs.String("nps", "", "JSON file {id: [noun phrases]} (e.g. spaCy's, as GROOViST's nphrases.json)")
 	storiesPath := fs.String("stories", "", "JSON file {id: text} or {id: {\"story\", \"images\"}}: phrases are extracted when -nps is not given")
 	clip := addCLIPModelFlags(fs)
@@ -48,11 +46,8 @@ func runGroovist(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintln(stderr, "\nScores each story's noun phrases against the region crops of its images (GROOViST, Surikuchi et al. 2023).")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args, 0); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected arguments %q", fs.Args())
 	}
 	if *npsPath == "" && *storiesPath == "" {
 		fs.Usage()

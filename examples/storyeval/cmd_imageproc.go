@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"encoding/binary"
-	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -35,8 +34,7 @@ type imageprocItem struct {
 }
 
 func runImageproc(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("imageproc", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("imageproc", stderr)
 	config := fs.String("config", "", "preprocessor_config.json of the model (overrides -processor)")
 	processor := fs.String("processor", "vit", "processor defaults when no -config is given: vit, clip (HF CLIPImageProcessor) or openai-clip (clip.load preprocess, half-even crop)")
 	size := fs.Int("size", 224, "image size for -processor openai-clip")

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -42,8 +41,7 @@ func runRoViST(args []string, stdout, stderr io.Writer) error {
 	if len(args) > 0 && args[0] == "train" {
 		return runRoViSTTrain(args[1:], stdout, stderr)
 	}
-	fs := flag.NewFlagSet("rovist", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("rovist", stderr)
 	var f rovistFlags
 	fs.StringVar(&f.stories, "stories", "", "JSON file {id: text} or RoViST's {id: {\"story\": text, \"images\": [ids]}} (required)")
 	fs.StringVar(&f.ids, "ids", "", "comma-separated story ids to score, in this order (default: all, in file order)")
@@ -72,11 +70,8 @@ func runRoViST(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintln(stderr, "scores (fewer than two sentences, no nouns) are NaN in CSV and null in JSON.")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args, 0); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected arguments %q", fs.Args())
 	}
 	if f.stories == "" {
 		fs.Usage()

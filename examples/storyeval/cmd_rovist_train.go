@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"math/rand"
@@ -32,8 +31,7 @@ type rovistTrainEpochOutput struct {
 const rovistTrainUsage = "usage: storyeval rovist train vg -pairs FILE -crops DIR -glove FILE (-init FILE|DIR | -resume DIR) -out DIR [flags]"
 
 func runRovistTrain(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("rovist train vg", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("rovist train vg", stderr)
 	pairsPath := fs.String("pairs", "", "region–phrase pairs: a CSV with columns image_id, bbox, noun_phrase (Flickr30k Entities layout; required)")
 	crops := fs.String("crops", "", "folder of the region crops {image_id}_{bbox}.jpg (required)")
 	glovePath := fs.String("glove", "", "GloVe 300-d text file, e.g. glove.6B.300d.txt[.gz] (required)")
@@ -54,7 +52,7 @@ func runRovistTrain(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintln(stderr, rovistTrainUsage)
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args, 0); err != nil {
 		return err
 	}
 	if *pairsPath == "" || *crops == "" || *glovePath == "" || *tf.out == "" || (*initPath == "") == (*tf.resume == "") {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 
@@ -28,8 +27,7 @@ type rovistTrainCEpochJS struct {
 
 func runRovistTrainC(args []string, stdout, stderr io.Writer) error {
 	const usageLine = "usage: storyeval rovist train c -stories FILE (-albert DIR [-checkpoint FILE] | -resume DIR) -out DIR [flags]"
-	fs := flag.NewFlagSet("rovist train c", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("rovist train c", stderr)
 	storiesPath := fs.String("stories", "", "training stories: {id: story} or RoViST's {id: {\"story\", \"images\"}} JSON (required)")
 	valPath := fs.String("val-stories", "", "validation stories in the same format (default: a seeded share of the training pairs, see -val-fraction)")
 	albertDir := fs.String("albert", "", "ALBERT folder to start from (config.json, spiece.model and, without -checkpoint, its pretrained weights), e.g. albert-large-v1")
@@ -48,7 +46,7 @@ func runRovistTrainC(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintln(stderr, "Each two adjacent sentences of a story give a positive pair (in order, label 1) and the swapped pair (label 0).")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args, 0); err != nil {
 		return err
 	}
 	if *storiesPath == "" || *tf.out == "" || (*albertDir == "") == (*tf.resume == "") {

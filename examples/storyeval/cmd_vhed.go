@@ -5,7 +5,6 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -138,8 +137,7 @@ func runVHED(args []string, stdout, stderr io.Writer) error {
 }
 
 func runVHEDAssess(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("vhed assess", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("vhed assess", stderr)
 	csvPath := fs.String("csv", "", "the VHED CSV (columns "+strings.Join(vrank.VHEDColumns(), ",")+") (required)")
 	scoresPath := fs.String("scores", "", "CSV of scores to assess: with columns story_id and model, one row per story and one column per metric (higher is better);\n"+
 		"otherwise one row per VHED row, in order, and one column per scorer holding predicted gaps (< 0: story 1 is better), as the Vrank model predicts")
@@ -157,11 +155,8 @@ func runVHEDAssess(args []string, stdout, stderr io.Writer) error {
 	resamples := fs.Int("bootstrap", 1000, "bootstrap resamples for the accuracy intervals (0: none)")
 	confidence := fs.Float64("confidence", correlation.DefaultConfidence, "coverage of the bootstrap intervals")
 	seed := fs.Uint64("seed", 0, "seed of the bootstrap resamples")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args, 0); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected arguments %q", fs.Args())
 	}
 	if *csvPath == "" {
 		fs.Usage()

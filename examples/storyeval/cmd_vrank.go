@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/csv"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"strings"
@@ -43,8 +42,7 @@ type vrankEpochOutput struct {
 }
 
 func runVrankTrain(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("vrank train", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("vrank train", stderr)
 	csvPath := fs.String("csv", "", "training pairs: a CSV with the VHED columns sent1, sent2, label (required)")
 	valPath := fs.String("val-csv", "", "validation pairs in the same format (default: a seeded share of -csv, see -val-fraction)")
 	encoder := fs.String("encoder", "", "pretrained BERT/SimCSE model folder to start from, e.g. sup-simcse-bert-base-uncased")
@@ -61,7 +59,7 @@ func runVrankTrain(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintln(stderr, "usage: storyeval vrank train -csv FILE (-encoder DIR | -resume DIR) -out DIR [flags]")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args, 0); err != nil {
 		return err
 	}
 	if *csvPath == "" || *tf.out == "" || (*encoder == "") == (*tf.resume == "") {
@@ -155,8 +153,7 @@ type vrankPrediction struct {
 }
 
 func runVrankPredict(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("vrank predict", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("vrank predict", stderr)
 	dir := fs.String("model", "", "trained Vrank model folder (required)")
 	csvPath := fs.String("csv", "", "story pairs: a CSV with columns sent1 and sent2 (required)")
 	fs.Usage = func() {
@@ -164,7 +161,7 @@ func runVrankPredict(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintln(stderr, "prints the predicted ranking gap of each pair, in input order (negative: story 1 is better)")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args, 0); err != nil {
 		return err
 	}
 	if *dir == "" || *csvPath == "" {

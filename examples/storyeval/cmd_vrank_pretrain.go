@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 
@@ -19,8 +18,7 @@ type vrankPretrainOutput struct {
 
 func runVrankPretrain(args []string, stdout, stderr io.Writer) error {
 	const usageLine = "usage: storyeval vrank pretrain -corpus FILE (-encoder DIR | -resume DIR) -out DIR [flags]"
-	fs := flag.NewFlagSet("vrank pretrain", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("vrank pretrain", stderr)
 	corpus := fs.String("corpus", "", "training texts: a {id: story} JSON such as the VIST references (required)")
 	valCorpus := fs.String("val-corpus", "", "validation texts in the same format (default: a seeded share of -corpus, see -val-fraction)")
 	encoder := fs.String("encoder", "", "BERT folder to start from (config.json, vocab.txt, weights), e.g. sup-simcse-bert-base-uncased")
@@ -35,7 +33,7 @@ func runVrankPretrain(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintln(stderr, usageLine)
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args, 0); err != nil {
 		return err
 	}
 	if *corpus == "" || *tf.out == "" || (*encoder == "") == (*tf.resume == "") {

@@ -47,3 +47,28 @@ func TestInterruptedRunExits130(t *testing.T) {
 		t.Errorf("exit %d, stderr %q", code, stderr.String())
 	}
 }
+
+// TestStrayArgumentsRejected checks that every subcommand that reads its
+// inputs from flags rejects a positional argument instead of ignoring it.
+func TestStrayArgumentsRejected(t *testing.T) {
+	for _, args := range [][]string{
+		{"score", "-demo", "stray"},
+		{"models", "-dir", ".", "stray"},
+		{"models", "convert", "-in", "a", "-out", "b", "stray"},
+		{"clipscore", "-cands", "c.json", "stray"},
+		{"groovist", "-stories", "s.json", "stray"},
+		{"rovist", "-stories", "s.json", "stray"},
+		{"rovist", "train", "vg", "-out", "o", "stray"},
+		{"rovist", "train", "c", "-out", "o", "stray"},
+		{"vhed", "assess", "-csv", "v.csv", "stray"},
+		{"vrank", "train", "-csv", "v.csv", "stray"},
+		{"vrank", "predict", "-model", "m", "stray"},
+		{"vrank", "pretrain", "-corpus", "c.txt", "stray"},
+	} {
+		var stdout, stderr bytes.Buffer
+		code := runMain(args, &stdout, &stderr)
+		if code == 0 || !strings.Contains(stderr.String(), "takes no positional arguments") {
+			t.Errorf("%q: exit %d, stderr %q; want a 'takes no positional arguments' error", args, code, stderr.String())
+		}
+	}
+}
