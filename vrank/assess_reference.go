@@ -9,9 +9,11 @@ import (
 
 // VHEDReferences collects the human reference stories of each image
 // sequence from the pairs themselves: the stories whose model isRef
-// accepts (nil: VHEDIsReferenceModel), keyed by ImageSeq, each text once,
-// in order of first appearance. Use it for RefAbsentScorer when no other
-// reference set (such as VIST's five stories per sequence) is at hand.
+// accepts (nil: VHEDIsReferenceModel), keyed by the image sequence's ids
+// joined by commas (VHEDPair.ImageSeqKey, e.g. "101,102,103"), each text
+// once, in order of first appearance. Use it for RefAbsentScorer when no
+// other reference set (such as VIST's five stories per sequence) is at
+// hand.
 func VHEDReferences(pairs []VHEDPair, isRef func(model string) bool) map[string][]string {
 	if isRef == nil {
 		isRef = VHEDIsReferenceModel
@@ -26,11 +28,16 @@ func VHEDReferences(pairs []VHEDPair, isRef func(model string) bool) map[string]
 		}
 	}
 	for _, p := range pairs {
+		seq, err := p.imageKey()
+		if err != nil {
+			// The scorers report the pair's unparsable img_seq.
+			seq = p.ImageSeq
+		}
 		if isRef(p.Model1) {
-			add(p.ImageSeq, p.Story1)
+			add(seq, p.Story1)
 		}
 		if isRef(p.Model2) {
-			add(p.ImageSeq, p.Story2)
+			add(seq, p.Story2)
 		}
 	}
 	return refs
@@ -58,7 +65,9 @@ type RefAbsentScorer struct {
 	// Metric is the reference-based metric.
 	Metric AssessRefMetric
 	// References holds the reference stories of each image sequence,
-	// keyed by VHEDPair.ImageSeq (see VHEDReferences).
+	// keyed by an img_seq value: keys are parsed into their ids (see
+	// VHEDImageIDs) and matched to the pairs' ids, so "[1, 2]" finds the
+	// pairs of "1,2" (see VHEDReferences).
 	References map[string][]string
 }
 
@@ -67,11 +76,19 @@ func (s RefAbsentScorer) ScorePairs(ctx context.Context, pairs []VHEDPair) ([]fl
 	if s.Metric == nil {
 		return nil, fmt.Errorf("vrank: RefAbsentScorer without a metric")
 	}
+	index, err := vhedReferenceIndex(s.References)
+	if err != nil {
+		return nil, err
+	}
 	items := assessItems{index: make(map[string]int)}
 	// For pair i and story j, the items whose maximum is its score.
 	perStory := make([][2][]int, len(pairs))
 	for i, p := range pairs {
-		refs := s.References[p.ImageSeq]
+		seq, err := p.imageKey()
+		if err != nil {
+			return nil, err
+		}
+		refs := index[seq]
 		k1, k2 := assessSpaceKey(p.Story1), assessSpaceKey(p.Story2)
 		for _, r := range refs {
 			if kr := assessSpaceKey(r); kr == k1 || kr == k2 {
@@ -110,7 +127,8 @@ func (s RefAbsentScorer) ScorePairs(ctx context.Context, pairs []VHEDPair) ([]fl
 // is M(s₂, R) − M(s₁, R), or NaN (undecided) when References has no
 // reference for the pair's image sequence.
 type AssessRefScorer struct {
-	Metric     AssessRefMetric
+	Metric AssessRefMetric
+	// References is keyed and matched as RefAbsentScorer.References.
 	References map[string][]string
 }
 
@@ -119,10 +137,18 @@ func (s AssessRefScorer) ScorePairs(ctx context.Context, pairs []VHEDPair) ([]fl
 	if s.Metric == nil {
 		return nil, fmt.Errorf("vrank: AssessRefScorer without a metric")
 	}
+	index, err := vhedReferenceIndex(s.References)
+	if err != nil {
+		return nil, err
+	}
 	items := assessItems{index: make(map[string]int)}
 	idx := make([][2]int, len(pairs))
 	for i, p := range pairs {
-		refs := s.References[p.ImageSeq]
+		seq, err := p.imageKey()
+		if err != nil {
+			return nil, err
+		}
+		refs := index[seq]
 		if len(refs) == 0 {
 			idx[i] = [2]int{-1, -1}
 			continue
