@@ -80,7 +80,7 @@ func (s RefAbsentScorer) ScorePairs(ctx context.Context, pairs []VHEDPair) ([]fl
 	if err != nil {
 		return nil, err
 	}
-	items := assessItems{index: make(map[string]int)}
+	items := assessItems{index: make(map[assessItemKey]int)}
 	// For pair i and story j, the items whose maximum is its score.
 	perStory := make([][2][]int, len(pairs))
 	for i, p := range pairs {
@@ -94,8 +94,9 @@ func (s RefAbsentScorer) ScorePairs(ctx context.Context, pairs []VHEDPair) ([]fl
 			if kr := assessSpaceKey(r); kr == k1 || kr == k2 {
 				continue
 			}
-			perStory[i][0] = append(perStory[i][0], items.add(p.Story1, []string{r}))
-			perStory[i][1] = append(perStory[i][1], items.add(p.Story2, []string{r}))
+			one := []string{r}
+			perStory[i][0] = append(perStory[i][0], items.add(p.Story1, r, one))
+			perStory[i][1] = append(perStory[i][1], items.add(p.Story2, r, one))
 		}
 	}
 	scores, err := items.score(ctx, s.Metric)
@@ -141,7 +142,7 @@ func (s AssessRefScorer) ScorePairs(ctx context.Context, pairs []VHEDPair) ([]fl
 	if err != nil {
 		return nil, err
 	}
-	items := assessItems{index: make(map[string]int)}
+	items := assessItems{index: make(map[assessItemKey]int)}
 	idx := make([][2]int, len(pairs))
 	for i, p := range pairs {
 		seq, err := p.imageKey()
@@ -153,8 +154,9 @@ func (s AssessRefScorer) ScorePairs(ctx context.Context, pairs []VHEDPair) ([]fl
 			idx[i] = [2]int{-1, -1}
 			continue
 		}
-		idx[i][0] = items.add(p.Story1, refs)
-		idx[i][1] = items.add(p.Story2, refs)
+		// The references of one sequence are one list: its key names it.
+		idx[i][0] = items.add(p.Story1, "\x00"+seq, refs)
+		idx[i][1] = items.add(p.Story2, "\x00"+seq, refs)
 	}
 	scores, err := items.score(ctx, s.Metric)
 	if err != nil {
@@ -173,13 +175,19 @@ func (s AssessRefScorer) ScorePairs(ctx context.Context, pairs []VHEDPair) ([]fl
 
 // assessItems collects distinct (candidate, references) items.
 type assessItems struct {
-	index map[string]int
+	index map[assessItemKey]int
 	cands []string
 	refs  [][]string
 }
 
-func (it *assessItems) add(cand string, refs []string) int {
-	key := cand + "\x00" + strings.Join(refs, "\x00")
+// assessItemKey identifies an item by its candidate and a key naming its
+// reference list (the one reference's text, or an image sequence). Both
+// share the texts' memory: on a large VHED file the keys cost no copy of
+// the stories.
+type assessItemKey struct{ cand, refs string }
+
+func (it *assessItems) add(cand, refsKey string, refs []string) int {
+	key := assessItemKey{cand, refsKey}
 	if i, ok := it.index[key]; ok {
 		return i
 	}

@@ -11,12 +11,16 @@ import (
 	"github.com/storyeval/storyeval/vrank"
 )
 
-// vrankPredictChunk is how many pairs vrank predict reads, predicts and
-// writes at a time: memory holds one chunk's texts and encodings, whatever
-// the size of the file. A pair's prediction does not depend on the pairs
-// it is batched with (padding is masked), so chunking changes no output
-// bit (TestVrankPredictChunked).
-const vrankPredictChunk = 2048
+// vrankPredictChunk and vrankPredictChunkBytes bound what vrank predict
+// reads, predicts and writes at a time: at most 2048 pairs and, once a
+// chunk holds 16 MiB of story text, no more. Memory holds one chunk's
+// texts and encodings, whatever the size of the file. A pair's prediction
+// does not depend on the pairs it is batched with (padding is masked), so
+// chunking changes no output bit (TestVrankPredictChunked).
+const (
+	vrankPredictChunk      = 2048
+	vrankPredictChunkBytes = 16 << 20
+)
 
 // vrankPrediction is one element of vrank predict's output.
 type vrankPrediction struct {
@@ -69,7 +73,7 @@ func vrankPredictStream(ctx context.Context, m *vrank.Model, r *vrank.VHEDReader
 	w := bufio.NewWriterSize(stdout, 64<<10)
 	s1 := make([]string, 0, chunk)
 	s2 := make([]string, 0, chunk)
-	n := 0
+	n, textBytes := 0, 0
 	flush := func() error {
 		if len(s1) == 0 {
 			return nil
@@ -92,7 +96,9 @@ func vrankPredictStream(ctx context.Context, m *vrank.Model, r *vrank.VHEDReader
 			w.Write(elem)
 		}
 		n += len(s1)
-		s1, s2 = s1[:0], s2[:0]
+		clear(s1) // release the texts before the next chunk is read
+		clear(s2)
+		s1, s2, textBytes = s1[:0], s2[:0], 0
 		return w.Flush()
 	}
 	for {
@@ -104,7 +110,8 @@ func vrankPredictStream(ctx context.Context, m *vrank.Model, r *vrank.VHEDReader
 			return fmt.Errorf("%s: %w", path, err)
 		}
 		s1, s2 = append(s1, p.Story1), append(s2, p.Story2)
-		if len(s1) == chunk {
+		textBytes += len(p.Story1) + len(p.Story2)
+		if len(s1) == chunk || textBytes >= vrankPredictChunkBytes {
 			if err := flush(); err != nil {
 				return err
 			}
