@@ -10,7 +10,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/storyeval/storyeval/internal/errquote"
 )
 
 // VHEDReader decodes a VHED CSV one row at a time, so that a large file is
@@ -138,7 +139,7 @@ func (r *VHEDReader) next() (VHEDPair, error) {
 	key := [3]string{p.StoryID, p.Model1, p.Model2}
 	if prev, dup := r.seen[key]; dup {
 		return VHEDPair{}, fmt.Errorf("vrank: VHED: line %d: story_id %s, model_base %s, model_comp %s repeat the row on line %d",
-			line, vhedQuote(p.StoryID), vhedQuote(p.Model1), vhedQuote(p.Model2), prev)
+			line, errquote.Quote(p.StoryID), errquote.Quote(p.Model1), errquote.Quote(p.Model2), prev)
 	}
 	r.seen[key] = line
 	if r.HasRankColumns() {
@@ -179,22 +180,6 @@ func vhedCSVError(err error, limit int64) error {
 		return fmt.Errorf("vrank: VHED: input larger than the %d-byte limit", limit)
 	}
 	return fmt.Errorf("vrank: VHED: %w", err)
-}
-
-// vhedQuoteMax is the most bytes of user data an error message quotes.
-const vhedQuoteMax = 200
-
-// vhedQuote quotes s for an error message, cut to vhedQuoteMax bytes on a
-// rune boundary with the number of bytes left out.
-func vhedQuote(s string) string {
-	if len(s) <= vhedQuoteMax {
-		return strconv.Quote(s)
-	}
-	cut := vhedQuoteMax
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return fmt.Sprintf("%q… (%d more bytes)", s[:cut], len(s)-cut)
 }
 
 // vhedIndexColumns finds each column's field index in the header.
@@ -272,7 +257,7 @@ func (r *VHEDReader) parseRow(rec []string, line int) (VHEDPair, error) {
 		s := strings.TrimSpace(rec[i])
 		x, err := strconv.ParseFloat(s, 64)
 		if err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
-			return 0, bad(name, vhedQuote(s)+" is not a finite number")
+			return 0, bad(name, errquote.Quote(s)+" is not a finite number")
 		}
 		return x, nil
 	}
@@ -281,7 +266,7 @@ func (r *VHEDReader) parseRow(rec []string, line int) (VHEDPair, error) {
 		// pandas writes an integer column as 5.0 once it has held a NaN.
 		x, err := strconv.ParseFloat(s, 64)
 		if err != nil || x < 0 || x != math.Trunc(x) || x > math.MaxInt32 {
-			return 0, bad(name, vhedQuote(s)+" is not a non-negative whole number")
+			return 0, bad(name, errquote.Quote(s)+" is not a non-negative whole number")
 		}
 		return int(x), nil
 	}

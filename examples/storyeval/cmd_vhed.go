@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
@@ -15,6 +16,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/storyeval/storyeval/correlation"
+	"github.com/storyeval/storyeval/internal/errquote"
 	"github.com/storyeval/storyeval/vrank"
 )
 
@@ -436,31 +438,43 @@ type vhedScoreColumn struct {
 	keyed map[vrank.VHEDStoryKey]float64
 }
 
-// vhedOpenCSV reads a CSV file (a UTF-8 byte-order mark is skipped) and
-// its header row; an empty file is an error.
-func vhedOpenCSV(path string) (*csv.Reader, []string, error) {
-	data, err := readFile(path)
-	if err != nil {
-		return nil, nil, err
+// vhedOpenCSV opens a CSV file (a .gz one decompressed on the way, within
+// the input bound) to be read row by row, skipping a UTF-8 byte-order
+// mark, and reads its header row; an empty file, or a regular file above
+// maxInputBytes, is an error. The caller closes the file with the
+// function returned.
+func vhedOpenCSV(path string) (*csv.Reader, []string, func() error, error) {
+	if st, err := os.Stat(path); err == nil && st.Mode().IsRegular() && st.Size() > maxInputBytes {
+		return nil, nil, nil, fmt.Errorf("%s: %d bytes is larger than the %d-byte limit", path, st.Size(), maxInputBytes)
 	}
-	r := csv.NewReader(bytes.NewReader(bytes.TrimPrefix(data, []byte("\ufeff"))))
+	in, closeIn, err := openMaybeGzip(path)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	br := bufio.NewReaderSize(io.LimitReader(in, maxInputBytes), 64<<10)
+	if bom, err := br.Peek(3); err == nil && string(bom) == "\ufeff" {
+		br.Discard(3)
+	}
+	r := csv.NewReader(br)
 	header, err := r.Read()
-	if errors.Is(err, io.EOF) {
-		return nil, nil, fmt.Errorf("%s: empty CSV: no header row", path)
-	}
 	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", path, err)
+		closeIn()
+		if errors.Is(err, io.EOF) {
+			return nil, nil, nil, fmt.Errorf("%s: empty CSV: no header row", path)
+		}
+		return nil, nil, nil, fmt.Errorf("%s: %w", path, err)
 	}
-	return r, header, nil
+	return r, header, closeIn, nil
 }
 
 // vhedReadScores reads a scores file (see the -scores flag) and returns one
 // column of pair predictions per scorer, in the file's column order.
 func vhedReadScores(path string, pairs []vrank.VHEDPair) ([]vhedScoreColumn, error) {
-	r, header, err := vhedOpenCSV(path)
+	r, header, closeFile, err := vhedOpenCSV(path)
 	if err != nil {
 		return nil, err
 	}
+	defer closeFile()
 	idCol, modelCol := -1, -1
 	var cols []int
 	seen := map[string]bool{}
@@ -468,7 +482,7 @@ func vhedReadScores(path string, pairs []vrank.VHEDPair) ([]vhedScoreColumn, err
 		h = strings.TrimSpace(h)
 		header[i] = h
 		if seen[h] {
-			return nil, fmt.Errorf("%s: column %q appears twice in the header", path, h)
+			return nil, fmt.Errorf("%s: column %s appears twice in the header", path, errquote.Quote(h))
 		}
 		seen[h] = true
 		switch h {
@@ -504,7 +518,7 @@ func vhedReadScores(path string, pairs []vrank.VHEDPair) ([]vhedScoreColumn, err
 		if keyed {
 			k := vrank.VHEDStoryKey{StoryID: strings.TrimSpace(rec[idCol]), Model: strings.TrimSpace(rec[modelCol])}
 			if prev, dup := keys[k]; dup {
-				return nil, fmt.Errorf("%s: row %d: story_id %q, model %q already scored in row %d", path, row, k.StoryID, k.Model, prev)
+				return nil, fmt.Errorf("%s: row %d: story_id %s, model %s already scored in row %d", path, row, errquote.Quote(k.StoryID), errquote.Quote(k.Model), prev)
 			}
 			keys[k] = row
 		}
@@ -512,7 +526,7 @@ func vhedReadScores(path string, pairs []vrank.VHEDPair) ([]vhedScoreColumn, err
 			field := strings.TrimSpace(rec[c])
 			v, err := strconv.ParseFloat(field, 64)
 			if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-				return nil, fmt.Errorf("%s: row %d, column %q: %q is not a finite number", path, row, header[c], field)
+				return nil, fmt.Errorf("%s: row %d, column %s: %s is not a finite number", path, row, errquote.Quote(header[c]), errquote.Quote(field))
 			}
 			values[j] = append(values[j], v)
 		}
@@ -533,7 +547,7 @@ func vhedReadScores(path string, pairs []vrank.VHEDPair) ([]vhedScoreColumn, err
 		}
 		out[j].keyed = scores
 		if out[j].gaps, err = vrank.AssessGapsFromKeyedScores(pairs, scores); err != nil {
-			return nil, fmt.Errorf("%s: column %q: %w", path, header[c], err)
+			return nil, fmt.Errorf("%s: column %s: %w", path, errquote.Quote(header[c]), err)
 		}
 	}
 	return out, nil
@@ -548,10 +562,11 @@ type vhedErrorColumn struct {
 // vhedReadErrors reads an errors file: columns story_id and model, then one
 // column per error type holding 0 or 1 (or false/true).
 func vhedReadErrors(path string) ([]vhedErrorColumn, error) {
-	r, header, err := vhedOpenCSV(path)
+	r, header, closeFile, err := vhedOpenCSV(path)
 	if err != nil {
 		return nil, err
 	}
+	defer closeFile()
 	idCol, modelCol := -1, -1
 	var out []vhedErrorColumn
 	var cols []int
@@ -581,10 +596,10 @@ func vhedReadErrors(path string) ([]vhedErrorColumn, error) {
 		for j, c := range cols {
 			v, err := strconv.ParseBool(strings.TrimSpace(rec[c]))
 			if err != nil {
-				return nil, fmt.Errorf("%s: row %d, column %q: %q is not 0 or 1", path, row, out[j].name, rec[c])
+				return nil, fmt.Errorf("%s: row %d, column %s: %s is not 0 or 1", path, row, errquote.Quote(out[j].name), errquote.Quote(rec[c]))
 			}
 			if _, dup := out[j].labels[k]; dup {
-				return nil, fmt.Errorf("%s: row %d: story_id %q, model %q labelled twice", path, row, k.StoryID, k.Model)
+				return nil, fmt.Errorf("%s: row %d: story_id %s, model %s labelled twice", path, row, errquote.Quote(k.StoryID), errquote.Quote(k.Model))
 			}
 			out[j].labels[k] = v
 		}
@@ -609,7 +624,7 @@ func vhedReadRefs(path string) (map[string][]string, error) {
 	for seq, rs := range refs {
 		for i, r := range rs {
 			if strings.TrimSpace(r) == "" {
-				return nil, fmt.Errorf("%s: %q: reference %d is empty", path, seq, i)
+				return nil, fmt.Errorf("%s: %s: reference %d is empty", path, errquote.Quote(seq), i)
 			}
 		}
 	}
