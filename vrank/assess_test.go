@@ -493,7 +493,7 @@ func TestAssessStoryScorer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(seen) != 9 || seen[2] != (AssessStory{VHEDStoryKey{"100", "modelB"}, "t u v w a z", "[101, 102, 103, 104, 105]"}) {
+	if len(seen) != 9 || seen[2] != (AssessStory{VHEDStoryKey{"100", "modelB"}, "t u v w a z", "[101, 102, 103, 104, 105]", "101,102,103,104,105"}) {
 		t.Errorf("stories %+v", seen)
 	}
 	if got[0] != 1 || got[2] != -2 {

@@ -622,6 +622,10 @@ func vhedReadRefs(path string) (map[string][]string, error) {
 		return nil, fmt.Errorf("%s: data after the JSON object", path)
 	}
 	for seq, rs := range refs {
+		// Keys are matched to the CSV's img_seq by their ids.
+		if _, err := vrank.VHEDImageIDs(seq); err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
 		for i, r := range rs {
 			if strings.TrimSpace(r) == "" {
 				return nil, fmt.Errorf("%s: %s: reference %d is empty", path, errquote.Quote(seq), i)

@@ -194,9 +194,25 @@ func TestVHEDAssessRefsFile(t *testing.T) {
 	if s := out.Scorers[0]; s.Accuracy.Correct != 6 || s.Accuracy.Total != 8 || s.Undecided != 1 {
 		t.Errorf("got %+v, want 6/8 with 1 undecided", s)
 	}
+	// The same references keyed by the ids written otherwise match the
+	// CSV's "[101, 102, ...]" all the same.
+	refs = vhedWriteTemp(t, "refs2.json", `{
+ "101,102,103,104,105": ["a b c d e f", "a b c d x y", "p q c d e f"],
+ "['201', '202', '203', '204', '205']": ["g h i j k l", "g h  i j k l", "m n o p k l"],
+ "301 302 303 304 305": ["s t u v w x"]}`)
+	out, _ = vhedRun(t, "-metrics", "sacrebleu", "-refs", refs)
+	if s := out.Scorers[0]; s.Accuracy.Correct != 6 || s.Accuracy.Total != 8 || s.Undecided != 1 {
+		t.Errorf("got %+v, want 6/8 with 1 undecided", s)
+	}
 	out, _ = vhedRun(t, "-metrics", "sacrebleu", "-refs", refs, "-ref-absent=false")
 	if s := out.Scorers[0]; s.Undecided != 0 || s.Accuracy.Total != 8 {
 		t.Errorf("without Reference Absent: %+v", s)
+	}
+	bad := vhedWriteTemp(t, "bad.json", `{"[]": ["a b"]}`)
+	var stdout, stderr bytes.Buffer
+	code := runMain([]string{"vhed", "assess", "-csv", vhedTestCSV, "-metrics", "sacrebleu", "-refs", bad}, &stdout, &stderr)
+	if msg := stderr.String(); code != 1 || !strings.Contains(msg, bad) || !strings.Contains(msg, `"[]" has no ids`) {
+		t.Errorf("refs key without ids: exit %d, %q", code, msg)
 	}
 }
 
