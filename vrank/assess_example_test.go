@@ -25,6 +25,9 @@ var assessExamplePairs = []vrank.VHEDPair{
 // AssessStoryFunc: higher is better. The human story has 8 distinct words,
 // arel's 7 and glac's 3, so the metric is right on pairs 1 and 3 and wrong
 // on pair 2, where the annotators preferred arel's story to the human one.
+// Each pair has a different agreement, so each Ω^k (agreement exactly k)
+// holds one pair; the union Ω^{4,5} holds pairs 1 and 3, over which the
+// reference–machine and machine–machine split is taken.
 func ExampleAssess() {
 	distinct := vrank.AssessStoryFunc(func(_ context.Context, stories []string) ([]float64, error) {
 		out := make([]float64, len(stories))
@@ -45,14 +48,16 @@ func ExampleAssess() {
 	for _, o := range rep.Omega {
 		fmt.Printf("Ω%d: %d/%d\n", o.K, o.Correct, o.Total)
 	}
-	fmt.Printf("reference–machine %d/%d, machine–machine %d/%d\n",
+	fmt.Printf("Ω%v: %d/%d\n", rep.OmegaUnion.Ks, rep.OmegaUnion.Correct, rep.OmegaUnion.Total)
+	fmt.Printf("on it: reference–machine %d/%d, machine–machine %d/%d\n",
 		rep.ReferenceMachine.Correct, rep.ReferenceMachine.Total, rep.MachineMachine.Correct, rep.MachineMachine.Total)
 	// Output:
 	// accuracy 2/3
-	// Ω3: 2/3
-	// Ω4: 2/2
+	// Ω3: 0/1
+	// Ω4: 1/1
 	// Ω5: 1/1
-	// reference–machine 1/2, machine–machine 1/1
+	// Ω[4 5]: 2/2
+	// on it: reference–machine 1/1, machine–machine 1/1
 }
 
 // A pairwise gap predictor such as the Vrank model's Predict method,

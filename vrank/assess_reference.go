@@ -9,9 +9,11 @@ import (
 
 // VHEDReferences collects the human reference stories of each image
 // sequence from the pairs themselves: the stories whose model isRef
-// accepts (nil: VHEDIsReferenceModel), keyed by ImageSeq, each text once,
-// in order of first appearance. Use it for RefAbsentScorer when no other
-// reference set (such as VIST's five stories per sequence) is at hand.
+// accepts (nil: VHEDIsReferenceModel), keyed by the image sequence's ids
+// joined by commas (VHEDPair.ImageSeqKey, e.g. "101,102,103"), each text
+// once, in order of first appearance. Use it for RefAbsentScorer when no
+// other reference set (such as VIST's five stories per sequence) is at
+// hand.
 func VHEDReferences(pairs []VHEDPair, isRef func(model string) bool) map[string][]string {
 	if isRef == nil {
 		isRef = VHEDIsReferenceModel
@@ -26,11 +28,16 @@ func VHEDReferences(pairs []VHEDPair, isRef func(model string) bool) map[string]
 		}
 	}
 	for _, p := range pairs {
+		seq, err := p.imageKey()
+		if err != nil {
+			// The scorers report the pair's unparsable img_seq.
+			seq = p.ImageSeq
+		}
 		if isRef(p.Model1) {
-			add(p.ImageSeq, p.Story1)
+			add(seq, p.Story1)
 		}
 		if isRef(p.Model2) {
-			add(p.ImageSeq, p.Story2)
+			add(seq, p.Story2)
 		}
 	}
 	return refs
@@ -58,7 +65,9 @@ type RefAbsentScorer struct {
 	// Metric is the reference-based metric.
 	Metric AssessRefMetric
 	// References holds the reference stories of each image sequence,
-	// keyed by VHEDPair.ImageSeq (see VHEDReferences).
+	// keyed by an img_seq value: keys are parsed into their ids (see
+	// VHEDImageIDs) and matched to the pairs' ids, so "[1, 2]" finds the
+	// pairs of "1,2" (see VHEDReferences).
 	References map[string][]string
 }
 
@@ -67,18 +76,27 @@ func (s RefAbsentScorer) ScorePairs(ctx context.Context, pairs []VHEDPair) ([]fl
 	if s.Metric == nil {
 		return nil, fmt.Errorf("vrank: RefAbsentScorer without a metric")
 	}
-	items := assessItems{index: make(map[string]int)}
+	index, err := vhedReferenceIndex(s.References)
+	if err != nil {
+		return nil, err
+	}
+	items := assessItems{index: make(map[assessItemKey]int)}
 	// For pair i and story j, the items whose maximum is its score.
 	perStory := make([][2][]int, len(pairs))
 	for i, p := range pairs {
-		refs := s.References[p.ImageSeq]
+		seq, err := p.imageKey()
+		if err != nil {
+			return nil, err
+		}
+		refs := index[seq]
 		k1, k2 := assessSpaceKey(p.Story1), assessSpaceKey(p.Story2)
 		for _, r := range refs {
 			if kr := assessSpaceKey(r); kr == k1 || kr == k2 {
 				continue
 			}
-			perStory[i][0] = append(perStory[i][0], items.add(p.Story1, []string{r}))
-			perStory[i][1] = append(perStory[i][1], items.add(p.Story2, []string{r}))
+			one := []string{r}
+			perStory[i][0] = append(perStory[i][0], items.add(p.Story1, r, one))
+			perStory[i][1] = append(perStory[i][1], items.add(p.Story2, r, one))
 		}
 	}
 	scores, err := items.score(ctx, s.Metric)
@@ -110,7 +128,8 @@ func (s RefAbsentScorer) ScorePairs(ctx context.Context, pairs []VHEDPair) ([]fl
 // is M(s₂, R) − M(s₁, R), or NaN (undecided) when References has no
 // reference for the pair's image sequence.
 type AssessRefScorer struct {
-	Metric     AssessRefMetric
+	Metric AssessRefMetric
+	// References is keyed and matched as RefAbsentScorer.References.
 	References map[string][]string
 }
 
@@ -119,16 +138,25 @@ func (s AssessRefScorer) ScorePairs(ctx context.Context, pairs []VHEDPair) ([]fl
 	if s.Metric == nil {
 		return nil, fmt.Errorf("vrank: AssessRefScorer without a metric")
 	}
-	items := assessItems{index: make(map[string]int)}
+	index, err := vhedReferenceIndex(s.References)
+	if err != nil {
+		return nil, err
+	}
+	items := assessItems{index: make(map[assessItemKey]int)}
 	idx := make([][2]int, len(pairs))
 	for i, p := range pairs {
-		refs := s.References[p.ImageSeq]
+		seq, err := p.imageKey()
+		if err != nil {
+			return nil, err
+		}
+		refs := index[seq]
 		if len(refs) == 0 {
 			idx[i] = [2]int{-1, -1}
 			continue
 		}
-		idx[i][0] = items.add(p.Story1, refs)
-		idx[i][1] = items.add(p.Story2, refs)
+		// The references of one sequence are one list: its key names it.
+		idx[i][0] = items.add(p.Story1, "\x00"+seq, refs)
+		idx[i][1] = items.add(p.Story2, "\x00"+seq, refs)
 	}
 	scores, err := items.score(ctx, s.Metric)
 	if err != nil {
@@ -147,13 +175,19 @@ func (s AssessRefScorer) ScorePairs(ctx context.Context, pairs []VHEDPair) ([]fl
 
 // assessItems collects distinct (candidate, references) items.
 type assessItems struct {
-	index map[string]int
+	index map[assessItemKey]int
 	cands []string
 	refs  [][]string
 }
 
-func (it *assessItems) add(cand string, refs []string) int {
-	key := cand + "\x00" + strings.Join(refs, "\x00")
+// assessItemKey identifies an item by its candidate and a key naming its
+// reference list (the one reference's text, or an image sequence). Both
+// share the texts' memory: on a large VHED file the keys cost no copy of
+// the stories.
+type assessItemKey struct{ cand, refs string }
+
+func (it *assessItems) add(cand, refsKey string, refs []string) int {
+	key := assessItemKey{cand, refsKey}
 	if i, ok := it.index[key]; ok {
 		return i
 	}

@@ -100,11 +100,14 @@ func (g AssessFixedGaps) ScorePairs(ctx context.Context, pairs []VHEDPair) ([]fl
 
 // AssessStory is one story of the VHED pairs as AssessStoryScorer sees it:
 // its key, its text and its image sequence, for metrics that need the
-// images (GROOViST, RoViST-VG) and look them up by ImageSeq.
+// images (GROOViST, RoViST-VG): ImageSeq as written, ImageSeqKey its ids
+// joined by commas (VHEDPair.ImageSeqKey; empty for a hand-made pair
+// without one), on which lookups should match.
 type AssessStory struct {
-	Key      VHEDStoryKey
-	Text     string
-	ImageSeq string
+	Key         VHEDStoryKey
+	Text        string
+	ImageSeq    string
+	ImageSeqKey string
 }
 
 // AssessStoryScorer adapts a per-story metric that needs more than the
@@ -131,8 +134,8 @@ func (f AssessStoryScorer) ScorePairs(ctx context.Context, pairs []VHEDPair) ([]
 	i2 := make([]int, len(pairs))
 	for i, p := range pairs {
 		k1, k2 := p.Keys()
-		i1[i] = idx(AssessStory{k1, p.Story1, p.ImageSeq})
-		i2[i] = idx(AssessStory{k2, p.Story2, p.ImageSeq})
+		i1[i] = idx(AssessStory{k1, p.Story1, p.ImageSeq, p.ImageSeqKey})
+		i2[i] = idx(AssessStory{k2, p.Story2, p.ImageSeq, p.ImageSeqKey})
 	}
 	scores, err := f(ctx, stories)
 	if err != nil {

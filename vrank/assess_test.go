@@ -3,6 +3,7 @@ package vrank
 import (
 	"context"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -127,10 +128,11 @@ func TestAssessRefScorersWithoutReferences(t *testing.T) {
 
 func TestVHEDReferencesFromPairs(t *testing.T) {
 	refs := VHEDReferences(vhedLoadSmall(t), nil)
+	// Keyed by the sequences' ids.
 	want := map[string]string{
-		"[101, 102, 103, 104, 105]": "a b c d e f",
-		"[201, 202, 203, 204, 205]": "g h i j k l",
-		"[301, 302, 303, 304, 305]": "s t u v w x",
+		"101,102,103,104,105": "a b c d e f",
+		"201,202,203,204,205": "g h i j k l",
+		"301,302,303,304,305": "s t u v w x",
 	}
 	if len(refs) != len(want) {
 		t.Fatalf("got %d sequences, want %d", len(refs), len(want))
@@ -154,27 +156,29 @@ func assessCheckAccuracy(t *testing.T, what string, a Accuracy, correct, total i
 }
 
 // TestAssessPredictionsByHand assesses the overlap metric's Reference
-// Absent predictions (above) on the test file. Per pair (human gap,
-// agreement, prediction, outcome):
+// Absent predictions (above) on the test file, whose human order comes from
+// its rank columns. Per pair (human gap, rank_norm, agreement, prediction,
+// outcome):
 //
-//	P1 −1.2 5   0   wrong (predicted tie)     reference–machine
-//	P2 −0.8 4  −4   right                     machine–machine
-//	P3 +2.0 5   3   right                     reference–machine
-//	P4 −0.4 2  −2   right                     reference–machine
-//	P5 +3.0 3   0   wrong (predicted tie)     machine–machine
-//	P6 −2.6 5  −1   right                     reference–machine
-//	P7  0.0 2 NaN   left out: human tie       reference–machine
-//	P8 +3.2 5 NaN   wrong (undecided)         reference–machine
-//	P9 −3.2 4  −4   right                     machine–machine
+//	P1 −1.2 0.24 5   0   wrong (predicted tie)     reference–machine
+//	P2 −0.8 0.16 4  −4   right                     machine–machine
+//	P3 +2.0 0.40 5   3   right                     reference–machine
+//	P4 −0.4 0.08 2  −2   right                     reference–machine
+//	P5 +3.0 0.60 3   0   wrong (predicted tie)     machine–machine
+//	P6 −2.6 0.52 5  −1   right                     reference–machine
+//	P7  0.0 0.00 2 NaN   left out: human tie       reference–machine
+//	P8 +3.2 0.64 5 NaN   wrong (undecided)         reference–machine
+//	P9 −3.2 0.64 4  −4   right                     machine–machine
 //
-// Overall 5/8. Ω³ drops P4: 4/7; Ω⁴ also P5: 4/6; Ω⁵ keeps P1,P3,P6,P8:
-// 2/4. Buckets of |gap|: [0,1) P2,P4 2/2; [1,2) P1 0/1; [2,3) P3,P6 2/2;
-// [3,∞) P5,P8,P9 1/3. Reference–machine P1,P3,P4,P6,P8: 3/5;
-// machine–machine P2,P5,P9: 2/3; no reference–reference pair.
+// Overall 5/8. Ω^k holds agreement exactly k: Ω³ = {P5} 0/1, Ω⁴ = {P2, P9}
+// 2/2, Ω⁵ = {P1, P3, P6, P8} 2/4; the union Ω^{4,5} 4/6. Buckets of
+// |rank_norm| with edges 0, 0.1, 0.2, 0.3: P4 1/1; P2 1/1; P1 0/1; P3, P5,
+// P6, P8, P9 3/5. On Ω^{4,5}, reference–machine P1, P3, P6, P8: 2/4;
+// machine–machine P2, P9: 2/2; no reference–reference pair.
 //
-// Outrank over the 6 reference–machine pairs (P7 included): the annotators
-// put the machine story first only in P4 (A2, gap −0.4 < 0): 1/6; the
-// prediction does so in P4 (−2, story 1 = A2) only: 1/6.
+// Outrank over the 6 reference–machine pairs of the file (P7 included):
+// the annotators put the machine story first only in P4 (A2, gap −0.4 <
+// 0): 1/6; the prediction does so in P4 (−2, story 1 = A2) only: 1/6.
 //
 // Error–gap point-biserial: errors at P1,P5,P8 (|gap| 1.2, 3.0, 3.2, mean
 // 7.4/3), right at P2,P3,P4,P6,P9 (0.8, 2.0, 0.4, 2.6, 3.2, mean 1.8);
@@ -191,7 +195,7 @@ func TestAssessPredictionsByHand(t *testing.T) {
 			rep.Pairs, rep.HumanTies, rep.PredictedTies, rep.Undecided)
 	}
 	assessCheckAccuracy(t, "overall", rep.Overall, 5, 8)
-	wantOmega := []struct{ k, c, n int }{{3, 4, 7}, {4, 4, 6}, {5, 2, 4}}
+	wantOmega := []struct{ k, c, n int }{{3, 0, 1}, {4, 2, 2}, {5, 2, 4}}
 	if len(rep.Omega) != len(wantOmega) {
 		t.Fatalf("%d Ω subsets", len(rep.Omega))
 	}
@@ -201,19 +205,16 @@ func TestAssessPredictionsByHand(t *testing.T) {
 		}
 		assessCheckAccuracy(t, "Ω", rep.Omega[i].Accuracy, w.c, w.n)
 	}
-	wantBuckets := []struct {
-		lo, hi float64
-		c, n   int
-	}{{0, 1, 2, 2}, {1, 2, 0, 1}, {2, 3, 2, 2}, {3, math.Inf(1), 1, 3}}
-	for i, w := range wantBuckets {
-		b := rep.Buckets[i]
-		if b.MinGap != w.lo || b.MaxGap != w.hi {
-			t.Errorf("bucket %d: [%v, %v), want [%v, %v)", i, b.MinGap, b.MaxGap, w.lo, w.hi)
-		}
-		assessCheckAccuracy(t, "bucket", b.Accuracy, w.c, w.n)
+	if !slices.Equal(rep.OmegaUnion.Ks, []int{4, 5}) {
+		t.Errorf("union of Ω%v, want Ω4 and Ω5", rep.OmegaUnion.Ks)
 	}
-	assessCheckAccuracy(t, "reference–machine", rep.ReferenceMachine, 3, 5)
-	assessCheckAccuracy(t, "machine–machine", rep.MachineMachine, 2, 3)
+	assessCheckAccuracy(t, "Ω^{4,5}", rep.OmegaUnion.Accuracy, 4, 6)
+	assessCheckBuckets(t, rep.Buckets, []assessBucketWant{{0, 0.1, 1, 1}, {0.1, 0.2, 1, 1}, {0.2, 0.3, 0, 1}, {0.3, math.Inf(1), 3, 5}})
+	if rep.SplitAllPairs {
+		t.Error("split over all pairs by default")
+	}
+	assessCheckAccuracy(t, "reference–machine", rep.ReferenceMachine, 2, 4)
+	assessCheckAccuracy(t, "machine–machine", rep.MachineMachine, 2, 2)
 	assessCheckAccuracy(t, "reference–reference", rep.ReferenceReference, 0, 0)
 	o := rep.Outrank
 	if o.Pairs != 6 || o.Human != 1 || o.Predicted != 1 || o.HumanRatio != 1.0/6 || o.PredictedRatio != 1.0/6 {
@@ -225,6 +226,25 @@ func TestAssessPredictionsByHand(t *testing.T) {
 	}
 	if !math.IsNaN(rep.Overall.Low) || !math.IsNaN(rep.Overall.High) {
 		t.Errorf("interval %v..%v without Intervals", rep.Overall.Low, rep.Overall.High)
+	}
+}
+
+type assessBucketWant struct {
+	lo, hi float64
+	c, n   int
+}
+
+func assessCheckBuckets(t *testing.T, got []BucketAccuracy, want []assessBucketWant) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Fatalf("%d buckets, want %d", len(got), len(want))
+	}
+	for i, w := range want {
+		b := got[i]
+		if b.MinGap != w.lo || b.MaxGap != w.hi {
+			t.Errorf("bucket %d: [%v, %v), want [%v, %v)", i, b.MinGap, b.MaxGap, w.lo, w.hi)
+		}
+		assessCheckAccuracy(t, "bucket", b.Accuracy, w.c, w.n)
 	}
 }
 
@@ -251,33 +271,80 @@ func TestAssessStory2AlwaysBetter(t *testing.T) {
 
 func TestAssessOptions(t *testing.T) {
 	pairs := vhedLoadSmall(t)
-	// Buckets on |rank_norm| (= |gap|/5 in the file) with edges 0.5·(1/5)
-	// apart: [0, 0.3) holds P1 (0.24), P2 (0.16), P4 (0.08): 2/3;
-	// [0.3, ∞) holds P3, P5, P6, P8, P9: 3/5. Agreement ≥ 2 is every
-	// assessed pair; the models "modelA" count as references here, so
-	// P1 (human, modelA) is reference–reference and P2 reference–machine.
+	// Ω² (agreement exactly 2) is P4 alone (P7 is a human tie): 1/1; the
+	// union of Ω² and Ω³ adds P5: 1/2. Buckets on |rank_norm| split at 0.3:
+	// [0, 0.3) holds P1 (0.24), P2 (0.16), P4 (0.08): 2/3; [0.3, ∞) P3, P5,
+	// P6, P8, P9: 3/5. The models "modelA" count as references here, so
+	// P1 (human, modelA) is reference–reference; over all pairs P4
+	// (modelA, human) is one too: 1/2, and there is no machine–machine
+	// pair. On the union {2, 3} only P4 (R&R, right) and P5 (modelB,
+	// modelA: R&M, wrong) remain.
+	isRef := func(m string) bool { return m == "human" || m == "modelA" }
 	rep, err := AssessPredictions(pairs, assessSmallRAOverlap, AssessOptions{
-		Agreements:    []int{2},
-		GapEdges:      []float64{0, 0.3},
-		NormalizedGap: true,
-		IsReference:   func(m string) bool { return m == "human" || m == "modelA" },
+		Agreements: []int{2}, Union: []int{2, 3}, GapEdges: []float64{0, 0.3}, IsReference: isRef,
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	assessCheckAccuracy(t, "Ω²", rep.Omega[0].Accuracy, 5, 8)
-	assessCheckAccuracy(t, "[0, 0.3)", rep.Buckets[0].Accuracy, 2, 3)
-	assessCheckAccuracy(t, "[0.3, ∞)", rep.Buckets[1].Accuracy, 3, 5)
-	// Reference–reference: P1 (wrong), P4 (modelA, human: right),
-	// P7 is a human tie: 1/2. Machine–machine: none.
+	assessCheckAccuracy(t, "Ω²", rep.Omega[0].Accuracy, 1, 1)
+	assessCheckAccuracy(t, "Ω^{2,3}", rep.OmegaUnion.Accuracy, 1, 2)
+	assessCheckBuckets(t, rep.Buckets, []assessBucketWant{{0, 0.3, 2, 3}, {0.3, math.Inf(1), 3, 5}})
+	assessCheckAccuracy(t, "reference–reference on Ω^{2,3}", rep.ReferenceReference, 1, 1)
+	assessCheckAccuracy(t, "reference–machine on Ω^{2,3}", rep.ReferenceMachine, 0, 1)
+	assessCheckAccuracy(t, "machine–machine on Ω^{2,3}", rep.MachineMachine, 0, 0)
+
+	rep, err = AssessPredictions(pairs, assessSmallRAOverlap, AssessOptions{SplitAllPairs: true, IsReference: isRef})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Over all pairs: reference–reference P1 (wrong), P4 (right): 1/2;
+	// machine–machine none; reference–machine the other six: P2, P3, P6,
+	// P9 right, P5, P8 wrong: 4/6.
+	if !rep.SplitAllPairs {
+		t.Error("SplitAllPairs not reported")
+	}
 	assessCheckAccuracy(t, "reference–reference", rep.ReferenceReference, 1, 2)
+	assessCheckAccuracy(t, "reference–machine", rep.ReferenceMachine, 4, 6)
 	assessCheckAccuracy(t, "machine–machine", rep.MachineMachine, 0, 0)
+
+	// The raw gap |avg_rank_base − avg_rank_comp| with its default edges
+	// 0, 1, 2, 3: [0,1) P2, P4 2/2; [1,2) P1 0/1; [2,3) P3, P6 2/2;
+	// [3,∞) P5, P8, P9 1/3.
+	rep, err = AssessPredictions(pairs, assessSmallRAOverlap, AssessOptions{RawGap: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	assessCheckBuckets(t, rep.Buckets, []assessBucketWant{{0, 1, 2, 2}, {1, 2, 0, 1}, {2, 3, 2, 2}, {3, math.Inf(1), 1, 3}})
 
 	if _, err := AssessPredictions(pairs, assessSmallRAOverlap, AssessOptions{GapEdges: []float64{1, 1}}); err == nil {
 		t.Error("non-increasing edges accepted")
 	}
+	if _, err := AssessPredictions(pairs, assessSmallRAOverlap, AssessOptions{GapEdges: []float64{0, math.NaN()}}); err == nil {
+		t.Error("NaN edge accepted")
+	}
 	if _, err := AssessPredictions(pairs, assessSmallRAOverlap[:3], AssessOptions{}); err == nil {
 		t.Error("3 predictions for 9 pairs accepted")
+	}
+}
+
+// TestAssessOnePair: a single assessed pair defines its accuracies but no
+// error–gap correlation, which is undefined (NaN) rather than an error;
+// the subsets it is not in are undefined too.
+func TestAssessOnePair(t *testing.T) {
+	pairs := vhedLoadSmall(t)[1:2] // P2: gap −0.8, agreement 4, machine–machine
+	rep, err := AssessPredictions(pairs, []float64{-1}, AssessOptions{Intervals: true, Bootstrap: correlation.BootstrapOptions{Resamples: 50}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	assessCheckAccuracy(t, "overall", rep.Overall, 1, 1)
+	assessCheckAccuracy(t, "Ω³", rep.Omega[0].Accuracy, 0, 0)
+	assessCheckAccuracy(t, "Ω⁴", rep.Omega[1].Accuracy, 1, 1)
+	assessCheckAccuracy(t, "reference–machine", rep.ReferenceMachine, 0, 0)
+	if !math.IsNaN(rep.ErrorGap.Statistic) || !math.IsNaN(rep.ErrorGap.P) {
+		t.Errorf("error–gap correlation of one pair: %+v, want NaN", rep.ErrorGap)
+	}
+	if rep.Overall.Low != 1 || rep.Overall.High != 1 || !math.IsNaN(rep.Omega[0].Low) {
+		t.Errorf("intervals: overall [%v, %v], Ω³ low %v", rep.Overall.Low, rep.Overall.High, rep.Omega[0].Low)
 	}
 }
 
@@ -293,8 +360,11 @@ func TestAssessBootstrapIntervals(t *testing.T) {
 		t.Errorf("overall %v not inside its interval [%v, %v] within [0, 1]", o.Value, o.Low, o.High)
 	}
 	// Every resample of an all-correct subset is all correct.
-	if b := rep.Buckets[0].Accuracy; b.Low != 1 || b.High != 1 {
-		t.Errorf("bucket [0,1) (2/2 right): interval [%v, %v], want [1, 1]", b.Low, b.High)
+	if b := rep.OmegaUnion.Ks; len(b) != 2 {
+		t.Fatalf("union %v", b)
+	}
+	if b := rep.Omega[1].Accuracy; b.Low != 1 || b.High != 1 {
+		t.Errorf("Ω⁴ (2/2 right): interval [%v, %v], want [1, 1]", b.Low, b.High)
 	}
 	// The same seed gives the same interval; another seed another one.
 	again, err := AssessPredictions(pairs, assessSmallRAOverlap, opts)
@@ -423,7 +493,7 @@ func TestAssessStoryScorer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(seen) != 9 || seen[2] != (AssessStory{VHEDStoryKey{"100", "modelB"}, "t u v w a z", "[101, 102, 103, 104, 105]"}) {
+	if len(seen) != 9 || seen[2] != (AssessStory{VHEDStoryKey{"100", "modelB"}, "t u v w a z", "[101, 102, 103, 104, 105]", "101,102,103,104,105"}) {
 		t.Errorf("stories %+v", seen)
 	}
 	if got[0] != 1 || got[2] != -2 {

@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -29,9 +30,9 @@ type PlotSeries struct {
 
 // PlotAccuracyByGap draws the story-pair ranking accuracy per ranking-gap
 // bucket, one line per series, as the Vrank paper's figure of accuracy
-// against the human ranking gap. Every series must have the same buckets
-// (the same AssessOptions.GapEdges). An empty bucket leaves a gap in the
-// line.
+// against the human ranking gap (Figure 3). Every series must have the
+// same buckets (the same AssessOptions.GapEdges and RawGap). An empty
+// bucket leaves a gap in the line.
 func PlotAccuracyByGap(series []PlotSeries) (*plot.Plot, error) {
 	if len(series) == 0 {
 		return nil, fmt.Errorf("vrank: plot: no series")
@@ -43,7 +44,10 @@ func PlotAccuracyByGap(series []PlotSeries) (*plot.Plot, error) {
 	}
 	p := plot.New()
 	p.Title.Text = "Story-pair ranking accuracy by human ranking gap"
-	p.X.Label.Text = "|ranking gap|"
+	p.X.Label.Text = "|normalised ranking gap| (rank_norm)"
+	if series[0].Report.rawGap {
+		p.X.Label.Text = "|ranking gap| (difference of average ranks)"
+	}
 	p.Y.Label.Text = "accuracy"
 	p.Y.Min, p.Y.Max = 0, 1.12 // headroom for the legend above accuracy 1
 	p.Legend.Top = true
@@ -94,9 +98,11 @@ func PlotAccuracyByGap(series []PlotSeries) (*plot.Plot, error) {
 	return p, nil
 }
 
-// PlotAccuracyByOmega draws, as grouped bars, the accuracy on all pairs
-// and on each Ω^k, one bar per series in each group. Every series must
-// have the same k (AssessOptions.Agreements). An empty subset draws no bar.
+// PlotAccuracyByOmega draws, as grouped bars, the accuracy on all pairs,
+// on each Ω^k (agreement exactly k) and on their union Ω^{4,5}, one bar per
+// series in each group (paper Table 4). Every series must have the same
+// subsets (AssessOptions.Agreements and Union). An empty subset draws no
+// bar.
 func PlotAccuracyByOmega(series []PlotSeries) (*plot.Plot, error) {
 	if len(series) == 0 {
 		return nil, fmt.Errorf("vrank: plot: no series")
@@ -104,8 +110,9 @@ func PlotAccuracyByOmega(series []PlotSeries) (*plot.Plot, error) {
 	ref := series[0].Report.Omega
 	labels := []string{"all pairs"}
 	for _, o := range ref {
-		labels = append(labels, "Ω"+strconv.Itoa(o.K)+" (≥ "+strconv.Itoa(o.K)+" agree)")
+		labels = append(labels, "Ω"+strconv.Itoa(o.K)+" ("+strconv.Itoa(o.K)+" agree)")
 	}
+	labels = append(labels, "Ω"+plotJoinInts(series[0].Report.OmegaUnion.Ks))
 	p := plot.New()
 	p.Title.Text = "Story-pair ranking accuracy by human agreement"
 	p.Y.Label.Text = "accuracy"
@@ -123,6 +130,10 @@ func PlotAccuracyByOmega(series []PlotSeries) (*plot.Plot, error) {
 			}
 			vals = append(vals, plotZeroNaN(o.Value))
 		}
+		if !slices.Equal(s.Report.OmegaUnion.Ks, series[0].Report.OmegaUnion.Ks) {
+			return nil, fmt.Errorf("vrank: plot: series %q and %q have different Ω unions", s.Name, series[0].Name)
+		}
+		vals = append(vals, plotZeroNaN(s.Report.OmegaUnion.Value))
 		bars, err := plotter.NewBarChart(vals, width)
 		if err != nil {
 			return nil, fmt.Errorf("vrank: plot: %w", err)
@@ -135,6 +146,15 @@ func PlotAccuracyByOmega(series []PlotSeries) (*plot.Plot, error) {
 	}
 	p.NominalX(labels...)
 	return p, nil
+}
+
+// plotJoinInts writes 4, 5 as "4,5".
+func plotJoinInts(ks []int) string {
+	s := make([]string, len(ks))
+	for i, k := range ks {
+		s[i] = strconv.Itoa(k)
+	}
+	return strings.Join(s, ",")
 }
 
 func plotZeroNaN(x float64) float64 {

@@ -26,8 +26,8 @@ func plotSeriesSmall(t *testing.T) []PlotSeries {
 	for i := range ones {
 		ones[i] = 1
 	}
-	// With story 2 always better, bucket [1,2) holds only P1 (gap −1.2):
-	// 0/1 right, and bucket [0,1) P2, P4: 0/2.
+	// With story 2 always better, bucket [0.2, 0.3) holds only P1
+	// (rank_norm −0.24): 0/1 right.
 	second, err := AssessPredictions(pairs, ones, AssessOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -122,9 +122,9 @@ func plotCheckSVG(t *testing.T, path string, data []byte, series []PlotSeries) {
 	all := text.String()
 	want := []string{"accuracy", series[0].Name, series[1].Name}
 	if strings.Contains(path, "gap") {
-		want = append(want, "[0, 1)", "≥ 3")
+		want = append(want, "[0, 0.1)", "[0.2, 0.3)", "≥ 0.3", "rank_norm")
 	} else {
-		want = append(want, "all pairs", "Ω5")
+		want = append(want, "all pairs", "Ω5 (5 agree)", "Ω4,5")
 	}
 	for _, w := range want {
 		if !strings.Contains(all, w) {
@@ -141,6 +141,10 @@ func TestPlotErrors(t *testing.T) {
 	series[1].Report.Buckets = series[1].Report.Buckets[:2]
 	if _, err := PlotAccuracyByGap(series); err == nil {
 		t.Error("different buckets accepted")
+	}
+	series[1].Report.OmegaUnion.Ks = []int{5}
+	if _, err := PlotAccuracyByOmega(series); err == nil {
+		t.Error("different Ω unions accepted")
 	}
 	series[1].Report.Omega = series[1].Report.Omega[:1]
 	if _, err := PlotAccuracyByOmega(series); err == nil {

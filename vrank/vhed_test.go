@@ -2,9 +2,15 @@ package vrank
 
 import (
 	"bytes"
+	"context"
+	"encoding/csv"
 	"errors"
+	"fmt"
+	"io"
+	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -29,15 +35,17 @@ func TestVHEDReadFile(t *testing.T) {
 	if len(pairs) != 9 {
 		t.Fatalf("read %d pairs, want 9", len(pairs))
 	}
+	// The gap is avg_rank_base − avg_rank_comp in float64 arithmetic.
+	diff := func(a, b float64) float64 { return a - b }
 	want := VHEDPair{
-		Story1: "n o p q r m", Story2: "s t u v w x", Gap: 3.2, StoryID: "300",
+		Story1: "n o p q r m", Story2: "s t u v w x", Gap: diff(4.6, 1.4), Label: 3.2, StoryID: "300",
 		Model1: "modelB", Model2: "human", Agreement: 5, ImageSeq: "[301, 302, 303, 304, 305]",
-		AvgRank1: 4.6, AvgRank2: 1.4, Order: 5, RankNorm: 0.64, Line: 9,
+		ImageSeqKey: "301,302,303,304,305", AvgRank1: 4.6, AvgRank2: 1.4, Order: 5, RankNorm: 0.64, Line: 9,
 	}
 	if pairs[7] != want {
 		t.Errorf("row 8:\n got %+v\nwant %+v", pairs[7], want)
 	}
-	if pairs[0].Line != 2 || pairs[0].Gap != -1.2 || pairs[0].Model1 != "human" {
+	if pairs[0].Line != 2 || pairs[0].Gap != diff(1, 2.2) || pairs[0].Label != -1.2 || pairs[0].Model1 != "human" {
 		t.Errorf("row 1: %+v", pairs[0])
 	}
 }
@@ -61,6 +69,9 @@ func TestVHEDDecodeQuotedAndReordered(t *testing.T) {
 func TestVHEDDecodeErrors(t *testing.T) {
 	header := strings.Join(vhedColumns[:], ",")
 	good := "a b,b c,-1,7,m1,m2,3,s,1,2,5,-0.2"
+	if len(strings.Split(good, ",")) != len(vhedColumns) {
+		t.Fatal("test row does not match the header")
+	}
 	cases := []struct {
 		name, in string
 		want     []string // substrings of the error
@@ -69,6 +80,13 @@ func TestVHEDDecodeErrors(t *testing.T) {
 		{"header only", header + "\n", []string{"no rows"}},
 		{"missing columns", "sent1,sent2,story_id,model_base,model_comp,agreement,img_seq,avg_rank_base,avg_rank_comp,rank_norm\na,b,1,m,n,3,s,1,2,0\n",
 			[]string{"missing column(s) label, order"}},
+		{"one rank column", strings.Replace(header, ",avg_rank_comp", "", 1) + "\n", []string{"missing column(s) avg_rank_comp"}},
+		{"duplicate row", header + "\n" + good + "\n" + strings.Replace(good, "a b,", "other,", 1) + "\n",
+			[]string{"line 3", `story_id "7", model_base "m1", model_comp "m2" repeat the row on line 2`}},
+		{"img_seq without ids", header + "\n" + strings.Replace(good, ",s,", ",[],", 1) + "\n", []string{"line 2", "column img_seq", "no ids"}},
+		{"img_seq with a bracket inside", header + "\n" + strings.Replace(good, ",s,", ",\"[1, [2]]\",", 1) + "\n", []string{"column img_seq", "id 2"}},
+		{"long value quoted and cut", header + "\n" + strings.Replace(good, "-1", strings.Repeat("x", 5000), 1) + "\n",
+			[]string{"line 2", "column label", `"` + strings.Repeat("x", 200) + `"… (4800 more bytes) is not a finite number`}},
 		{"duplicate column", header + ",label\n" + good + ",1\n", []string{`column "label" appears twice`}},
 		{"non-numeric label", header + "\n" + good + "\n" + strings.Replace(good, "-1", "better", 1) + "\n",
 			[]string{"line 3", "column label", `"better" is not a finite number`}},
@@ -135,29 +153,310 @@ func TestVHEDColumnsIsACopy(t *testing.T) {
 	}
 }
 
-func FuzzVHEDDecode(f *testing.F) {
+// FuzzVHEDReader feeds arbitrary bytes to the streaming reader, in both
+// modes, and checks what it accepts: valid pairs in increasing line order,
+// gaps that follow the rank columns, no repeated row key, and the same
+// pairs as VHEDDecode.
+func FuzzVHEDReader(f *testing.F) {
 	data, err := os.ReadFile(vhedSmallPath)
 	if err != nil {
 		f.Fatal(err)
 	}
 	f.Add(data)
 	f.Add([]byte(strings.Join(vhedColumns[:], ",") + "\n\"a\",b,1,2,m,n,3,s,1,2,5,0\n"))
+	f.Add([]byte("sent1,sent2,label,story_id,model_base,model_comp,agreement,img_seq,order,rank_norm\na,b,-1,1,m,n,3,\"['1', '2']\",5,-0.2\n"))
+	f.Add([]byte("sent2,sent1\nx,\"y\nz\"\n"))
 	f.Add([]byte(""))
 	f.Fuzz(func(t *testing.T, in []byte) {
-		pairs, err := VHEDDecode(bytes.NewReader(in), VHEDReadOptions{MaxBytes: 1 << 16})
-		if err != nil {
-			if pairs != nil {
-				t.Fatal("pairs returned with an error")
+		for _, storiesOnly := range []bool{false, true} {
+			opts := VHEDReadOptions{MaxBytes: 1 << 16, StoriesOnly: storiesOnly}
+			r, err := NewVHEDReader(bytes.NewReader(in), opts)
+			if err != nil {
+				continue
 			}
-			return
-		}
-		if len(pairs) == 0 {
-			t.Fatal("no pairs and no error")
-		}
-		for _, p := range pairs {
-			if strings.TrimSpace(p.Story1) == "" || strings.TrimSpace(p.Story2) == "" || p.Agreement < 0 || p.Order < 0 || p.Line < 2 {
-				t.Fatalf("invalid pair accepted: %+v", p)
+			var pairs []VHEDPair
+			keys := map[[3]string]bool{}
+			for {
+				p, err := r.Next()
+				if err == io.EOF {
+					break
+				}
+				if err != nil {
+					pairs = nil
+					if _, again := r.Next(); again == nil || again == io.EOF {
+						t.Fatalf("error %v not repeated", err)
+					}
+					break
+				}
+				if strings.TrimSpace(p.Story1) == "" || strings.TrimSpace(p.Story2) == "" || p.Line < 2 ||
+					len(pairs) > 0 && p.Line <= pairs[len(pairs)-1].Line {
+					t.Fatalf("invalid pair accepted: %+v", p)
+				}
+				if !storiesOnly {
+					k := [3]string{p.StoryID, p.Model1, p.Model2}
+					if keys[k] || p.Agreement < 0 || p.Order < 0 || p.ImageSeqKey == "" ||
+						r.HasRankColumns() && p.Gap != p.AvgRank1-p.AvgRank2 || !r.HasRankColumns() && p.Gap != p.Label {
+						t.Fatalf("invalid pair accepted: %+v", p)
+					}
+					keys[k] = true
+				}
+				pairs = append(pairs, p)
+			}
+			whole, err := VHEDDecode(bytes.NewReader(in), opts)
+			if (err == nil) != (pairs != nil) || len(whole) != len(pairs) {
+				t.Fatalf("VHEDDecode: %d pairs, %v; the reader: %d pairs", len(whole), err, len(pairs))
 			}
 		}
 	})
+}
+
+// vhedSmallVariant returns the test file with edit applied to each data
+// row's fields (keyed by column name), and the header kept or changed by
+// header.
+func vhedSmallVariant(t *testing.T, edit func(row int, f map[string]string), drop ...string) string {
+	t.Helper()
+	data, err := os.ReadFile(vhedSmallPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, err := csv.NewReader(bytes.NewReader(data)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	w := csv.NewWriter(&buf)
+	header := recs[0]
+	var keep []int
+	for i, h := range header {
+		if !slices.Contains(drop, h) {
+			keep = append(keep, i)
+		}
+	}
+	for r, rec := range recs {
+		f := map[string]string{}
+		for i, h := range header {
+			f[h] = rec[i]
+		}
+		if r > 0 && edit != nil {
+			edit(r, f)
+		}
+		out := make([]string, len(keep))
+		for j, i := range keep {
+			out[j] = f[header[i]]
+		}
+		w.Write(out)
+	}
+	w.Flush()
+	return buf.String()
+}
+
+// negateLabel flips the sign of a label written like "-1.2" or "2.0".
+func negateLabel(f map[string]string) {
+	if l := f["label"]; strings.HasPrefix(l, "-") {
+		f["label"] = l[1:]
+	} else if l != "0.0" {
+		f["label"] = "-" + l
+	}
+}
+
+// TestVHEDLabelSign covers the four cases of the label's sign check:
+// consistent with the rank columns (the test file), reversed throughout
+// (the VHED figure's convention: recognised, same gaps), contradictory
+// (an error naming the rows) and without rank columns (label read as
+// avg_rank_base − avg_rank_comp, unchecked).
+func TestVHEDLabelSign(t *testing.T) {
+	base := vhedLoadSmall(t)
+	read := func(in string) ([]VHEDPair, VHEDLabelSign, error) {
+		return VHEDReadAll(strings.NewReader(in), VHEDReadOptions{})
+	}
+	_, sign, err := read(vhedSmallVariant(t, nil))
+	if err != nil || sign != VHEDLabelRank1MinusRank2 {
+		t.Errorf("test file: %v, %v; want %v", sign, err, VHEDLabelRank1MinusRank2)
+	}
+
+	pairs, sign, err := read(vhedSmallVariant(t, func(_ int, f map[string]string) { negateLabel(f) }))
+	if err != nil || sign != VHEDLabelRank2MinusRank1 {
+		t.Fatalf("reversed labels: %v, %v; want %v", sign, err, VHEDLabelRank2MinusRank1)
+	}
+	for i, p := range pairs {
+		if p.Gap != base[i].Gap || p.Label != -base[i].Label {
+			t.Errorf("reversed, row %d: gap %v label %v; want gap %v label %v", i+1, p.Gap, p.Label, base[i].Gap, -base[i].Label)
+		}
+	}
+	if !strings.Contains(sign.String(), "reversed") {
+		t.Errorf("reversed convention described as %q", sign)
+	}
+
+	// Rows 2 and 5 (lines 3 and 6) flipped: two rows against seven.
+	_, _, err = read(vhedSmallVariant(t, func(r int, f map[string]string) {
+		if r == 2 || r == 5 {
+			negateLabel(f)
+		}
+	}))
+	for _, w := range []string{"2 row(s), line(s) 3, 6", "other 6 rows", "label = avg_rank_base − avg_rank_comp"} {
+		if err == nil || !strings.Contains(err.Error(), w) {
+			t.Errorf("two reversed rows: err = %v, want it to say %q", err, w)
+		}
+	}
+	// A non-zero label with equal ranks (row 7, line 8) contradicts them
+	// whatever the convention.
+	_, _, err = read(vhedSmallVariant(t, func(r int, f map[string]string) {
+		if r == 7 {
+			f["label"] = "0.4"
+		}
+	}))
+	if err == nil || !strings.Contains(err.Error(), "1 row(s), line(s) 8: one is zero and the other is not") {
+		t.Errorf("label 0.4 with equal ranks: err = %v", err)
+	}
+
+	// Without the rank columns the label decides, read as rank(story 1) −
+	// rank(story 2), and the ranks are NaN.
+	pairs, sign, err = read(vhedSmallVariant(t, nil, "avg_rank_base", "avg_rank_comp"))
+	if err != nil || sign != VHEDLabelUnchecked {
+		t.Fatalf("no rank columns: %v, %v", sign, err)
+	}
+	for i, p := range pairs {
+		if p.Gap != base[i].Label || !math.IsNaN(p.AvgRank1) || !math.IsNaN(p.AvgRank2) {
+			t.Errorf("no rank columns, row %d: %+v", i+1, p)
+		}
+	}
+
+	_, sign, err = read(vhedSmallVariant(t, func(_ int, f map[string]string) {
+		f["label"], f["avg_rank_comp"] = "0", f["avg_rank_base"]
+	}))
+	if err != nil || sign != VHEDLabelAllTies {
+		t.Errorf("all ties: %v, %v", sign, err)
+	}
+}
+
+// TestVHEDAssessReversedLabels: a file with the figure's label convention
+// assesses exactly as the test file, since the human order comes from the
+// ranks.
+func TestVHEDAssessReversedLabels(t *testing.T) {
+	pairs, _, err := VHEDReadAll(strings.NewReader(vhedSmallVariant(t, func(_ int, f map[string]string) { negateLabel(f) })), VHEDReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := AssessPredictions(pairs, assessSmallRAOverlap, AssessOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := AssessPredictions(vhedLoadSmall(t), assessSmallRAOverlap, AssessOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// %+v prints NaN as NaN, so equal reports print equal.
+	if g, w := fmt.Sprintf("%+v", got), fmt.Sprintf("%+v", want); g != w {
+		t.Errorf("reversed labels:\n%s\nwant\n%s", g, w)
+	}
+}
+
+func TestVHEDImageIDs(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want []string
+	}{
+		{"[101, 102, 103]", []string{"101", "102", "103"}},
+		{"['101', '102', '103']", []string{"101", "102", "103"}},
+		{`("101","102")`, []string{"101", "102"}},
+		{" 101 102\t103 ", []string{"101", "102", "103"}},
+		{"101,102", []string{"101", "102"}},
+		{"s1", []string{"s1"}},
+	} {
+		got, err := VHEDImageIDs(c.in)
+		if err != nil || !slices.Equal(got, c.want) {
+			t.Errorf("VHEDImageIDs(%q) = %q, %v; want %q", c.in, got, err, c.want)
+		}
+	}
+	for _, in := range []string{"", "[]", "[1,,2]", "[1, [2]]", "1, 2 3", "['1', '2]"} {
+		if ids, err := VHEDImageIDs(in); err == nil {
+			t.Errorf("VHEDImageIDs(%q) = %q, want an error", in, ids)
+		}
+	}
+}
+
+// TestVHEDReferencesMatchIDs: references keyed by an img_seq written
+// otherwise than in the CSV find their pairs; two keys of one sequence are
+// an error.
+func TestVHEDReferencesMatchIDs(t *testing.T) {
+	pairs := vhedLoadSmall(t)
+	refs := map[string][]string{}
+	for seq, rs := range assessSmallRefs() {
+		ids, err := VHEDImageIDs(seq)
+		if err != nil {
+			t.Fatal(err)
+		}
+		refs["['"+strings.Join(ids, "','")+"']"] = rs
+	}
+	got, err := RefAbsentScorer{Metric: assessOverlap{}, References: refs}.ScorePairs(context.Background(), pairs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, w := range assessSmallRAOverlap {
+		if !(got[i] == w || math.IsNaN(got[i]) && math.IsNaN(w)) {
+			t.Errorf("pair %d: prediction %v, want %v", i+1, got[i], w)
+		}
+	}
+	refs["101,102,103,104,105"] = []string{"x"}
+	_, err = AssessRefScorer{Metric: assessOverlap{}, References: refs}.ScorePairs(context.Background(), pairs)
+	if err == nil || !strings.Contains(err.Error(), "name the same image sequence") {
+		t.Errorf("two keys of one sequence: err = %v", err)
+	}
+}
+
+// TestVHEDReaderStreams reads the test file row by row: each Next returns
+// the next pair, io.EOF ends, and a StoriesOnly reader needs only sent1
+// and sent2.
+func TestVHEDReaderStreams(t *testing.T) {
+	want := vhedLoadSmall(t)
+	f, err := os.Open(vhedSmallPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	r, err := NewVHEDReader(f, VHEDReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.HasRankColumns() {
+		t.Error("rank columns not found")
+	}
+	for i := 0; ; i++ {
+		p, err := r.Next()
+		if err == io.EOF {
+			if i != len(want) {
+				t.Errorf("EOF after %d pairs, want %d", i, len(want))
+			}
+			break
+		}
+		if err != nil || p != want[i] {
+			t.Fatalf("pair %d: %+v, %v", i, p, err)
+		}
+	}
+	if _, err := r.Next(); err != io.EOF {
+		t.Errorf("Next after EOF: %v", err)
+	}
+
+	r, err = NewVHEDReader(strings.NewReader("\ufeffsent2,x,sent1\nb,,a\n\"d\ne\",1,c\n"), VHEDReadOptions{StoriesOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for {
+		p, err := r.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, p.Story1+"|"+p.Story2)
+	}
+	if !slices.Equal(got, []string{"a|b", "c|d\ne"}) || r.LabelSign() != VHEDLabelUnchecked {
+		t.Errorf("stories only: %q, %v", got, r.LabelSign())
+	}
+	if _, err := NewVHEDReader(strings.NewReader("sent1,label\na,1\n"), VHEDReadOptions{StoriesOnly: true}); err == nil ||
+		!strings.Contains(err.Error(), "missing column(s) sent2") {
+		t.Errorf("stories only without sent2: %v", err)
+	}
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
@@ -15,6 +16,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/storyeval/storyeval/correlation"
+	"github.com/storyeval/storyeval/internal/errquote"
 	"github.com/storyeval/storyeval/vrank"
 )
 
@@ -29,9 +31,16 @@ func init() {
 // vhedOutput is the JSON the vhed assess subcommand prints; field order is
 // output order.
 type vhedOutput struct {
-	CSV       string            `json:"csv"`
-	Rows      int               `json:"rows"`
-	HumanTies int               `json:"human_ties"`
+	CSV  string `json:"csv"`
+	Rows int    `json:"rows"`
+	// LabelSign says which sign convention the CSV's label column follows,
+	// checked against its rank columns (vrank.VHEDLabelSign).
+	LabelSign string `json:"label_sign"`
+	HumanTies int    `json:"human_ties"`
+	// Gap names what the gap buckets bucket: rank_norm or the raw gap.
+	Gap string `json:"gap_buckets_on"`
+	// Split names the pairs the reference/machine split covers.
+	Split     string            `json:"split_on"`
 	Scorers   []vhedScorerOut   `json:"scorers"`
 	Bootstrap *vhedBootstrapOut `json:"bootstrap,omitempty"`
 }
@@ -50,6 +59,7 @@ type vhedScorerOut struct {
 	Undecided          int              `json:"undecided"`
 	Accuracy           vhedAccuracyOut  `json:"accuracy"`
 	Omega              []vhedOmegaOut   `json:"omega"`
+	OmegaUnion         vhedUnionOut     `json:"omega_union"`
 	Buckets            []vhedBucketOut  `json:"gap_buckets"`
 	ReferenceMachine   vhedAccuracyOut  `json:"reference_machine"`
 	MachineMachine     vhedAccuracyOut  `json:"machine_machine"`
@@ -78,6 +88,11 @@ type vhedAccuracyOut struct {
 
 type vhedOmegaOut struct {
 	K int `json:"k"`
+	vhedAccuracyOut
+}
+
+type vhedUnionOut struct {
+	Ks []int `json:"ks"`
 	vhedAccuracyOut
 }
 
@@ -114,7 +129,8 @@ func vhedScorerOutput(name, source string, r vrank.AssessReport) vhedScorerOut {
 		ReferenceReference: vhedAccuracy(r.ReferenceReference),
 		Outrank: vhedOutrankOut{r.Outrank.Pairs, r.Outrank.Human, r.Outrank.Predicted,
 			Float(r.Outrank.HumanRatio), Float(r.Outrank.PredictedRatio)},
-		ErrorGap: vhedCorrelateOut{Float(r.ErrorGap.Statistic), Float(r.ErrorGap.P)},
+		ErrorGap:   vhedCorrelateOut{Float(r.ErrorGap.Statistic), Float(r.ErrorGap.P)},
+		OmegaUnion: vhedUnionOut{r.OmegaUnion.Ks, vhedAccuracy(r.OmegaUnion.Accuracy)},
 	}
 	for _, w := range r.Omega {
 		o.Omega = append(o.Omega, vhedOmegaOut{w.K, vhedAccuracy(w.Accuracy)})
@@ -148,9 +164,11 @@ func runVHEDAssess(args []string, stdout, stderr io.Writer) error {
 	refAbsent := fs.Bool("ref-absent", true, "score -metrics with the Reference Absent algorithm (false: against all references, the story's own copy included)")
 	plotDir := fs.String("plot", "", "folder to write accuracy_by_gap.{png,svg} and accuracy_by_omega.{png,svg} into")
 	format := fs.String("format", "json", "output format: json or table")
-	agreements := fs.String("agreements", "3,4,5", "k of the agreement subsets Ω^k")
-	gapEdges := fs.String("gap-edges", "0,1,2,3", "increasing lower edges of the |ranking gap| buckets")
-	normalized := fs.Bool("normalized-gap", false, "bucket by |rank_norm| instead of |label|")
+	agreements := fs.String("agreements", "3,4,5", "k of the agreement subsets Ω^k: the pairs on which exactly k annotators agree (paper §3)")
+	union := fs.String("union", "4,5", "agreements whose pairs form the union subset (Ω^{4,5}, paper Table 4)")
+	splitAll := fs.Bool("split-all-pairs", false, "split reference–machine / machine–machine over all pairs instead of the -union subset (paper Table 4: Ω^{4,5})")
+	gapEdges := fs.String("gap-edges", "", "increasing lower edges of the ranking-gap buckets (default 0,0.1,0.2,0.3 on |rank_norm|; 0,1,2,3 with -raw-gap)")
+	rawGap := fs.Bool("raw-gap", false, "bucket by the unnormalised gap |avg_rank_base − avg_rank_comp| instead of |rank_norm|")
 	refModels := fs.String("ref-models", "human,gt,groundtruth,ground_truth,reference,ref", "model names (any case) that denote human reference stories")
 	resamples := fs.Int("bootstrap", 1000, "bootstrap resamples for the accuracy intervals (0: none)")
 	confidence := fs.Float64("confidence", correlation.DefaultConfidence, "coverage of the bootstrap intervals")
@@ -168,13 +186,18 @@ func runVHEDAssess(args []string, stdout, stderr io.Writer) error {
 	if *format != "json" && *format != "table" {
 		return fmt.Errorf("-format %q: want json or table", *format)
 	}
-	opts := vrank.AssessOptions{NormalizedGap: *normalized}
+	opts := vrank.AssessOptions{RawGap: *rawGap, SplitAllPairs: *splitAll}
 	var err error
 	if opts.Agreements, err = vhedParseInts(*agreements); err != nil {
 		return fmt.Errorf("-agreements: %w", err)
 	}
-	if opts.GapEdges, err = vhedParseFloats(*gapEdges); err != nil {
-		return fmt.Errorf("-gap-edges: %w", err)
+	if opts.Union, err = vhedParseInts(*union); err != nil {
+		return fmt.Errorf("-union: %w", err)
+	}
+	if *gapEdges != "" {
+		if opts.GapEdges, err = vhedParseFloats(*gapEdges); err != nil {
+			return fmt.Errorf("-gap-edges: %w", err)
+		}
 	}
 	refSet := map[string]bool{}
 	for _, m := range strings.Split(*refModels, ",") {
@@ -191,7 +214,7 @@ func runVHEDAssess(args []string, stdout, stderr io.Writer) error {
 		opts.Bootstrap = correlation.BootstrapOptions{Resamples: *resamples, Confidence: *confidence, Seed: *seed}
 	}
 
-	pairs, err := vrank.VHEDReadFile(*csvPath, vrank.VHEDReadOptions{MaxBytes: maxInputBytes})
+	pairs, sign, err := vhedReadPairs(*csvPath)
 	if err != nil {
 		return err
 	}
@@ -257,7 +280,13 @@ func runVHEDAssess(args []string, stdout, stderr io.Writer) error {
 	ctx, stop := interruptContext()
 	defer stop()
 	prog := newProgress(stderr, len(jobs), "scorers")
-	out := vhedOutput{CSV: *csvPath, Rows: len(pairs)}
+	out := vhedOutput{CSV: *csvPath, Rows: len(pairs), LabelSign: sign.String(), Gap: "|rank_norm|", Split: "Ω^{" + vhedJoinInts(opts.Union) + "}"}
+	if *rawGap {
+		out.Gap = "|avg_rank_base − avg_rank_comp|"
+	}
+	if *splitAll {
+		out.Split = "all pairs"
+	}
 	var series []vrank.PlotSeries
 	for _, j := range jobs {
 		rep, err := vrank.Assess(ctx, pairs, j.scorer, opts)
@@ -287,6 +316,31 @@ func runVHEDAssess(args []string, stdout, stderr io.Writer) error {
 	return writeJSON(stdout, out)
 }
 
+// vhedReadPairs reads the VHED CSV at path row by row (a .gz file is
+// decompressed on the way, within the input bound), returning its pairs
+// and the sign convention of its label column. Errors name the file.
+func vhedReadPairs(path string) ([]vrank.VHEDPair, vrank.VHEDLabelSign, error) {
+	r, closeFile, err := openMaybeGzip(path)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer closeFile()
+	pairs, sign, err := vrank.VHEDReadAll(r, vrank.VHEDReadOptions{MaxBytes: maxInputBytes})
+	if err != nil {
+		return nil, 0, fmt.Errorf("%s: %w", path, err)
+	}
+	return pairs, sign, nil
+}
+
+// vhedJoinInts writes 4, 5 as "4,5".
+func vhedJoinInts(ks []int) string {
+	s := make([]string, len(ks))
+	for i, k := range ks {
+		s[i] = strconv.Itoa(k)
+	}
+	return strings.Join(s, ",")
+}
+
 // vhedWritePlots writes both figures in both formats into dir.
 func vhedWritePlots(dir string, series []vrank.PlotSeries) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -314,7 +368,7 @@ func vhedWritePlots(dir string, series []vrank.PlotSeries) error {
 // vhedWriteTable prints the assessments as aligned text for a person.
 func vhedWriteTable(w io.Writer, out vhedOutput) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "%s: %d pairs, %d human ties left out\n\n", out.CSV, out.Rows, out.HumanTies)
+	fmt.Fprintf(tw, "%s: %d pairs, %d human ties left out; label: %s\n\n", out.CSV, out.Rows, out.HumanTies, out.LabelSign)
 	acc := func(a vhedAccuracyOut) string {
 		if a.Total == 0 {
 			return "–"
@@ -330,13 +384,16 @@ func vhedWriteTable(w io.Writer, out vhedOutput) error {
 		for _, o := range out.Scorers[0].Omega {
 			head += fmt.Sprintf("\tΩ%d", o.K)
 		}
+		head += "\tΩ" + vhedJoinInts(out.Scorers[0].OmegaUnion.Ks)
 	}
-	fmt.Fprintln(tw, head+"\tref–machine\tmachine–machine\tties\tundecided\tmachine>ref (human/metric)\terror–gap r\t")
+	split := " (" + out.Split + ")"
+	fmt.Fprintln(tw, head+"\tref–machine"+split+"\tmachine–machine"+split+"\tties\tundecided\tmachine>ref (human/metric)\terror–gap r\t")
 	for _, s := range out.Scorers {
 		line := s.Name + "\t" + acc(s.Accuracy)
 		for _, o := range s.Omega {
 			line += "\t" + acc(o.vhedAccuracyOut)
 		}
+		line += "\t" + acc(s.OmegaUnion.vhedAccuracyOut)
 		line += fmt.Sprintf("\t%s\t%s\t%d\t%d\t%d/%d vs %d/%d\t%.3f\t", acc(s.ReferenceMachine), acc(s.MachineMachine),
 			s.PredictedTies, s.Undecided, s.Outrank.Human, s.Outrank.Pairs, s.Outrank.Predicted, s.Outrank.Pairs, float64(s.ErrorGap.R))
 		fmt.Fprintln(tw, line)
@@ -353,7 +410,7 @@ func vhedWriteTable(w io.Writer, out vhedOutput) error {
 	}
 	if len(out.Scorers) > 0 {
 		fmt.Fprintln(tw)
-		head := "accuracy by |gap|"
+		head := "accuracy by " + out.Gap
 		for _, b := range out.Scorers[0].Buckets {
 			if math.IsNaN(float64(b.MaxGap)) || math.IsInf(float64(b.MaxGap), 1) {
 				head += fmt.Sprintf("\t≥ %g", float64(b.MinGap))
@@ -381,31 +438,43 @@ type vhedScoreColumn struct {
 	keyed map[vrank.VHEDStoryKey]float64
 }
 
-// vhedOpenCSV reads a CSV file (a UTF-8 byte-order mark is skipped) and
-// its header row; an empty file is an error.
-func vhedOpenCSV(path string) (*csv.Reader, []string, error) {
-	data, err := readFile(path)
-	if err != nil {
-		return nil, nil, err
+// vhedOpenCSV opens a CSV file (a .gz one decompressed on the way, within
+// the input bound) to be read row by row, skipping a UTF-8 byte-order
+// mark, and reads its header row; an empty file, or a regular file above
+// maxInputBytes, is an error. The caller closes the file with the
+// function returned.
+func vhedOpenCSV(path string) (*csv.Reader, []string, func() error, error) {
+	if st, err := os.Stat(path); err == nil && st.Mode().IsRegular() && st.Size() > maxInputBytes {
+		return nil, nil, nil, fmt.Errorf("%s: %d bytes is larger than the %d-byte limit", path, st.Size(), maxInputBytes)
 	}
-	r := csv.NewReader(bytes.NewReader(bytes.TrimPrefix(data, []byte("\ufeff"))))
+	in, closeIn, err := openMaybeGzip(path)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	br := bufio.NewReaderSize(io.LimitReader(in, maxInputBytes), 64<<10)
+	if bom, err := br.Peek(3); err == nil && string(bom) == "\ufeff" {
+		br.Discard(3)
+	}
+	r := csv.NewReader(br)
 	header, err := r.Read()
-	if errors.Is(err, io.EOF) {
-		return nil, nil, fmt.Errorf("%s: empty CSV: no header row", path)
-	}
 	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", path, err)
+		closeIn()
+		if errors.Is(err, io.EOF) {
+			return nil, nil, nil, fmt.Errorf("%s: empty CSV: no header row", path)
+		}
+		return nil, nil, nil, fmt.Errorf("%s: %w", path, err)
 	}
-	return r, header, nil
+	return r, header, closeIn, nil
 }
 
 // vhedReadScores reads a scores file (see the -scores flag) and returns one
 // column of pair predictions per scorer, in the file's column order.
 func vhedReadScores(path string, pairs []vrank.VHEDPair) ([]vhedScoreColumn, error) {
-	r, header, err := vhedOpenCSV(path)
+	r, header, closeFile, err := vhedOpenCSV(path)
 	if err != nil {
 		return nil, err
 	}
+	defer closeFile()
 	idCol, modelCol := -1, -1
 	var cols []int
 	seen := map[string]bool{}
@@ -413,7 +482,7 @@ func vhedReadScores(path string, pairs []vrank.VHEDPair) ([]vhedScoreColumn, err
 		h = strings.TrimSpace(h)
 		header[i] = h
 		if seen[h] {
-			return nil, fmt.Errorf("%s: column %q appears twice in the header", path, h)
+			return nil, fmt.Errorf("%s: column %s appears twice in the header", path, errquote.Quote(h))
 		}
 		seen[h] = true
 		switch h {
@@ -449,7 +518,7 @@ func vhedReadScores(path string, pairs []vrank.VHEDPair) ([]vhedScoreColumn, err
 		if keyed {
 			k := vrank.VHEDStoryKey{StoryID: strings.TrimSpace(rec[idCol]), Model: strings.TrimSpace(rec[modelCol])}
 			if prev, dup := keys[k]; dup {
-				return nil, fmt.Errorf("%s: row %d: story_id %q, model %q already scored in row %d", path, row, k.StoryID, k.Model, prev)
+				return nil, fmt.Errorf("%s: row %d: story_id %s, model %s already scored in row %d", path, row, errquote.Quote(k.StoryID), errquote.Quote(k.Model), prev)
 			}
 			keys[k] = row
 		}
@@ -457,7 +526,7 @@ func vhedReadScores(path string, pairs []vrank.VHEDPair) ([]vhedScoreColumn, err
 			field := strings.TrimSpace(rec[c])
 			v, err := strconv.ParseFloat(field, 64)
 			if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-				return nil, fmt.Errorf("%s: row %d, column %q: %q is not a finite number", path, row, header[c], field)
+				return nil, fmt.Errorf("%s: row %d, column %s: %s is not a finite number", path, row, errquote.Quote(header[c]), errquote.Quote(field))
 			}
 			values[j] = append(values[j], v)
 		}
@@ -478,7 +547,7 @@ func vhedReadScores(path string, pairs []vrank.VHEDPair) ([]vhedScoreColumn, err
 		}
 		out[j].keyed = scores
 		if out[j].gaps, err = vrank.AssessGapsFromKeyedScores(pairs, scores); err != nil {
-			return nil, fmt.Errorf("%s: column %q: %w", path, header[c], err)
+			return nil, fmt.Errorf("%s: column %s: %w", path, errquote.Quote(header[c]), err)
 		}
 	}
 	return out, nil
@@ -493,10 +562,11 @@ type vhedErrorColumn struct {
 // vhedReadErrors reads an errors file: columns story_id and model, then one
 // column per error type holding 0 or 1 (or false/true).
 func vhedReadErrors(path string) ([]vhedErrorColumn, error) {
-	r, header, err := vhedOpenCSV(path)
+	r, header, closeFile, err := vhedOpenCSV(path)
 	if err != nil {
 		return nil, err
 	}
+	defer closeFile()
 	idCol, modelCol := -1, -1
 	var out []vhedErrorColumn
 	var cols []int
@@ -526,10 +596,10 @@ func vhedReadErrors(path string) ([]vhedErrorColumn, error) {
 		for j, c := range cols {
 			v, err := strconv.ParseBool(strings.TrimSpace(rec[c]))
 			if err != nil {
-				return nil, fmt.Errorf("%s: row %d, column %q: %q is not 0 or 1", path, row, out[j].name, rec[c])
+				return nil, fmt.Errorf("%s: row %d, column %s: %s is not 0 or 1", path, row, errquote.Quote(out[j].name), errquote.Quote(rec[c]))
 			}
 			if _, dup := out[j].labels[k]; dup {
-				return nil, fmt.Errorf("%s: row %d: story_id %q, model %q labelled twice", path, row, k.StoryID, k.Model)
+				return nil, fmt.Errorf("%s: row %d: story_id %s, model %s labelled twice", path, row, errquote.Quote(k.StoryID), errquote.Quote(k.Model))
 			}
 			out[j].labels[k] = v
 		}
@@ -552,9 +622,13 @@ func vhedReadRefs(path string) (map[string][]string, error) {
 		return nil, fmt.Errorf("%s: data after the JSON object", path)
 	}
 	for seq, rs := range refs {
+		// Keys are matched to the CSV's img_seq by their ids.
+		if _, err := vrank.VHEDImageIDs(seq); err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
 		for i, r := range rs {
 			if strings.TrimSpace(r) == "" {
-				return nil, fmt.Errorf("%s: %q: reference %d is empty", path, seq, i)
+				return nil, fmt.Errorf("%s: %s: reference %d is empty", path, errquote.Quote(seq), i)
 			}
 		}
 	}

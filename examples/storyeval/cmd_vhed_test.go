@@ -23,14 +23,32 @@ type vhedTestAccuracy struct {
 }
 
 type vhedTestJSON struct {
-	Rows      int `json:"rows"`
-	HumanTies int `json:"human_ties"`
+	Rows      int    `json:"rows"`
+	HumanTies int    `json:"human_ties"`
+	LabelSign string `json:"label_sign"`
+	Gap       string `json:"gap_buckets_on"`
+	Split     string `json:"split_on"`
 	Scorers   []struct {
-		Name      string             `json:"name"`
-		Undecided int                `json:"undecided"`
-		Accuracy  vhedTestAccuracy   `json:"accuracy"`
-		Omega     []vhedTestAccuracy `json:"omega"`
-		Errors    []struct {
+		Name       string             `json:"name"`
+		Undecided  int                `json:"undecided"`
+		Accuracy   vhedTestAccuracy   `json:"accuracy"`
+		Omega      []vhedTestAccuracy `json:"omega"`
+		OmegaUnion struct {
+			Ks []int `json:"ks"`
+			vhedTestAccuracy
+		} `json:"omega_union"`
+		Buckets []struct {
+			MinGap *float64 `json:"min_gap"`
+			MaxGap *float64 `json:"max_gap"`
+			vhedTestAccuracy
+		} `json:"gap_buckets"`
+		ReferenceMachine vhedTestAccuracy `json:"reference_machine"`
+		MachineMachine   vhedTestAccuracy `json:"machine_machine"`
+		ErrorGap         struct {
+			R *float64 `json:"r"`
+			P *float64 `json:"p"`
+		} `json:"error_gap_pointbiserial"`
+		Errors []struct {
 			Error   string  `json:"error"`
 			Stories int     `json:"stories"`
 			R       float64 `json:"r"`
@@ -71,7 +89,11 @@ func vhedWriteTemp(t *testing.T, name, content string) string {
 //	P4 −2 (−0.4) right       P5 +1 (+3.0) right   P6 +1 (−2.6) wrong
 //	P7 human tie, left out   P8 +1 (+3.2) right   P9 −1 (−3.2) right
 //
-// 7/8 overall; Ω⁵ (P1, P3, P6, P8) 3/4.
+// 7/8 overall; Ω^k holds agreement exactly k: Ω³ (P5) 1/1, Ω⁴ (P2, P9)
+// 2/2, Ω⁵ (P1, P3, P6, P8) 3/4, the union Ω^{4,5} 5/6; on it
+// reference–machine (P1, P3, P6, P8) 3/4 and machine–machine (P2, P9) 2/2.
+// Buckets of |rank_norm| (0.08 P4, 0.16 P2, 0.24 P1, the rest ≥ 0.3):
+// 1/1, 1/1, 1/1, 4/5.
 //
 // The error labels mark modelB's three stories (scores 1, 2, 1; mean 4/3)
 // against six clean ones (3, 2, 3, 1, 2, 2; mean 13/6). The nine scores
@@ -93,8 +115,28 @@ func TestVHEDAssessStoryScores(t *testing.T) {
 	if a.Correct != 7 || a.Total != 8 || *a.Value != 7.0/8 || a.Low != nil {
 		t.Errorf("accuracy %+v, want 7/8 without an interval", a)
 	}
-	if o := out.Scorers[0].Omega[2]; o.Correct != 3 || o.Total != 4 {
-		t.Errorf("Ω5 %d/%d, want 3/4", o.Correct, o.Total)
+	s := out.Scorers[0]
+	for i, w := range [][2]int{{1, 1}, {2, 2}, {3, 4}} {
+		if o := s.Omega[i]; o.Correct != w[0] || o.Total != w[1] {
+			t.Errorf("Ω%d %d/%d, want %d/%d", i+3, o.Correct, o.Total, w[0], w[1])
+		}
+	}
+	if u := s.OmegaUnion; len(u.Ks) != 2 || u.Correct != 5 || u.Total != 6 {
+		t.Errorf("Ω^{4,5} %v %d/%d, want 5/6", u.Ks, u.Correct, u.Total)
+	}
+	if rm, mm := s.ReferenceMachine, s.MachineMachine; rm.Correct != 3 || rm.Total != 4 || mm.Correct != 2 || mm.Total != 2 {
+		t.Errorf("on Ω^{4,5}: reference–machine %d/%d, machine–machine %d/%d; want 3/4, 2/2", rm.Correct, rm.Total, mm.Correct, mm.Total)
+	}
+	for i, w := range [][2]int{{1, 1}, {1, 1}, {1, 1}, {4, 5}} {
+		if b := s.Buckets[i]; b.Correct != w[0] || b.Total != w[1] {
+			t.Errorf("bucket %d %d/%d, want %d/%d", i, b.Correct, b.Total, w[0], w[1])
+		}
+	}
+	if *s.Buckets[3].MinGap != 0.3 || s.Buckets[3].MaxGap != nil || out.Gap != "|rank_norm|" || out.Split != "Ω^{4,5}" {
+		t.Errorf("last bucket [%v, %v), buckets on %q, split on %q", *s.Buckets[3].MinGap, s.Buckets[3].MaxGap, out.Gap, out.Split)
+	}
+	if !strings.Contains(out.LabelSign, "avg_rank_base − avg_rank_comp") {
+		t.Errorf("label sign %q", out.LabelSign)
 	}
 }
 
@@ -130,7 +172,7 @@ func TestVHEDAssessSacreBLEU(t *testing.T) {
 		}
 	}
 	_, table := vhedRun(t, "-metrics", "sacrebleu", "-format", "table")
-	for _, w := range []string{"SacreBLEU", "0.250 (2/8)", "Ω5", "≥ 3"} {
+	for _, w := range []string{"SacreBLEU", "0.250 (2/8)", "Ω5", "Ω4,5", "ref–machine (Ω^{4,5})", "≥ 0.3", "accuracy by |rank_norm|"} {
 		if !strings.Contains(table, w) {
 			t.Errorf("table lacks %q:\n%s", w, table)
 		}
@@ -152,9 +194,25 @@ func TestVHEDAssessRefsFile(t *testing.T) {
 	if s := out.Scorers[0]; s.Accuracy.Correct != 6 || s.Accuracy.Total != 8 || s.Undecided != 1 {
 		t.Errorf("got %+v, want 6/8 with 1 undecided", s)
 	}
+	// The same references keyed by the ids written otherwise match the
+	// CSV's "[101, 102, ...]" all the same.
+	refs = vhedWriteTemp(t, "refs2.json", `{
+ "101,102,103,104,105": ["a b c d e f", "a b c d x y", "p q c d e f"],
+ "['201', '202', '203', '204', '205']": ["g h i j k l", "g h  i j k l", "m n o p k l"],
+ "301 302 303 304 305": ["s t u v w x"]}`)
+	out, _ = vhedRun(t, "-metrics", "sacrebleu", "-refs", refs)
+	if s := out.Scorers[0]; s.Accuracy.Correct != 6 || s.Accuracy.Total != 8 || s.Undecided != 1 {
+		t.Errorf("got %+v, want 6/8 with 1 undecided", s)
+	}
 	out, _ = vhedRun(t, "-metrics", "sacrebleu", "-refs", refs, "-ref-absent=false")
 	if s := out.Scorers[0]; s.Undecided != 0 || s.Accuracy.Total != 8 {
 		t.Errorf("without Reference Absent: %+v", s)
+	}
+	bad := vhedWriteTemp(t, "bad.json", `{"[]": ["a b"]}`)
+	var stdout, stderr bytes.Buffer
+	code := runMain([]string{"vhed", "assess", "-csv", vhedTestCSV, "-metrics", "sacrebleu", "-refs", bad}, &stdout, &stderr)
+	if msg := stderr.String(); code != 1 || !strings.Contains(msg, bad) || !strings.Contains(msg, `"[]" has no ids`) {
+		t.Errorf("refs key without ids: exit %d, %q", code, msg)
 	}
 }
 
@@ -194,5 +252,132 @@ func TestVHEDAssessErrors(t *testing.T) {
 	if code := runMain([]string{"vhed", "assess", "-csv", bad, "-metrics", "bleu"}, &stdout, &stderr); code == 0 ||
 		!strings.Contains(stderr.String(), "missing column(s) label") {
 		t.Errorf("CSV without columns: exit %d, %s", code, stderr.String())
+	}
+}
+
+// vhedRewriteCSV writes a copy of the test CSV with edit applied to every
+// data line (the header stays).
+func vhedRewriteCSV(t *testing.T, edit func(line string) string) string {
+	t.Helper()
+	data, err := os.ReadFile(vhedTestCSV)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(data), "\n")
+	for i := 1; i < len(lines); i++ {
+		if lines[i] != "" {
+			lines[i] = edit(lines[i])
+		}
+	}
+	return vhedWriteTemp(t, "vhed.csv", strings.Join(lines, ""))
+}
+
+// vhedFlipLabel negates the label field (the fourth) of a test CSV line.
+func vhedFlipLabel(line string) string {
+	f := strings.SplitN(line, ",", 5)
+	if strings.HasPrefix(f[3], "-") {
+		f[3] = f[3][1:]
+	} else if f[3] != "0.0" {
+		f[3] = "-" + f[3]
+	}
+	return strings.Join(f, ",")
+}
+
+// TestVHEDAssessLabelSign: a file whose labels are all reversed (the VHED
+// figure's convention) is recognised, said so and assessed as the test
+// file; one whose rows disagree fails naming the file and the rows.
+func TestVHEDAssessLabelSign(t *testing.T) {
+	gaps := vhedWriteTemp(t, "gaps.csv", "vrank\n-0.5\n-1\n2\n-0.1\n0.3\n0.2\n0\n-1\n1\n")
+	reversed := vhedRewriteCSV(t, vhedFlipLabel)
+	var stdout, stderr bytes.Buffer
+	if code := runMain([]string{"vhed", "assess", "-csv", reversed, "-scores", gaps, "-bootstrap", "0"}, &stdout, &stderr); code != 0 {
+		t.Fatalf("reversed labels: exit %d: %s", code, stderr.String())
+	}
+	var out vhedTestJSON
+	if err := json.Unmarshal(stdout.Bytes(), &out); err != nil {
+		t.Fatal(err)
+	}
+	if a := out.Scorers[0].Accuracy; !strings.Contains(out.LabelSign, "reversed") || a.Correct != 5 || a.Total != 8 {
+		t.Errorf("reversed labels: %q, %d/%d; want reversed, 5/8 as the test file", out.LabelSign, a.Correct, a.Total)
+	}
+
+	n := 0
+	mixed := vhedRewriteCSV(t, func(line string) string {
+		if n++; n == 3 {
+			return vhedFlipLabel(line)
+		}
+		return line
+	})
+	stdout.Reset()
+	stderr.Reset()
+	code := runMain([]string{"vhed", "assess", "-csv", mixed, "-scores", gaps}, &stdout, &stderr)
+	if msg := stderr.String(); code != 1 || !strings.Contains(msg, mixed) || !strings.Contains(msg, "1 row(s), line(s) 4") {
+		t.Errorf("one reversed row: exit %d, %q", code, msg)
+	}
+}
+
+// TestVHEDAssessOnePair: a CSV of one pair is assessed; what one pair
+// cannot define (the error–gap correlation, empty subsets) is null, and
+// nothing is an error (issue 24).
+func TestVHEDAssessOnePair(t *testing.T) {
+	data, err := os.ReadFile(vhedTestCSV)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(data), "\n")
+	one := vhedWriteTemp(t, "one.csv", lines[0]+lines[1])
+	gaps := vhedWriteTemp(t, "gaps.csv", "vrank\n-0.5\n")
+	var stdout, stderr bytes.Buffer
+	if code := runMain([]string{"vhed", "assess", "-csv", one, "-scores", gaps, "-metrics", "sacrebleu"}, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	var out vhedTestJSON
+	if err := json.Unmarshal(stdout.Bytes(), &out); err != nil {
+		t.Fatal(err)
+	}
+	s := out.Scorers[0]
+	if out.Rows != 1 || s.Accuracy.Correct != 1 || s.Accuracy.Total != 1 || s.ErrorGap.R != nil || s.ErrorGap.P != nil ||
+		s.Omega[0].Total != 0 || s.Omega[0].Value != nil {
+		t.Errorf("one pair: %+v", s)
+	}
+	stdout.Reset()
+	if code := runMain([]string{"vhed", "assess", "-csv", one, "-scores", gaps, "-format", "table"}, &stdout, &stderr); code != 0 ||
+		!strings.Contains(stdout.String(), "NaN") {
+		t.Errorf("table of one pair: exit %d:\n%s", code, stdout.String())
+	}
+}
+
+// TestVHEDAssessDuplicateRow: a repeated row is an error naming the file
+// and both lines, not a pair counted twice.
+func TestVHEDAssessDuplicateRow(t *testing.T) {
+	data, err := os.ReadFile(vhedTestCSV)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(data), "\n")
+	dup := vhedWriteTemp(t, "dup.csv", string(data)+"9"+lines[3][1:])
+	var stdout, stderr bytes.Buffer
+	code := runMain([]string{"vhed", "assess", "-csv", dup, "-metrics", "sacrebleu"}, &stdout, &stderr)
+	if msg := stderr.String(); code != 1 || !strings.Contains(msg, dup) || !strings.Contains(msg, "line 11") || !strings.Contains(msg, "repeat the row on line 4") {
+		t.Errorf("duplicate row: exit %d, %q", code, msg)
+	}
+}
+
+// TestVHEDAssessRawGapAndSplit: -raw-gap buckets |avg_rank_base −
+// avg_rank_comp| with edges 0,1,2,3 and -split-all-pairs splits over all
+// pairs. With the per-row gaps of TestVHEDAssessPairGaps (right on P1..P5,
+// wrong on P6, P8, P9): [0,1) P2, P4 2/2; [1,2) P1 1/1; [2,3) P3, P6 1/2;
+// [3,∞) P5, P8, P9 1/3; reference–machine P1, P3, P4, P6, P8 3/5.
+func TestVHEDAssessRawGapAndSplit(t *testing.T) {
+	gaps := vhedWriteTemp(t, "gaps.csv", "vrank\n-0.5\n-1\n2\n-0.1\n0.3\n0.2\n0\n-1\n1\n")
+	out, _ := vhedRun(t, "-scores", gaps, "-raw-gap", "-split-all-pairs", "-bootstrap", "0")
+	s := out.Scorers[0]
+	for i, w := range [][2]int{{2, 2}, {1, 1}, {1, 2}, {1, 3}} {
+		if b := s.Buckets[i]; b.Correct != w[0] || b.Total != w[1] || *b.MinGap != float64(i) {
+			t.Errorf("bucket %d: from %v, %d/%d; want from %d, %d/%d", i, *b.MinGap, b.Correct, b.Total, i, w[0], w[1])
+		}
+	}
+	if rm := s.ReferenceMachine; rm.Correct != 3 || rm.Total != 5 || out.Split != "all pairs" || !strings.Contains(out.Gap, "avg_rank_base") {
+		t.Errorf("reference–machine %d/%d on %q, buckets on %q", rm.Correct, rm.Total, out.Split, out.Gap)
 	}
 }

@@ -1,12 +1,9 @@
 package main
 
 import (
-	"bytes"
-	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/storyeval/storyeval/vrank"
 )
@@ -144,85 +141,4 @@ func runVrankTrain(args []string, stdout, stderr io.Writer) error {
 			ValidationLoss: Float(h.ValidationLoss), ValidationAccuracy: Float(h.ValidationAccuracy), Checkpoint: h.Checkpoint})
 	}
 	return writeJSON(stdout, res)
-}
-
-// vrankPrediction is one line of vrank predict's output.
-type vrankPrediction struct {
-	Pair int   `json:"pair"`
-	Gap  Float `json:"gap"`
-}
-
-func runVrankPredict(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("vrank predict", stderr)
-	dir := fs.String("model", "", "trained Vrank model folder (required)")
-	csvPath := fs.String("csv", "", "story pairs: a CSV with columns sent1 and sent2 (required)")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: storyeval vrank predict -model DIR -csv FILE")
-		fmt.Fprintln(stderr, "prints the predicted ranking gap of each pair, in input order (negative: story 1 is better)")
-		fs.PrintDefaults()
-	}
-	if err := parseFlags(fs, args, 0); err != nil {
-		return err
-	}
-	if *dir == "" || *csvPath == "" {
-		fs.Usage()
-		return errors.New("give -model and -csv")
-	}
-	s1, s2, err := readVrankPairs(*csvPath)
-	if err != nil {
-		return err
-	}
-	m, err := vrank.Load(*dir)
-	if err != nil {
-		return err
-	}
-	ctx, stop := interruptContext()
-	defer stop()
-	prog := newProgress(stderr, len(s1), "pairs")
-	gaps, err := m.PredictWith(ctx, s1, s2, vrank.PredictOptions{Progress: func(done, _ int) { prog.Set(done) }})
-	prog.Finish()
-	if err != nil {
-		return err
-	}
-	out := make([]vrankPrediction, len(gaps))
-	for i, g := range gaps {
-		out[i] = vrankPrediction{Pair: i, Gap: Float(g)}
-	}
-	return writeJSON(stdout, out)
-}
-
-// readVrankPairs reads the sent1 and sent2 columns of a CSV with a header.
-func readVrankPairs(path string) (s1, s2 []string, err error) {
-	data, err := readFile(path)
-	if err != nil {
-		return nil, nil, err
-	}
-	cr := csv.NewReader(bytes.NewReader(data))
-	cr.FieldsPerRecord = -1
-	rows, err := cr.ReadAll()
-	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", path, err)
-	}
-	if len(rows) < 2 {
-		return nil, nil, fmt.Errorf("%s: no pairs (a header row and at least one pair are needed)", path)
-	}
-	c1, c2 := -1, -1
-	for i, h := range rows[0] {
-		switch strings.TrimSpace(strings.TrimPrefix(h, "\ufeff")) {
-		case "sent1":
-			c1 = i
-		case "sent2":
-			c2 = i
-		}
-	}
-	if c1 < 0 || c2 < 0 {
-		return nil, nil, fmt.Errorf("%s: the header %q lacks sent1 or sent2", path, rows[0])
-	}
-	for r, row := range rows[1:] {
-		if max(c1, c2) >= len(row) {
-			return nil, nil, fmt.Errorf("%s: row %d has %d fields", path, r+2, len(row))
-		}
-		s1, s2 = append(s1, row[c1]), append(s2, row[c2])
-	}
-	return s1, s2, nil
 }

@@ -120,10 +120,7 @@ func TestVrankTrainThenPredict(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s1, s2, err := readVrankPairs(testCSV)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s1, s2 := vrankTestPairs(t, testCSV)
 	want, err := m.Predict(t.Context(), s1, s2)
 	if err != nil {
 		t.Fatal(err)
