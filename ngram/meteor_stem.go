@@ -14,7 +14,10 @@ import (
 // words of Meteor's synonym data; this wrapper removes the two places where
 // the Go package does more than the Java one: it trims Unicode white space and
 // lower-cases its input, and it counts the "two letters or fewer" rule in
-// bytes rather than UTF-16 units.
+// bytes rather than UTF-16 units. Matches the reference implementation, whose
+// stemmer also leaves the curly apostrophes ‘ ’ ‛ alone (the Go package turns
+// them into ', which it then strips: "‘fancy’" would stem to "fanci") and
+// removes only the first of several leading apostrophes.
 func meteorStem(word string) string {
 	n := 0
 	for _, r := range word {
@@ -36,7 +39,7 @@ func meteorStem(word string) string {
 	var orig []rune
 	next := rune(0xF0000)
 	for i, r := range rs {
-		if unicode.IsSpace(r) || unicode.ToLower(r) != r {
+		if meteorStemShield(r) || (r == '\'' && i > 0 && meteorLeadingApostrophes(rs[:i+1])) {
 			for strings.ContainsRune(word, next) {
 				next++
 			}
@@ -55,7 +58,8 @@ func meteorStem(word string) string {
 }
 
 // meteorStemNeedsShield reports whether word holds a rune that
-// english.Stem's TrimSpace/ToLower would change.
+// english.Stem would change before stemming where Java does not (see
+// meteorStemShield), or starts with two apostrophes.
 func meteorStemNeedsShield(word string) bool {
 	for _, r := range word {
 		if r < 0x80 {
@@ -64,11 +68,28 @@ func meteorStemNeedsShield(word string) bool {
 			}
 			continue
 		}
-		if unicode.IsSpace(r) || unicode.ToLower(r) != r {
+		if meteorStemShield(r) {
 			return true
 		}
 	}
-	return false
+	return strings.HasPrefix(word, "''")
+}
+
+// meteorStemShield reports whether the Go stemmer would change r before
+// stemming (trim, lower-case, apostrophe normalization) where Java's does
+// not.
+func meteorStemShield(r rune) bool {
+	return unicode.IsSpace(r) || unicode.ToLower(r) != r || r == '\u2018' || r == '\u2019' || r == '\u201B'
+}
+
+// meteorLeadingApostrophes reports whether rs is all apostrophes.
+func meteorLeadingApostrophes(rs []rune) bool {
+	for _, r := range rs {
+		if r != '\'' {
+			return false
+		}
+	}
+	return true
 }
 
 // meteorJavaHash is java.lang.String.hashCode: s[0]*31^(n-1) + ... over the

@@ -219,3 +219,30 @@ func nltkBrevityPenalty(refLen, hypLen int) float64 {
 // Unicode whitespace), the tokenization the storyeval commands use before
 // NLTK BLEU; NLTK itself takes token lists.
 func SplitNLTK(text string) []string { return pyunicode.AppendFields(nil, text) }
+
+// NLTKBLEU scores a Corpus with NLTK's BLEU: each item's sentence_bleu and
+// the corpus's corpus_bleu (items in corpus order, which decides the "last
+// item" the smoothing methods see), on the text of candidates and
+// references split by SplitNLTK. Tokenize the corpus first
+// (Corpus.Tokenized) to score PTB tokens instead.
+func NLTKBLEU(c *Corpus, opts NLTKBLEUOptions) (Scores, error) {
+	refs := make([][][]string, len(c.ids))
+	hyps := make([][]string, len(c.ids))
+	out := Scores{Items: make(map[string]float64, len(c.ids))}
+	for i, id := range c.ids {
+		hyps[i] = SplitNLTK(c.cands[id])
+		for _, r := range c.refs[id] {
+			refs[i] = append(refs[i], SplitNLTK(r))
+		}
+		s, err := NLTKSentenceBLEU(refs[i], hyps[i], opts)
+		if err != nil {
+			return Scores{}, fmt.Errorf("item %q: %w", id, err)
+		}
+		out.Items[id] = s
+	}
+	var err error
+	if out.Corpus, err = NLTKCorpusBLEU(refs, hyps, opts); err != nil {
+		return Scores{}, fmt.Errorf("corpus: %w", err)
+	}
+	return out, nil
+}
