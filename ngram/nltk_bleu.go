@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/storyeval/storyeval/internal/parallel"
 	"github.com/storyeval/storyeval/internal/pyunicode"
 )
 
@@ -97,44 +98,81 @@ func NLTKCorpusBLEU(refs [][][]string, hyps [][]string, opts NLTKBLEUOptions) (f
 	if len(refs) != len(hyps) {
 		return 0, fmt.Errorf("nltk bleu: %d hypotheses and %d reference lists", len(hyps), len(refs))
 	}
-	weights := opts.Weights
-	if weights == nil {
-		weights = []float64{0.25, 0.25, 0.25, 0.25}
-	}
-	if len(weights) == 0 {
-		return 0, errors.New("nltk bleu: empty weights")
-	}
-	if opts.Smoothing < NLTKMethod0 || opts.Smoothing > NLTKMethod7 {
-		return 0, fmt.Errorf("nltk bleu: smoothing method %d outside 0..7", opts.Smoothing)
-	}
-	n := len(weights)
-	num := make([]int64, n)
-	den := make([]int64, n)
-	var hypLen, refLen int
-	for i, h := range hyps {
-		if len(refs[i]) == 0 {
-			return 0, fmt.Errorf("nltk bleu: hypothesis %d has no references", i)
-		}
-		for k := 1; k <= n; k++ {
-			a, b := nltkModifiedPrecision(refs[i], h, k)
-			num[k-1] += a
-			den[k-1] += b
-		}
-		hypLen += len(h)
-		refLen += nltkClosestRefLength(refs[i], len(h))
-	}
-	if num[0] == 0 {
-		return 0, nil
-	}
-	last := len(hyps) - 1
-	p, err := nltkSmooth(opts, num, den, refs[last], hyps[last], hypLen)
+	weights, err := opts.weights()
 	if err != nil {
 		return 0, err
 	}
-	if opts.AutoReweigh && hypLen < 4 && slices.Equal(weights, []float64{0.25, 0.25, 0.25, 0.25}) {
-		weights = make([]float64, hypLen)
+	total := nltkStats{num: make([]int64, len(weights)), den: make([]int64, len(weights))}
+	for i, h := range hyps {
+		st, err := nltkItemStats(refs[i], h, len(weights))
+		if err != nil {
+			return 0, fmt.Errorf("nltk bleu: hypothesis %d: %w", i, err)
+		}
+		total.add(st)
+	}
+	if len(hyps) == 0 {
+		return 0, nil
+	}
+	return total.score(opts, weights, refs[len(refs)-1], hyps[len(hyps)-1])
+}
+
+// weights checks opts and returns its weights.
+func (opts NLTKBLEUOptions) weights() ([]float64, error) {
+	if opts.Smoothing < NLTKMethod0 || opts.Smoothing > NLTKMethod7 {
+		return nil, fmt.Errorf("nltk bleu: smoothing method %d outside 0..7", opts.Smoothing)
+	}
+	if opts.Weights == nil {
+		return []float64{0.25, 0.25, 0.25, 0.25}, nil
+	}
+	if len(opts.Weights) == 0 {
+		return nil, errors.New("nltk bleu: empty weights")
+	}
+	return opts.Weights, nil
+}
+
+// nltkStats are corpus_bleu's sums: clipped matches and n-gram counts per
+// order, hypothesis and closest reference lengths.
+type nltkStats struct {
+	num, den       []int64
+	hypLen, refLen int
+}
+
+// nltkItemStats are one item's statistics for orders 1..n.
+func nltkItemStats(refs [][]string, hyp []string, n int) (nltkStats, error) {
+	if len(refs) == 0 {
+		return nltkStats{}, errors.New("no references")
+	}
+	st := nltkStats{num: make([]int64, n), den: make([]int64, n), hypLen: len(hyp), refLen: nltkClosestRefLength(refs, len(hyp))}
+	for k := 1; k <= n; k++ {
+		st.num[k-1], st.den[k-1] = nltkModifiedPrecision(refs, hyp, k)
+	}
+	return st, nil
+}
+
+func (s *nltkStats) add(o nltkStats) {
+	for k := range s.num {
+		s.num[k] += o.num[k]
+		s.den[k] += o.den[k]
+	}
+	s.hypLen += o.hypLen
+	s.refLen += o.refLen
+}
+
+// score is the end of corpus_bleu: the early 0, smoothing (with the last
+// item's references and hypothesis), auto_reweigh and the weighted
+// geometric mean times the brevity penalty.
+func (s nltkStats) score(opts NLTKBLEUOptions, weights []float64, lastRefs [][]string, lastHyp []string) (float64, error) {
+	if s.num[0] == 0 {
+		return 0, nil
+	}
+	p, err := nltkSmooth(opts, s.num, s.den, lastRefs, lastHyp, s.hypLen)
+	if err != nil {
+		return 0, err
+	}
+	if opts.AutoReweigh && s.hypLen < 4 && slices.Equal(weights, []float64{0.25, 0.25, 0.25, 0.25}) {
+		weights = make([]float64, s.hypLen)
 		for i := range weights {
-			weights[i] = 1 / float64(hypLen)
+			weights[i] = 1 / float64(s.hypLen)
 		}
 	}
 	var terms []float64
@@ -143,7 +181,7 @@ func NLTKCorpusBLEU(refs [][][]string, hyps [][]string, opts NLTKBLEUOptions) (f
 			terms = append(terms, weights[i]*math.Log(p[i].float()))
 		}
 	}
-	return nltkBrevityPenalty(refLen, hypLen) * math.Exp(pyFsum(terms)), nil
+	return nltkBrevityPenalty(s.refLen, s.hypLen) * math.Exp(pyFsum(terms)), nil
 }
 
 // nltkModifiedPrecision is modified_precision's numerator and (unreduced)
@@ -226,23 +264,41 @@ func SplitNLTK(text string) []string { return pyunicode.AppendFields(nil, text) 
 // references split by SplitNLTK. Tokenize the corpus first
 // (Corpus.Tokenized) to score PTB tokens instead.
 func NLTKBLEU(c *Corpus, opts NLTKBLEUOptions) (Scores, error) {
-	refs := make([][][]string, len(c.ids))
-	hyps := make([][]string, len(c.ids))
-	out := Scores{Items: make(map[string]float64, len(c.ids))}
-	for i, id := range c.ids {
-		hyps[i] = SplitNLTK(c.cands[id])
-		for _, r := range c.refs[id] {
-			refs[i] = append(refs[i], SplitNLTK(r))
-		}
-		s, err := NLTKSentenceBLEU(refs[i], hyps[i], opts)
-		if err != nil {
-			return Scores{}, fmt.Errorf("item %q: %w", id, err)
-		}
-		out.Items[id] = s
+	weights, err := opts.weights()
+	if err != nil {
+		return Scores{}, err
 	}
-	var err error
-	if out.Corpus, err = NLTKCorpusBLEU(refs, hyps, opts); err != nil {
-		return Scores{}, fmt.Errorf("corpus: %w", err)
+	n := len(c.ids)
+	refs := make([][][]string, n)
+	hyps := make([][]string, n)
+	stats := make([]nltkStats, n)
+	scores := make([]float64, n)
+	errs := make([]error, n)
+	parallel.Chunks(n, minItemsPerWorker, func(_, lo, hi int) {
+		for i := lo; i < hi; i++ {
+			id := c.ids[i]
+			hyps[i] = SplitNLTK(c.cands[id])
+			for _, r := range c.refs[id] {
+				refs[i] = append(refs[i], SplitNLTK(r))
+			}
+			if stats[i], errs[i] = nltkItemStats(refs[i], hyps[i], len(weights)); errs[i] == nil {
+				scores[i], errs[i] = stats[i].score(opts, weights, refs[i], hyps[i])
+			}
+		}
+	})
+	out := Scores{Items: make(map[string]float64, n)}
+	total := nltkStats{num: make([]int64, len(weights)), den: make([]int64, len(weights))}
+	for i, id := range c.ids {
+		if errs[i] != nil {
+			return Scores{}, fmt.Errorf("nltk bleu: item %q: %w", id, errs[i])
+		}
+		out.Items[id] = scores[i]
+		total.add(stats[i])
+	}
+	if n > 0 {
+		if out.Corpus, err = total.score(opts, weights, refs[n-1], hyps[n-1]); err != nil {
+			return Scores{}, fmt.Errorf("nltk bleu: corpus: %w", err)
+		}
 	}
 	return out, nil
 }
