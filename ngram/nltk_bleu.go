@@ -113,7 +113,11 @@ func NLTKCorpusBLEU(refs [][][]string, hyps [][]string, opts NLTKBLEUOptions) (f
 	if len(hyps) == 0 {
 		return 0, nil
 	}
-	return total.score(opts, weights, refs[len(refs)-1], hyps[len(hyps)-1])
+	v, err := total.score(opts, weights, refs[len(refs)-1], hyps[len(hyps)-1])
+	if err != nil {
+		return 0, fmt.Errorf("nltk bleu: %w", err)
+	}
+	return v, nil
 }
 
 // weights checks opts and returns its weights.

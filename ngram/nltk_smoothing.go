@@ -130,10 +130,10 @@ func nltkSmooth(opts NLTKBLEUOptions, num, den []int64, refs [][]string, hyp []s
 		nltkMethod5(p, refs, hyp)
 	case NLTKMethod6:
 		if len(p) < 3 {
-			return nil, errors.New("nltk bleu: smoothing method6 needs weights of three or more orders (NLTK raises IndexError)")
+			return nil, errors.New("smoothing method6 needs weights of three or more orders (NLTK raises IndexError)")
 		}
 		if num[2] == 0 {
-			return nil, errors.New("nltk bleu: smoothing method6 needs a trigram precision above zero (NLTK raises AssertionError)")
+			return nil, errors.New("smoothing method6 needs a trigram precision above zero (NLTK raises AssertionError)")
 		}
 		for i := 2; i < len(p); i++ {
 			pi0 := pyIntOf(0)
