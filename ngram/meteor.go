@@ -43,8 +43,9 @@ type MeteorOptions struct {
 // a table is given, paraphrase, and scored with the rank task's alpha 0.85,
 // beta 0.2, gamma 0.6, delta 0.75 and stage weights 1.0/0.6/0.8/0.6.
 // MeteorOptions selects the jar's other task parameter sets (-t) and
-// normalizations (none, -lower); MeteorVISTOptions with CorpusScoresVIST is
-// the VIST evaluation scripts' METEOR. A Meteor is safe for concurrent use.
+// normalizations (none, -lower, -norm -noPunct); MeteorVISTOptions with
+// CorpusScoresVIST is the VIST evaluation scripts' METEOR. A Meteor is safe
+// for concurrent use.
 //
 // Without a paraphrase table (the default, as the table is not shipped here)
 // scores sit below the COCO toolkit's published values, which were computed
@@ -80,7 +81,7 @@ func NewMeteor(opts MeteorOptions) (*Meteor, error) {
 	if err != nil {
 		return nil, err
 	}
-	if opts.Normalization < MeteorNormalize || opts.Normalization > MeteorLowerCase {
+	if opts.Normalization < MeteorNormalize || opts.Normalization > MeteorNormalizeNoPunct {
 		return nil, fmt.Errorf("meteor: unknown normalization %d", opts.Normalization)
 	}
 	res, err := loadMeteorResources()
@@ -120,7 +121,7 @@ func (m *Meteor) getScratch() *meteorScratch {
 		return sc
 	}
 	return &meteorScratch{
-		norm:  meteorNormalizer{prefixes: m.res.prefixes},
+		norm:  meteorNormalizer{prefixes: m.res.prefixes, noPunct: m.norm == MeteorNormalizeNoPunct},
 		al:    meteorAligner{para: m.para, beam: m.beam},
 		words: map[string]*meteorWord{},
 		lines: map[string][]*meteorWord{},

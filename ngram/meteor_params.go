@@ -82,6 +82,10 @@ const (
 	MeteorNoNormalize
 	// MeteorLowerCase is -lower: lower case only.
 	MeteorLowerCase
+	// MeteorNormalizeNoPunct is -norm -noPunct: -norm's tokenization, then
+	// every character outside the normalizer's letter and digit ranges
+	// becomes a space, then lower case.
+	MeteorNormalizeNoPunct
 )
 
 // compute is MeteorScorer.computeMetrics with p's parameters: weighted

@@ -32,7 +32,7 @@ type meteorTasksGolden struct {
 	} `json:"vist"`
 }
 
-var meteorNormByName = map[string]MeteorNormalization{"none": MeteorNoNormalize, "lower": MeteorLowerCase, "norm": MeteorNormalize}
+var meteorNormByName = map[string]MeteorNormalization{"none": MeteorNoNormalize, "lower": MeteorLowerCase, "norm": MeteorNormalize, "nopunct": MeteorNormalizeNoPunct}
 
 // TestMeteorTasksJar checks every task parameter set with each
 // normalization against the jar's segment scores and its system score (the

@@ -36,7 +36,7 @@ func runNgram(args []string, stdout, stderr io.Writer) error {
 	nltkFlags := addNLTKBLEUFlags(fs)
 	format := formatFlag(fs)
 	setUsage(fs,
-		"usage: storyeval ngram [-tokenize ptb|none] [-metrics bleu,meteor,rouge,cider,nltkbleu,meteor-vist] [-meteor-paraphrase paraphrase-en.gz] [-meteor-task rank|adq|hter|util|li|tune] [-meteor-norm norm|lower|none] [-nltk-weights W1,W2,...] [-nltk-smoothing 0..7] [-format json|csv] -in FILE.json",
+		"usage: storyeval ngram [-tokenize ptb|none] [-metrics bleu,meteor,rouge,cider,nltkbleu,meteor-vist] [-meteor-paraphrase paraphrase-en.gz] [-meteor-task rank|adq|hter|util|li|tune] [-meteor-norm norm|nopunct|lower|none] [-nltk-weights W1,W2,...] [-nltk-smoothing 0..7] [-format json|csv] -in FILE.json",
 		"Prints the corpus scores and each item's scores in the input's order; with -tokenize ptb the JSON",
 		"output also holds the tokenized text. Without -meteor-paraphrase, METEOR runs without the paraphrase",
 		"stage, as Meteor 1.5 does when its table is missing: scores sit below COCO's published values",

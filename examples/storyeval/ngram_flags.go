@@ -17,17 +17,17 @@ type meteorFlags struct {
 func addMeteorFlags(fs *flag.FlagSet) meteorFlags {
 	return meteorFlags{
 		task: fs.String("meteor-task", "rank", "Meteor 1.5 task parameter set (-t) for the meteor metric: rank (COCO), adq, hter, util, li or tune"),
-		norm: fs.String("meteor-norm", "norm", "Meteor 1.5 text preparation for the meteor metric: norm (-norm, COCO), lower (-lower) or none"),
+		norm: fs.String("meteor-norm", "norm", "Meteor 1.5 text preparation for the meteor metric: norm (-norm, COCO), nopunct (-norm -noPunct), lower (-lower) or none"),
 	}
 }
 
 // meteorNorms maps -meteor-norm's values to the library's normalizations.
-var meteorNorms = map[string]ngram.MeteorNormalization{"norm": ngram.MeteorNormalize, "lower": ngram.MeteorLowerCase, "none": ngram.MeteorNoNormalize}
+var meteorNorms = map[string]ngram.MeteorNormalization{"norm": ngram.MeteorNormalize, "nopunct": ngram.MeteorNormalizeNoPunct, "lower": ngram.MeteorLowerCase, "none": ngram.MeteorNoNormalize}
 
 func (f meteorFlags) options(paraphrase string) (ngram.MeteorOptions, error) {
 	norm, ok := meteorNorms[strings.ToLower(*f.norm)]
 	if !ok {
-		return ngram.MeteorOptions{}, fmt.Errorf("-meteor-norm: want norm, lower or none, got %q", *f.norm)
+		return ngram.MeteorOptions{}, fmt.Errorf("-meteor-norm: want norm, nopunct, lower or none, got %q", *f.norm)
 	}
 	task := ngram.MeteorTask(strings.ToLower(*f.task))
 	if !contains(meteorTaskNames(), string(task)) {

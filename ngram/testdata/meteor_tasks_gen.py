@@ -1,6 +1,7 @@
 """Regenerates meteor_tasks.json.gz: Meteor 1.5's scores for every English
 task parameter set (-t adq, rank, hter, util, li, tune), each without
-normalization, with -lower and with -norm, per segment and for the system;
+normalization, with -lower, with -norm and with -norm -noPunct, per segment
+and for the system;
 and the AREL/MSR VIST evaluation protocol (-stdio -t hter, no -norm).
 
     python3 meteor_tasks_gen.py /path/to/meteor-1.5.jar
@@ -23,7 +24,7 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 PARA = os.path.join(HERE, "meteor_paraphrase_tiny.gz")
 TASKS = ["adq", "rank", "hter", "util", "li", "tune"]
-NORMS = {"none": [], "lower": ["-lower"], "norm": ["-norm"]}
+NORMS = {"none": [], "lower": ["-lower"], "norm": ["-norm"], "nopunct": ["-norm", "-noPunct"]}
 
 
 def load(name):
