@@ -1,7 +1,10 @@
 // Package ngram computes the classic n-gram caption metrics exactly as their
 // reference implementations do: the COCO caption toolkit (pycocoevalcap) —
-// PTB tokenization, BLEU-1..4, ROUGE-L and CIDEr-D — and SacreBLEU's BLEU
-// with the 13a tokenizer.
+// PTB tokenization, BLEU-1..4, METEOR 1.5, ROUGE-L and CIDEr-D — SacreBLEU's
+// BLEU with the 13a tokenizer, and NLTK 3.8's sentence_bleu and corpus_bleu
+// with its smoothing methods. METEOR also runs with Meteor 1.5's other task
+// parameter sets and normalizations, and as the AREL/MSR VIST evaluation
+// scripts run it (MeteorVISTOptions, Meteor.CorpusScoresVIST).
 //
 // Candidates and references are keyed by id in a Corpus. Each metric returns
 // a corpus score and one score per item; as in the toolkit, the corpus score

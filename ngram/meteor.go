@@ -11,8 +11,15 @@ import (
 )
 
 // MeteorOptions configures NewMeteor. The zero value is the COCO
-// caption toolkit's configuration without a paraphrase table.
+// caption toolkit's configuration (-l en -norm, task rank) without a
+// paraphrase table; MeteorVISTOptions is the AREL/MSR VIST scripts'.
 type MeteorOptions struct {
+	// Task is the jar's -t parameter set; "" is rank.
+	Task MeteorTask
+
+	// Normalization is how text is prepared: the zero value is -norm.
+	Normalization MeteorNormalization
+
 	// ParaphraseTable is the path of a Meteor paraphrase table in the format
 	// of Meteor 1.5's data/paraphrase-en.gz (gzipped; per entry a probability
 	// line, a phrase line and a paraphrase line). Empty: no paraphrase stage.
@@ -28,13 +35,17 @@ type MeteorOptions struct {
 	BeamSize int
 }
 
-// Meteor scores candidates with METEOR 1.5 as the COCO caption toolkit runs
-// it (meteor-1.5.jar -l en -norm -stdio): text is normalized (mteval-style
-// punctuation tokenization with English non-breaking prefixes, then lower
-// case), aligned to each reference in the stages exact, stem (Snowball
-// English), synonym (WordNet synsets) and, when a table is given,
-// paraphrase, and scored with alpha 0.85, beta 0.2, gamma 0.6, delta 0.75 and
-// stage weights 1.0/0.6/0.8/0.6. A Meteor is safe for concurrent use.
+// Meteor scores candidates with METEOR 1.5. By default it runs as the COCO
+// caption toolkit runs it (meteor-1.5.jar -l en -norm -stdio): text is
+// normalized (mteval-style punctuation tokenization with English
+// non-breaking prefixes, then lower case), aligned to each reference in the
+// stages exact, stem (Snowball English), synonym (WordNet synsets) and, when
+// a table is given, paraphrase, and scored with the rank task's alpha 0.85,
+// beta 0.2, gamma 0.6, delta 0.75 and stage weights 1.0/0.6/0.8/0.6.
+// MeteorOptions selects the jar's other task parameter sets (-t) and
+// normalizations (none, -lower, -norm -noPunct); MeteorVISTOptions with
+// CorpusScoresVIST is the VIST evaluation scripts' METEOR. A Meteor is safe
+// for concurrent use.
 //
 // Without a paraphrase table (the default, as the table is not shipped here)
 // scores sit below the COCO toolkit's published values, which were computed
@@ -49,6 +60,8 @@ type MeteorOptions struct {
 // first of two commas sharing a letter ("a,b,c" gives "a , b,c") and turns
 // the literal text DOTMULTI into ".".
 type Meteor struct {
+	params  meteorParams
+	norm    MeteorNormalization
 	res     *meteorResources
 	para    *meteorParaphraser
 	beam    int
@@ -64,11 +77,18 @@ func NewMeteor(opts MeteorOptions) (*Meteor, error) {
 	if opts.ParaphraseLimit < 0 {
 		return nil, fmt.Errorf("meteor: ParaphraseLimit %d is negative", opts.ParaphraseLimit)
 	}
+	params, err := opts.Task.params()
+	if err != nil {
+		return nil, err
+	}
+	if opts.Normalization < MeteorNormalize || opts.Normalization > MeteorNormalizeNoPunct {
+		return nil, fmt.Errorf("meteor: unknown normalization %d", opts.Normalization)
+	}
 	res, err := loadMeteorResources()
 	if err != nil {
 		return nil, err
 	}
-	m := &Meteor{res: res, beam: opts.BeamSize}
+	m := &Meteor{params: params, norm: opts.Normalization, res: res, beam: opts.BeamSize}
 	if m.beam == 0 {
 		m.beam = 40
 	}
@@ -101,7 +121,7 @@ func (m *Meteor) getScratch() *meteorScratch {
 		return sc
 	}
 	return &meteorScratch{
-		norm:  meteorNormalizer{prefixes: m.res.prefixes},
+		norm:  meteorNormalizer{prefixes: m.res.prefixes, noPunct: m.norm == MeteorNormalizeNoPunct},
 		al:    meteorAligner{para: m.para, beam: m.beam},
 		words: map[string]*meteorWord{},
 		lines: map[string][]*meteorWord{},
@@ -146,12 +166,23 @@ func (m *Meteor) word(sc *meteorScratch, tok string) *meteorWord {
 	return w
 }
 
+// prepare is MeteorScorer's normalization and lower-casing of a line.
+func (m *Meteor) prepare(sc *meteorScratch, line string) string {
+	switch m.norm {
+	case MeteorNoNormalize:
+		return strings.ToValidUTF8(line, "\uFFFD")
+	case MeteorLowerCase:
+		return meteorJavaLower(strings.ToValidUTF8(line, "\uFFFD"))
+	}
+	return sc.norm.normalize(line)
+}
+
 // analyse normalizes line and returns its words, appended to dst.
 func (m *Meteor) analyse(sc *meteorScratch, line string, dst []*meteorWord) []*meteorWord {
 	if ws, ok := sc.lines[line]; ok {
 		return append(dst, ws...)
 	}
-	sc.toks = meteorJavaTokens(sc.norm.normalize(line), sc.toks[:0])
+	sc.toks = meteorJavaTokens(m.prepare(sc, line), sc.toks[:0])
 	start := len(dst)
 	for _, t := range sc.toks {
 		dst = append(dst, m.word(sc, t))
@@ -182,7 +213,7 @@ func (m *Meteor) score(sc *meteorScratch, cand string, refs []string) MeteorStat
 		sc.ref = m.analyse(sc, ref, sc.ref[:0])
 		a := sc.al.align(sc.test, sc.ref)
 		s := meteorStatsOf(a, len(sc.test), len(sc.ref))
-		meteorComputeMetrics(&s)
+		m.params.compute(&s)
 		if s.Score > best.Score {
 			best = s
 		}
@@ -215,7 +246,7 @@ func meteorStatsOf(a meteorAlignment, n1, n2 int) MeteorStats {
 // ComputeScore fills the computed fields of s (precision, recall, F1, fMean,
 // fragmentation penalty, score) from its counts, as the jar's EVAL command
 // does; use it on statistics summed with MeteorStats.Add.
-func (m *Meteor) ComputeScore(s *MeteorStats) { meteorComputeMetrics(s) }
+func (m *Meteor) ComputeScore(s *MeteorStats) { m.params.compute(s) }
 
 // Corpus scores every candidate against its references and returns the
 // corpus score (the score of the summed statistics) and the per-item scores,
@@ -253,7 +284,7 @@ func (m *Meteor) Corpus(cands map[string]string, refs map[string][]string) (corp
 		items[id] = stats[i].Score
 		total.Add(stats[i])
 	}
-	meteorComputeMetrics(&total)
+	m.params.compute(&total)
 	return total.Score, items, nil
 }
 
@@ -268,7 +299,7 @@ func (m *Meteor) CorpusScores(c *Corpus) (Scores, error) {
 		out.Items[id] = stats[i].Score
 		total.Add(stats[i])
 	}
-	meteorComputeMetrics(&total)
+	m.params.compute(&total)
 	out.Corpus = total.Score
 	return out, nil
 }

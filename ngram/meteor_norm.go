@@ -90,9 +90,12 @@ var (
 // meteorNormalizer holds scratch buffers; it is not safe for concurrent use.
 type meteorNormalizer struct {
 	prefixes map[string]int
-	a, b     []rune
-	words    []string
-	sb       strings.Builder
+	// noPunct is -noPunct: Normalizer.normalizeLine with keepPunctuation
+	// false.
+	noPunct bool
+	a, b    []rune
+	words   []string
+	sb      strings.Builder
 }
 
 // normalize returns the jar's -norm form of line: Normalizer.normalizeLine
@@ -110,7 +113,7 @@ func (nz *meteorNormalizer) normalize(line string) string {
 	// unescape loop turns that token back into the k dots: the runs are
 	// spaced here and kept opaque in the non-breaking-prefix pass below.
 	if meteorContainsDotMulti(a) && meteorLiteralCost(a) <= meteorLiteralBudget {
-		return meteorJavaLower(meteorNormalizeLiteral(string(a), nz.prefixes))
+		return nz.finish(meteorNormalizeLiteral(string(a), nz.prefixes))
 	}
 	b := nz.b[:0]
 	for i := 0; i < len(a); {
@@ -134,7 +137,40 @@ func (nz *meteorNormalizer) normalize(line string) string {
 	}
 	text := meteorFinishWhite(nz.rebuild(res))
 	nz.a, nz.b = res[:0], spare[:0]
+	return nz.finish(text)
+}
+
+// finish is the end of normalizeLine and the scorer's lower-casing: with
+// noPunct every character outside the normalizer's alphanumeric ranges
+// becomes a space (r_punct_strip) before white space is normalized again,
+// and only then is the line lower-cased, as in the reference.
+func (nz *meteorNormalizer) finish(text string) string {
+	if nz.noPunct {
+		text = meteorFinishWhite(strings.Map(func(r rune) rune {
+			if meteorAlnum(r) {
+				return r
+			}
+			return ' '
+		}, text))
+	}
 	return meteorJavaLower(text)
+}
+
+// meteorAlnum reports whether r is in Normalizer.alnum:
+// 0-9A-Za-zŠŽšžŸÀ-ÖØ-öø-ž plus Cyrillic Ѐ-ӿ Ԁ-ԧ Ꙁ-ꙮ ꙾-ꚗ and
+// phonetic ᴀ-ᵿ.
+func meteorAlnum(r rune) bool {
+	switch {
+	case r < 0x80:
+		return '0' <= r && r <= '9' || 'A' <= r && r <= 'Z' || 'a' <= r && r <= 'z'
+	case r == 'Š', r == 'Ž', r == 'š', r == 'ž', r == 'Ÿ':
+		return true
+	case 'À' <= r && r <= 'Ö', 'Ø' <= r && r <= 'ö', 'ø' <= r && r <= 'ž':
+		return true
+	case 'Ѐ' <= r && r <= 'ӿ', 'Ԁ' <= r && r <= 'ԧ', 'Ꙁ' <= r && r <= 'ꙮ', '꙾' <= r && r <= 'ꚗ', 'ᴀ' <= r && r <= 'ᵿ':
+		return true
+	}
+	return false
 }
 
 // separate wraps line in spaces and separates all non-alphanumeric

@@ -2,7 +2,20 @@ package ngram
 
 import "math"
 
-// meteorPowBeta returns x^0.2 (Meteor's beta) correctly rounded. The
+// meteorPow returns x^beta as the reference's Math.pow does: for beta 0.2
+// (the rank task) correctly rounded, see meteorPowBeta; for beta 1.0 x
+// itself; otherwise math.Pow, within an ulp or so of Java's.
+func meteorPow(x, beta float64) float64 {
+	switch beta {
+	case 0.2:
+		return meteorPowBeta(x)
+	case 1:
+		return x
+	}
+	return math.Pow(x, beta)
+}
+
+// meteorPowBeta returns x^0.2 (Meteor's rank beta) correctly rounded. The
 // reference's Math.pow (HotSpot's intrinsic) is correctly rounded on all but
 // near-halfway cases, while Go's math.Pow is off by one unit in the last place
 // for about one fragmentation value in eight, so the power is refined here in
@@ -16,9 +29,9 @@ func meteorPowBeta(x float64) float64 {
 		if x == 0 {
 			return 0
 		}
-		return math.Pow(x, meteorBeta)
+		return math.Pow(x, 0.2)
 	}
-	z := math.Pow(x, meteorBeta)
+	z := math.Pow(x, 0.2)
 	tLo := x * (0x1p-54 * math.Log(x)) // x·x^(2^-54) = x + tLo
 	z2h, z2l := meteorTwoProd(z, z)
 	z4h, z4l := meteorDDMul(z2h, z2l, z2h, z2l)

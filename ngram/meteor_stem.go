@@ -14,7 +14,10 @@ import (
 // words of Meteor's synonym data; this wrapper removes the two places where
 // the Go package does more than the Java one: it trims Unicode white space and
 // lower-cases its input, and it counts the "two letters or fewer" rule in
-// bytes rather than UTF-16 units.
+// bytes rather than UTF-16 units. Matches the reference implementation, whose
+// stemmer also leaves the curly apostrophes ‘ ’ ‛ alone (the Go package turns
+// them into ', which it then strips: "‘fancy’" would stem to "fanci") and
+// deletes only the first of several leading apostrophes.
 func meteorStem(word string) string {
 	n := 0
 	for _, r := range word {
@@ -27,16 +30,32 @@ func meteorStem(word string) string {
 		// Snowball's "not hop 3": words shorter than three chars are kept.
 		return word
 	}
-	if !meteorStemNeedsShield(word) {
+	lead := 0
+	if strings.HasPrefix(word, "''") {
+		// Java's prelude deletes one leading apostrophe and stems the rest
+		// with its other apostrophes, which the Go package would trim.
+		word = word[1:]
+		lead = len(word) - len(strings.TrimLeft(word, "'"))
+		if body := word[lead:]; body == "" || body == "s" || body == "s'" {
+			// Only Step 0 applies: the longest of 's', 's and ' goes.
+			for _, suf := range []string{"'s'", "'s", "'"} {
+				if strings.HasSuffix(word, suf) {
+					return strings.TrimSuffix(word, suf)
+				}
+			}
+		}
+	}
+	if lead == 0 && !meteorStemNeedsShield(word) {
 		return english.Stem(word, true)
 	}
-	// Replace the runes the Go package would trim or lower-case with private
-	// use runes, which (like the originals in Java) are plain non-vowels.
+	// Replace the runes the Go package would trim, lower-case or change
+	// (and the kept leading apostrophes) with private use runes, which (like
+	// the originals in Java) are plain non-vowels.
 	rs := []rune(word)
 	var orig []rune
 	next := rune(0xF0000)
 	for i, r := range rs {
-		if unicode.IsSpace(r) || unicode.ToLower(r) != r {
+		if meteorStemShield(r) || i < lead {
 			for strings.ContainsRune(word, next) {
 				next++
 			}
@@ -55,7 +74,8 @@ func meteorStem(word string) string {
 }
 
 // meteorStemNeedsShield reports whether word holds a rune that
-// english.Stem's TrimSpace/ToLower would change.
+// english.Stem would change before stemming where Java does not (see
+// meteorStemShield).
 func meteorStemNeedsShield(word string) bool {
 	for _, r := range word {
 		if r < 0x80 {
@@ -64,11 +84,18 @@ func meteorStemNeedsShield(word string) bool {
 			}
 			continue
 		}
-		if unicode.IsSpace(r) || unicode.ToLower(r) != r {
+		if meteorStemShield(r) {
 			return true
 		}
 	}
 	return false
+}
+
+// meteorStemShield reports whether the Go stemmer would change r before
+// stemming (trim, lower-case, apostrophe normalization) where Java's does
+// not.
+func meteorStemShield(r rune) bool {
+	return unicode.IsSpace(r) || unicode.ToLower(r) != r || r == '\u2018' || r == '\u2019' || r == '\u201B'
 }
 
 // meteorJavaHash is java.lang.String.hashCode: s[0]*31^(n-1) + ... over the

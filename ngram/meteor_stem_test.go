@@ -53,3 +53,27 @@ func TestMeteorJavaHash(t *testing.T) {
 		}
 	}
 }
+
+// TestMeteorStemApostrophes checks words with apostrophes against Meteor
+// 1.5's Java englishStemmer (run through SnowballStemmerWrapper): it leaves
+// the curly apostrophes alone and deletes one leading apostrophe, where
+// github.com/kljensen/snowball alone normalizes the former and trims all
+// of the latter.
+func TestMeteorStemApostrophes(t *testing.T) {
+	cases := []struct{ in, want string }{
+		{"‘fancy’", "‘fancy’"}, {"''abc", "'abc"}, {"'''running", "''run"},
+		{"’s", "’s"}, {"dog’s", "dog’"}, {"dogs’", "dogs’"}, {"'running", "run"},
+		{"''s", ""}, {"''running''", "'running'"}, {"‛cats", "‛cat"},
+		{"Running’s", "Running’"}, {"x’", "x’"}, {"ab’", "ab’"},
+		{"’’cats", "’’cat"}, {"''", "''"}, {"'''", "'"}, {"''s'", ""},
+		{"''Running", "'Run"}, {"''yes", "'ye"}, {"''ies", "'ie"}, {"'''s", "'"},
+		{"''generous", "'gener"}, {"''ss", "'ss"}, {"''a", "'a"},
+		{"''sky", "'ski"}, {"''skis", "'skis"}, {"''ab", "'ab"}, {"'''ies", "''i"},
+		{"''y", "'y"}, {"''ys", "'ys"}, {"''s's", "'s"},
+	}
+	for _, c := range cases {
+		if got := meteorStem(c.in); got != c.want {
+			t.Errorf("meteorStem(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}

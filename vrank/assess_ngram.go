@@ -157,9 +157,46 @@ func AssessMETEOR(m *ngram.Meteor) (AssessRefMetric, error) {
 	}, nil
 }
 
+// AssessNLTKBLEU returns NLTK 3.8's sentence_bleu (ngram.NLTKBLEU with
+// opts; the zero value is BLEU-4 without smoothing, whose many exact-zero
+// scores the Vrank paper's BLEU accuracies count as ties) as an
+// AssessRefMetric, on the text as given split at white space (Python's
+// str.split()).
+func AssessNLTKBLEU(opts ngram.NLTKBLEUOptions) AssessRefMetric {
+	return assessNgramMetric{
+		name: "NLTK-BLEU",
+		score: func(c *ngram.Corpus) (map[string]float64, error) {
+			s, err := ngram.NLTKBLEU(c, opts)
+			return s.Items, err
+		},
+	}
+}
+
+// AssessMETEORVIST returns METEOR as the AREL/MSR VIST scripts compute it
+// (ngram.MeteorVISTOptions, Meteor.CorpusScoresVIST: -t hter without -norm,
+// each item's best reference) on the text as given, as an AssessRefMetric.
+// A nil m is built with ngram.MeteorVISTOptions().
+func AssessMETEORVIST(m *ngram.Meteor) (AssessRefMetric, error) {
+	if m == nil {
+		var err error
+		if m, err = ngram.NewMeteor(ngram.MeteorVISTOptions()); err != nil {
+			return nil, fmt.Errorf("vrank: METEOR-VIST: %w", err)
+		}
+	}
+	return assessNgramMetric{
+		name: "METEOR-VIST",
+		score: func(c *ngram.Corpus) (map[string]float64, error) {
+			s, err := m.CorpusScoresVIST(c)
+			return s.Items, err
+		},
+	}, nil
+}
+
 // AssessRefMetricByName returns the metric named bleu (BLEU-4), bleu1 …
-// bleu4, sacrebleu, meteor, rouge (or rougel, rouge-l) or cider (or
-// ciderd, cider-d), in any case. METEOR loads its resources on the call.
+// bleu4, sacrebleu, meteor, rouge (or rougel, rouge-l), cider (or
+// ciderd, cider-d), nltkbleu (or nltk-bleu: AssessNLTKBLEU's default) or
+// meteor-vist (or meteorvist), in any case. METEOR loads its resources on
+// the call.
 func AssessRefMetricByName(name string) (AssessRefMetric, error) {
 	switch n := strings.ToLower(strings.TrimSpace(name)); n {
 	case "bleu", "bleu4", "bleu-4":
@@ -174,6 +211,10 @@ func AssessRefMetricByName(name string) (AssessRefMetric, error) {
 		return AssessROUGEL(), nil
 	case "cider", "ciderd", "cider-d", "cider_d":
 		return AssessCIDErD(), nil
+	case "nltkbleu", "nltk-bleu":
+		return AssessNLTKBLEU(ngram.NLTKBLEUOptions{}), nil
+	case "meteor-vist", "meteorvist":
+		return AssessMETEORVIST(nil)
 	}
-	return nil, fmt.Errorf("vrank: unknown reference metric %q (want bleu, bleu1..bleu4, sacrebleu, meteor, rouge or cider)", name)
+	return nil, fmt.Errorf("vrank: unknown reference metric %q (want bleu, bleu1..bleu4, sacrebleu, meteor, rouge, cider, nltkbleu or meteor-vist)", name)
 }

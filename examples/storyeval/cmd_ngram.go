@@ -13,33 +13,51 @@ import (
 func init() {
 	register(command{
 		name:    "ngram",
-		summary: "COCO caption metrics (BLEU-1..4, METEOR, ROUGE-L, CIDEr-D) of a corpus file",
+		summary: "COCO caption metrics (BLEU-1..4, METEOR, ROUGE-L, CIDEr-D), NLTK BLEU and VIST METEOR of a corpus file",
 		run:     runNgram,
 	})
 }
 
 // ngramMetrics are the metrics the ngram subcommand can compute, in output
-// order; "bleu" contributes Bleu_1..Bleu_4.
-var ngramMetrics = []string{"bleu", "meteor", "rouge", "cider"}
+// order; "bleu" contributes Bleu_1..Bleu_4. By default the COCO toolkit's
+// four; nltkbleu and meteor-vist on request.
+var (
+	ngramMetrics        = []string{"bleu", "meteor", "rouge", "cider", "nltkbleu", "meteor-vist"}
+	ngramDefaultMetrics = ngramMetrics[:4]
+)
 
 func runNgram(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("ngram", stderr)
 	in := fs.String("in", "", `corpus JSON file {"cands": {id: str}, "refs": {id: [str, ...]}} (required)`)
 	tokenize := fs.String("tokenize", "ptb", "tokenization before scoring: ptb (as the COCO toolkit) or none")
-	metrics := fs.String("metrics", strings.Join(ngramMetrics, ","), "comma-separated metrics to compute: "+strings.Join(ngramMetrics, ", "))
+	metrics := fs.String("metrics", strings.Join(ngramDefaultMetrics, ","), "comma-separated metrics to compute: "+strings.Join(ngramMetrics, ", "))
 	paraphrase := fs.String("meteor-paraphrase", "", "Meteor paraphrase table (paraphrase-en.gz) for METEOR's paraphrase stage")
+	meteorFlags := addMeteorFlags(fs)
+	nltkFlags := addNLTKBLEUFlags(fs)
 	format := formatFlag(fs)
 	setUsage(fs,
-		"usage: storyeval ngram [-tokenize ptb|none] [-metrics bleu,meteor,rouge,cider] [-meteor-paraphrase paraphrase-en.gz] [-format json|csv] -in FILE.json",
+		"usage: storyeval ngram [-tokenize ptb|none] [-metrics bleu,meteor,rouge,cider,nltkbleu,meteor-vist] [-meteor-paraphrase paraphrase-en.gz] [-meteor-task rank|adq|hter|util|li|tune] [-meteor-norm norm|nopunct|lower|none] [-nltk-weights W1,W2,...] [-nltk-smoothing 0..7] [-format json|csv] -in FILE.json",
 		"Prints the corpus scores and each item's scores in the input's order; with -tokenize ptb the JSON",
 		"output also holds the tokenized text. Without -meteor-paraphrase, METEOR runs without the paraphrase",
 		"stage, as Meteor 1.5 does when its table is missing: scores sit below COCO's published values",
 		"wherever a paraphrase would have matched.",
+		"nltkbleu is NLTK 3.8's sentence_bleu per item and corpus_bleu for the corpus, on the words of each",
+		"text split at white space as Python's str.split() (after -tokenize). meteor-vist is METEOR as the",
+		"AREL/MSR VIST scripts run it (-t hter without -norm, each reference scored on its own, the item's",
+		"best; the corpus score is the mean of the items'); give -tokenize none to score the text as given.",
 	)
 	if err := parseFlags(fs, args, 0); err != nil {
 		return err
 	}
 	if err := checkFormat(*format); err != nil {
+		return err
+	}
+	meteorOpts, err := meteorFlags.options(*paraphrase)
+	if err != nil {
+		return err
+	}
+	nltkOpts, err := nltkFlags.options()
+	if err != nil {
 		return err
 	}
 	want := map[string]bool{}
@@ -88,7 +106,7 @@ func runNgram(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	if want["meteor"] {
-		m, err := ngram.NewMeteor(ngram.MeteorOptions{ParaphraseTable: *paraphrase})
+		m, err := ngram.NewMeteor(meteorOpts)
 		if err != nil {
 			return err
 		}
@@ -105,6 +123,26 @@ func runNgram(args []string, stdout, stderr io.Writer) error {
 	if want["cider"] {
 		r := ngram.CIDErD(c)
 		add("CIDEr", r.Corpus, func(i int) float64 { return r.Items[ids[i]] })
+	}
+	if want["nltkbleu"] {
+		s, err := ngram.NLTKBLEU(c, nltkOpts)
+		if err != nil {
+			return err
+		}
+		add("NLTK_BLEU", s.Corpus, func(i int) float64 { return s.Items[ids[i]] })
+	}
+	if want["meteor-vist"] {
+		opts := ngram.MeteorVISTOptions()
+		opts.ParaphraseTable = *paraphrase
+		m, err := ngram.NewMeteor(opts)
+		if err != nil {
+			return err
+		}
+		s, err := m.CorpusScoresVIST(c)
+		if err != nil {
+			return err
+		}
+		add("METEOR_VIST", s.Corpus, func(i int) float64 { return s.Items[ids[i]] })
 	}
 	if *tokenize == "ptb" {
 		t.extraJSON = func(w io.Writer) error { return writeNgramTokenized(w, c) }

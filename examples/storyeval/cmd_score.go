@@ -62,7 +62,7 @@ func runScore(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("score", stderr)
 	demo := fs.Bool("demo", false, "score the embedded demo story set (20 VIST sequences, 3 systems, synthetic ratings, a toy StyleM table) instead of -in")
 	in := fs.String("in", "", "story set: a JSON file (sequences with images, references and one story per system) or a folder of per-system NAME.json files {id: story} with an optional references.json (required)")
-	metrics := fs.String("metrics", "all", "metrics to run: all, or a comma-separated list of bleu,meteor,rouge,cider,nr,stylem,c,vg,groovist,clipscore,vrank")
+	metrics := fs.String("metrics", "all", "metrics to run: all, or a comma-separated list of bleu,meteor,rouge,cider,nr,stylem,c,vg,groovist,clipscore,vrank and, only when named, nltkbleu (NLTK sentence_bleu) and meteor-vist (METEOR as the VIST scripts)")
 	models := fs.String("models", "", "models folder (see 'storyeval models'): enables RoViST-C, RoViST-VG, GROOViST, CLIPScore (needs the story set's image files) and Vrank for the files it holds")
 	regions := fs.String("regions", "", "regions CSV (image_id,bbox) of the story set's images, for RoViST-VG and GROOViST")
 	crops := fs.String("crops", "", "folder of region crops named {image_id}_{bbox}.jpg, for RoViST-VG and GROOViST")
@@ -153,6 +153,13 @@ func runScore(args []string, stdout, stderr io.Writer) error {
 	for _, m := range selected {
 		if m.name == "meteor" && m.available(suite, cfg) {
 			if cfg.meteor, err = ngram.NewMeteor(ngram.MeteorOptions{ParaphraseTable: *paraphrase}); err != nil {
+				return err
+			}
+		}
+		if m.name == "meteor-vist" && m.available(suite, cfg) {
+			opts := ngram.MeteorVISTOptions()
+			opts.ParaphraseTable = *paraphrase
+			if cfg.meteorVIST, err = ngram.NewMeteor(opts); err != nil {
 				return err
 			}
 		}

@@ -143,7 +143,7 @@ func vhedScorerOutput(name, source string, r vrank.AssessReport) vhedScorerOut {
 
 func runVHED(args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 || args[0] != "assess" {
-		fmt.Fprintln(stderr, "usage: storyeval vhed assess -csv VHED.csv [-scores scores.csv] [-metrics bleu,meteor,rouge,cider,sacrebleu] [-plot DIR] [-format json|table]")
+		fmt.Fprintln(stderr, "usage: storyeval vhed assess -csv VHED.csv [-scores scores.csv] [-metrics bleu,meteor,rouge,cider,sacrebleu,nltkbleu,meteor-vist] [-plot DIR] [-format json|table]")
 		if len(args) > 0 && (args[0] == "-h" || args[0] == "-help" || args[0] == "--help") {
 			return nil
 		}
@@ -157,7 +157,8 @@ func runVHEDAssess(args []string, stdout, stderr io.Writer) error {
 	csvPath := fs.String("csv", "", "the VHED CSV (columns "+strings.Join(vrank.VHEDColumns(), ",")+") (required)")
 	scoresPath := fs.String("scores", "", "CSV of scores to assess: with columns story_id and model, one row per story and one column per metric (higher is better);\n"+
 		"otherwise one row per VHED row, in order, and one column per scorer holding predicted gaps (< 0: story 1 is better), as the Vrank model predicts")
-	metrics := fs.String("metrics", "", "comma-separated reference-based metrics to assess: bleu (BLEU-4), bleu1..bleu4, meteor, rouge, cider, sacrebleu")
+	metrics := fs.String("metrics", "", "comma-separated reference-based metrics to assess: bleu (BLEU-4), bleu1..bleu4, meteor, rouge, cider, sacrebleu,\n"+
+		"nltkbleu (NLTK 3.8 sentence_bleu, BLEU-4 unsmoothed, words split at white space), meteor-vist (METEOR as the AREL/MSR VIST scripts: -t hter, no -norm)")
 	errorsPath := fs.String("errors", "", "CSV of error labels with columns story_id, model and one 0/1 column per error type: prints the point-biserial\n"+
 		"correlation of each per-story -scores column with each label")
 	refsPath := fs.String("refs", "", "JSON {img_seq: [reference, ...]} of reference stories for -metrics (default: the human stories of the CSV itself)")

@@ -40,6 +40,8 @@ type scoreConfig struct {
 	styleTable *stylem.Table
 	style      string
 	meteor     *ngram.Meteor
+	// meteorVIST is METEOR in the VIST scripts' configuration.
+	meteorVIST *ngram.Meteor
 	// models are the learned models loaded from -models (nil without).
 	models *scoreModels
 	// vgDefaultIDF, when positive, weights nouns missing from the idf table.
@@ -62,6 +64,16 @@ func scoreMetrics() []scoreMetric {
 		{name: "cider", columns: []string{"CIDEr-D"}, needs: "human references in the story set", available: hasRefs, run: scoreNgram},
 		{name: "nr", columns: []string{"RoViST-NR"}, needs: "", available: func(*story.Suite, scoreConfig) bool { return true }, run: scoreNR},
 		{name: "stylem", columns: []string{"OnlyStyle"}, needs: "-stylem-table and -style", available: func(_ *story.Suite, c scoreConfig) bool { return c.styleTable != nil }, run: scoreOnlyStyle},
+	}
+}
+
+// optInScoreMetrics run only when -metrics names them: variants of metrics
+// that "all" already computes in the COCO toolkit's configuration.
+func optInScoreMetrics() []scoreMetric {
+	hasRefs := func(s *story.Suite, _ scoreConfig) bool { return s.HasReferences() }
+	return []scoreMetric{
+		{name: "nltkbleu", columns: []string{"NLTK-BLEU-4"}, needs: "human references in the story set", available: hasRefs, run: scoreNLTKBLEU},
+		{name: "meteor-vist", columns: []string{"METEOR-VIST"}, needs: "human references in the story set", available: hasRefs, run: scoreMeteorVIST},
 	}
 }
 
@@ -131,6 +143,59 @@ func scoreMeteor(_ context.Context, s *story.Suite, system string, cfg scoreConf
 		col.Scores[system][i] = items[id]
 	}
 	return []scoreColumn{col}, nil
+}
+
+// rawSuiteCorpus is one system's stories against the references as given,
+// untokenized.
+func rawSuiteCorpus(s *story.Suite, system string) (*ngram.Corpus, []string, error) {
+	ids := make([]string, 0, s.Len())
+	cands := map[string]string{}
+	refs := map[string][]string{}
+	for _, seq := range s.All() {
+		cands[seq.ID], refs[seq.ID] = seq.Stories[system], seq.References
+		ids = append(ids, seq.ID)
+	}
+	c, err := ngram.NewCorpusInOrder(ids, cands, refs)
+	return c, ids, err
+}
+
+// scoreNLTKBLEU computes NLTK's sentence_bleu (BLEU-4, no smoothing, as the
+// Vrank paper's BLEU) per story on the words of the story and references
+// as given, split at white space (Python's str.split()).
+func scoreNLTKBLEU(_ context.Context, s *story.Suite, system string, _ scoreConfig) ([]scoreColumn, error) {
+	c, ids, err := rawSuiteCorpus(s, system)
+	if err != nil {
+		return nil, err
+	}
+	b, err := ngram.NLTKBLEU(c, ngram.NLTKBLEUOptions{})
+	if err != nil {
+		return nil, fmt.Errorf("NLTK BLEU: %w", err)
+	}
+	return []scoreColumn{itemColumn("NLTK-BLEU-4", system, ids, b.Items)}, nil
+}
+
+// scoreMeteorVIST computes METEOR per story as the AREL/MSR VIST scripts
+// do (Meteor 1.5 -t hter without -norm, the best reference), on the text as
+// given.
+func scoreMeteorVIST(_ context.Context, s *story.Suite, system string, cfg scoreConfig) ([]scoreColumn, error) {
+	c, ids, err := rawSuiteCorpus(s, system)
+	if err != nil {
+		return nil, err
+	}
+	m, err := cfg.meteorVIST.CorpusScoresVIST(c)
+	if err != nil {
+		return nil, fmt.Errorf("METEOR-VIST: %w", err)
+	}
+	return []scoreColumn{itemColumn("METEOR-VIST", system, ids, m.Items)}, nil
+}
+
+// itemColumn is a column of per-item scores keyed by id.
+func itemColumn(name, system string, ids []string, items map[string]float64) scoreColumn {
+	col := newColumn(name, system, len(ids))
+	for i, id := range ids {
+		col.Scores[system][i] = items[id]
+	}
+	return col
 }
 
 // scoreNR computes RoViST-NR per story; the note names the most repeated
@@ -204,7 +269,7 @@ func parseScoreMetrics(list string) ([]scoreMetric, error) {
 	}
 	byName := map[string]scoreMetric{}
 	var names []string
-	for _, m := range all {
+	for _, m := range append(all, optInScoreMetrics()...) {
 		byName[m.name] = m
 		names = append(names, m.name)
 	}

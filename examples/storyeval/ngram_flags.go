@@ -1,0 +1,74 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/storyeval/storyeval/ngram"
+)
+
+// meteorFlags are the METEOR configuration flags of `storyeval ngram`.
+type meteorFlags struct {
+	task, norm *string
+}
+
+func addMeteorFlags(fs *flag.FlagSet) meteorFlags {
+	return meteorFlags{
+		task: fs.String("meteor-task", "rank", "Meteor 1.5 task parameter set (-t) for the meteor metric: rank (COCO), adq, hter, util, li or tune"),
+		norm: fs.String("meteor-norm", "norm", "Meteor 1.5 text preparation for the meteor metric: norm (-norm, COCO), nopunct (-norm -noPunct), lower (-lower) or none"),
+	}
+}
+
+// meteorNorms maps -meteor-norm's values to the library's normalizations.
+var meteorNorms = map[string]ngram.MeteorNormalization{"norm": ngram.MeteorNormalize, "nopunct": ngram.MeteorNormalizeNoPunct, "lower": ngram.MeteorLowerCase, "none": ngram.MeteorNoNormalize}
+
+func (f meteorFlags) options(paraphrase string) (ngram.MeteorOptions, error) {
+	norm, ok := meteorNorms[strings.ToLower(*f.norm)]
+	if !ok {
+		return ngram.MeteorOptions{}, fmt.Errorf("-meteor-norm: want norm, nopunct, lower or none, got %q", *f.norm)
+	}
+	task := ngram.MeteorTask(strings.ToLower(*f.task))
+	if !contains(meteorTaskNames(), string(task)) {
+		return ngram.MeteorOptions{}, fmt.Errorf("-meteor-task: want one of %s, got %q", strings.Join(meteorTaskNames(), ", "), *f.task)
+	}
+	return ngram.MeteorOptions{Task: task, Normalization: norm, ParaphraseTable: paraphrase}, nil
+}
+
+func meteorTaskNames() []string {
+	var out []string
+	for _, t := range ngram.MeteorTasks {
+		out = append(out, string(t))
+	}
+	return out
+}
+
+// nltkBLEUFlags are the NLTK BLEU flags of `storyeval ngram`.
+type nltkBLEUFlags struct {
+	weights   *string
+	smoothing *int
+}
+
+func addNLTKBLEUFlags(fs *flag.FlagSet) nltkBLEUFlags {
+	return nltkBLEUFlags{
+		weights:   fs.String("nltk-weights", "0.25,0.25,0.25,0.25", "nltkbleu's n-gram weights, comma-separated (their number is the highest order)"),
+		smoothing: fs.Int("nltk-smoothing", 0, "nltkbleu's SmoothingFunction method, 0 (none, NLTK's default) to 7"),
+	}
+}
+
+func (f nltkBLEUFlags) options() (ngram.NLTKBLEUOptions, error) {
+	var opts ngram.NLTKBLEUOptions
+	for _, w := range strings.Split(*f.weights, ",") {
+		v, err := strconv.ParseFloat(strings.TrimSpace(w), 64)
+		if err != nil {
+			return opts, fmt.Errorf("-nltk-weights: %q is not a number", w)
+		}
+		opts.Weights = append(opts.Weights, v)
+	}
+	if *f.smoothing < 0 || *f.smoothing > 7 {
+		return opts, fmt.Errorf("-nltk-smoothing: want 0..7, got %d", *f.smoothing)
+	}
+	opts.Smoothing = ngram.NLTKSmoothing(*f.smoothing)
+	return opts, nil
+}
