@@ -2,7 +2,6 @@ package embcache_test
 
 import (
 	"fmt"
-	"image"
 	"os"
 	"path/filepath"
 
@@ -25,7 +24,7 @@ func Example() {
 		Model:      embcache.DigestBytes([]byte("checkpoint bytes")),
 		Preprocess: "vit resize=224 bilinear mean=0.5 std=0.5",
 		Source:     embcache.DigestBytes([]byte("jpeg bytes")),
-		Box:        image.Rect(10, 20, 110, 220),
+		Region:     "[10, 20, 110, 220]",
 	})
 	if _, ok, _ := store.Get(k); !ok {
 		// A miss: run the encoder, then keep its output.

@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"hash"
-	"image"
 	"io"
 	"os"
 )
@@ -68,9 +67,10 @@ type ImageInput struct {
 	Preprocess string
 	// Source is the digest of the crop's source image bytes.
 	Source Digest
-	// Box is the crop's box in the source image; the zero box stands for
-	// the whole image.
-	Box image.Rectangle
+	// Region says how the pixels are taken from the source: the crop's
+	// box, the decoding options; "" for the whole image decoded by
+	// default.
+	Region string
 }
 
 // TextInput is what a text embedding depends on.
@@ -89,9 +89,7 @@ func ImageKey(in ImageInput) Key {
 	kh.bytes(in.Model[:])
 	kh.bytes([]byte(in.Preprocess))
 	kh.bytes(in.Source[:])
-	for _, v := range []int{in.Box.Min.X, in.Box.Min.Y, in.Box.Max.X, in.Box.Max.Y} {
-		kh.int(int64(v))
-	}
+	kh.bytes([]byte(in.Region))
 	return kh.sum()
 }
 

@@ -2,7 +2,6 @@ package embcache
 
 import (
 	"crypto/sha256"
-	"image"
 	"os"
 	"path/filepath"
 	"testing"
@@ -12,7 +11,7 @@ import (
 // change must give another key (a changed checkpoint, preprocessor, crop
 // file or box never reuses an entry), and equal inputs the same key.
 func TestImageKeyFields(t *testing.T) {
-	base := ImageInput{Model: DigestBytes([]byte("w")), Preprocess: "resize=224", Source: DigestBytes([]byte("jpg")), Box: image.Rect(1, 2, 3, 4)}
+	base := ImageInput{Model: DigestBytes([]byte("w")), Preprocess: "resize=224", Source: DigestBytes([]byte("jpg")), Region: "[1, 2, 3, 4]"}
 	if ImageKey(base) != ImageKey(base) {
 		t.Fatal("same input, different keys")
 	}
@@ -20,8 +19,8 @@ func TestImageKeyFields(t *testing.T) {
 	changed[0].Model = DigestBytes([]byte("w2"))
 	changed[1].Preprocess = "resize=256"
 	changed[2].Source = DigestBytes([]byte("jpg2"))
-	changed[3].Box = image.Rect(1, 2, 3, 5)
-	changed[4].Box = image.Rectangle{}
+	changed[3].Region = "[1, 2, 3, 5]"
+	changed[4].Region = ""
 	seen := map[Key]int{ImageKey(base): -1}
 	for i, in := range changed {
 		k := ImageKey(in)

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/storyeval/storyeval/embcache"
 	"github.com/storyeval/storyeval/encoders/imageproc"
 	"github.com/storyeval/storyeval/story"
 )
@@ -29,6 +30,11 @@ type RegionCrop struct {
 	Label string
 	// Load decodes the crop to RGB.
 	Load func() (*imageproc.RGB, error)
+	// Identity, when set, returns what the crop's pixels depend on: the
+	// digest of the bytes they come from and how they are taken (box,
+	// decoding options). Grounder.Cache keys on it; a crop without one is
+	// always encoded.
+	Identity func() (source embcache.Digest, region string, err error)
 }
 
 // RegionSource lists the region crops of a story image, in the order the
@@ -207,7 +213,7 @@ func (c CropFolder) RegionCrops(img story.Image) ([]RegionCrop, error) {
 		opts := c.Decode
 		out[i] = RegionCrop{Key: "file:" + path, Label: r.Label, Load: func() (*imageproc.RGB, error) {
 			return imageproc.DecodeFile(path, opts)
-		}}
+		}, Identity: identityOf(fileDigest(path), decodeRegion(opts, nil))}
 	}
 	return out, nil
 }
@@ -226,16 +232,19 @@ func (b ImageBoxes) RegionCrops(img story.Image) ([]RegionCrop, error) {
 	src, ok := b.Images[img.ID]
 	var load func() (*imageproc.RGB, error)
 	var key string
+	var digest func() (embcache.Digest, error)
 	switch {
 	case ok && src != nil:
 		key = "image:" + img.ID
 		load = func() (*imageproc.RGB, error) { return src, nil }
+		digest = pixelsDigest(src)
 	case img.Path != "":
 		key = "file:" + img.Path
 		opts := b.Decode
 		path := img.Path
 		// Decoded once for all its regions, whichever worker asks first.
 		load = sync.OnceValues(func() (*imageproc.RGB, error) { return imageproc.DecodeFile(path, opts) })
+		digest = fileDigest(path)
 	default:
 		return nil, fmt.Errorf("image %q: no decoded image and no path", img.ID)
 	}
@@ -248,7 +257,7 @@ func (b ImageBoxes) RegionCrops(img story.Image) ([]RegionCrop, error) {
 				return nil, err
 			}
 			return imageproc.Crop(im, box)
-		}}
+		}, Identity: identityOf(digest, decodeRegion(b.Decode, &box))}
 	}
 	return out, nil
 }
