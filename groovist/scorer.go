@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/storyeval/storyeval/embcache"
 	"github.com/storyeval/storyeval/encoders"
 	"github.com/storyeval/storyeval/encoders/imageproc"
 	"github.com/storyeval/storyeval/encoders/tokenize"
@@ -43,6 +44,16 @@ type Scorer struct {
 	CropsDir string
 	// Decode bounds image decoding.
 	Decode imageproc.DecodeOptions
+
+	// Cache, when set, keeps the crops' embeddings between runs: an
+	// image's crops are looked up before Images runs and stored after,
+	// keyed by CacheModel, the preprocessing and each crop's source bytes,
+	// box and decoding options. Scores are bit-identical with and without
+	// it. Off (nil) by default, as the reference keeps nothing.
+	Cache embcache.Cache
+	// CacheModel identifies the weights behind Images for Cache, e.g.
+	// embcache.DigestDir of the CLIP model folder; required with Cache.
+	CacheModel embcache.Digest
 }
 
 // NewScorer returns a Scorer on a CLIP model and its tokenizer with
@@ -124,6 +135,10 @@ func (s *Scorer) Score(ctx context.Context, inputs []Input, opts Options) ([]Res
 		}
 		plans[i] = p
 	}
+	keys, err := crops.fromCache(s)
+	if err != nil {
+		return nil, err
+	}
 	total := len(texts.list) + crops.crops()
 	prog := func(n int) {
 		if opts.Progress != nil {
@@ -133,7 +148,7 @@ func (s *Scorer) Score(ctx context.Context, inputs []Input, opts Options) ([]Res
 	if err := texts.embed(ctx, s.Text, prog); err != nil {
 		return nil, err
 	}
-	if err := crops.embed(ctx, s, len(texts.list), prog); err != nil {
+	if err := crops.embedMissing(ctx, s, keys, len(texts.list), prog); err != nil {
 		return nil, err
 	}
 	out := make([]Result, len(inputs))
