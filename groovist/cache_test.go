@@ -5,10 +5,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/storyeval/storyeval/embcache"
 	"github.com/storyeval/storyeval/internal/e2efixtures"
+	"github.com/storyeval/storyeval/story"
 )
 
 // openTestStore opens a fresh store in a temporary folder.
@@ -142,5 +145,80 @@ func TestCLIPScorerCacheBitIdentical(t *testing.T) {
 	}
 	if run(&cached, other); encoded != 1 {
 		t.Fatalf("one image file changed: %d images encoded, want 1", encoded)
+	}
+}
+
+// TestWarm warms the store for every image of the entities file and
+// every image file of the clipscore fixture: scoring afterwards encodes
+// nothing and gives the uncached scores.
+func TestWarm(t *testing.T) {
+	f := readGroovistFixture(t)
+	plain := fixtureScorer(t, f)
+	counter := &countingImages{inner: plain.Images}
+	cached := *plain
+	cached.Images = counter
+	cached.Cache, cached.CacheModel = openTestStore(t), fixtureCLIPIdentity(t)
+	var images []story.Image
+	for _, in := range f.inputs() {
+		images = append(images, in.Images...)
+	}
+	// The fixture lists images whose crops are missing; Warm names them.
+	if _, err := cached.Warm(context.Background(), images); err == nil || !strings.Contains(err.Error(), "image") {
+		t.Fatalf("Warm over images with missing crops: err %v, want one naming the image", err)
+	}
+	var ok []story.Image
+	for _, img := range images {
+		if _, err := cached.Warm(context.Background(), []story.Image{img}); err == nil {
+			ok = append(ok, img)
+		}
+	}
+	counter.n = 0
+	if n, err := cached.Warm(context.Background(), ok); err != nil || n != 0 || counter.n != 0 {
+		t.Fatalf("second Warm: %d crops (%d at the encoder), err %v; want 0", n, counter.n, err)
+	}
+	var in []Input
+	for _, x := range f.inputs() {
+		all := true
+		for _, img := range x.Images {
+			all = all && slices.ContainsFunc(ok, func(o story.Image) bool { return o.ID == img.ID })
+		}
+		if all {
+			in = append(in, x)
+		}
+	}
+	if len(in) == 0 {
+		t.Fatal("no fixture story with all its crops")
+	}
+	want, err := plain.Score(context.Background(), in, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := cached.Score(context.Background(), in, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) || counter.n != 0 {
+		t.Fatalf("after Warm: %d crops encoded (want 0), scores equal %v", counter.n, fmt.Sprint(got) == fmt.Sprint(want))
+	}
+
+	cf := readCLIPScoreFixture(t)
+	m, tok := loadFixtureCLIP(t)
+	cs, err := NewCLIPScorer(m, tok)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs.Cache, cs.CacheModel = openTestStore(t), fixtureCLIPIdentity(t)
+	items := cf.captions(t)
+	var paths []string
+	for _, it := range items {
+		paths = append(paths, it.Image)
+	}
+	if n, err := cs.WarmImages(context.Background(), paths); err != nil || n != len(paths) {
+		t.Fatalf("WarmImages: %d encoded, err %v; want %d", n, err, len(paths))
+	}
+	encoded := 0
+	cs.imagesEncoded = func(n int) { encoded += n }
+	if _, err := cs.Score(context.Background(), items); err != nil || encoded != 0 {
+		t.Fatalf("after WarmImages: %d images encoded, err %v; want 0", encoded, err)
 	}
 }

@@ -75,3 +75,22 @@ func (s *CLIPScorer) countedImageFeatures(ctx context.Context, paths []string) (
 	}
 	return s.imageFeatures(ctx, paths)
 }
+
+// WarmImages encodes the image files that are not in s.Cache yet and
+// stores them, as Score would; it returns how many it encoded.
+func (s *CLIPScorer) WarmImages(ctx context.Context, paths []string) (int, error) {
+	if s.Model == nil || s.Processor == nil || s.Cache == nil {
+		return 0, fmt.Errorf("groovist: WarmImages needs Model, Processor and Cache")
+	}
+	encoded := 0
+	count := s.imagesEncoded
+	w := *s
+	w.imagesEncoded = func(n int) {
+		encoded += n
+		if count != nil {
+			count(n)
+		}
+	}
+	_, err := w.cachedImageFeatures(ctx, paths)
+	return encoded, err
+}

@@ -3,8 +3,10 @@ package groovist
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/storyeval/storyeval/embcache"
+	"github.com/storyeval/storyeval/story"
 )
 
 // fromCache fills the embeddings of the units whose every crop is in
@@ -103,4 +105,52 @@ func (c *cropSet) embedMissing(ctx context.Context, s *Scorer, keys map[int][]em
 		return fmt.Errorf("groovist: %w", err)
 	}
 	return nil
+}
+
+// ImageIDs returns the image ids of the entities file, sorted.
+func (e *Entities) ImageIDs() []string {
+	ids := make([]string, 0, len(e.byImage))
+	for id := range e.byImage {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	return ids
+}
+
+// Warm embeds the crops Score would embed for these images (the first
+// RegionsPerImage regions of each) and stores them in s.Cache; images
+// whose crops are all there already are skipped. It returns the number of
+// crops encoded; an image whose crops cannot be loaded is an error naming
+// it (Score would report it in its result), returned after the other
+// images' crops are stored.
+func (s *Scorer) Warm(ctx context.Context, images []story.Image) (int, error) {
+	if s.Images == nil || s.Processor == nil || s.Cache == nil {
+		return 0, fmt.Errorf("groovist: Warm needs Images, Processor and Cache")
+	}
+	crops := newCropSet()
+	for _, img := range images {
+		ip, err := s.imagePlan(img)
+		if err != nil {
+			return 0, fmt.Errorf("groovist: %w", err)
+		}
+		crops.add(ip)
+	}
+	keys, err := crops.fromCache(s)
+	if err != nil {
+		return 0, err
+	}
+	if err := crops.embedMissing(ctx, s, keys, 0, func(int) {}); err != nil {
+		return 0, err
+	}
+	n := 0
+	var failed error
+	for _, u := range crops.units {
+		switch {
+		case u.err != nil && failed == nil:
+			failed = fmt.Errorf("groovist: image %q: %w", u.plan.id, u.err)
+		case u.err == nil && !u.cached:
+			n += len(u.keys)
+		}
+	}
+	return n, failed
 }

@@ -1,12 +1,16 @@
 package rovist
 
 import (
+	"context"
 	"encoding/binary"
 	"fmt"
+	"slices"
+	"strconv"
 	"sync"
 
 	"github.com/storyeval/storyeval/embcache"
 	"github.com/storyeval/storyeval/encoders/imageproc"
+	"github.com/storyeval/storyeval/story"
 )
 
 // cropIdentity is a RegionCrop's Identity: the digest of the bytes the
@@ -128,4 +132,63 @@ func GroundingCacheModel(checkpointPath, vitDir string) (embcache.Digest, error)
 		return embcache.Digest{}, fmt.Errorf("rovist: grounding model identity: %w", err)
 	}
 	return embcache.Join(ck, dir), nil
+}
+
+// ImageIDs returns the image ids of the regions file in increasing order
+// (canonical decimal form).
+func (e *Entities) ImageIDs() []string {
+	ids := make([]int64, 0, len(e.byImage))
+	for id := range e.byImage {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	out := make([]string, len(ids))
+	for i, id := range ids {
+		out[i] = strconv.FormatInt(id, 10)
+	}
+	return out
+}
+
+// Warm encodes the crops Score would encode for these images (the first
+// MaxRegions of each) and stores them in g.Cache; crops already there are
+// skipped. It returns the number of crops encoded. Every region is loaded,
+// as in Score, so a broken crop fails here too.
+func (g *Grounder) Warm(ctx context.Context, images []story.Image, opts VGOptions) (int, error) {
+	if g.Model == nil || g.Regions == nil || g.Cache == nil {
+		return 0, fmt.Errorf("rovist: grounding: Warm needs a model, a regions source and a Cache")
+	}
+	maxRegions := opts.MaxRegions
+	if maxRegions <= 0 {
+		maxRegions = DefaultMaxRegions
+	}
+	var crops []*vgCrop
+	seen := map[string]int{}
+	for _, img := range images {
+		list, err := g.Regions.RegionCrops(img)
+		if err != nil {
+			return 0, fmt.Errorf("rovist: grounding: image %q: %w", img.ID, err)
+		}
+		for r, c := range list {
+			k, ok := seen[c.Key]
+			if !ok {
+				k = len(crops)
+				seen[c.Key] = k
+				crops = append(crops, &vgCrop{crop: c})
+			}
+			crops[k].keep = crops[k].keep || r < maxRegions
+		}
+	}
+	encoded := 0
+	count := g.forwards
+	w := *g
+	w.forwards = func(n int) {
+		encoded += n
+		if count != nil {
+			count(n)
+		}
+	}
+	if err := w.embedCrops(ctx, crops, opts); err != nil {
+		return encoded, err
+	}
+	return encoded, nil
 }

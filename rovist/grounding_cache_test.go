@@ -209,3 +209,30 @@ func copyDir(t *testing.T, dir string) string {
 	}
 	return out
 }
+
+// TestGroundingWarm warms a store with every image of the regions file:
+// scoring afterwards encodes no crop, with the uncached scores.
+func TestGroundingWarm(t *testing.T) {
+	f := loadGroundingFixture(t)
+	cg := newCachedGrounder(t, f)
+	var images []story.Image
+	for _, id := range cg.cached.Regions.(CropFolder).Entities.ImageIDs() {
+		images = append(images, story.Image{ID: id})
+	}
+	n, err := cg.cached.Warm(context.Background(), images, VGOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st, _ := cg.store.Stats(); n == 0 || st.Puts != int64(n) {
+		t.Fatalf("Warm encoded %d crops, stored %+v", n, st)
+	}
+	if again, err := cg.cached.Warm(context.Background(), images, VGOptions{}); err != nil || again != 0 {
+		t.Fatalf("second Warm encoded %d crops (err %v), want 0", again, err)
+	}
+	want, _ := cg.run(t, cg.plain, cg.stories, cg.opts)
+	got, encoded := cg.run(t, cg.cached, cg.stories, cg.opts)
+	if got != want || encoded != 0 {
+		t.Fatalf("after Warm: %d crops encoded (want 0), scores equal %v", encoded, got == want)
+	}
+	t.Logf("Warm: %d images, %d crops", len(images), n)
+}
