@@ -26,6 +26,7 @@ func runCLIPScore(args []string, stdout, stderr io.Writer) error {
 	refsPath := fs.String("refs", "", "JSON file {image id: [references]} (or {image id: reference}) for RefCLIPScore")
 	clip := addCLIPModelFlags(fs)
 	format := fs.String("format", "json", "output format: json or csv")
+	cacheFlags := addCacheFlags(fs)
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: storyeval clipscore -cands FILE.json -images DIR [-refs FILE.json] -model DIR [-tokenizer DIR] [-format json|csv]")
 		fmt.Fprintln(stderr, "\nPer image: CLIPScore = 2.5·max(cos(image, \"A photo depicts \" + caption), 0); with -refs also RefCLIPScore.")
@@ -79,6 +80,11 @@ func runCLIPScore(args []string, stdout, stderr io.Writer) error {
 	}
 	sc, err := groovist.NewCLIPScorer(m, tok)
 	if err != nil {
+		return err
+	}
+	cache := cacheFlags.open("clipscore", stderr)
+	defer cache.close()
+	if sc.Cache, sc.CacheModel, err = cache.clip(*clip.model); err != nil {
 		return err
 	}
 	ctx, stop := interruptContext()

@@ -76,6 +76,7 @@ func runScore(args []string, stdout, stderr io.Writer) error {
 	rounds := fs.Int("rounds", 9999, "random rounds of the paired randomization test (stories ≤ 20: exact test)")
 	confidence := fs.Float64("confidence", 0.95, "coverage of the confidence intervals, in (0, 1)")
 	seed := fs.Uint64("seed", 0, "seed of the bootstrap and randomization tests")
+	cache := addCacheFlags(fs)
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: storyeval score -in STORIES.json|DIR [-metrics all|LIST] [-human ratings.csv] [-out DIR] [flags]")
 		fmt.Fprintln(stderr, "\nScores every system's stories with every metric whose inputs are present, then writes")
@@ -149,6 +150,11 @@ func runScore(args []string, stdout, stderr io.Writer) error {
 	if cfg.models, err = loadScoreModels(*models, *regions, *crops, suite, want); err != nil {
 		return err
 	}
+	cacheRun, err := cfg.models.useCache(cache, stderr)
+	if err != nil {
+		return err
+	}
+	defer cacheRun.close()
 	cfg.vgDefaultIDF = *vgDefaultIDF
 	for _, m := range selected {
 		if m.name == "meteor" && m.available(suite, cfg) {
