@@ -1,12 +1,5 @@
 package embcache
 
-import (
-	"fmt"
-	"os"
-	"path/filepath"
-	"slices"
-)
-
 // Cache is what a scorer needs of a store: [Store] implements it. The
 // scorers take one as an option (nil: no caching, the default) and
 // consult it before running an image encoder.
@@ -47,35 +40,4 @@ func Join(ds ...Digest) Digest {
 		b = append(b, d[:]...)
 	}
 	return DigestBytes(b)
-}
-
-// DigestDir returns the digest of the names and contents of the regular
-// files directly in dir, in name order: the identity of a model folder
-// (weights, config.json, preprocessor_config.json, vocabulary). Changing,
-// adding or removing any of them changes it. Sub-folders are not read.
-func DigestDir(dir string) (Digest, error) {
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return Digest{}, fmt.Errorf("embcache: digest: %w", err)
-	}
-	names := []string{}
-	for _, e := range entries {
-		if e.Type().IsRegular() || e.Type()&os.ModeSymlink != 0 {
-			names = append(names, e.Name())
-		}
-	}
-	slices.Sort(names)
-	parts := make([]Digest, 0, 2*len(names))
-	for _, n := range names {
-		p := filepath.Join(dir, n)
-		if st, err := os.Stat(p); err != nil || !st.Mode().IsRegular() {
-			continue // a dangling link or a link to a folder
-		}
-		d, err := DigestFile(p)
-		if err != nil {
-			return Digest{}, err
-		}
-		parts = append(parts, DigestBytes([]byte(n)), d)
-	}
-	return Join(parts...), nil
 }

@@ -18,13 +18,14 @@ import (
 
 // Bucket and meta-key names in the bbolt file.
 var (
-	bucketMeta = []byte("meta")
-	bucketEmb  = []byte("emb")  // key -> encoded value
-	bucketUsed = []byte("used") // key -> last-use tick, 8 bytes big-endian
-	bucketLRU  = []byte("lru")  // last-use tick -> key, oldest first
-	metaFormat = []byte("format")
-	metaClock  = []byte("clock")
-	metaBytes  = []byte("bytes")
+	bucketMeta  = []byte("meta")
+	bucketEmb   = []byte("emb")   // key -> encoded value
+	bucketUsed  = []byte("used")  // key -> last-use tick, 8 bytes big-endian
+	bucketLRU   = []byte("lru")   // last-use tick -> key, oldest first
+	bucketFiles = []byte("files") // absolute path -> stamp, digest, checksum (Store.DigestFile)
+	metaFormat  = []byte("format")
+	metaClock   = []byte("clock")
+	metaBytes   = []byte("bytes")
 )
 
 // formatTag is written into the meta bucket; a store with another tag is
@@ -202,5 +203,5 @@ func putUint(b *bolt.Bucket, k []byte, v uint64) error {
 
 // counters are a Store's per-session statistics.
 type counters struct {
-	hits, misses, puts, evicted, corrupt atomic.Int64
+	hits, misses, puts, evicted, corrupt, filesRead atomic.Int64
 }

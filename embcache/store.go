@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"sync"
+	"time"
 
 	bolt "go.etcd.io/bbolt"
 )
@@ -21,6 +22,8 @@ type Store struct {
 
 	mu      sync.Mutex
 	touched map[Key]struct{} // read since the last write; their use is recorded at the next write
+
+	racyWindow *time.Duration // tests: replaces racyWindow
 }
 
 // touchFlushAt is how many reads a Store remembers before it records
@@ -222,13 +225,16 @@ type Stats struct {
 	// a vector, that did not, stored vectors, entries evicted for the size
 	// cap and values dropped for a failed checksum, since Open.
 	Hits, Misses, Puts, Evicted, Corrupt int64
+	// FilesRead counts the files DigestFile read (rather than remembered)
+	// since Open.
+	FilesRead int64
 }
 
 // Stats returns the store's statistics.
 func (s *Store) Stats() (Stats, error) {
 	st := Stats{
 		Hits: s.n.hits.Load(), Misses: s.n.misses.Load(), Puts: s.n.puts.Load(),
-		Evicted: s.n.evicted.Load(), Corrupt: s.n.corrupt.Load(),
+		Evicted: s.n.evicted.Load(), Corrupt: s.n.corrupt.Load(), FilesRead: s.n.filesRead.Load(),
 	}
 	err := s.db.View(func(tx *bolt.Tx) error {
 		st.Entries = tx.Bucket(bucketEmb).Stats().KeyN

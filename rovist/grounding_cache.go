@@ -121,13 +121,18 @@ func (g *Grounder) storeCrops(crops []*vgCrop, idx []int, keys map[int]embcache.
 // GroundingCacheModel returns the identity of a RoViST-VG model for
 // Grounder.CacheModel: the digest of the checkpoint file joined with that
 // of the ViT folder's files (config.json, preprocessor_config.json), the
-// arguments of LoadGroundingModel.
-func GroundingCacheModel(checkpointPath, vitDir string) (embcache.Digest, error) {
-	ck, err := embcache.DigestFile(checkpointPath)
+// arguments of LoadGroundingModel. files digests them: the *embcache.Store
+// the Grounder uses remembers the digests of unchanged files; nil reads
+// them.
+func GroundingCacheModel(files embcache.FileDigester, checkpointPath, vitDir string) (embcache.Digest, error) {
+	if files == nil {
+		files = embcache.ReadFiles{}
+	}
+	ck, err := files.DigestFile(checkpointPath)
 	if err != nil {
 		return embcache.Digest{}, fmt.Errorf("rovist: grounding model identity: %w", err)
 	}
-	dir, err := embcache.DigestDir(vitDir)
+	dir, err := files.DigestDir(vitDir)
 	if err != nil {
 		return embcache.Digest{}, fmt.Errorf("rovist: grounding model identity: %w", err)
 	}

@@ -41,7 +41,7 @@ func newCachedGrounder(t *testing.T, f groundingFixture) *cachedGrounder {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { store.Close() })
-	model, err := GroundingCacheModel(f.checkpoint, f.vitDir)
+	model, err := GroundingCacheModel(store, f.checkpoint, f.vitDir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,7 +131,7 @@ func TestGroundingCacheMisses(t *testing.T) {
 		t.Fatal(err)
 	}
 	changed := *cg.cached
-	if changed.CacheModel, err = GroundingCacheModel(ckpt, f.vitDir); err != nil {
+	if changed.CacheModel, err = GroundingCacheModel(nil, ckpt, f.vitDir); err != nil {
 		t.Fatal(err)
 	}
 	if _, n := cg.run(t, &changed, cg.stories, cg.opts); n != all {

@@ -103,7 +103,7 @@ func (c *cacheRun) grounder(g *rovist.Grounder, checkpoint, vitDir string) error
 	if c == nil {
 		return nil
 	}
-	id, err := rovist.GroundingCacheModel(checkpoint, vitDir)
+	id, err := rovist.GroundingCacheModel(c.store, checkpoint, vitDir)
 	if err != nil {
 		return err
 	}
@@ -117,7 +117,7 @@ func (c *cacheRun) clip(modelDir string) (embcache.Cache, embcache.Digest, error
 	if c == nil {
 		return nil, embcache.Digest{}, nil
 	}
-	id, err := embcache.DigestDir(modelDir)
+	id, err := c.store.DigestDir(modelDir)
 	if err != nil {
 		return nil, id, err
 	}

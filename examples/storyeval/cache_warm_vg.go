@@ -28,7 +28,7 @@ func warmGrounding(ctx context.Context, st *embcache.Store, checkpoint, vitDir, 
 	if err != nil {
 		return 0, 0, err
 	}
-	id, err := rovist.GroundingCacheModel(ckpt, vitDir)
+	id, err := rovist.GroundingCacheModel(st, ckpt, vitDir)
 	if err != nil {
 		return 0, 0, err
 	}

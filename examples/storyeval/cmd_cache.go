@@ -134,7 +134,7 @@ func runCacheWarm(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	id, err := embcache.DigestDir(*clip.model)
+	id, err := st.DigestDir(*clip.model)
 	if err != nil {
 		return err
 	}
