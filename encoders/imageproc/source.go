@@ -2,7 +2,6 @@ package imageproc
 
 import (
 	"fmt"
-	"image"
 	"io"
 )
 
@@ -33,19 +32,15 @@ func DecodeSource(r io.Reader, opts DecodeOptions) (*Source, error) {
 	if err != nil {
 		return nil, err
 	}
-	m, img, err := decodeWithImage(data, opts)
+	m, alpha, err := decodeData(data, opts, true)
 	if err != nil {
 		return nil, err
 	}
-	src := &Source{RGB: m}
-	if f, _ := sniff(data); f != FormatPNG || len(data) < 26 {
-		return src, nil
-	}
-	// IHDR is the first chunk: bit depth at byte 24, colour type at 25.
-	depth, ctype := data[24], data[25]
-	src.NearestOnly = ctype == 3 || (ctype == 0 && depth == 1)
-	if ctype == 4 || ctype == 6 {
-		src.Alpha = alphaOf(img)
+	src := &Source{RGB: m, Alpha: alpha}
+	if f, _ := sniff(data); f == FormatPNG && len(data) >= 26 {
+		// IHDR is the first chunk: bit depth at byte 24, colour type at 25.
+		depth, ctype := data[24], data[25]
+		src.NearestOnly = ctype == 3 || (ctype == 0 && depth == 1)
 	}
 	return src, nil
 }
@@ -53,36 +48,6 @@ func DecodeSource(r io.Reader, opts DecodeOptions) (*Source, error) {
 // DecodeSourceFile is DecodeSource on the named file; errors name the file.
 func DecodeSourceFile(path string, opts DecodeOptions) (*Source, error) {
 	return decodeFile(path, opts, DecodeSource)
-}
-
-// alphaOf extracts straight alpha, 8-bit (the high byte of 16-bit alpha, as
-// Pillow's "RGBA;16B" and "LA;16B" unpackers keep).
-func alphaOf(img image.Image) []uint8 {
-	b := img.Bounds()
-	w, h := b.Dx(), b.Dy()
-	a := make([]uint8, w*h)
-	switch m := img.(type) {
-	case *image.NRGBA:
-		for y := 0; y < h; y++ {
-			for x := 0; x < w; x++ {
-				a[y*w+x] = m.Pix[y*m.Stride+4*x+3]
-			}
-		}
-	case *image.NRGBA64:
-		for y := 0; y < h; y++ {
-			for x := 0; x < w; x++ {
-				a[y*w+x] = m.Pix[y*m.Stride+8*x+6]
-			}
-		}
-	default:
-		for y := 0; y < h; y++ {
-			for x := 0; x < w; x++ {
-				_, _, _, al := img.At(b.Min.X+x, b.Min.Y+y).RGBA()
-				a[y*w+x] = uint8(al >> 8)
-			}
-		}
-	}
-	return a
 }
 
 // resizeSource is Pillow's Image.resize on the source's mode, then
