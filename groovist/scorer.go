@@ -41,8 +41,18 @@ type Scorer struct {
 	// each story image's Path is decoded and cropped to its Regions.
 	Entities *Entities
 	CropsDir string
-	// Decode bounds image decoding.
+	// Decode bounds image decoding; with no Budget, each Score call
+	// decodes within a DecodeBudget of its own of the default size.
 	Decode imageproc.DecodeOptions
+}
+
+// withBudget returns opts with a budget of the default size when it has
+// none, so that the images a call decodes at once are bounded by memory.
+func withBudget(opts imageproc.DecodeOptions) imageproc.DecodeOptions {
+	if opts.Budget == nil {
+		opts.Budget = imageproc.NewDecodeBudget(0)
+	}
+	return opts
 }
 
 // NewScorer returns a Scorer on a CLIP model and its tokenizer with

@@ -1,6 +1,7 @@
 package rovist
 
 import (
+	"context"
 	"encoding/csv"
 	"errors"
 	"fmt"
@@ -29,6 +30,11 @@ type RegionCrop struct {
 	Label string
 	// Load decodes the crop to RGB.
 	Load func() (*imageproc.RGB, error)
+	// LoadPixels, when set, is used by the Grounder instead of Load: it
+	// decodes the crop and preprocesses it with p, holding the decoded
+	// image's cost of budget (when its own decode options have no budget)
+	// only until the pixel values are made (see imageproc.DecodeBudget).
+	LoadPixels func(ctx context.Context, p *imageproc.Processor, budget *imageproc.DecodeBudget) (imageproc.PixelValues, error)
 }
 
 // RegionSource lists the region crops of a story image, in the order the
@@ -207,6 +213,12 @@ func (c CropFolder) RegionCrops(img story.Image) ([]RegionCrop, error) {
 		opts := c.Decode
 		out[i] = RegionCrop{Key: "file:" + path, Label: r.Label, Load: func() (*imageproc.RGB, error) {
 			return imageproc.DecodeFile(path, opts)
+		}, LoadPixels: func(ctx context.Context, p *imageproc.Processor, budget *imageproc.DecodeBudget) (imageproc.PixelValues, error) {
+			o := opts
+			if o.Budget == nil {
+				o.Budget = budget
+			}
+			return p.PreprocessFile(ctx, path, o)
 		}}
 	}
 	return out, nil

@@ -1,6 +1,7 @@
 package imageproc
 
 import (
+	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
@@ -42,6 +43,11 @@ type DecodeOptions struct {
 	MaxPixelsPerByte int64
 	// JPEG selects the JPEG decoder; the zero value is JPEGLibjpeg.
 	JPEG JPEGMethod
+	// Budget, when set, bounds the memory of the images decoded at once by
+	// the Processor's PreprocessFile methods that share it (see
+	// DecodeBudget). Nil means no bound beyond MaxPixels per image, except
+	// where a caller documents a budget of its own per call.
+	Budget *DecodeBudget
 }
 
 // JPEGMethod selects how JPEG files are decoded.
@@ -186,17 +192,24 @@ func decodeData(data []byte, opts DecodeOptions, wantAlpha bool) (*RGB, []uint8,
 // decodeHeader identifies the format and checks the header's size against
 // the options' limits before any pixel memory is allocated.
 func decodeHeader(data []byte, opts DecodeOptions) (Format, image.Config, error) {
+	return readHeader(bufio.NewReader(bytes.NewReader(data)), int64(len(data)), opts)
+}
+
+// readHeader is decodeHeader on a reader at the start of an encoded image of
+// size bytes; it reads no further than the header.
+func readHeader(r *bufio.Reader, size int64, opts DecodeOptions) (Format, image.Config, error) {
 	maxPixels, _ := opts.limits()
-	format, ok := sniff(data)
+	sig, _ := r.Peek(8)
+	format, ok := sniff(sig)
 	if !ok {
 		return "", image.Config{}, fmt.Errorf("imageproc: unrecognised image format (not PNG or JPEG)")
 	}
 	var cfg image.Config
 	var err error
 	if format == FormatPNG {
-		cfg, err = png.DecodeConfig(bytes.NewReader(data))
+		cfg, err = png.DecodeConfig(r)
 	} else {
-		cfg, err = jpeg.DecodeConfig(bytes.NewReader(data))
+		cfg, err = jpeg.DecodeConfig(r)
 	}
 	if err != nil {
 		return "", image.Config{}, fmt.Errorf("imageproc: %s header: %w", format, err)
@@ -207,9 +220,9 @@ func decodeHeader(data []byte, opts DecodeOptions) (Format, image.Config, error)
 	if err := checkSize(cfg.Width, cfg.Height, maxPixels); err != nil {
 		return "", image.Config{}, fmt.Errorf("%s: %w", format, err)
 	}
-	if ratio := opts.pixelsPerByte(); int64(cfg.Width)*int64(cfg.Height) > ratio*int64(len(data)) {
+	if ratio := opts.pixelsPerByte(); int64(cfg.Width)*int64(cfg.Height) > ratio*size {
 		return "", image.Config{}, fmt.Errorf("imageproc: %s header claims %dx%d pixels from %d bytes, more than %d pixels per byte (a decompression bomb?)",
-			format, cfg.Width, cfg.Height, len(data), ratio)
+			format, cfg.Width, cfg.Height, size, ratio)
 	}
 	return format, cfg, nil
 }

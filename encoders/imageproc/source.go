@@ -32,6 +32,11 @@ func DecodeSource(r io.Reader, opts DecodeOptions) (*Source, error) {
 	if err != nil {
 		return nil, err
 	}
+	return sourceFromData(data, opts)
+}
+
+// sourceFromData decodes an encoded image held in memory into a Source.
+func sourceFromData(data []byte, opts DecodeOptions) (*Source, error) {
 	m, alpha, err := decodeData(data, opts, true)
 	if err != nil {
 		return nil, err
