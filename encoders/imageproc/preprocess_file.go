@@ -14,7 +14,7 @@ import (
 // goroutines sharing the budget never hold more decoded images at once
 // than it allows. Errors name the file.
 func (p *Processor) PreprocessFile(ctx context.Context, path string, opts DecodeOptions) (PixelValues, error) {
-	return withImageFile(ctx, path, opts, func(data []byte) (PixelValues, error) {
+	return withImageFile(ctx, path, opts, p.resizedBytes, func(data []byte) (PixelValues, error) {
 		m, _, err := decodeData(data, opts, false)
 		if err != nil {
 			return PixelValues{}, err
@@ -27,7 +27,7 @@ func (p *Processor) PreprocessFile(ctx context.Context, path string, opts Decode
 // PreprocessSource: the resize sees the file's mode (OpenAI CLIP's
 // preprocess on Image.open, as CLIPScore runs it).
 func (p *Processor) PreprocessSourceFile(ctx context.Context, path string, opts DecodeOptions) (PixelValues, error) {
-	return withImageFile(ctx, path, opts, func(data []byte) (PixelValues, error) {
+	return withImageFile(ctx, path, opts, p.resizedBytes, func(data []byte) (PixelValues, error) {
 		src, err := sourceFromData(data, opts)
 		if err != nil {
 			return PixelValues{}, err
@@ -40,7 +40,8 @@ func (p *Processor) PreprocessSourceFile(ctx context.Context, path string, opts 
 // preprocesses the crop of each box (Crop, PIL's Image.crop), within
 // opts.Budget as PreprocessFile. Errors name the file and the region.
 func (p *Processor) PreprocessFileRegions(ctx context.Context, path string, boxes []Box, opts DecodeOptions) ([]PixelValues, error) {
-	return withImageFile(ctx, path, opts, func(data []byte) ([]PixelValues, error) {
+	noResize := func(int, int) int64 { return 0 }
+	return withImageFile(ctx, path, opts, noResize, func(data []byte) ([]PixelValues, error) {
 		m, _, err := decodeData(data, opts, false)
 		if err != nil {
 			return nil, err
@@ -59,11 +60,28 @@ func (p *Processor) PreprocessFileRegions(ctx context.Context, path string, boxe
 	})
 }
 
+// resizedBytes is the size of the RGB image Prepare resizes a width ×
+// height image to: a shortest-edge resize of a long thin image can be far
+// larger than the image (a 1×13000 PNG to 224×2912000).
+func (p *Processor) resizedBytes(width, height int) int64 {
+	c := &p.cfg
+	switch {
+	case !c.DoResize:
+		return 0
+	case c.Kind == CLIP:
+		w, h := ShortestEdgeSize(width, height, c.Size.ShortestEdge)
+		return 3 * int64(w) * int64(h)
+	}
+	return 3 * int64(c.Size.Width) * int64(c.Size.Height)
+}
+
 // withImageFile reads the header of the image file at path, reserves the
-// image's cost of opts.Budget, reads the file and calls use with its bytes,
-// and gives the reservation back when use returns. The encoded bytes are
-// read only after the reservation, so waiting holds nothing but the header.
-func withImageFile[T any](ctx context.Context, path string, opts DecodeOptions, use func(data []byte) (T, error)) (T, error) {
+// image's cost of opts.Budget (plus extra(width, height), what use
+// allocates beyond the decoded image), reads the file and calls use with
+// its bytes, and gives the reservation back when use returns. The encoded
+// bytes are read only after the reservation, so waiting holds nothing but
+// the header.
+func withImageFile[T any](ctx context.Context, path string, opts DecodeOptions, extra func(width, height int) int64, use func(data []byte) (T, error)) (T, error) {
 	var zero T
 	f, err := os.Open(path)
 	if err != nil {
@@ -81,7 +99,7 @@ func withImageFile[T any](ctx context.Context, path string, opts DecodeOptions, 
 	if err != nil {
 		return zero, fmt.Errorf("%s: %w", path, err)
 	}
-	release, err := opts.Budget.reserve(ctx, imageCost(st.Size(), cfg.Width, cfg.Height))
+	release, err := opts.Budget.reserve(ctx, imageCost(st.Size(), cfg.Width, cfg.Height)+extra(cfg.Width, cfg.Height))
 	if err != nil {
 		return zero, fmt.Errorf("%s: %w", path, err)
 	}
