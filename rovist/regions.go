@@ -14,6 +14,8 @@ import (
 
 	"github.com/storyeval/storyeval/encoders/imageproc"
 	"github.com/storyeval/storyeval/story"
+
+	"github.com/storyeval/storyeval/internal/errtext"
 )
 
 // DefaultEntitiesMaxBytes bounds an entities CSV (VIST's vist_entities.csv
@@ -92,7 +94,7 @@ func DecodeEntitiesCSV(r io.Reader, name string) (*Entities, error) {
 		}
 	}
 	if idCol < 0 || boxCol < 0 {
-		return nil, fmt.Errorf("rovist: regions %s: the header %q lacks image_id or bbox", name, header)
+		return nil, fmt.Errorf("rovist: regions %s: the header (%s) lacks image_id or bbox", name, errtext.QuoteList(header))
 	}
 	e := &Entities{byImage: map[int64][]story.Region{}}
 	for {
@@ -116,7 +118,7 @@ func DecodeEntitiesCSV(r io.Reader, name string) (*Entities, error) {
 			return nil, fmt.Errorf("rovist: regions %s line %d: empty bbox", name, line)
 		}
 		if strings.ContainsAny(label, "/\\\x00") {
-			return nil, fmt.Errorf("rovist: regions %s line %d: bbox %q cannot name a crop file", name, line, label)
+			return nil, fmt.Errorf("rovist: regions %s line %d: bbox %s cannot name a crop file", name, line, errtext.Quote(label))
 		}
 		reg := story.Region{Label: label}
 		if box, ok := parseBBox(label); ok {
@@ -136,7 +138,7 @@ func DecodeEntitiesCSV(r io.Reader, name string) (*Entities, error) {
 func parseImageID(s string) (int64, error) {
 	id, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
 	if err != nil {
-		return 0, fmt.Errorf("image id %q is not an integer", s)
+		return 0, fmt.Errorf("image id %s is not an integer", errtext.Quote(s))
 	}
 	return id, nil
 }
