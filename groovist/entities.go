@@ -11,7 +11,6 @@ import (
 	"strings"
 
 	"github.com/storyeval/storyeval/encoders/imageproc"
-
 	"github.com/storyeval/storyeval/internal/errtext"
 )
 

@@ -13,9 +13,8 @@ import (
 	"sync"
 
 	"github.com/storyeval/storyeval/encoders/imageproc"
-	"github.com/storyeval/storyeval/story"
-
 	"github.com/storyeval/storyeval/internal/errtext"
+	"github.com/storyeval/storyeval/story"
 )
 
 // DefaultEntitiesMaxBytes bounds an entities CSV (VIST's vist_entities.csv

@@ -12,7 +12,6 @@ import (
 	"strings"
 
 	"github.com/storyeval/storyeval/correlation"
-
 	"github.com/storyeval/storyeval/internal/errtext"
 )
 
