@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -76,15 +77,15 @@ func TestPreprocessFileMatchesDecodeThenPreprocess(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			got, err := p.PreprocessFile(ctx, path, opts)
-			if err == nil && !equalF32(got.Data, want.Data) {
+			if err == nil && !slices.Equal(got.Data, want.Data) {
 				err = errors.New("PreprocessFile differs")
 			}
 			gotSrc, err2 := p.PreprocessSourceFile(ctx, path, opts)
-			if err == nil && (err2 != nil || !equalF32(gotSrc.Data, wantSrc.Data)) {
+			if err == nil && (err2 != nil || !slices.Equal(gotSrc.Data, wantSrc.Data)) {
 				err = errors.Join(errors.New("PreprocessSourceFile differs"), err2)
 			}
 			gotCrops, err3 := p.PreprocessFileRegions(ctx, path, []Box{box, box}, opts)
-			if err == nil && (err3 != nil || len(gotCrops) != 2 || !equalF32(gotCrops[1].Data, wantCrop.Data)) {
+			if err == nil && (err3 != nil || len(gotCrops) != 2 || !slices.Equal(gotCrops[1].Data, wantCrop.Data)) {
 				err = errors.Join(errors.New("PreprocessFileRegions differs"), err3)
 			}
 			errs[i] = err
@@ -100,16 +101,4 @@ func TestPreprocessFileMatchesDecodeThenPreprocess(t *testing.T) {
 	if err == nil || !bytes.Contains([]byte(err.Error()), []byte(filepath.Base(path))) || !bytes.Contains([]byte(err.Error()), []byte("157x321")) {
 		t.Fatalf("error %v, want the file and its 157x321 size", err)
 	}
-}
-
-func equalF32(a, b []float32) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
