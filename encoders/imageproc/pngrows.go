@@ -270,33 +270,34 @@ func (h *pngInfo) readPixels(r io.Reader, out *RGB, alpha []uint8) error {
 	return nil
 }
 
-// unfilter undoes a row's PNG filter in place given the previous row.
+// unfilter undoes a row's PNG filter in place given the previous row. The
+// first bpp bytes have no left neighbour; the loops after them have no
+// branch per byte.
 func unfilter(ft uint8, cur, prev []uint8, bpp int) error {
+	n := len(cur)
 	switch ft {
 	case 0:
 	case 1:
-		for i := bpp; i < len(cur); i++ {
+		for i := bpp; i < n; i++ {
 			cur[i] += cur[i-bpp]
 		}
 	case 2:
-		for i := range cur {
-			cur[i] += prev[i]
+		for i, p := range prev[:n] {
+			cur[i] += p
 		}
 	case 3:
-		for i := range cur {
-			var left int
-			if i >= bpp {
-				left = int(cur[i-bpp])
-			}
-			cur[i] += uint8((left + int(prev[i])) / 2)
+		for i := 0; i < bpp && i < n; i++ {
+			cur[i] += prev[i] / 2
+		}
+		for i := bpp; i < n; i++ {
+			cur[i] += uint8((int(cur[i-bpp]) + int(prev[i])) / 2)
 		}
 	case 4:
-		for i := range cur {
-			var a, c int
-			if i >= bpp {
-				a, c = int(cur[i-bpp]), int(prev[i-bpp])
-			}
-			cur[i] += paeth(a, int(prev[i]), c)
+		for i := 0; i < bpp && i < n; i++ {
+			cur[i] += prev[i] // paeth(0, b, 0) is b
+		}
+		for i := bpp; i < n; i++ {
+			cur[i] += paeth(int(cur[i-bpp]), int(prev[i]), int(prev[i-bpp]))
 		}
 	default:
 		return errors.New("png: invalid format: bad filter type")
@@ -327,35 +328,49 @@ func abs(x int) int {
 // convertRow writes the pw pixels of an unfiltered row to image row y at
 // columns x0, x0+dx, …
 func (h *pngInfo) convertRow(row []uint8, pw int, out *RGB, alpha []uint8, y, x0, dx int) {
-	for i := 0; i < pw; i++ {
-		px := y*out.Width + x0 + i*dx
-		o := out.Pix[3*px : 3*px+3]
-		switch {
-		case h.depth < 8: // gray or palette, 1, 2 or 4 bits
+	base := y*out.Width + x0
+	pix := out.Pix
+	switch {
+	case h.depth < 8: // gray or palette, 1, 2 or 4 bits
+		mask := 1<<h.depth - 1
+		for i := 0; i < pw; i++ {
 			shift := 8 - h.depth - (i*h.depth)%8
-			v := int(row[i*h.depth/8]>>shift) & (1<<h.depth - 1)
+			v := int(row[i*h.depth/8]>>shift) & mask
+			o := pix[3*(base+i*dx) : 3*(base+i*dx)+3]
 			if h.ctype == 3 {
 				h.paletteRGB(o, v)
 			} else {
-				g := uint8(v * 255 / (1<<h.depth - 1))
+				g := uint8(v * 255 / mask)
 				o[0], o[1], o[2] = g, g, g
 			}
-		case h.ctype == 3:
-			h.paletteRGB(o, int(row[i]))
-		case h.ctype == 0 && h.depth == 16:
+		}
+	case h.ctype == 3:
+		for i := 0; i < pw; i++ {
+			h.paletteRGB(pix[3*(base+i*dx):3*(base+i*dx)+3], int(row[i]))
+		}
+	case h.ctype == 0 && h.depth == 16:
+		for i := 0; i < pw; i++ {
 			g := uint8(min(int(row[2*i])<<8|int(row[2*i+1]), 255))
+			o := pix[3*(base+i*dx) : 3*(base+i*dx)+3]
 			o[0], o[1], o[2] = g, g, g
-		default:
-			// 8 or 16 bits a sample: the high byte of each sample.
-			step := h.depth / 8
-			s := row[i*h.channels*step:]
+		}
+	case h.ctype == 2 && h.depth == 8 && dx == 1:
+		copy(pix[3*base:3*(base+pw)], row[:3*pw])
+	default:
+		// 8 or 16 bits a sample: the high byte of each sample.
+		step := h.depth / 8
+		stride := h.channels * step
+		for i := 0; i < pw; i++ {
+			px := base + i*dx
+			s := row[i*stride : (i+1)*stride]
+			o := pix[3*px : 3*px+3]
 			if h.channels < 3 {
 				o[0], o[1], o[2] = s[0], s[0], s[0]
 			} else {
 				o[0], o[1], o[2] = s[0], s[step], s[2*step]
 			}
 			if alpha != nil {
-				alpha[px] = s[(h.channels-1)*step]
+				alpha[px] = s[stride-step]
 			}
 		}
 	}
