@@ -68,7 +68,7 @@ func TestPreprocessFileMatchesDecodeThenPreprocess(t *testing.T) {
 	src, _ := DecodeSourceFile(path, DecodeOptions{})
 	wantSrc, _ := p.PreprocessSource(src, nil)
 	st, _ := os.Stat(path)
-	opts := DecodeOptions{Budget: NewDecodeBudget(imageCost(st.Size(), img.Width, img.Height) * 3 / 2)}
+	opts := DecodeOptions{Budget: NewDecodeBudget(imageCost(FormatPNG, st.Size(), img.Width, img.Height) * 3 / 2)}
 	ctx := context.Background()
 	var wg sync.WaitGroup
 	errs := make([]error, 8)

@@ -78,7 +78,7 @@ func ExampleParseProcessorConfig() {
 }
 
 // Preprocess image files from several goroutines within one decode budget:
-// each image holds its share (file bytes + 4 bytes a pixel) only while it
+// each image holds its share (file bytes + 4 bytes a pixel for a PNG) only while it
 // is decoded and preprocessed, so huge images take turns instead of filling
 // memory together.
 func ExampleProcessor_PreprocessFile() {

@@ -95,11 +95,11 @@ func withImageFile[T any](ctx context.Context, path string, opts DecodeOptions, 
 	if _, maxBytes := opts.limits(); st.Size() > maxBytes {
 		return zero, fmt.Errorf("%s: imageproc: %d bytes is larger than the limit of %d bytes for an encoded image", path, st.Size(), maxBytes)
 	}
-	_, cfg, err := readHeader(bufio.NewReader(f), st.Size(), opts)
+	format, cfg, err := readHeader(bufio.NewReader(f), st.Size(), opts)
 	if err != nil {
 		return zero, fmt.Errorf("%s: %w", path, err)
 	}
-	release, err := opts.Budget.reserve(ctx, imageCost(st.Size(), cfg.Width, cfg.Height)+extra(cfg.Width, cfg.Height))
+	release, err := opts.Budget.reserve(ctx, imageCost(format, st.Size(), cfg.Width, cfg.Height)+extra(cfg.Width, cfg.Height))
 	if err != nil {
 		return zero, fmt.Errorf("%s: %w", path, err)
 	}

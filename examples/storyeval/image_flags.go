@@ -21,7 +21,7 @@ func addImageFlags(fs *flag.FlagSet) imageFlags {
 		maxPixels: fs.Int64("max-image-pixels", imageproc.DefaultMaxPixels,
 			"refuse an image of more pixels (default: the size above which Pillow raises DecompressionBombError)"),
 		memoryMiB: fs.Int64("image-memory", imageproc.DefaultDecodeBudget>>20,
-			"MiB of decoded images held at once by the whole run (an image costs its file plus 4 bytes a pixel; images wait for room, one larger than this runs alone)"),
+			"MiB of decoded images held at once by the whole run (an image costs its file plus 4 bytes a pixel, 12 for a JPEG; images wait for room, one larger than this runs alone)"),
 	}
 }
 
