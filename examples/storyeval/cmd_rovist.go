@@ -35,7 +35,7 @@ type rovistFlags struct {
 	dhm, truncate, noIDF, scaledVG              bool
 	defaultIDF                                  string
 	batch                                       int
-	images                                      imageFlags
+	images                                      *imageFlags
 }
 
 func runRoViST(args []string, stdout, stderr io.Writer) error {

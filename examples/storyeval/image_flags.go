@@ -13,28 +13,31 @@ import (
 
 // imageFlags are the image-decoding bounds of the commands that read image
 // files (clipscore, groovist, rovist, imageproc).
-type imageFlags struct{ maxPixels, memoryMiB *int64 }
+type imageFlags struct {
+	maxPixels int64 // -max-image-pixels
+	memoryMiB int64 // -image-memory
+}
 
 // addImageFlags defines -max-image-pixels and -image-memory on fs.
-func addImageFlags(fs *flag.FlagSet) imageFlags {
-	return imageFlags{
-		maxPixels: fs.Int64("max-image-pixels", imageproc.DefaultMaxPixels,
-			"refuse an image of more pixels (default: the size above which Pillow raises DecompressionBombError)"),
-		memoryMiB: fs.Int64("image-memory", imageproc.DefaultDecodeBudget>>20,
-			"MiB of decoded images held at once by the whole run (an image costs its file plus 4 bytes a pixel, 12 for a JPEG; images wait for room, one larger than this runs alone)"),
-	}
+func addImageFlags(fs *flag.FlagSet) *imageFlags {
+	f := &imageFlags{}
+	fs.Int64Var(&f.maxPixels, "max-image-pixels", imageproc.DefaultMaxPixels,
+		"refuse an image of more pixels (default: the size above which Pillow raises DecompressionBombError)")
+	fs.Int64Var(&f.memoryMiB, "image-memory", imageproc.DefaultDecodeBudget>>20,
+		"MiB of decoded images held at once by the whole run (an image costs its file plus 4 bytes a pixel, 12 for a JPEG; images wait for room, one larger than this runs alone)")
+	return f
 }
 
 // options returns the decode options of the flags, with one budget for
 // the whole process.
-func (f imageFlags) options() (imageproc.DecodeOptions, error) {
-	if *f.maxPixels <= 0 {
-		return imageproc.DecodeOptions{}, fmt.Errorf("-max-image-pixels %d: want a positive number", *f.maxPixels)
+func (f *imageFlags) options() (imageproc.DecodeOptions, error) {
+	if f.maxPixels <= 0 {
+		return imageproc.DecodeOptions{}, fmt.Errorf("-max-image-pixels %d: want a positive number", f.maxPixels)
 	}
-	if *f.memoryMiB <= 0 || *f.memoryMiB > 1<<40 {
-		return imageproc.DecodeOptions{}, fmt.Errorf("-image-memory %d: want a positive number of MiB", *f.memoryMiB)
+	if f.memoryMiB <= 0 || f.memoryMiB > 1<<40 {
+		return imageproc.DecodeOptions{}, fmt.Errorf("-image-memory %d: want a positive number of MiB", f.memoryMiB)
 	}
-	return imageproc.DecodeOptions{MaxPixels: *f.maxPixels, Budget: imageproc.NewDecodeBudget(*f.memoryMiB << 20)}, nil
+	return imageproc.DecodeOptions{MaxPixels: f.maxPixels, Budget: imageproc.NewDecodeBudget(f.memoryMiB << 20)}, nil
 }
 
 // imageError adds the flag that raises the pixel limit to an error caused
