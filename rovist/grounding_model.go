@@ -81,6 +81,12 @@ func NewGroundingModel(cfg encoders.ViTConfig, pcfg imageproc.ProcessorConfig, s
 	if pcfg.Kind != imageproc.ViT {
 		return nil, fmt.Errorf("rovist: grounding model: the image processor is %v, want ViT", pcfg.Kind)
 	}
+	// The ViT takes images of its image_size only (HF's ViT raises
+	// ValueError for others without interpolate_pos_encoding), so a larger
+	// preprocessing size would only allocate what the model refuses.
+	if s := pcfg.Size; pcfg.DoResize && (s.Height != cfg.ImageSize || s.Width != cfg.ImageSize) {
+		return nil, fmt.Errorf("rovist: grounding model: the preprocessor's size %dx%d differs from the ViT's image_size %d", s.Height, s.Width, cfg.ImageSize)
+	}
 	proc, err := imageproc.NewProcessor(pcfg)
 	if err != nil {
 		return nil, fmt.Errorf("rovist: grounding model: %w", err)

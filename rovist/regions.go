@@ -1,6 +1,7 @@
 package rovist
 
 import (
+	"context"
 	"encoding/csv"
 	"errors"
 	"fmt"
@@ -12,6 +13,7 @@ import (
 	"sync"
 
 	"github.com/storyeval/storyeval/encoders/imageproc"
+	"github.com/storyeval/storyeval/internal/errtext"
 	"github.com/storyeval/storyeval/story"
 )
 
@@ -29,6 +31,11 @@ type RegionCrop struct {
 	Label string
 	// Load decodes the crop to RGB.
 	Load func() (*imageproc.RGB, error)
+	// LoadPixels, when set, is used by the Grounder instead of Load: it
+	// decodes the crop and preprocesses it with p, holding the decoded
+	// image's cost of budget (when its own decode options have no budget)
+	// only until the pixel values are made (see imageproc.DecodeBudget).
+	LoadPixels func(ctx context.Context, p *imageproc.Processor, budget *imageproc.DecodeBudget) (imageproc.PixelValues, error)
 }
 
 // RegionSource lists the region crops of a story image, in the order the
@@ -86,7 +93,7 @@ func DecodeEntitiesCSV(r io.Reader, name string) (*Entities, error) {
 		}
 	}
 	if idCol < 0 || boxCol < 0 {
-		return nil, fmt.Errorf("rovist: regions %s: the header %q lacks image_id or bbox", name, header)
+		return nil, fmt.Errorf("rovist: regions %s: the header (%s) lacks image_id or bbox", name, errtext.QuoteList(header))
 	}
 	e := &Entities{byImage: map[int64][]story.Region{}}
 	for {
@@ -110,7 +117,7 @@ func DecodeEntitiesCSV(r io.Reader, name string) (*Entities, error) {
 			return nil, fmt.Errorf("rovist: regions %s line %d: empty bbox", name, line)
 		}
 		if strings.ContainsAny(label, "/\\\x00") {
-			return nil, fmt.Errorf("rovist: regions %s line %d: bbox %q cannot name a crop file", name, line, label)
+			return nil, fmt.Errorf("rovist: regions %s line %d: bbox %s cannot name a crop file", name, line, errtext.Quote(label))
 		}
 		reg := story.Region{Label: label}
 		if box, ok := parseBBox(label); ok {
@@ -130,7 +137,7 @@ func DecodeEntitiesCSV(r io.Reader, name string) (*Entities, error) {
 func parseImageID(s string) (int64, error) {
 	id, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
 	if err != nil {
-		return 0, fmt.Errorf("image id %q is not an integer", s)
+		return 0, fmt.Errorf("image id %s is not an integer", errtext.Quote(s))
 	}
 	return id, nil
 }
@@ -207,6 +214,12 @@ func (c CropFolder) RegionCrops(img story.Image) ([]RegionCrop, error) {
 		opts := c.Decode
 		out[i] = RegionCrop{Key: "file:" + path, Label: r.Label, Load: func() (*imageproc.RGB, error) {
 			return imageproc.DecodeFile(path, opts)
+		}, LoadPixels: func(ctx context.Context, p *imageproc.Processor, budget *imageproc.DecodeBudget) (imageproc.PixelValues, error) {
+			o := opts
+			if o.Budget == nil {
+				o.Budget = budget
+			}
+			return p.PreprocessFile(ctx, path, o)
 		}}
 	}
 	return out, nil

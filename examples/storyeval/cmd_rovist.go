@@ -35,6 +35,7 @@ type rovistFlags struct {
 	dhm, truncate, noIDF, scaledVG              bool
 	defaultIDF                                  string
 	batch                                       int
+	images                                      *imageFlags
 }
 
 func runRoViST(args []string, stdout, stderr io.Writer) error {
@@ -62,6 +63,7 @@ func runRoViST(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&f.defaultIDF, "default-idf", "", "VG: idf weight of a noun missing from -idf (default: such a noun is an error)")
 	fs.BoolVar(&f.scaledVG, "scaled-vg", false, "add the paper's scaled VG, 2/(1+exp(-VG/2))-1, in the overall score instead of the raw VG")
 	fs.IntVar(&f.batch, "batch", 0, "sentence pairs (C) or crops (VG) per forward pass (default: the library's)")
+	f.images = addImageFlags(fs)
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: storyeval rovist -stories FILE.json [-coherence-model PATH] [-grounding-model PATH -glove FILE -idf FILE -regions CSV -crops DIR] [-metrics vg,c,nr] [-dhm] [-format csv|json]")
 		fmt.Fprintln(stderr, "       storyeval rovist train vg|c ...   (train RoViST-VG or RoViST-C; 'storyeval rovist train' lists their flags)")
@@ -278,7 +280,12 @@ func rovistGrounding(ctx context.Context, f rovistFlags, stories []story.Story, 
 	if err != nil {
 		return nil, err
 	}
-	g.Regions = rovist.CropFolder{Entities: ent, Dir: f.crops}
+	decode, err := f.images.options()
+	if err != nil {
+		return nil, err
+	}
+	g.Regions = rovist.CropFolder{Entities: ent, Dir: f.crops, Decode: decode}
+	defer boundHeap(decode)()
 	p := newProgress(stderr, 0, "crops")
 	defer p.Finish()
 	last := 0
@@ -289,7 +296,7 @@ func rovistGrounding(ctx context.Context, f rovistFlags, stories []story.Story, 
 	}
 	res, err := g.Score(ctx, stories, opts)
 	if err != nil {
-		return nil, fmt.Errorf("VG: %w", err)
+		return nil, fmt.Errorf("VG: %w", imageError(err))
 	}
 	return res, nil
 }
