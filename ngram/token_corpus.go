@@ -1,6 +1,9 @@
 package ngram
 
-import "github.com/storyeval/storyeval/internal/pyunicode"
+import (
+	"github.com/storyeval/storyeval/internal/parallel"
+	"github.com/storyeval/storyeval/internal/pyunicode"
+)
 
 // tokenCorpus is a corpus split as Python's str.split() and interned to
 // token ids: every sentence's token ids back to back, the candidate of
@@ -11,40 +14,83 @@ type tokenCorpus struct {
 	sentStart []int    // sentence s is tok[sentStart[s]:sentStart[s+1]]
 	occStart  []int    // n-gram occurrences of sentence s, in occurrence order
 	itemSents []int    // item i's sentences are itemSents[i] .. itemSents[i+1]-1
-	refOccs   int      // n-gram occurrences in all references
+	vocab     int      // distinct tokens: ids are 1..vocab
 }
 
 // newTokenCorpus splits and interns every candidate and reference of c.
+// Workers split runs of items with vocabularies of their own; the runs are
+// then joined, their token ids mapped into the first run's vocabulary.
 func newTokenCorpus(c *Corpus) *tokenCorpus {
+	runs := make([]tokenRun, parallel.Workers(len(c.ids), 256))
+	parallel.Chunks(len(c.ids), 256, func(w, lo, hi int) {
+		runs[w] = splitRun(c, c.ids[lo:hi])
+	})
 	tc := &tokenCorpus{sentStart: []int{0}, occStart: []int{0}, itemSents: make([]int, 0, len(c.ids)+1)}
-	vocab := map[string]uint32{}
-	var fields []string
-	add := func(s string, ref bool) {
-		fields = pyunicode.AppendFields(fields[:0], s)
-		for _, f := range fields {
-			id, ok := vocab[f]
+	vocab := runs[0].vocab
+	var ids []uint32 // a run's token id → id in vocab
+	for r := range runs {
+		run := &runs[r]
+		ids = append(ids[:0], 0)
+		for _, word := range run.words {
+			id, ok := vocab[word]
 			if !ok {
 				id = uint32(len(vocab) + 1)
-				vocab[f] = id
+				vocab[word] = id
 			}
-			tc.tok = append(tc.tok, id)
+			ids = append(ids, id)
 		}
-		occ := gramOccurrences(len(fields))
-		tc.sentStart = append(tc.sentStart, len(tc.tok))
-		tc.occStart = append(tc.occStart, tc.occStart[len(tc.occStart)-1]+occ)
-		if ref {
-			tc.refOccs += occ
+		for _, s := range run.itemSents {
+			tc.itemSents = append(tc.itemSents, len(tc.sentStart)-1+s)
 		}
-	}
-	for _, id := range c.ids {
-		tc.itemSents = append(tc.itemSents, len(tc.sentStart)-1)
-		add(c.cands[id], false)
-		for _, r := range c.refs[id] {
-			add(r, true)
+		for s := range len(run.sentStart) - 1 {
+			sent := run.tok[run.sentStart[s]:run.sentStart[s+1]]
+			for _, t := range sent {
+				tc.tok = append(tc.tok, ids[t])
+			}
+			tc.sentStart = append(tc.sentStart, len(tc.tok))
+			tc.occStart = append(tc.occStart, tc.occStart[len(tc.occStart)-1]+gramOccurrences(len(sent)))
 		}
+		*run = tokenRun{} // let the collector have it
 	}
 	tc.itemSents = append(tc.itemSents, len(tc.sentStart)-1)
+	tc.vocab = len(vocab)
 	return tc
+}
+
+// tokenRun is one worker's share of a tokenCorpus: a run of items split
+// and interned with the run's own vocabulary.
+type tokenRun struct {
+	tok       []uint32
+	sentStart []int // sentence s is tok[sentStart[s]:sentStart[s+1]]
+	itemSents []int // the first sentence of each item
+	vocab     map[string]uint32
+	words     []string // words[id-1] has token id id
+}
+
+func splitRun(c *Corpus, ids []string) tokenRun {
+	run := tokenRun{sentStart: []int{0}, vocab: map[string]uint32{}}
+	var fields []string
+	add := func(s string) {
+		fields = pyunicode.AppendFields(fields[:0], s)
+		for _, f := range fields {
+			id, ok := run.vocab[f]
+			if !ok {
+				run.words = append(run.words, f)
+				id = uint32(len(run.words))
+				run.vocab[f] = id
+			}
+			run.tok = append(run.tok, id)
+		}
+		run.sentStart = append(run.sentStart, len(run.tok))
+	}
+	for _, id := range ids {
+		run.itemSents = append(run.itemSents, len(run.sentStart)-1)
+		add(c.cands[id])
+		for _, r := range c.refs[id] {
+			add(r)
+		}
+	}
+	return run
 }
 
 // gramOccurrences is the number of n-grams of orders 1..maxOrder in a
@@ -66,26 +112,3 @@ func (tc *tokenCorpus) sentences() int { return len(tc.sentStart) - 1 }
 
 // items is the number of items.
 func (tc *tokenCorpus) items() int { return len(tc.itemSents) - 1 }
-
-// gramKey identifies an n-gram by its token ids, zero-padded to maxOrder
-// (token ids start at 1, so the padding also gives the order).
-type gramKey [2]uint64
-
-func makeGramKey(tok []uint32) gramKey {
-	var t [maxOrder]uint64
-	for i, x := range tok {
-		t[i] = uint64(x)
-	}
-	return gramKey{t[0]<<32 | t[1], t[2]<<32 | t[3]}
-}
-
-// hash mixes a key into 64 well-spread bits (SplitMix64's finalizer):
-// the low bits pick a partition, the high bits a table slot.
-func (k gramKey) hash() uint64 {
-	x := k[0] ^ k[1]*0xC2B2AE3D27D4EB4F
-	x ^= x >> 30
-	x *= 0xBF58476D1CE4E5B9
-	x ^= x >> 27
-	x *= 0x94D049BB133111EB
-	return x ^ x>>31
-}
