@@ -20,9 +20,9 @@ const dfBytesPerGram = 4*16 + 2*16 + 2*4
 // its table id (the n-gram is in the item's own references).
 const candResolved = 1 << 31
 
-// docFreqs returns, for every n-gram occurrence of every sentence (in
-// occStart order), the number of items whose references contain that
-// n-gram: CIDEr-D's document frequency.
+// docFreqs returns CIDEr-D's document frequencies, the number of items
+// whose references contain an n-gram: by token id for unigrams, and for
+// every occurrence of a longer n-gram in every sentence (in occStart order).
 //
 // A unigram's count is kept by token id. A longer n-gram is interned as
 // (id of its prefix, last token) in a dfTable, so a key is one 64-bit word
@@ -34,7 +34,7 @@ const candResolved = 1 << 31
 // references, then written into the occurrences it covers. Besides the
 // tables, the result holds four bytes per occurrence, however many
 // distinct n-grams there are.
-func (tc *tokenCorpus) docFreqs(budget int) []uint32 {
+func (tc *tokenCorpus) docFreqs(budget int) ciderDF {
 	df := make([]uint32, tc.occStart[len(tc.occStart)-1])
 	weight, total := tc.gramWeights()
 	workers := parallel.Workers(total, 1<<14)
@@ -46,7 +46,8 @@ func (tc *tokenCorpus) docFreqs(budget int) []uint32 {
 		parts++
 	}
 	part, sizes := assignPartitions(weight, total, parts)
-	uni := make([]uint32, 2*len(weight)) // per token: df, then item+1 of its last count
+	tokens := make([]uint32, len(weight))
+	lastItem := make([]uint32, len(weight)) // by token: item+1 of its last count
 	var next atomic.Int32
 	parallel.Chunks(min(workers, parts), 1, func(_, _, _ int) {
 		var t *dfTable
@@ -56,12 +57,18 @@ func (tc *tokenCorpus) docFreqs(budget int) []uint32 {
 			} else {
 				t.reset()
 			}
-			c := dfCounter{tc: tc, df: df, uni: uni, t: t, part: part, p: uint8(p)}
+			c := dfCounter{tc: tc, df: df, uni: tokens, uniLast: lastItem, t: t, part: part, p: uint8(p)}
 			c.count()
 			c.resolve()
 		}
 	})
-	return df
+	return ciderDF{tokens: tokens, grams: df}
+}
+
+// ciderDF holds CIDEr-D's document frequencies (see docFreqs).
+type ciderDF struct {
+	tokens []uint32 // by token id
+	grams  []uint32 // by occurrence of an n-gram of order ≥ 2
 }
 
 // gramWeights returns, per token id, how many reference n-grams of orders
@@ -105,20 +112,21 @@ func assignPartitions(weight []int, total, parts int) ([]uint8, []int) {
 // dfCounter counts one partition's n-grams: those whose first token is in
 // partition p (every n-gram when part is nil).
 type dfCounter struct {
-	tc   *tokenCorpus
-	df   []uint32 // the result, by occurrence
-	uni  []uint32 // unigram df and last item by token id (2t, 2t+1)
-	t    *dfTable
-	part []uint8
-	p    uint8
-	off  [maxOrder]int // occurrence offset of each order within the sentence
+	tc      *tokenCorpus
+	df      []uint32 // the result for orders ≥ 2, by occurrence
+	uni     []uint32 // the result for unigrams, by token id
+	uniLast []uint32 // by token id: item+1 of the last item that counted it
+	t       *dfTable
+	part    []uint8
+	p       uint8
+	off     [maxOrder]int // off[k]: where the sentence's (k+1)-grams start in df
 }
 
 // sentence sets the order offsets for sentence s and returns its tokens.
 func (c *dfCounter) sentence(s int) []uint32 {
 	tok := c.tc.sentence(s)
 	o := c.tc.occStart[s]
-	for k := range maxOrder {
+	for k := 1; k < maxOrder; k++ {
 		c.off[k] = o
 		o += max(0, len(tok)-k)
 	}
@@ -149,9 +157,9 @@ func (c *dfCounter) count() {
 				if !c.mine(t) {
 					continue
 				}
-				if c.uni[2*t+1] != item {
-					c.uni[2*t+1] = item
-					c.uni[2*t]++
+				if c.uniLast[t] != item {
+					c.uniLast[t] = item
+					c.uni[t]++
 				}
 				prefix := t
 				for k := 1; k < maxOrder && j+k < len(tok); k++ {
@@ -185,9 +193,8 @@ func (c *dfCounter) count() {
 }
 
 // resolve turns the partition's entries in df into document frequencies:
-// table ids into their counts, unigrams into their token's count, and the
-// candidates' other n-grams into the count the table has for them (0 for an
-// n-gram no reference has).
+// table ids into their counts, and the candidates' other n-grams into the
+// count the table has for them (0 for an n-gram no reference has).
 func (c *dfCounter) resolve() {
 	vocab := uint32(c.tc.vocab)
 	for i := range c.tc.items() {
@@ -198,7 +205,6 @@ func (c *dfCounter) resolve() {
 				if !c.mine(t) {
 					continue
 				}
-				c.df[c.off[0]+j] = c.uni[2*t]
 				if s != first {
 					for k := 1; k < maxOrder && j+k < len(tok); k++ {
 						o := c.off[k] + j

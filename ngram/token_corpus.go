@@ -12,7 +12,7 @@ import (
 type tokenCorpus struct {
 	tok       []uint32 // token ids (from 1) of all sentences
 	sentStart []int    // sentence s is tok[sentStart[s]:sentStart[s+1]]
-	occStart  []int    // n-gram occurrences of sentence s, in occurrence order
+	occStart  []int    // sentence s's n-grams of orders ≥ 2, in occurrence order
 	itemSents []int    // item i's sentences are itemSents[i] .. itemSents[i+1]-1
 	vocab     int      // distinct tokens: ids are 1..vocab
 }
@@ -93,11 +93,11 @@ func splitRun(c *Corpus, ids []string) tokenRun {
 	return run
 }
 
-// gramOccurrences is the number of n-grams of orders 1..maxOrder in a
-// sentence of n tokens.
+// gramOccurrences is the number of n-grams of orders 2..maxOrder in a
+// sentence of n tokens (its unigrams are its tokens).
 func gramOccurrences(n int) int {
 	total := 0
-	for k := 1; k <= maxOrder; k++ {
+	for k := 2; k <= maxOrder; k++ {
 		total += max(0, n-k+1)
 	}
 	return total
