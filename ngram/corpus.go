@@ -3,6 +3,7 @@ package ngram
 import (
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/storyeval/storyeval/internal/parallel"
 )
@@ -111,11 +112,15 @@ func (c *Corpus) Tokenized() *Corpus {
 		}
 	})
 	out := &Corpus{
-		ids:   c.ids,
+		ids:   make([]string, len(c.ids)),
 		cands: make(map[string]string, len(c.ids)),
 		refs:  make(map[string][]string, len(c.ids)),
 	}
 	for i, id := range c.ids {
+		// A copy: the id may be a substring of the whole corpus file
+		// (ReadCorpus), which the tokenized corpus need not keep.
+		id = strings.Clone(id)
+		out.ids[i] = id
 		out.cands[id], out.refs[id] = cands[i], refs[i]
 	}
 	return out
