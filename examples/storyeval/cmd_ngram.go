@@ -69,6 +69,10 @@ func runNgram(args []string, stdout, stderr io.Writer) error {
 		c = c.Tokenized()
 	}
 	bar.Add(1)
+	// ROUGE-L and CIDEr-D start at once, beside the metrics before them:
+	// each runs in parallel, but has serial stretches the others fill.
+	rouge := inBackground(want["rouge"], ngram.ROUGEL, c)
+	cider := inBackground(want["cider"], ngram.CIDErD, c)
 	ids := c.IDs()
 	t := &scoreTable{ids: ids, items: make([][]float64, len(ids))}
 	add := func(key string, corpus float64, item func(i int) float64) {
@@ -99,11 +103,11 @@ func runNgram(args []string, stdout, stderr io.Writer) error {
 		add("METEOR", s.Corpus, func(i int) float64 { return s.Items[ids[i]] })
 	}
 	if want["rouge"] {
-		r := ngram.ROUGEL(c)
+		r := rouge()
 		add("ROUGE_L", r.Corpus, func(i int) float64 { return r.Items[ids[i]] })
 	}
 	if want["cider"] {
-		r := ngram.CIDErD(c)
+		r := cider()
 		add("CIDEr", r.Corpus, func(i int) float64 { return r.Items[ids[i]] })
 	}
 	if *tokenize == "ptb" {
