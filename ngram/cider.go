@@ -34,7 +34,7 @@ func CIDErD(c *Corpus) Scores { return ciderD(c, ciderTableBudget) }
 // bytes.
 func ciderD(c *Corpus, budget int) Scores {
 	n := len(c.ids)
-	tc := newTokenCorpus(c)
+	tc := c.tokenCorpus()
 	df := tc.docFreqs(budget)
 	refLen := math.Log(float64(n))
 	// idf by document frequency: df ≤ n, so a table replaces a log per

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/storyeval/storyeval/internal/parallel"
 )
@@ -14,6 +15,18 @@ type Corpus struct {
 	ids   []string
 	cands map[string]string
 	refs  map[string][]string
+
+	// tokens is the corpus split by str.split() and interned, built on
+	// first use and shared by BLEU and CIDEr-D.
+	tokensOnce sync.Once
+	tokens     *tokenCorpus
+}
+
+// tokenCorpus returns the corpus split and interned (see newTokenCorpus),
+// building it on the first call.
+func (c *Corpus) tokenCorpus() *tokenCorpus {
+	c.tokensOnce.Do(func() { c.tokens = newTokenCorpus(c) })
+	return c.tokens
 }
 
 // NewCorpus checks that every id has exactly one candidate and at least one

@@ -18,42 +18,62 @@ type tokenCorpus struct {
 }
 
 // newTokenCorpus splits and interns every candidate and reference of c.
-// Workers split runs of items with vocabularies of their own; the runs are
-// then joined, their token ids mapped into the first run's vocabulary.
+// Workers split runs of items with vocabularies of their own; the
+// vocabularies are then joined into the first run's, and each run writes
+// its sentences, their token ids mapped, into its place in the result.
 func newTokenCorpus(c *Corpus) *tokenCorpus {
 	runs := make([]tokenRun, parallel.Workers(len(c.ids), 256))
 	parallel.Chunks(len(c.ids), 256, func(w, lo, hi int) {
 		runs[w] = splitRun(c, c.ids[lo:hi])
 	})
-	tc := &tokenCorpus{sentStart: []int{0}, occStart: []int{0}, itemSents: make([]int, 0, len(c.ids)+1)}
 	vocab := runs[0].vocab
-	var ids []uint32 // a run's token id → id in vocab
+	ids := make([][]uint32, len(runs)) // by run: its token id → id in vocab
+	toks, sents, occs := 0, 0, 0
 	for r := range runs {
 		run := &runs[r]
-		ids = append(ids[:0], 0)
+		ids[r] = append(make([]uint32, 0, len(run.words)+1), 0)
 		for _, word := range run.words {
 			id, ok := vocab[word]
 			if !ok {
 				id = uint32(len(vocab) + 1)
 				vocab[word] = id
 			}
-			ids = append(ids, id)
+			ids[r] = append(ids[r], id)
 		}
-		for _, s := range run.itemSents {
-			tc.itemSents = append(tc.itemSents, len(tc.sentStart)-1+s)
-		}
-		for s := range len(run.sentStart) - 1 {
-			sent := run.tok[run.sentStart[s]:run.sentStart[s+1]]
-			for _, t := range sent {
-				tc.tok = append(tc.tok, ids[t])
-			}
-			tc.sentStart = append(tc.sentStart, len(tc.tok))
-			tc.occStart = append(tc.occStart, tc.occStart[len(tc.occStart)-1]+gramOccurrences(len(sent)))
-		}
-		*run = tokenRun{} // let the collector have it
+		run.tokBase, run.sentBase, run.occBase = toks, sents, occs
+		toks += len(run.tok)
+		sents += len(run.sentStart) - 1
+		occs += run.occs
 	}
-	tc.itemSents = append(tc.itemSents, len(tc.sentStart)-1)
-	tc.vocab = len(vocab)
+	tc := &tokenCorpus{
+		tok:       make([]uint32, toks),
+		sentStart: make([]int, sents+1),
+		occStart:  make([]int, sents+1),
+		itemSents: make([]int, 0, len(c.ids)+1),
+		vocab:     len(vocab),
+	}
+	for _, run := range runs {
+		for _, s := range run.itemSents {
+			tc.itemSents = append(tc.itemSents, run.sentBase+s)
+		}
+	}
+	tc.itemSents = append(tc.itemSents, sents)
+	tc.sentStart[sents], tc.occStart[sents] = toks, occs
+	parallel.Chunks(len(runs), 1, func(_, lo, hi int) {
+		for r := lo; r < hi; r++ {
+			run, m := &runs[r], ids[r]
+			for i, t := range run.tok {
+				tc.tok[run.tokBase+i] = m[t]
+			}
+			o := run.occBase
+			for s := range len(run.sentStart) - 1 {
+				tc.sentStart[run.sentBase+s] = run.tokBase + run.sentStart[s]
+				tc.occStart[run.sentBase+s] = o
+				o += gramOccurrences(run.sentStart[s+1] - run.sentStart[s])
+			}
+			*run = tokenRun{} // let the collector have it
+		}
+	})
 	return tc
 }
 
@@ -65,6 +85,9 @@ type tokenRun struct {
 	itemSents []int // the first sentence of each item
 	vocab     map[string]uint32
 	words     []string // words[id-1] has token id id
+	occs      int      // n-grams of orders ≥ 2 in the run
+
+	tokBase, sentBase, occBase int // where the run starts in the joined corpus
 }
 
 func splitRun(c *Corpus, ids []string) tokenRun {
@@ -82,6 +105,7 @@ func splitRun(c *Corpus, ids []string) tokenRun {
 			run.tok = append(run.tok, id)
 		}
 		run.sentStart = append(run.sentStart, len(run.tok))
+		run.occs += gramOccurrences(len(fields))
 	}
 	for _, id := range ids {
 		run.itemSents = append(run.itemSents, len(run.sentStart)-1)
