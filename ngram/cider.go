@@ -26,8 +26,10 @@ const ciderScale = 10.0
 // item's score depends on the other items.
 //
 // Memory stays a small multiple of the corpus text: the document
-// frequencies are counted in hash partitions of the n-grams, each within a
-// bounded table (see ciderDocFreqs), and items are then scored one at a time.
+// frequencies are counted in partitions of the n-grams (by first token),
+// each within a bounded table, and items are then scored one at a time.
+// The split and interned corpus this builds stays with c, for BLEU and
+// later calls.
 func CIDErD(c *Corpus) Scores { return ciderD(c, ciderTableBudget) }
 
 // ciderD is CIDErD with the document-frequency tables held within budget
