@@ -22,8 +22,11 @@ type tokenCorpus struct {
 // vocabularies are then joined into the first run's, and each run writes
 // its sentences, their token ids mapped, into its place in the result.
 func newTokenCorpus(c *Corpus) *tokenCorpus {
-	runs := make([]tokenRun, parallel.Workers(len(c.ids), 256))
-	parallel.Chunks(len(c.ids), 256, func(w, lo, hi int) {
+	// At most four runs: each holds a vocabulary, which on text of many
+	// rare words costs more than the text.
+	perRun := max(256, (len(c.ids)+maxTokenRuns-1)/maxTokenRuns)
+	runs := make([]tokenRun, parallel.Workers(len(c.ids), perRun))
+	parallel.Chunks(len(c.ids), perRun, func(w, lo, hi int) {
 		runs[w] = splitRun(c, c.ids[lo:hi])
 	})
 	vocab := runs[0].vocab
@@ -76,6 +79,9 @@ func newTokenCorpus(c *Corpus) *tokenCorpus {
 	})
 	return tc
 }
+
+// maxTokenRuns bounds the runs newTokenCorpus splits in parallel.
+const maxTokenRuns = 4
 
 // tokenRun is one worker's share of a tokenCorpus: a run of items split
 // and interned with the run's own vocabulary.
