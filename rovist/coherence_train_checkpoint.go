@@ -1,8 +1,10 @@
 package rovist
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
@@ -53,12 +55,23 @@ func (t *CoherenceTrainer) weightTensors() []safetensors.Tensor {
 
 // SaveModel writes the current model to dir (created if needed):
 // config.json, spiece.model and CoherenceWeightsFile, each written to a
-// temporary file and renamed. LoadCoherenceModelDir reads it.
+// temporary file and renamed. LoadCoherenceModelDir reads it. config.json
+// describes the configuration that was trained (see albertConfigJSON), even
+// where the trainer was given the bytes of another one.
 func (t *CoherenceTrainer) SaveModel(dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("rovist: %w", err)
 	}
-	for name, data := range t.files {
+	conf, err := albertConfigJSON(t.cfg, t.files[albertConfigFile])
+	if err != nil {
+		return fmt.Errorf("rovist: %s: %w", dir, err)
+	}
+	files := maps.Clone(t.files)
+	if files == nil {
+		files = map[string][]byte{}
+	}
+	files[albertConfigFile] = conf
+	for name, data := range files {
 		err := safetensors.AtomicWrite(filepath.Join(dir, name), func(w io.Writer) error {
 			_, err := w.Write(data)
 			return err
@@ -94,6 +107,32 @@ func (t *CoherenceTrainer) Model() (*CoherenceModel, error) {
 	}
 	defer st.Close()
 	return NewCoherenceModel(t.cfg, st, t.tok)
+}
+
+// albertConfigJSON returns config.json for a saved model: the members of
+// given (the config.json the trainer started from, if any, so that entries
+// such as model_type or architectures survive) with every ALBERTConfig
+// field replaced by cfg's, the configuration that was trained. Writing given
+// unchanged saved a 3-layer config.json beside 2-layer weights when the two
+// disagreed, and the saved model then scored differently from the trained
+// one.
+func albertConfigJSON(cfg encoders.ALBERTConfig, given []byte) ([]byte, error) {
+	members := map[string]json.RawMessage{}
+	if len(given) > 0 {
+		if err := json.Unmarshal(given, &members); err != nil {
+			return nil, fmt.Errorf("config.json the trainer was given: %w", err)
+		}
+	}
+	b, err := json.Marshal(cfg)
+	if err != nil {
+		return nil, err
+	}
+	trained := map[string]json.RawMessage{}
+	if err := json.Unmarshal(b, &trained); err != nil {
+		return nil, err
+	}
+	maps.Copy(members, trained)
+	return json.MarshalIndent(members, "", "  ")
 }
 
 // coherenceMoments pairs Adam's moments tensor by tensor, as

@@ -387,3 +387,95 @@ func TestCoherenceTrainerLearnsSyntheticOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestCoherenceSavedConfigIsTheTrainedOne gives the trainer the fixture's
+// config.json bytes but a configuration with one more application of the
+// shared ALBERT layer (the weights are the same, so only config.json can
+// tell them apart): the saved model, a checkpoint and a trainer resumed from
+// it must all be the trained configuration, and the saved model must score
+// exactly as the in-memory one.
+func TestCoherenceSavedConfigIsTheTrainedOne(t *testing.T) {
+	cfg, albertDir := fixtureALBERTConfig(t)
+	cfg.NumHiddenLayers++
+	tok, err := tokenize.LoadALBERT(albertDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string][]byte{}
+	for _, name := range []string{"config.json", "spiece.model"} {
+		if files[name], err = os.ReadFile(filepath.Join(albertDir, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tr, err := NewRandomCoherenceTrainer(cfg, tok, files, CoherenceTrainOptions{Seed: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	saved := t.TempDir()
+	if err := tr.SaveModel(saved); err != nil {
+		t.Fatal(err)
+	}
+	var got encoders.ALBERTConfig
+	if err := encoders.ReadConfig(saved, &got); err != nil {
+		t.Fatal(err)
+	}
+	if got != cfg {
+		t.Errorf("saved config.json holds %+v, the trainer trained %+v", got, cfg)
+	}
+	var members map[string]any
+	if err := json.Unmarshal(readFile(t, filepath.Join(saved, "config.json")), &members); err != nil {
+		t.Fatal(err)
+	}
+	var given map[string]any
+	if err := json.Unmarshal(files["config.json"], &given); err != nil {
+		t.Fatal(err)
+	}
+	for k := range given {
+		if _, ok := members[k]; !ok {
+			t.Errorf("saved config.json lost the member %q of the given one", k)
+		}
+	}
+	ctx := context.Background()
+	loaded, err := LoadCoherenceModelDir(saved)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mem, err := tr.Model()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stories := synthSOPStories(3, 7)
+	a, err := loaded.Score(ctx, stories, CoherenceOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := mem.Score(ctx, stories, CoherenceOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range a {
+		if a[i].Score != b[i].Score {
+			t.Errorf("story %d: saved model scores %v, the trained one %v", i, a[i].Score, b[i].Score)
+		}
+	}
+	ck, err := tr.writeCheckpoint(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := ResumeCoherenceTrainer(ck, CoherenceTrainOptions{Seed: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.cfg != cfg {
+		t.Errorf("resumed trainer trains %+v, the interrupted one %+v", res.cfg, cfg)
+	}
+}
+
+func readFile(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
