@@ -30,9 +30,12 @@
 // Adam's moments, written to a temporary folder and renamed) and
 // ResumeTrainer, which continues to the same weights as an uninterrupted
 // run. The reference's one Adam step (loss, every gradient, every updated
-// parameter) is reproduced through Trainer.Step. Dropout inside the encoder
-// (BERT's own hidden and attention dropout in train mode) is an option,
-// TrainOptions.EncoderDropout, off by default as in the reference step.
+// parameter) is reproduced through Trainer.Step with dropout off. Dropout
+// inside the encoder (BERT's own 0.1 hidden and attention dropout, as a
+// transformers model in train mode — the paper's fine-tuning) is on by
+// default (TrainOptions.EncoderDropout, NoEncoderDropout). The epoch of
+// highest validation accuracy is kept: its checkpoint is never pruned, and
+// Trainer.BestModel (vrank train's output) returns it.
 //
 // Gradients come from hand-written backward passes of the encoder blocks
 // (linear layers, LayerNorm, erf GELU, masked multi-head attention, the

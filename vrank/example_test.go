@@ -28,8 +28,8 @@ func ExampleModel_Predict() {
 	// Output: gap -0.2536, story 1 better: true
 }
 
-// Fine-tune a model one Adam step on a batch of pairs (dropout off, as in
-// the reference fixture's step); Train runs such steps over shuffled
+// Fine-tune a model one Adam step on a batch of pairs (the head's and the
+// encoder's dropout off, as in the reference fixture's step); Train runs such steps over shuffled
 // mini-batches for a number of epochs.
 func ExampleTrainer_Step() {
 	m, err := vrank.Load(filepath.Join("..", "testdata", "e2e", "vrank", "model"))
@@ -37,7 +37,7 @@ func ExampleTrainer_Step() {
 		fmt.Println(err)
 		return
 	}
-	tr, err := vrank.NewTrainer(m, vrank.TrainOptions{NoDropout: true})
+	tr, err := vrank.NewTrainer(m, vrank.TrainOptions{NoDropout: true, NoEncoderDropout: true})
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -3,6 +3,7 @@ package vrank
 import (
 	"fmt"
 	"math"
+	"os"
 	"path/filepath"
 
 	"github.com/storyeval/storyeval/internal/trainckpt"
@@ -38,8 +39,13 @@ func (t *Trainer) writeCheckpoint(root string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("vrank: checkpoint %s: %w", final, err)
 	}
-	// Prune older checkpoints only once the new one is in place.
-	trainckpt.Prune(root, t.opts.KeepCheckpoints)
+	// Prune older checkpoints only once the new one is in place, keeping
+	// the best epoch's.
+	var spare []int
+	if best, ok := t.Best(); ok {
+		spare = append(spare, best.Epoch)
+	}
+	trainckpt.Prune(root, t.opts.KeepCheckpoints, spare...)
 	return final, nil
 }
 
@@ -83,8 +89,20 @@ func ResumeTrainer(dir string, opts TrainOptions) (*Trainer, error) {
 	t.opt.Step = st.AdamStep
 	t.epoch = st.Epoch
 	for _, h := range st.History {
-		t.history = append(t.history, EpochResult{Epoch: h.Epoch, TrainLoss: h.TrainLoss,
-			ValidationLoss: trainckpt.Or(h.ValidationLoss, math.NaN()), ValidationAccuracy: trainckpt.Or(h.ValidationAccuracy, math.NaN())})
+		e := EpochResult{Epoch: h.Epoch, TrainLoss: h.TrainLoss,
+			ValidationLoss: trainckpt.Or(h.ValidationLoss, math.NaN()), ValidationAccuracy: trainckpt.Or(h.ValidationAccuracy, math.NaN())}
+		// The epoch folders beside dir that pruning kept (the best one
+		// among them) are the epochs' checkpoints again.
+		if ck := trainckpt.EpochDir(filepath.Dir(dir), h.Epoch); isCheckpoint(ck) {
+			e.Checkpoint = ck
+		}
+		t.history = append(t.history, e)
 	}
 	return t, nil
+}
+
+// isCheckpoint reports whether dir is a complete checkpoint folder.
+func isCheckpoint(dir string) bool {
+	_, err := os.Stat(filepath.Join(dir, trainckpt.StateFile))
+	return err == nil
 }

@@ -12,8 +12,11 @@ type TrainPair struct {
 
 // TrainOptions configures fine-tuning. The zero value is the Vrank paper's
 // setting: 30 epochs, batches of 32, Adam with lr 2e-5 and torch's betas
-// and eps, dropout 0.1 on the CLS feature, symmetric augmentation, seed
-// 7777 and a validation split of 10 % when no validation set is given.
+// and eps, dropout 0.1 on the CLS feature and BERT's own 0.1 hidden and
+// attention dropout inside the encoder (a transformers BertModel in train
+// mode, as the paper fine-tuned it), symmetric augmentation, seed 7777 and a
+// validation split of 10 % when no validation set is given. The epoch of
+// highest validation accuracy is kept (see Trainer.BestModel).
 type TrainOptions struct {
 	// Epochs is the number of passes over the training pairs (0: 30).
 	Epochs int
@@ -31,9 +34,11 @@ type TrainOptions struct {
 	// training — on the embeddings, the attention probabilities and the
 	// attention and feed-forward outputs, where transformers' BertModel
 	// applies hidden_dropout_prob and attention_probs_dropout_prob in train
-	// mode (0: none, as in the reference fixture's step; BERT's configs use
-	// 0.1).
-	EncoderDropout float64
+	// mode (0: 0.1, the value of BERT-base's and SimCSE's configs).
+	// NoEncoderDropout turns it off, as the reference fixture's Adam step
+	// was computed (its model in eval mode).
+	EncoderDropout   float64
+	NoEncoderDropout bool
 	// NoAugment turns off symmetric augmentation, which adds every training
 	// pair swapped, with the negated gap.
 	NoAugment bool
@@ -47,7 +52,8 @@ type TrainOptions struct {
 	// model folder named epoch-NNN that Load and ResumeTrainer read.
 	CheckpointDir string
 	// KeepCheckpoints is the number of most recent epoch checkpoints kept
-	// (0: 1).
+	// (0: 1). The checkpoint of the best epoch (highest validation
+	// accuracy, see Trainer.Best) is kept beside them.
 	KeepCheckpoints int
 	// Progress, when set, is called after every step.
 	Progress func(Progress)
@@ -93,6 +99,10 @@ func (o TrainOptions) withDefaults() TrainOptions {
 	trainloop.Default(&o.Dropout, 0.1)
 	if o.NoDropout {
 		o.Dropout = 0
+	}
+	trainloop.Default(&o.EncoderDropout, 0.1)
+	if o.NoEncoderDropout {
+		o.EncoderDropout = 0
 	}
 	trainloop.Default(&o.Seed, 7777)
 	trainloop.Default(&o.ValidationFraction, 0.1)

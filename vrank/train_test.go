@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -184,10 +185,20 @@ func TestResumeMatchesUninterruptedRun(t *testing.T) {
 	if _, err := part.Train(context.Background(), train, nil); err != nil {
 		t.Fatal(err)
 	}
-	// Only the latest checkpoint is kept, and no temporary folder is left.
+	// Only the latest checkpoint and the best epoch's are kept, and no
+	// temporary folder is left.
+	best, _ := part.Best()
 	entries, _ := os.ReadDir(root)
-	if len(entries) != 1 || entries[0].Name() != "epoch-002" {
-		t.Fatalf("checkpoint folder holds %v, want only epoch-002", entries)
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	want := []string{"epoch-001", "epoch-002"}
+	if best.Epoch == 2 {
+		want = want[1:]
+	}
+	if !slices.Equal(names, want) {
+		t.Fatalf("checkpoint folder holds %v, want %v (best epoch %d)", names, want, best.Epoch)
 	}
 	opts.CheckpointDir = root
 	resumed, err := ResumeTrainer(root, opts)

@@ -27,6 +27,10 @@ type Trainer struct {
 	opt      *adam
 	epoch    int // completed epochs
 	history  []EpochResult
+	// best holds the weights of epoch bestEpoch, the best so far, when no
+	// checkpoint does (see BestModel).
+	best      *params[float32]
+	bestEpoch int
 }
 
 // StepResult is the outcome of one training step.
@@ -210,6 +214,7 @@ func (t *Trainer) Train(ctx context.Context, train, validation []TrainPair) ([]E
 		if err := trainloop.Record(&t.history, res, o.CheckpointDir, t.writeCheckpoint, setCheckpoint); err != nil {
 			return t.History(), err
 		}
+		t.keepBest()
 	}
 	return t.History(), nil
 }

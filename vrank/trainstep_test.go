@@ -13,15 +13,15 @@ import (
 const trainStepTolerance = 1e-5
 
 // checkTrainStep reproduces the fixture's one Adam step through the user's
-// path (NewTrainer + Step with the fixture's batch and targets, dropout
-// off as in the fixture): the loss, the batch predictions, every gradient
+// path (NewTrainer + Step with the fixture's batch and targets, the head's
+// and the encoder's dropout off as in the fixture): the loss, the batch predictions, every gradient
 // and every updated parameter.
 func checkTrainStep(t *testing.T, f *vrankFixture, s1, s2 []string) {
 	m, err := Load(f.dir + "/model")
 	if err != nil {
 		t.Fatal(err)
 	}
-	tr, err := NewTrainer(m, TrainOptions{NoDropout: true})
+	tr, err := NewTrainer(m, TrainOptions{NoDropout: true, NoEncoderDropout: true})
 	if err != nil {
 		t.Fatal(err)
 	}

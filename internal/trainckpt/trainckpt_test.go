@@ -55,6 +55,10 @@ func TestWriteFolderListLatestPrune(t *testing.T) {
 	if _, err := ReadLatest(t.TempDir(), "test training", &st); err == nil || !strings.Contains(err.Error(), "no test training checkpoint") {
 		t.Errorf("ReadLatest of an empty folder: %v", err)
 	}
+	Prune(root, 1, 1)
+	if got := List(root); !slices.Equal(got, []string{"epoch-001", "epoch-003"}) {
+		t.Errorf("after Prune(1, spare 1): %v", got)
+	}
 	Prune(root, 1)
 	if got := List(root); !slices.Equal(got, []string{"epoch-003"}) {
 		t.Errorf("after Prune(1): %v", got)
