@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/storyeval/storyeval/vrank"
+	vranktrain "github.com/storyeval/storyeval/vrank/train"
 )
 
 func init() {
@@ -70,17 +71,17 @@ func runVrankTrain(args []string, stdout, stderr io.Writer) error {
 		fs.Usage()
 		return errors.New("give -csv, -out and exactly one of -encoder or -resume")
 	}
-	train, err := vrank.ReadTrainPairsFile(*csvPath)
+	train, err := vranktrain.ReadPairsFile(*csvPath)
 	if err != nil {
 		return err
 	}
-	var val []vrank.TrainPair
+	var val []vranktrain.Pair
 	if *valPath != "" {
-		if val, err = vrank.ReadTrainPairsFile(*valPath); err != nil {
+		if val, err = vranktrain.ReadPairsFile(*valPath); err != nil {
 			return err
 		}
 	}
-	opts := vrank.TrainOptions{Epochs: *tf.epochs, BatchSize: *tf.batch, LearningRate: *tf.lr, Dropout: *dropout, NoDropout: *dropout == 0, EncoderDropout: *encDropout, NoEncoderDropout: *encDropout == 0,
+	opts := vranktrain.Options{Epochs: *tf.epochs, BatchSize: *tf.batch, LearningRate: *tf.lr, Dropout: *dropout, NoDropout: *dropout == 0, EncoderDropout: *encDropout, NoEncoderDropout: *encDropout == 0,
 		NoAugment: *noAugment, Seed: *tf.seed, ValidationFraction: *tf.valFraction, CheckpointDir: *tf.checkpoints}
 	if *tf.valFraction == 0 {
 		opts.ValidationFraction = -1
@@ -88,9 +89,9 @@ func runVrankTrain(args []string, stdout, stderr io.Writer) error {
 	if *tf.epochs <= 0 || *tf.batch <= 0 || *tf.lr <= 0 {
 		return errors.New("-epochs, -batch and -lr must be positive")
 	}
-	var tr *vrank.Trainer
+	var tr *vranktrain.Trainer
 	if *tf.resume != "" {
-		tr, err = vrank.ResumeTrainer(*tf.resume, opts)
+		tr, err = vranktrain.ResumeTrainer(*tf.resume, opts)
 	} else {
 		cfg := vrank.Config{}
 		switch *feature {
@@ -109,7 +110,7 @@ func runVrankTrain(args []string, stdout, stderr io.Writer) error {
 		}
 		var m *vrank.Model
 		if m, err = vrank.NewFromEncoder(*encoder, cfg, *tf.seed); err == nil {
-			tr, err = vrank.NewTrainer(m, opts)
+			tr, err = vranktrain.NewTrainer(m, opts)
 		}
 	}
 	if err != nil {
@@ -120,11 +121,11 @@ func runVrankTrain(args []string, stdout, stderr io.Writer) error {
 	if !*noAugment {
 		perEpoch *= 2
 	}
-	var hist []vrank.EpochResult
+	var hist []vranktrain.EpochResult
 	ctx, stop := interruptContext()
 	defer stop()
 	err = runTraining(stderr, perEpoch*max(0, *tf.epochs-tr.Epoch()), "pairs", func(bar *epochBar) (err error) {
-		tr.SetProgress(func(p vrank.Progress) {
+		tr.SetProgress(func(p vranktrain.Progress) {
 			if bar.step(p.Done, p.Total) {
 				fmt.Fprintf(stderr, "epoch %d/%d: train loss %.5g, %.1f pairs/s\n", p.Epoch, p.Epochs, p.Loss, p.ExamplesPerSecond)
 			}

@@ -1,7 +1,8 @@
-package vrank
+package train
 
 import (
 	"context"
+	"github.com/storyeval/storyeval/vrank"
 	"math"
 	"sort"
 	"strings"
@@ -17,11 +18,11 @@ const trainStepTolerance = 1e-5
 // and the encoder's dropout off as in the fixture): the loss, the batch predictions, every gradient
 // and every updated parameter.
 func checkTrainStep(t *testing.T, f *vrankFixture, s1, s2 []string) {
-	m, err := Load(f.dir + "/model")
+	m, err := vrank.Load(f.dir + "/model")
 	if err != nil {
 		t.Fatal(err)
 	}
-	tr, err := NewTrainer(m, TrainOptions{NoDropout: true, NoEncoderDropout: true})
+	tr, err := NewTrainer(m, Options{NoDropout: true, NoEncoderDropout: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,12 +33,12 @@ func checkTrainStep(t *testing.T, f *vrankFixture, s1, s2 []string) {
 	if len(rows) != len(exp.BatchRows) || len(targets) != len(exp.Targets) {
 		t.Fatalf("batch_rows/targets arrays disagree with expected.json")
 	}
-	var batch []TrainPair
+	var batch []Pair
 	for i, r := range rows {
 		if int(r) != exp.BatchRows[i] || float32(targets[i]) != float32(exp.Targets[i]) {
 			t.Fatalf("batch row %d: arrays (%d, %v) disagree with expected.json (%d, %v)", i, r, targets[i], exp.BatchRows[i], exp.Targets[i])
 		}
-		batch = append(batch, TrainPair{Story1: s1[r], Story2: s2[r], Gap: targets[i]})
+		batch = append(batch, Pair{Story1: s1[r], Story2: s2[r], Gap: targets[i]})
 	}
 	before := map[string][]float32{}
 	for _, name := range tr.ParameterNames() {

@@ -1,7 +1,8 @@
-package vrank
+package train
 
 import (
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -52,21 +53,26 @@ func (t *Pretrainer) encoderTensors() []safetensors.Tensor {
 
 // SaveEncoder writes the pre-trained encoder to dir (created if needed):
 // config.json (a BertConfig), model.safetensors and the tokenizer files,
-// each written to a temporary file and renamed. NewFromEncoder (storyeval
+// each written to a temporary file and renamed. vrank.NewFromEncoder (storyeval
 // vrank train -encoder DIR) and NewPretrainer start from it.
 func (t *Pretrainer) SaveEncoder(dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("vrank: %w", err)
 	}
-	if err := writeAtomic(filepath.Join(dir, configFile), t.conf); err != nil {
-		return err
-	}
+	files := map[string][]byte{"config.json": t.conf}
 	for name, data := range t.tokFiles {
-		if err := writeAtomic(filepath.Join(dir, name), data); err != nil {
+		files[name] = data
+	}
+	for name, data := range files {
+		err := safetensors.AtomicWrite(filepath.Join(dir, name), func(w io.Writer) error {
+			_, err := w.Write(data)
 			return err
+		})
+		if err != nil {
+			return fmt.Errorf("vrank: %w", err)
 		}
 	}
-	if err := safetensors.WriteFile(filepath.Join(dir, weightsFile), t.encoderTensors(), map[string]string{"format": "pt"}); err != nil {
+	if err := safetensors.WriteFile(filepath.Join(dir, "model.safetensors"), t.encoderTensors(), map[string]string{"format": "pt"}); err != nil {
 		return fmt.Errorf("vrank: %s: %w", dir, err)
 	}
 	return nil

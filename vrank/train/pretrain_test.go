@@ -1,7 +1,8 @@
-package vrank
+package train
 
 import (
 	"context"
+	"github.com/storyeval/storyeval/vrank"
 	"math"
 	"math/rand"
 	"os"
@@ -49,7 +50,7 @@ func TestMLMBackwardMatchesFiniteDifferences(t *testing.T) {
 	for _, encDropout := range []float64{0, 0.2} {
 		cfg := tinyBERT(20)
 		p := newParams[float64](cfg, false)
-		p.initRandom(rand.New(rand.NewSource(3)), 0.5)
+		initRandomParams(p, rand.New(rand.NewSource(3)), 0.5)
 		head := newMLMHead[float64](cfg.HiddenSize, cfg.VocabSize)
 		rng := rand.New(rand.NewSource(4))
 		head.initRandom(rng.NormFloat64, 0.5)
@@ -210,11 +211,15 @@ func TestPretrainerLearnsPattern(t *testing.T) {
 	if err := pt.SaveEncoder(enc); err != nil {
 		t.Fatal(err)
 	}
-	m, err := NewFromEncoder(enc, Config{}, 1)
+	m, err := vrank.NewFromEncoder(enc, vrank.Config{}, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(m.p.word, pt.net.p.word) || !slices.Equal(m.p.layers[1].FC2.W, pt.net.p.layers[1].FC2.W) {
+	mp, err := paramsOf(m.Config(), m.Weights())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(mp.word, pt.net.p.word) || !slices.Equal(mp.layers[1].FC2.W, pt.net.p.layers[1].FC2.W) {
 		t.Error("the Vrank model started from the saved encoder does not hold the pre-trained weights")
 	}
 	// Resuming from the last checkpoint for one more epoch gives the

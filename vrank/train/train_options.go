@@ -1,23 +1,23 @@
-package vrank
+package train
 
 import "github.com/storyeval/storyeval/internal/trainloop"
 
-// TrainPair is one training or validation pair: two stories and the ranking
+// Pair is one training or validation pair: two stories and the ranking
 // gap between them (the VHED CSV's label: the average rank of story 1 minus
 // that of story 2, so a negative gap means story 1 is better).
-type TrainPair struct {
+type Pair struct {
 	Story1, Story2 string
 	Gap            float64
 }
 
-// TrainOptions configures fine-tuning. The zero value is the Vrank paper's
+// Options configures fine-tuning. The zero value is the Vrank paper's
 // setting: 30 epochs, batches of 32, Adam with lr 2e-5 and torch's betas
 // and eps, dropout 0.1 on the CLS feature and BERT's own 0.1 hidden and
 // attention dropout inside the encoder (a transformers BertModel in train
 // mode, as the paper fine-tuned it), symmetric augmentation, seed 7777 and a
 // validation split of 10 % when no validation set is given. The epoch of
 // highest validation accuracy is kept (see Trainer.BestModel).
-type TrainOptions struct {
+type Options struct {
 	// Epochs is the number of passes over the training pairs (0: 30).
 	Epochs int
 	// BatchSize is the number of pairs per Adam step (0: 32).
@@ -49,7 +49,7 @@ type TrainOptions struct {
 	// validation when Train gets no validation set (0: 0.1; negative: none).
 	ValidationFraction float64
 	// CheckpointDir, when set, receives a checkpoint after every epoch, a
-	// model folder named epoch-NNN that Load and ResumeTrainer read.
+	// model folder named epoch-NNN that vrank.Load and ResumeTrainer read.
 	CheckpointDir string
 	// KeepCheckpoints is the number of most recent epoch checkpoints kept
 	// (0: 1). The checkpoint of the best epoch (highest validation
@@ -89,7 +89,7 @@ type EpochResult struct {
 }
 
 // withDefaults fills the zero fields with the paper's values.
-func (o TrainOptions) withDefaults() TrainOptions {
+func (o Options) withDefaults() Options {
 	trainloop.Default(&o.Epochs, 30)
 	trainloop.Default(&o.BatchSize, 32)
 	trainloop.Default(&o.LearningRate, 2e-5)

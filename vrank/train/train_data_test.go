@@ -1,19 +1,19 @@
-package vrank
+package train
 
 import (
 	"strings"
 	"testing"
 )
 
-func TestReadTrainPairsCSV(t *testing.T) {
+func TestReadPairsCSV(t *testing.T) {
 	in := "story_id,sent1,sent2,label,agreement\n" +
 		"1,\"a story, with a comma\",another story,-1.5,3\n" +
 		"2,x,y,2,4\n"
-	got, err := ReadTrainPairsCSV(strings.NewReader(in))
+	got, err := ReadPairsCSV(strings.NewReader(in))
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []TrainPair{{"a story, with a comma", "another story", -1.5}, {"x", "y", 2}}
+	want := []Pair{{"a story, with a comma", "another story", -1.5}, {"x", "y", 2}}
 	if len(got) != len(want) {
 		t.Fatalf("got %d pairs, want %d", len(got), len(want))
 	}
@@ -24,7 +24,7 @@ func TestReadTrainPairsCSV(t *testing.T) {
 	}
 }
 
-func TestReadTrainPairsCSVErrors(t *testing.T) {
+func TestReadPairsCSVErrors(t *testing.T) {
 	for _, tc := range []struct{ name, in, want string }{
 		{"empty", "", "empty"},
 		{"missing column", "sent1,sent2\na,b\n", "no column label"},
@@ -34,22 +34,22 @@ func TestReadTrainPairsCSVErrors(t *testing.T) {
 		{"no pairs", "sent1,sent2,label\n", "no pairs"},
 		{"bad quoting", "sent1,sent2,label\n\"a,b,1\n", "training CSV"},
 	} {
-		_, err := ReadTrainPairsCSV(strings.NewReader(tc.in))
+		_, err := ReadPairsCSV(strings.NewReader(tc.in))
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: error %v, want one mentioning %q", tc.name, err, tc.want)
 		}
 	}
 }
 
-func FuzzReadTrainPairsCSV(f *testing.F) {
+func FuzzReadPairsCSV(f *testing.F) {
 	f.Add("sent1,sent2,label\na,b,1\n")
 	f.Add("label,sent2,sent1\n-2,\"x\ny\",z\n")
 	f.Fuzz(func(t *testing.T, in string) {
-		ex, err := ReadTrainPairsCSV(strings.NewReader(in))
+		ex, err := ReadPairsCSV(strings.NewReader(in))
 		if err == nil && len(ex) == 0 {
 			t.Errorf("no error and no pairs")
 		}
-		if _, _, _, err := splitTrainPairs(ex); err != nil {
+		if _, _, _, err := splitPairs(ex); err != nil {
 			t.Errorf("reader returned an invalid pair: %v", err)
 		}
 	})

@@ -1,7 +1,8 @@
-package vrank
+package train
 
 import (
 	"context"
+	"github.com/storyeval/storyeval/vrank"
 	"math"
 	"math/rand"
 	"testing"
@@ -13,12 +14,12 @@ import (
 func TestOptionsAgreeAcrossPaths(t *testing.T) {
 	pairs := syntheticPairs(rand.New(rand.NewSource(8)), 12)
 	s1, s2 := trainPairColumns(pairs)
-	for _, feature := range []Feature{FeatureCLS, FeaturePooler} {
-		for _, enc := range []InputEncoding{JoinedText, TextPair} {
+	for _, feature := range []vrank.Feature{vrank.FeatureCLS, vrank.FeaturePooler} {
+		for _, enc := range []vrank.InputEncoding{vrank.JoinedText, vrank.TextPair} {
 			t.Run(feature.String()+"/"+enc.String(), func(t *testing.T) {
 				cfg := tinyModel(t, 1).Config()
 				cfg.Feature, cfg.Encoding = feature, enc
-				m, err := NewRandom(cfg, writeTinyVocab(t), 6)
+				m, err := vrank.NewRandom(cfg, writeTinyVocab(t), 6)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -32,14 +33,14 @@ func TestOptionsAgreeAcrossPaths(t *testing.T) {
 						ones += ty
 					}
 				}
-				if (enc == TextPair) != (ones > 0) {
+				if (enc == vrank.TextPair) != (ones > 0) {
 					t.Errorf("%d tokens of type 1 with %v encoding", ones, enc)
 				}
 				got, err := m.Predict(context.Background(), s1, s2)
 				if err != nil {
 					t.Fatal(err)
 				}
-				tr, err := NewTrainer(m, TrainOptions{})
+				tr, err := NewTrainer(m, Options{})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -56,7 +57,7 @@ func TestOptionsAgreeAcrossPaths(t *testing.T) {
 				if err := m.Save(dir); err != nil {
 					t.Fatal(err)
 				}
-				loaded, err := Load(dir)
+				loaded, err := vrank.Load(dir)
 				if err != nil {
 					t.Fatal(err)
 				}

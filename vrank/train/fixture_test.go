@@ -1,11 +1,13 @@
-package vrank
+package train
 
 import (
 	"context"
 	"encoding/json"
+	"github.com/storyeval/storyeval/vrank"
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -76,7 +78,7 @@ func (f *vrankFixture) array(t *testing.T, name string) *npy.Array {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !sameShape(a.Shape, entry.Shape) && !(len(a.Shape) == 0 && len(entry.Shape) == 0) {
+	if !slices.Equal(a.Shape, entry.Shape) && !(len(a.Shape) == 0 && len(entry.Shape) == 0) {
 		t.Fatalf("%s: shape %v, index.json says %v", name, a.Shape, entry.Shape)
 	}
 	f.checked[name] = true
@@ -132,7 +134,7 @@ func (f *vrankFixture) expectedKeys(t *testing.T) []string {
 
 func TestFixture(t *testing.T) {
 	f := loadVrankFixture(t)
-	m, err := Load(filepath.Join(f.dir, "model"))
+	m, err := vrank.Load(filepath.Join(f.dir, "model"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,8 +144,8 @@ func TestFixture(t *testing.T) {
 	}
 	t.Run("params", func(t *testing.T) {
 		n := 0
-		for _, nt := range m.p.tensors() {
-			n += len(nt.data)
+		for _, w := range m.Weights() {
+			n += len(w.Data)
 		}
 		if n != f.index.Model.NParams {
 			t.Errorf("%d parameters, index.json says %d", n, f.index.Model.NParams)

@@ -1,14 +1,13 @@
-package vrank
+package train
 
 import (
 	"fmt"
-	"math/rand"
 	"slices"
-	"strings"
 
 	"github.com/storyeval/storyeval/encoders"
 	"github.com/storyeval/storyeval/encoders/checkpoint"
 	"github.com/storyeval/storyeval/internal/backprop"
+	"github.com/storyeval/storyeval/vrank"
 )
 
 // params holds every trainable parameter of the Vrank regressor: the BERT
@@ -100,90 +99,30 @@ func (p *params[T]) zeroLike() *params[T] {
 	return z
 }
 
-// initRandom fills the parameters as transformers' BertPreTrainedModel
-// _init_weights does: normal(0, std) weights and embeddings, zero biases,
-// LayerNorm gamma 1 and beta 0.
-func (p *params[T]) initRandom(rng *rand.Rand, std float64) {
+// paramsOf copies weights (vrank.Model.Weights) into parameters for a
+// configuration, checking that every parameter is given with its shape.
+func paramsOf(cfg vrank.Config, ws []checkpoint.Float32Tensor) (*params[float32], error) {
+	byName := make(map[string]checkpoint.Float32Tensor, len(ws))
+	for _, w := range ws {
+		byName[w.Name] = w
+	}
+	p := newParams[float32](cfg.BERT, cfg.Feature == vrank.FeaturePooler)
 	for _, t := range p.tensors() {
-		isNorm := len(t.shape) == 1 && (strings.HasSuffix(t.name, "LayerNorm.weight") || strings.HasSuffix(t.name, "LayerNorm.bias"))
-		switch {
-		case isNorm && strings.HasSuffix(t.name, ".weight"):
-			fill(t.data, 1)
-		case len(t.shape) == 1:
-			fill(t.data, 0)
-		default:
-			for i := range t.data {
-				t.data[i] = T(rng.NormFloat64() * std)
-			}
+		w, ok := byName[t.name]
+		if !ok || !slices.Equal(w.Shape, t.shape) || len(w.Data) != len(t.data) {
+			return nil, fmt.Errorf("vrank: the model has no weight %q of shape %v", t.name, t.shape)
 		}
-	}
-}
-
-func fill[T backprop.Float](x []T, v T) {
-	for i := range x {
-		x[i] = v
-	}
-}
-
-// readParams reads every parameter from a checkpoint, checking shapes. Names
-// are looked up as written by Save ("bert.…", "regression_layer.…"); a plain
-// BertModel checkpoint without the "bert." prefix is accepted too.
-func readParams(st *checkpoint.State, cfg encoders.BERTConfig, pooler bool) (*params[float32], error) {
-	if err := checkSizes(st, cfg); err != nil {
-		return nil, err
-	}
-	p := newParams[float32](cfg, pooler)
-	prefixed := st.Has(bertPrefix + "embeddings.word_embeddings.weight")
-	for _, t := range p.tensors() {
-		name := t.name
-		if !prefixed && len(name) > len(bertPrefix) && name[:len(bertPrefix)] == bertPrefix {
-			name = name[len(bertPrefix):]
-		}
-		if !st.Has(name) {
-			return nil, fmt.Errorf("checkpoint has no tensor %q", name)
-		}
-		info, _ := st.Info(name)
-		if !sameShape(info.Shape, t.shape) {
-			return nil, fmt.Errorf("tensor %q has shape %v, the configuration needs %v", name, info.Shape, t.shape)
-		}
-		if err := st.ReadFloat32(name, t.data); err != nil {
-			return nil, fmt.Errorf("tensor %q: %w", name, err)
-		}
+		copy(t.data, w.Data)
 	}
 	return p, nil
 }
 
-// sameShape reports whether two tensor shapes are equal.
-func sameShape(a, b []int) bool { return slices.Equal(a, b) }
-
-// checkSizes compares the configuration's largest tensors with the
-// checkpoint before anything is allocated, so that a config.json claiming
-// huge sizes fails with an error instead of exhausting memory.
-func checkSizes(st *checkpoint.State, cfg encoders.BERTConfig) error {
-	prefix := ""
-	if st.Has(bertPrefix + "embeddings.word_embeddings.weight") {
-		prefix = bertPrefix
+// weightsOf lists the parameters as vrank.Model weights, sharing their
+// slices.
+func weightsOf(p *params[float32]) []checkpoint.Float32Tensor {
+	var ws []checkpoint.Float32Tensor
+	for _, t := range p.tensors() {
+		ws = append(ws, checkpoint.Float32Tensor{Name: t.name, Shape: t.shape, Data: t.data})
 	}
-	H, I, L := cfg.HiddenSize, cfg.IntermediateSize, cfg.NumHiddenLayers
-	for _, c := range []struct {
-		name  string
-		shape []int
-	}{
-		{"embeddings.word_embeddings.weight", []int{cfg.VocabSize, H}},
-		{"embeddings.position_embeddings.weight", []int{cfg.MaxPositionEmbeddings, H}},
-		{"embeddings.token_type_embeddings.weight", []int{cfg.TypeVocabSize, H}},
-		{fmt.Sprintf("encoder.layer.%d.intermediate.dense.weight", L-1), []int{I, H}},
-	} {
-		info, ok := st.Info(prefix + c.name)
-		if !ok {
-			return fmt.Errorf("checkpoint has no tensor %q", prefix+c.name)
-		}
-		if !sameShape(info.Shape, c.shape) {
-			return fmt.Errorf("tensor %q has shape %v, config.json needs %v", prefix+c.name, info.Shape, c.shape)
-		}
-	}
-	if name := fmt.Sprintf("%sencoder.layer.%d.intermediate.dense.weight", prefix, L); st.Has(name) {
-		return fmt.Errorf("checkpoint has %q: more layers than num_hidden_layers = %d", name, L)
-	}
-	return nil
+	return ws
 }

@@ -1,4 +1,4 @@
-package vrank
+package train
 
 import (
 	"math/rand"

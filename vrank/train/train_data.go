@@ -1,4 +1,4 @@
-package vrank
+package train
 
 import (
 	"encoding/csv"
@@ -11,17 +11,17 @@ import (
 	"strings"
 )
 
-// MaxTrainPairsCSVBytes bounds what ReadTrainPairsCSV reads (VHED's CSV files
+// MaxPairsCSVBytes bounds what ReadPairsCSV reads (VHED's CSV files
 // are a few megabytes).
-const MaxTrainPairsCSVBytes = 256 << 20
+const MaxPairsCSVBytes = 256 << 20
 
-// ReadTrainPairsCSV reads training pairs from a CSV with a header row naming
+// ReadPairsCSV reads training pairs from a CSV with a header row naming
 // at least the VHED columns sent1, sent2 and label (the gap: average rank of
 // story 1 minus that of story 2); other columns are ignored. Errors name the
 // row and column of a bad value. This is the minimal reader training needs;
 // the VHED assessments have their own full loader.
-func ReadTrainPairsCSV(r io.Reader) ([]TrainPair, error) {
-	cr := csv.NewReader(io.LimitReader(r, MaxTrainPairsCSVBytes+1))
+func ReadPairsCSV(r io.Reader) ([]Pair, error) {
+	cr := csv.NewReader(io.LimitReader(r, MaxPairsCSVBytes+1))
 	cr.FieldsPerRecord = -1
 	cr.ReuseRecord = false
 	header, err := cr.Read()
@@ -47,7 +47,7 @@ func ReadTrainPairsCSV(r io.Reader) ([]TrainPair, error) {
 	if len(missing) > 0 {
 		return nil, fmt.Errorf("vrank: training CSV has no column %s (header: %q)", strings.Join(missing, ", "), header)
 	}
-	var out []TrainPair
+	var out []Pair
 	var read int64
 	for row := 2; ; row++ {
 		rec, err := cr.Read()
@@ -60,8 +60,8 @@ func ReadTrainPairsCSV(r io.Reader) ([]TrainPair, error) {
 		for _, f := range rec {
 			read += int64(len(f))
 		}
-		if read > MaxTrainPairsCSVBytes {
-			return nil, fmt.Errorf("vrank: training CSV is larger than %d bytes", MaxTrainPairsCSVBytes)
+		if read > MaxPairsCSVBytes {
+			return nil, fmt.Errorf("vrank: training CSV is larger than %d bytes", MaxPairsCSVBytes)
 		}
 		field := func(name string) (string, error) {
 			i := col[name]
@@ -86,7 +86,7 @@ func ReadTrainPairsCSV(r io.Reader) ([]TrainPair, error) {
 		if err != nil || math.IsNaN(gap) || math.IsInf(gap, 0) {
 			return nil, fmt.Errorf("vrank: training CSV row %d, column label: %q is not a finite number", row, label)
 		}
-		out = append(out, TrainPair{Story1: s1, Story2: s2, Gap: gap})
+		out = append(out, Pair{Story1: s1, Story2: s2, Gap: gap})
 	}
 	if len(out) == 0 {
 		return nil, fmt.Errorf("vrank: training CSV has a header but no pairs")
@@ -94,15 +94,15 @@ func ReadTrainPairsCSV(r io.Reader) ([]TrainPair, error) {
 	return out, nil
 }
 
-// ReadTrainPairsFile reads training pairs from a CSV file (see
-// ReadTrainPairsCSV).
-func ReadTrainPairsFile(path string) ([]TrainPair, error) {
+// ReadPairsFile reads training pairs from a CSV file (see
+// ReadPairsCSV).
+func ReadPairsFile(path string) ([]Pair, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("vrank: %w", err)
 	}
 	defer f.Close()
-	ex, err := ReadTrainPairsCSV(f)
+	ex, err := ReadPairsCSV(f)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}

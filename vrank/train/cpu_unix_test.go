@@ -1,6 +1,6 @@
 //go:build unix
 
-package vrank
+package train
 
 import "syscall"
 

@@ -1,8 +1,10 @@
-package vrank
+package train
 
 import (
 	"fmt"
 	"math"
+
+	"github.com/storyeval/storyeval/vrank"
 )
 
 // Best returns the epoch of highest validation accuracy so far (the
@@ -23,17 +25,15 @@ func (t *Trainer) Best() (EpochResult, bool) {
 // weights when it is the last epoch or no epoch was validated, else its
 // checkpoint folder, which pruning keeps, or — training without
 // CheckpointDir — the copy of its weights the trainer kept in memory.
-func (t *Trainer) BestModel() (*Model, error) {
+func (t *Trainer) BestModel() (*vrank.Model, error) {
 	best, ok := t.Best()
 	switch {
 	case !ok || best.Epoch == t.epoch:
 		return t.Model()
 	case best.Checkpoint != "":
-		return Load(best.Checkpoint)
+		return vrank.Load(best.Checkpoint)
 	case t.best != nil && t.bestEpoch == best.Epoch:
-		p := t.best.zeroLike()
-		copyParams(p, t.best)
-		return newModel(t.cfg, t.tok, t.tokFiles, p)
+		return t.modelOf(t.best, true)
 	}
 	return nil, fmt.Errorf("vrank: the best epoch %d has neither a checkpoint nor a copy in memory", best.Epoch)
 }

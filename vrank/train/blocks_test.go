@@ -1,4 +1,4 @@
-package vrank
+package train
 
 import (
 	"context"
@@ -15,7 +15,7 @@ import (
 func TestEncoderDropoutChangesForward(t *testing.T) {
 	cfg := tinyBERT(20)
 	p := newParams[float64](cfg, false)
-	p.initRandom(rand.New(rand.NewSource(3)), 0.5)
+	initRandomParams(p, rand.New(rand.NewSource(3)), 0.5)
 	net := &network[float64]{p: p, H: cfg.HiddenSize, I: cfg.IntermediateSize, heads: cfg.NumAttentionHeads, eps: 1e-12}
 	plain, err := net.forward(context.Background(), tinyBatch(), rand.New(rand.NewSource(1)))
 	if err != nil {

@@ -1,4 +1,4 @@
-package vrank
+package train
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/storyeval/storyeval/internal/trainckpt"
+	"github.com/storyeval/storyeval/vrank"
 )
 
 // trainerState is trainer_state.json: where training stands.
@@ -50,7 +51,13 @@ func (t *Trainer) writeCheckpoint(root string) (string, error) {
 }
 
 // saveModel writes the model folder (config, weights, tokenizer files).
-func (t *Trainer) saveModel(dir string) error { return saveFolder(dir, t.cfg, t.net.p, t.tokFiles) }
+func (t *Trainer) saveModel(dir string) error {
+	m, err := t.modelOf(t.net.p, false)
+	if err != nil {
+		return err
+	}
+	return m.Save(dir)
+}
 
 // moments pairs Adam's moments tensor by tensor, as trainckpt writes and
 // reads them.
@@ -66,7 +73,7 @@ func (t *Trainer) moments() []trainckpt.Moment {
 // opts should be those of the interrupted run (with more Epochs to train
 // longer); Train then continues with the epoch after the checkpoint's and,
 // given the same pairs, reaches the same weights as an uninterrupted run.
-func ResumeTrainer(dir string, opts TrainOptions) (*Trainer, error) {
+func ResumeTrainer(dir string, opts Options) (*Trainer, error) {
 	var st trainerState
 	dir, err := trainckpt.ReadLatest(dir, "training", &st)
 	if err != nil {
@@ -75,7 +82,7 @@ func ResumeTrainer(dir string, opts TrainOptions) (*Trainer, error) {
 	if st.Epoch < 0 || st.AdamStep < 0 {
 		return nil, fmt.Errorf("vrank: %s: negative epoch or step", filepath.Join(dir, trainckpt.StateFile))
 	}
-	m, err := Load(dir)
+	m, err := vrank.Load(dir)
 	if err != nil {
 		return nil, err
 	}

@@ -1,7 +1,8 @@
-package vrank
+package train
 
 import (
 	"context"
+	"github.com/storyeval/storyeval/vrank"
 	"math/rand"
 	"path/filepath"
 	"strings"
@@ -38,7 +39,11 @@ func BenchmarkPretrainStepBERTBase(b *testing.B) {
 	if encs[0].Len() != 128 {
 		b.Fatalf("text of %d tokens, want 128", encs[0].Len())
 	}
-	enc, err := buildEncoder(pt.cfg, pt.net.p)
+	m, err := vrank.NewRandom(pt.cfg, filepath.Join(e2efixtures.Metric("vrank"), "model"), 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	enc, err := m.Encoder()
 	if err != nil {
 		b.Fatal(err)
 	}

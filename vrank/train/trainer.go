@@ -1,4 +1,4 @@
-package vrank
+package train
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"github.com/storyeval/storyeval/encoders/tokenize"
 	"github.com/storyeval/storyeval/internal/backprop"
 	"github.com/storyeval/storyeval/internal/trainloop"
+	"github.com/storyeval/storyeval/vrank"
 )
 
 // Trainer fine-tunes every weight of a Vrank model (the whole BERT encoder
@@ -18,15 +19,16 @@ import (
 // the hand-written backward passes of the encoder blocks (see the package
 // documentation). A Trainer is not safe for concurrent use.
 type Trainer struct {
-	cfg      Config
-	tok      *tokenize.BERT
-	tokFiles map[string][]byte
-	opts     TrainOptions
-	net      *network[float32]
-	grads    *params[float32]
-	opt      *adam
-	epoch    int // completed epochs
-	history  []EpochResult
+	// model is the model training started from: its configuration and
+	// tokenizer, and (vrank.Model.WithWeights) the type trained weights
+	// are returned and saved as.
+	model   *vrank.Model
+	opts    Options
+	net     *network[float32]
+	grads   *params[float32]
+	opt     *adam
+	epoch   int // completed epochs
+	history []EpochResult
 	// best holds the weights of epoch bestEpoch, the best so far, when no
 	// checkpoint does (see BestModel).
 	best      *params[float32]
@@ -42,16 +44,19 @@ type StepResult struct {
 }
 
 // NewTrainer prepares to fine-tune a copy of m; m itself is not changed.
-func NewTrainer(m *Model, opts TrainOptions) (*Trainer, error) {
+func NewTrainer(m *vrank.Model, opts Options) (*Trainer, error) {
 	opts = opts.withDefaults()
 	if opts.Epochs < 0 || opts.BatchSize < 0 || opts.LearningRate < 0 || opts.Dropout < 0 || opts.Dropout >= 1 || opts.EncoderDropout < 0 || opts.EncoderDropout >= 1 ||
 		opts.Beta1 < 0 || opts.Beta1 >= 1 || opts.Beta2 < 0 || opts.Beta2 >= 1 || opts.Epsilon < 0 {
 		return nil, fmt.Errorf("vrank: invalid training options %+v", opts)
 	}
-	p := m.p.zeroLike()
-	copyParams(p, m.p)
-	b := m.cfg.BERT
-	t := &Trainer{cfg: m.cfg, tok: m.tok, tokFiles: m.tokFiles, opts: opts,
+	cfg := m.Config()
+	p, err := paramsOf(cfg, m.Weights())
+	if err != nil {
+		return nil, err
+	}
+	b := cfg.BERT
+	t := &Trainer{model: m, opts: opts,
 		net:   &network[float32]{p: p, H: b.HiddenSize, I: b.IntermediateSize, heads: b.NumAttentionHeads, eps: b.LayerNormEps, dropout: opts.Dropout, encDropout: opts.EncoderDropout},
 		grads: p.zeroLike(),
 		opt:   newAdam(p, opts.LearningRate, opts.Beta1, opts.Beta2, opts.Epsilon),
@@ -71,12 +76,12 @@ func copyParams[T backprop.Float](dst, src *params[T]) {
 // Step runs one training step on a batch, exactly as Train does for each of
 // its mini-batches: forward pass (with dropout on the head's input unless
 // disabled), MSE loss, backward pass through every layer, one Adam update.
-func (t *Trainer) Step(ctx context.Context, batch []TrainPair) (StepResult, error) {
-	s1, s2, gaps, err := splitTrainPairs(batch)
+func (t *Trainer) Step(ctx context.Context, batch []Pair) (StepResult, error) {
+	s1, s2, gaps, err := splitPairs(batch)
 	if err != nil {
 		return StepResult{}, err
 	}
-	encs, err := encodePairs(t.tok, t.cfg, s1, s2)
+	encs, err := t.model.Encode(s1, s2)
 	if err != nil {
 		return StepResult{}, err
 	}
@@ -141,25 +146,33 @@ func (t *Trainer) Epoch() int { return t.epoch }
 func (t *Trainer) History() []EpochResult { return slices.Clone(t.history) }
 
 // Model returns the model with the current weights.
-func (t *Trainer) Model() (*Model, error) {
-	p := t.net.p.zeroLike()
-	copyParams(p, t.net.p)
-	return newModel(t.cfg, t.tok, t.tokFiles, p)
+func (t *Trainer) Model() (*vrank.Model, error) { return t.modelOf(t.net.p, true) }
+
+// modelOf returns the model with the weights of p: a copy of them, or with
+// share the slices of p themselves, for a model that is only saved before
+// p changes again.
+func (t *Trainer) modelOf(p *params[float32], copied bool) (*vrank.Model, error) {
+	if copied {
+		c := p.zeroLike()
+		copyParams(c, p)
+		p = c
+	}
+	return t.model.WithWeights(weightsOf(p))
 }
 
 // Train fine-tunes on the training pairs until the configured number of
 // epochs is complete (continuing after the epochs a resumed trainer has
 // done). Each epoch shuffles the (augmented) pairs with a seeded order,
 // runs Step on every mini-batch, evaluates on the validation pairs (given,
-// or split off the training pairs as TrainOptions says) and writes a
+// or split off the training pairs as Options says) and writes a
 // checkpoint when CheckpointDir is set. Cancelling ctx stops it between
 // layers; the last complete checkpoint stays valid.
-func (t *Trainer) Train(ctx context.Context, train, validation []TrainPair) ([]EpochResult, error) {
+func (t *Trainer) Train(ctx context.Context, train, validation []Pair) ([]EpochResult, error) {
 	o := t.opts
 	if len(train) == 0 {
 		return nil, fmt.Errorf("vrank: no training pairs")
 	}
-	if _, _, _, err := splitTrainPairs(train); err != nil {
+	if _, _, _, err := splitPairs(train); err != nil {
 		return nil, err
 	}
 	if validation == nil && o.ValidationFraction > 0 {
@@ -168,11 +181,11 @@ func (t *Trainer) Train(ctx context.Context, train, validation []TrainPair) ([]E
 	examples := slices.Clone(train)
 	if !o.NoAugment {
 		for _, e := range train {
-			examples = append(examples, TrainPair{Story1: e.Story2, Story2: e.Story1, Gap: -e.Gap})
+			examples = append(examples, Pair{Story1: e.Story2, Story2: e.Story1, Gap: -e.Gap})
 		}
 	}
-	s1, s2, gaps, _ := splitTrainPairs(examples)
-	encs, err := encodePairs(t.tok, t.cfg, s1, s2)
+	s1, s2, gaps, _ := splitPairs(examples)
+	encs, err := t.model.Encode(s1, s2)
 	if err != nil {
 		return nil, err
 	}
@@ -222,7 +235,7 @@ func (t *Trainer) Train(ctx context.Context, train, validation []TrainPair) ([]E
 func setCheckpoint(e *EpochResult, dir string) { e.Checkpoint = dir }
 
 // splitValidation holds out a seeded random share of the pairs.
-func splitValidation(pairs []TrainPair, fraction float64, seed int64) (train, val []TrainPair) {
+func splitValidation(pairs []Pair, fraction float64, seed int64) (train, val []Pair) {
 	n := int(math.Round(fraction * float64(len(pairs))))
 	if n == 0 || n >= len(pairs) {
 		return pairs, nil
@@ -243,7 +256,7 @@ func splitValidation(pairs []TrainPair, fraction float64, seed int64) (train, va
 }
 
 // splitTrainPairs checks the examples and splits them into columns.
-func splitTrainPairs(ex []TrainPair) (s1, s2 []string, gaps []float64, err error) {
+func splitPairs(ex []Pair) (s1, s2 []string, gaps []float64, err error) {
 	for i, e := range ex {
 		if math.IsNaN(e.Gap) || math.IsInf(e.Gap, 0) {
 			return nil, nil, nil, fmt.Errorf("vrank: pair %d: gap %v is not a finite number", i, e.Gap)
@@ -259,24 +272,28 @@ type evalSet struct {
 	gaps []float64
 }
 
-func (t *Trainer) newEvalSet(ex []TrainPair) (*evalSet, error) {
-	s1, s2, gaps, err := splitTrainPairs(ex)
+func (t *Trainer) newEvalSet(ex []Pair) (*evalSet, error) {
+	s1, s2, gaps, err := splitPairs(ex)
 	if err != nil {
 		return nil, fmt.Errorf("validation: %w", err)
 	}
-	encs, err := encodePairs(t.tok, t.cfg, s1, s2)
+	encs, err := t.model.Encode(s1, s2)
 	if err != nil {
 		return nil, err
 	}
 	return &evalSet{encs: encs, gaps: gaps}, nil
 }
 
+// evalBatch is the number of validation pairs run through the network at
+// once, vrank.Model.Predict's batch.
+const evalBatch = 8
+
 // evaluate returns the MSE and the share of pairs ranked correctly (a
 // strict predicted order that agrees with the gold gap's sign).
 func (t *Trainer) evaluate(ctx context.Context, s *evalSet) (loss, agreement float64, err error) {
 	correct := 0
-	for lo := 0; lo < len(s.encs); lo += predictBatch {
-		hi := min(lo+predictBatch, len(s.encs))
+	for lo := 0; lo < len(s.encs); lo += evalBatch {
+		hi := min(lo+evalBatch, len(s.encs))
 		c, err := t.net.forward(ctx, padBatch(s.encs[lo:hi]), nil)
 		if err != nil {
 			return 0, 0, err
@@ -292,12 +309,6 @@ func (t *Trainer) evaluate(ctx context.Context, s *evalSet) (loss, agreement flo
 	}
 	n := float64(len(s.encs))
 	return loss / n, float64(correct) / n, nil
-}
-
-// encodePairs encodes pairs for a configuration (see Model.Encode).
-func encodePairs(tok *tokenize.BERT, cfg Config, s1, s2 []string) ([]tokenize.Encoding, error) {
-	m := &Model{cfg: cfg, tok: tok}
-	return m.Encode(s1, s2)
 }
 
 // SetProgress replaces the progress callback (e.g. of a resumed trainer).

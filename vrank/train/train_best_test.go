@@ -1,4 +1,4 @@
-package vrank
+package train
 
 import (
 	"context"
@@ -22,7 +22,7 @@ func TestBestEpochKeptAndReturned(t *testing.T) {
 	for i := range val {
 		val[i].Gap = -val[i].Gap
 	}
-	opts := TrainOptions{Epochs: 4, BatchSize: 16, LearningRate: 1e-3, NoEncoderDropout: true}
+	opts := Options{Epochs: 4, BatchSize: 16, LearningRate: 1e-3, NoEncoderDropout: true}
 	withCk := opts
 	withCk.CheckpointDir = t.TempDir()
 	ck, err := NewTrainer(tinyModel(t, 4), withCk)
@@ -94,11 +94,11 @@ func TestBestEpochKeptAndReturned(t *testing.T) {
 // dropout off, the default trainer's step differs from a step without any
 // dropout, and NoEncoderDropout's equals it.
 func TestEncoderDropoutDefault(t *testing.T) {
-	if o := (TrainOptions{}).withDefaults(); o.EncoderDropout != 0.1 {
+	if o := (Options{}).withDefaults(); o.EncoderDropout != 0.1 {
 		t.Errorf("default encoder dropout %v, want 0.1", o.EncoderDropout)
 	}
 	batch := syntheticPairs(rand.New(rand.NewSource(3)), 8)
-	loss := func(opts TrainOptions) float64 {
+	loss := func(opts Options) float64 {
 		tr, err := NewTrainer(tinyModel(t, 1), opts)
 		if err != nil {
 			t.Fatal(err)
@@ -109,11 +109,11 @@ func TestEncoderDropoutDefault(t *testing.T) {
 		}
 		return r.Loss
 	}
-	none := loss(TrainOptions{NoDropout: true, NoEncoderDropout: true, EncoderDropout: 0.3})
-	if l := loss(TrainOptions{NoDropout: true}); l == none {
+	none := loss(Options{NoDropout: true, NoEncoderDropout: true, EncoderDropout: 0.3})
+	if l := loss(Options{NoDropout: true}); l == none {
 		t.Errorf("default options: loss %v equals the loss without dropout", l)
 	}
-	tr, err := NewTrainer(tinyModel(t, 1), TrainOptions{NoDropout: true, NoEncoderDropout: true, EncoderDropout: 0.3})
+	tr, err := NewTrainer(tinyModel(t, 1), Options{NoDropout: true, NoEncoderDropout: true, EncoderDropout: 0.3})
 	if err != nil {
 		t.Fatal(err)
 	}

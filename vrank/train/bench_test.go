@@ -1,8 +1,9 @@
-package vrank
+package train
 
 import (
 	"bufio"
 	"context"
+	"github.com/storyeval/storyeval/vrank"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -41,18 +42,18 @@ func peakRSSMB() float64 {
 // step's ratio to both forward passes and the process's peak RSS during
 // training. Run with -benchtime=1x.
 func BenchmarkFullSizeBERTBase8x512(b *testing.B) {
-	cfg := Config{BERT: encoders.BERTConfig{VocabSize: 30522, HiddenSize: 768, NumHiddenLayers: 12, NumAttentionHeads: 12,
+	cfg := vrank.Config{BERT: encoders.BERTConfig{VocabSize: 30522, HiddenSize: 768, NumHiddenLayers: 12, NumAttentionHeads: 12,
 		IntermediateSize: 3072, HiddenAct: "gelu", MaxPositionEmbeddings: 512, TypeVocabSize: 2, LayerNormEps: 1e-12}}
-	m, err := NewRandom(cfg, filepath.Join(e2efixtures.Metric("vrank"), "model"), 1)
+	m, err := vrank.NewRandom(cfg, filepath.Join(e2efixtures.Metric("vrank"), "model"), 1)
 	if err != nil {
 		b.Fatal(err)
 	}
 	story := strings.Repeat("the family went to the beach and everyone had a wonderful time . ", 30)
-	var batch []TrainPair
+	var batch []Pair
 	for i := 0; i < 8; i++ {
-		batch = append(batch, TrainPair{Story1: strconv.Itoa(i) + " " + story, Story2: story, Gap: float64(i%3) - 1})
+		batch = append(batch, Pair{Story1: strconv.Itoa(i) + " " + story, Story2: story, Gap: float64(i%3) - 1})
 	}
-	s1, s2, _, _ := splitTrainPairs(batch)
+	s1, s2, _, _ := splitPairs(batch)
 	encs, err := m.Encode(s1, s2)
 	if err != nil {
 		b.Fatal(err)
@@ -63,11 +64,11 @@ func BenchmarkFullSizeBERTBase8x512(b *testing.B) {
 		}
 	}
 	ctx := context.Background()
-	tr, err := NewTrainer(m, TrainOptions{})
+	tr, err := NewTrainer(m, Options{})
 	if err != nil {
 		b.Fatal(err)
 	}
-	if _, err := m.encoder(); err != nil {
+	if _, err := m.Encoder(); err != nil {
 		b.Fatal(err)
 	}
 	runtime.GC()
@@ -107,7 +108,7 @@ func BenchmarkFullSizeBERTBase8x512(b *testing.B) {
 	b.StopTimer()
 	stepS := step.Seconds() / float64(b.N)
 	stepCPU /= float64(b.N)
-	enc, _ := m.encoder()
+	enc, _ := m.Encoder()
 	flops := enc.FLOPs(8, 512)
 	b.ReportMetric(predict.Seconds(), "predict-s")
 	b.ReportMetric(flops/predict.Seconds()/1e9, "predict-GFLOP/s")

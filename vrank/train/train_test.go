@@ -1,9 +1,10 @@
-package vrank
+package train
 
 import (
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/storyeval/storyeval/vrank"
 	"math/rand"
 	"os"
 	"path/filepath"
@@ -34,11 +35,11 @@ func writeTinyVocab(t testing.TB) string {
 }
 
 // tinyModel is a random 2-layer BERT (H 32) with the synthetic vocabulary.
-func tinyModel(t testing.TB, seed int64) *Model {
+func tinyModel(t testing.TB, seed int64) *vrank.Model {
 	t.Helper()
-	cfg := Config{BERT: tinyBERT(25)}
+	cfg := vrank.Config{BERT: tinyBERT(25)}
 	cfg.BERT.HiddenSize, cfg.BERT.NumAttentionHeads, cfg.BERT.IntermediateSize, cfg.BERT.MaxPositionEmbeddings = 32, 4, 64, 32
-	m, err := NewRandom(cfg, writeTinyVocab(t), seed)
+	m, err := vrank.NewRandom(cfg, writeTinyVocab(t), seed)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,7 +48,7 @@ func tinyModel(t testing.TB, seed int64) *Model {
 
 // syntheticPairs draws n pairs of 6-word stories with different numbers of
 // good words; the gap is (good₂ − good₁)/2, negative when story 1 is better.
-func syntheticPairs(rng *rand.Rand, n int) []TrainPair {
+func syntheticPairs(rng *rand.Rand, n int) []Pair {
 	story := func() (string, int) {
 		good := rng.Intn(7)
 		w := make([]string, 6)
@@ -61,19 +62,19 @@ func syntheticPairs(rng *rand.Rand, n int) []TrainPair {
 		rng.Shuffle(len(w), func(i, j int) { w[i], w[j] = w[j], w[i] })
 		return strings.Join(w, " "), good
 	}
-	var out []TrainPair
+	var out []Pair
 	for len(out) < n {
 		s1, g1 := story()
 		s2, g2 := story()
 		if g1 != g2 {
-			out = append(out, TrainPair{Story1: s1, Story2: s2, Gap: float64(g2-g1) / 2})
+			out = append(out, Pair{Story1: s1, Story2: s2, Gap: float64(g2-g1) / 2})
 		}
 	}
 	return out
 }
 
 // agreement is the share of pairs whose predicted gap has the gold sign.
-func signAgreement(pred []float64, ex []TrainPair) float64 {
+func signAgreement(pred []float64, ex []Pair) float64 {
 	n := 0
 	for i, p := range pred {
 		if (p < 0 && ex[i].Gap < 0) || (p > 0 && ex[i].Gap > 0) {
@@ -83,7 +84,7 @@ func signAgreement(pred []float64, ex []TrainPair) float64 {
 	return float64(n) / float64(len(ex))
 }
 
-func trainPairColumns(ex []TrainPair) (s1, s2 []string) {
+func trainPairColumns(ex []Pair) (s1, s2 []string) {
 	for _, e := range ex {
 		s1, s2 = append(s1, e.Story1), append(s2, e.Story2)
 	}
@@ -100,7 +101,7 @@ func TestTrainingConverges(t *testing.T) {
 		t.Fatal(err)
 	}
 	steps := 0
-	tr, err := NewTrainer(m, TrainOptions{Epochs: 8, BatchSize: 16, LearningRate: 1e-3, Progress: func(Progress) { steps++ }})
+	tr, err := NewTrainer(m, Options{Epochs: 8, BatchSize: 16, LearningRate: 1e-3, Progress: func(Progress) { steps++ }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,7 +138,7 @@ func TestTrainingConverges(t *testing.T) {
 	if err := trained.Save(dir); err != nil {
 		t.Fatal(err)
 	}
-	loaded, err := Load(dir)
+	loaded, err := vrank.Load(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -166,7 +167,7 @@ func TestTrainingConverges(t *testing.T) {
 func TestResumeMatchesUninterruptedRun(t *testing.T) {
 	rng := rand.New(rand.NewSource(5))
 	train := syntheticPairs(rng, 60)
-	opts := TrainOptions{Epochs: 3, BatchSize: 8, LearningRate: 1e-3, EncoderDropout: 0.1}
+	opts := Options{Epochs: 3, BatchSize: 8, LearningRate: 1e-3, EncoderDropout: 0.1}
 	full, err := NewTrainer(tinyModel(t, 2), opts)
 	if err != nil {
 		t.Fatal(err)
@@ -228,7 +229,7 @@ func TestResumeMatchesUninterruptedRun(t *testing.T) {
 func TestTrainCancelled(t *testing.T) {
 	root := t.TempDir()
 	ctx, cancel := context.WithCancel(context.Background())
-	tr, err := NewTrainer(tinyModel(t, 3), TrainOptions{Epochs: 5, BatchSize: 4, CheckpointDir: root,
+	tr, err := NewTrainer(tinyModel(t, 3), Options{Epochs: 5, BatchSize: 4, CheckpointDir: root,
 		Progress: func(p Progress) {
 			if p.Epoch == 2 {
 				cancel()
@@ -260,18 +261,18 @@ func TestBadInput(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if _, err := Load(dir); err == nil || !strings.Contains(err.Error(), "no readable weights") {
+	if _, err := vrank.Load(dir); err == nil || !strings.Contains(err.Error(), "no readable weights") {
 		t.Errorf("folder without weights: error %v", err)
 	}
 	// A plain encoder config is not a trained model.
 	cfg, _ := os.ReadFile(filepath.Join(dir, "config.json"))
 	plain := strings.Replace(string(cfg), `"vrank_head"`, `"other"`, 1)
 	os.WriteFile(filepath.Join(dir, "config.json"), []byte(plain), 0o644)
-	if _, err := Load(dir); err == nil || !strings.Contains(err.Error(), "vrank_head") {
+	if _, err := vrank.Load(dir); err == nil || !strings.Contains(err.Error(), "vrank_head") {
 		t.Errorf("config without vrank_head: error %v", err)
 	}
 	os.WriteFile(filepath.Join(dir, "config.json"), []byte("{"), 0o644)
-	if _, err := Load(dir); err == nil || !strings.Contains(err.Error(), "config.json") {
+	if _, err := vrank.Load(dir); err == nil || !strings.Contains(err.Error(), "config.json") {
 		t.Errorf("malformed config: error %v", err)
 	}
 	// A config.json whose sizes do not match the weights (huge ones must
@@ -285,27 +286,27 @@ func TestBadInput(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "config.json"), huge, 0o644)
 	w, _ := os.ReadFile(filepath.Join(f.dir, "model", "model.safetensors"))
 	os.WriteFile(filepath.Join(dir, "model.safetensors"), w, 0o644)
-	if _, err := Load(dir); err == nil || !strings.Contains(err.Error(), "config.json needs") {
+	if _, err := vrank.Load(dir); err == nil || !strings.Contains(err.Error(), "config.json needs") {
 		t.Errorf("config sizes that disagree with the weights: error %v", err)
 	}
 	// Truncated weights.
 	os.WriteFile(filepath.Join(dir, "config.json"), cfg, 0o644)
 	os.WriteFile(filepath.Join(dir, "model.safetensors"), w[:len(w)/2], 0o644)
-	if _, err := Load(dir); err == nil {
+	if _, err := vrank.Load(dir); err == nil {
 		t.Errorf("truncated weights: no error")
 	}
 	m := tinyModel(t, 4)
 	if _, err := m.Predict(context.Background(), []string{"a"}, nil); err == nil {
 		t.Errorf("mismatched pair columns: no error")
 	}
-	tr, _ := NewTrainer(m, TrainOptions{})
-	if _, err := tr.Step(context.Background(), []TrainPair{{Story1: "a", Story2: "b", Gap: nanValue()}}); err == nil || !strings.Contains(err.Error(), "pair 0") {
+	tr, _ := NewTrainer(m, Options{})
+	if _, err := tr.Step(context.Background(), []Pair{{Story1: "a", Story2: "b", Gap: nanValue()}}); err == nil || !strings.Contains(err.Error(), "pair 0") {
 		t.Errorf("NaN gap: error %v", err)
 	}
 	if _, err := tr.Train(context.Background(), nil, nil); err == nil {
 		t.Errorf("no training pairs: no error")
 	}
-	if _, err := ResumeTrainer(t.TempDir(), TrainOptions{}); err == nil {
+	if _, err := ResumeTrainer(t.TempDir(), Options{}); err == nil {
 		t.Errorf("resume from an empty folder: no error")
 	}
 }
@@ -322,11 +323,11 @@ func TestTrainingIndependentOfWorkers(t *testing.T) {
 		// Wide enough that the column reductions and the GEMMs split.
 		cfg := tinyModel(t, 7).Config()
 		cfg.BERT.HiddenSize, cfg.BERT.IntermediateSize = 256, 512
-		m, err := NewRandom(cfg, writeTinyVocab(t), 7)
+		m, err := vrank.NewRandom(cfg, writeTinyVocab(t), 7)
 		if err != nil {
 			t.Fatal(err)
 		}
-		tr, err := NewTrainer(m, TrainOptions{Epochs: 2, BatchSize: 8, LearningRate: 1e-3, EncoderDropout: 0.1})
+		tr, err := NewTrainer(m, Options{Epochs: 2, BatchSize: 8, LearningRate: 1e-3, EncoderDropout: 0.1})
 		if err != nil {
 			t.Fatal(err)
 		}

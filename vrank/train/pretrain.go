@@ -1,4 +1,4 @@
-package vrank
+package train
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -15,6 +16,7 @@ import (
 	"github.com/storyeval/storyeval/encoders/tokenize"
 	"github.com/storyeval/storyeval/internal/backprop"
 	"github.com/storyeval/storyeval/internal/trainloop"
+	"github.com/storyeval/storyeval/vrank"
 )
 
 // PretrainOptions configures Vrank's domain pre-training: masked-language
@@ -111,11 +113,11 @@ func (o PretrainOptions) withDefaults() (PretrainOptions, error) {
 
 // Pretrainer trains a BERT encoder with BERT's masked-language-model head
 // (BertOnlyMLMHead, decoder tied to the word embeddings) on texts, and
-// writes an encoder folder that NewFromEncoder (storyeval vrank train
+// writes an encoder folder that vrank.NewFromEncoder (storyeval vrank train
 // -encoder) starts from. Gradients come from hand-written backward passes
 // (internal/backprop). A Pretrainer is not safe for concurrent use.
 type Pretrainer struct {
-	cfg      Config
+	cfg      vrank.Config
 	conf     []byte // config.json of the encoder folder
 	tok      *tokenize.BERT
 	tokFiles map[string][]byte
@@ -137,39 +139,43 @@ type Pretrainer struct {
 // cls.predictions head is then continued; without one the head is
 // initialised as transformers does, from opts.Seed).
 func NewPretrainer(encoderDir string, opts PretrainOptions) (*Pretrainer, error) {
-	conf, err := readSmall(filepath.Join(encoderDir, configFile))
+	o, err := opts.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	confPath := filepath.Join(encoderDir, "config.json")
+	conf, err := readSmall(confPath)
 	if err != nil {
 		return nil, fmt.Errorf("vrank: pre-training: %w", err)
 	}
-	cfg, _, err := parseConfig(conf)
-	if err != nil {
-		return nil, fmt.Errorf("vrank: pre-training: %s: %w", filepath.Join(encoderDir, configFile), err)
-	}
-	tok, files, err := loadTokenizer(encoderDir)
-	if err != nil {
-		return nil, err
+	if conf, err = encoderConfigJSON(conf); err != nil {
+		return nil, fmt.Errorf("vrank: pre-training: %s: %w", confPath, err)
 	}
 	st, err := checkpoint.OpenDir(encoderDir)
 	if err != nil {
 		return nil, fmt.Errorf("vrank: pre-training: %s has no readable weights: %w", encoderDir, err)
 	}
 	defer st.Close()
+	var cfg vrank.Config
 	if st.Has(bertPrefix+"pooler.dense.weight") || st.Has("pooler.dense.weight") {
-		cfg.Feature = FeaturePooler
+		cfg.Feature = vrank.FeaturePooler
 	}
-	p, err := readEncoderParams(st, cfg)
+	// The encoder as a Vrank model: its regression head is never trained
+	// nor saved here.
+	m, err := vrank.NewFromEncoder(encoderDir, cfg, o.Seed)
+	if err != nil {
+		return nil, fmt.Errorf("vrank: pre-training: %w", err)
+	}
+	cfg = m.Config()
+	p, err := paramsOf(cfg, m.Weights())
 	if err != nil {
 		return nil, fmt.Errorf("vrank: pre-training: %s: %w", encoderDir, err)
-	}
-	o, err := opts.withDefaults()
-	if err != nil {
-		return nil, err
 	}
 	head := newMLMHead[float32](cfg.BERT.HiddenSize, cfg.BERT.VocabSize)
 	if st.Has(mlmBiasName) {
 		for _, t := range head.tensors() {
 			info, ok := st.Info(t.name)
-			if !ok || !sameShape(info.Shape, t.shape) {
+			if !ok || !slices.Equal(info.Shape, t.shape) {
 				return nil, fmt.Errorf("vrank: pre-training: %s: the masked-LM head needs %q of shape %v", encoderDir, t.name, t.shape)
 			}
 			if err := st.ReadFloat32(t.name, t.data); err != nil {
@@ -179,16 +185,14 @@ func NewPretrainer(encoderDir string, opts PretrainOptions) (*Pretrainer, error)
 	} else {
 		head.initRandom(rand.New(rand.NewSource(o.Seed)).NormFloat64, 0.02)
 	}
-	conf, err = encoderConfigJSON(conf)
-	if err != nil {
-		return nil, fmt.Errorf("vrank: pre-training: %s: %w", filepath.Join(encoderDir, configFile), err)
-	}
-	return newPretrainer(cfg, conf, tok, files, p, head, o)
+	return newPretrainer(cfg, conf, m.Tokenizer(), m.TokenizerFiles(), p, head, o)
 }
 
 // NewRandomPretrainer starts pre-training from random weights (BERT's
-// initialisation) for a configuration, with the tokenizer of vocabDir; for
-// training small encoders from scratch and for tests.
+// initialisation, vrank.NewRandom's from opts.Seed; the masked-LM head from
+// a stream of its own, seeded with opts.Seed + 1) for a configuration, with
+// the tokenizer of vocabDir; for training small encoders from scratch and
+// for tests.
 func NewRandomPretrainer(cfg encoders.BERTConfig, vocabDir string, opts PretrainOptions) (*Pretrainer, error) {
 	if cfg.HiddenAct == "" {
 		cfg.HiddenAct = "gelu"
@@ -196,23 +200,20 @@ func NewRandomPretrainer(cfg encoders.BERTConfig, vocabDir string, opts Pretrain
 	if cfg.LayerNormEps == 0 {
 		cfg.LayerNormEps = 1e-12
 	}
-	c := Config{BERT: cfg}
-	if err := validate(c); err != nil {
-		return nil, fmt.Errorf("vrank: pre-training: %w", err)
-	}
-	tok, files, err := loadTokenizer(vocabDir)
-	if err != nil {
-		return nil, err
-	}
 	o, err := opts.withDefaults()
 	if err != nil {
 		return nil, err
 	}
-	rng := rand.New(rand.NewSource(o.Seed))
-	p := newParams[float32](cfg, true)
-	p.initRandom(rng, 0.02)
+	m, err := vrank.NewRandom(vrank.Config{BERT: cfg, Feature: vrank.FeaturePooler}, vocabDir, o.Seed)
+	if err != nil {
+		return nil, fmt.Errorf("vrank: pre-training: %w", err)
+	}
+	p, err := paramsOf(m.Config(), m.Weights())
+	if err != nil {
+		return nil, err
+	}
 	head := newMLMHead[float32](cfg.HiddenSize, cfg.VocabSize)
-	head.initRandom(rng.NormFloat64, 0.02)
+	head.initRandom(rand.New(rand.NewSource(o.Seed+1)).NormFloat64, 0.02)
 	data, err := json.Marshal(cfg)
 	if err != nil {
 		return nil, err
@@ -221,8 +222,19 @@ func NewRandomPretrainer(cfg encoders.BERTConfig, vocabDir string, opts Pretrain
 	if err != nil {
 		return nil, err
 	}
-	c.Feature = FeaturePooler
-	return newPretrainer(c, conf, tok, files, p, head, o)
+	return newPretrainer(m.Config(), conf, m.Tokenizer(), m.TokenizerFiles(), p, head, o)
+}
+
+// readSmall reads a file of at most 1 MiB (a config.json).
+func readSmall(path string) ([]byte, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if st.Size() > 1<<20 {
+		return nil, fmt.Errorf("%s: %d bytes is larger than the 1 MiB limit", path, st.Size())
+	}
+	return os.ReadFile(path)
 }
 
 // encoderConfigJSON turns a BertConfig's config.json into the encoder
@@ -239,7 +251,7 @@ func encoderConfigJSON(data []byte) ([]byte, error) {
 	return json.MarshalIndent(m, "", "  ")
 }
 
-func newPretrainer(cfg Config, conf []byte, tok *tokenize.BERT, files map[string][]byte, p *params[float32], head *mlmHead[float32], o PretrainOptions) (*Pretrainer, error) {
+func newPretrainer(cfg vrank.Config, conf []byte, tok *tokenize.BERT, files map[string][]byte, p *params[float32], head *mlmHead[float32], o PretrainOptions) (*Pretrainer, error) {
 	if tok.VocabSize() > cfg.BERT.VocabSize {
 		return nil, fmt.Errorf("vrank: pre-training: the vocabulary has %d tokens, more than vocab_size %d", tok.VocabSize(), cfg.BERT.VocabSize)
 	}
