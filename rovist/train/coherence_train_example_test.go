@@ -1,16 +1,16 @@
-package rovist_test
+package train_test
 
 import (
 	"fmt"
 
-	"github.com/storyeval/storyeval/rovist"
+	"github.com/storyeval/storyeval/rovist/train"
 	"github.com/storyeval/storyeval/story"
 )
 
 // SOPPairs turns each two adjacent sentences of a story into a positive
 // (in order) and a negative (swapped) sentence-order example.
 func ExampleSOPPairs() {
-	pairs, err := rovist.SOPPairs([]story.Story{{ID: "1", Text: "We went to the beach. The sea was cold. We swam anyway."}})
+	pairs, err := train.SOPPairs([]story.Story{{ID: "1", Text: "We went to the beach. The sea was cold. We swam anyway."}})
 	if err != nil {
 		fmt.Println(err)
 		return

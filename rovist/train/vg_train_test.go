@@ -1,13 +1,15 @@
-package rovist
+package train
 
 import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/storyeval/storyeval/rovist"
 	"math"
 	"math/rand"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -190,26 +192,26 @@ func writeTinyViT(t testing.TB, dir string, hidden, layers, heads, inter, image,
 }
 
 // synthVG is a learnable grounding task: four nouns, each with its own
-// GloVe vector and its own image colour; a pair is a noisy image of the
+// rovist.GloVe vector and its own image colour; a pair is a noisy image of the
 // noun's colour and "the <noun>".
 type synthVG struct {
 	nouns  []string
 	colors [][3]float64
-	glove  *GloVe
+	glove  *rovist.GloVe
 }
 
 func newSynthVG(t testing.TB, rng *rand.Rand) *synthVG {
 	s := &synthVG{nouns: []string{"dog", "cat", "car", "tree"},
 		colors: [][3]float64{{230, 40, 40}, {40, 230, 40}, {40, 40, 230}, {230, 230, 40}}}
 	var sb strings.Builder
-	for _, w := range append([]string{"the", GloVeUnknown}, s.nouns...) {
+	for _, w := range append([]string{"the", rovist.GloVeUnknown}, s.nouns...) {
 		sb.WriteString(w)
 		for i := 0; i < 300; i++ {
 			fmt.Fprintf(&sb, " %.6f", rng.NormFloat64()*0.5)
 		}
 		sb.WriteString("\n")
 	}
-	g, err := ReadGloVe(strings.NewReader(sb.String()), "synthetic", nil, GloVeOptions{})
+	g, err := rovist.ReadGloVe(strings.NewReader(sb.String()), "synthetic", nil, rovist.GloVeOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -226,16 +228,16 @@ func (s *synthVG) image(rng *rand.Rand, k, size int) *imageproc.RGB {
 	return img
 }
 
-func (s *synthVG) examples(t testing.TB, rng *rand.Rand, n, size int) []VGExample {
-	out := make([]VGExample, n)
+func (s *synthVG) examples(t testing.TB, rng *rand.Rand, n, size int) []rovist.VGExample {
+	out := make([]rovist.VGExample, n)
 	for i := range out {
 		k := rng.Intn(len(s.nouns))
 		img := s.image(rng, k, size)
-		vec, err := PhraseVector(s.glove, "the "+s.nouns[k])
+		vec, err := rovist.PhraseVector(s.glove, "the "+s.nouns[k])
 		if err != nil {
 			t.Fatal(err)
 		}
-		out[i] = VGExample{Vector: vec, Crop: RegionCrop{Key: fmt.Sprint("synthetic#", i), Load: func() (*imageproc.RGB, error) { return img, nil }}}
+		out[i] = rovist.VGExample{Vector: vec, Crop: rovist.RegionCrop{Key: fmt.Sprint("synthetic#", i), Load: func() (*imageproc.RGB, error) { return img, nil }}}
 	}
 	return out
 }
@@ -291,7 +293,7 @@ func TestVGTrainerLowersValidationLoss(t *testing.T) {
 	if err := tr.SaveModel(saved); err != nil {
 		t.Fatal(err)
 	}
-	loaded, err := LoadGroundingModel(filepath.Join(saved, VGModelFile), saved)
+	loaded, err := rovist.LoadGroundingModel(filepath.Join(saved, VGModelFile), saved)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -300,11 +302,11 @@ func TestVGTrainerLowersValidationLoss(t *testing.T) {
 		t.Fatal(err)
 	}
 	st := story.Story{ID: "s1", Text: "The dog sat near the car. A cat saw a tree.", Images: []story.Image{{ID: "1", Regions: []story.Region{{Box: [4]float64{0, 0, 8, 8}}, {Box: [4]float64{8, 8, 16, 16}}}}, {ID: "2", Regions: []story.Region{{Box: [4]float64{0, 0, 16, 16}}}}}}
-	boxes := ImageBoxes{Images: map[string]*imageproc.RGB{"1": task.image(rng, 0, 32), "2": task.image(rng, 2, 32)}}
-	var scores [2][]VGResult
-	for i, m := range []*GroundingModel{mem, loaded} {
-		gr := &Grounder{Model: m, GloVe: task.glove, Regions: boxes}
-		scores[i], err = gr.Score(ctx, []story.Story{st}, VGOptions{NoIDF: true})
+	boxes := rovist.ImageBoxes{Images: map[string]*imageproc.RGB{"1": task.image(rng, 0, 32), "2": task.image(rng, 2, 32)}}
+	var scores [2][]rovist.VGResult
+	for i, m := range []*rovist.GroundingModel{mem, loaded} {
+		gr := &rovist.Grounder{Model: m, GloVe: task.glove, Regions: boxes}
+		scores[i], err = gr.Score(ctx, []story.Story{st}, rovist.VGOptions{NoIDF: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -337,14 +339,20 @@ func TestVGTrainerLowersValidationLoss(t *testing.T) {
 		}
 		pvs = append(pvs, pv)
 	}
-	feats, err := loaded.imageFeatures(ctx, pvs)
+	// The scorer's embeddings are the unit-length image features.
+	feats, err := loaded.EmbedImages(ctx, pvs)
 	if err != nil {
 		t.Fatal(err)
 	}
 	worst := 0.0
 	for i, f := range feats {
+		row := slices.Clone(c.img[i*len(f) : (i+1)*len(f)])
+		var norm float64
+		for _, v := range row {
+			norm += float64(v) * float64(v)
+		}
 		for j, v := range f {
-			worst = math.Max(worst, math.Abs(float64(v-c.img[i*len(f)+j])))
+			worst = math.Max(worst, math.Abs(float64(v)-float64(row[j])/math.Sqrt(norm)))
 		}
 	}
 	if worst > 1e-5 {
@@ -435,7 +443,7 @@ func TestVGTrainerBadInput(t *testing.T) {
 			if err != nil {
 				return err
 			}
-			_, err = tr.Step(context.Background(), []VGExample{{Vector: make([]float32, 7)}})
+			_, err = tr.Step(context.Background(), []rovist.VGExample{{Vector: make([]float32, 7)}})
 			return err
 		}, "7-d word vector"},
 		{"empty batch", func() error {
@@ -454,11 +462,11 @@ func TestVGTrainerBadInput(t *testing.T) {
 			return err
 		}, "dropout"},
 		{"pairs without phrase column", func() error {
-			_, err := DecodeVGPairsCSV(strings.NewReader("image_id,bbox\n1,\"[1.0, 2.0, 3.0, 4.0]\"\n"), "pairs.csv")
+			_, err := rovist.DecodeVGPairsCSV(strings.NewReader("image_id,bbox\n1,\"[1.0, 2.0, 3.0, 4.0]\"\n"), "pairs.csv")
 			return err
 		}, "noun_phrase"},
 		{"pairs with a bad bbox", func() error {
-			_, err := DecodeVGPairsCSV(strings.NewReader("image_id,bbox,noun_phrase\n1,[1.0],a dog\n"), "pairs.csv")
+			_, err := rovist.DecodeVGPairsCSV(strings.NewReader("image_id,bbox,noun_phrase\n1,[1.0],a dog\n"), "pairs.csv")
 			return err
 		}, "line 2"},
 		{"no resume state", func() error {
@@ -470,29 +478,5 @@ func TestVGTrainerBadInput(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tc.wants) {
 			t.Errorf("%s: error %v, want one mentioning %q", tc.name, err, tc.wants)
 		}
-	}
-}
-
-// TestReadVGPairsCSV checks the columns, duplicate rows dropped as pandas
-// drop_duplicates does, and the story filter.
-func TestReadVGPairsCSV(t *testing.T) {
-	in := "noun_phrase,image_id,bbox,x\n" +
-		"a dog,1,\"[1.0, 2.0, 3.0, 4.0]\",a\n" +
-		"a dog,1,\"[1.0, 2.0, 3.0, 4.0]\",a\n" +
-		"a dog,1,\"[1.0, 2.0, 3.0, 4.0]\",b\n" +
-		"the car,2,\"[0.0, 0.0, 5.0, 5.0]\",a\n"
-	pairs, err := DecodeVGPairsCSV(strings.NewReader(in), "pairs.csv")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(pairs) != 3 || pairs[0] != (VGPair{"1", "[1.0, 2.0, 3.0, 4.0]", "a dog"}) || pairs[2].Phrase != "the car" {
-		t.Fatalf("pairs %+v", pairs)
-	}
-	set := &story.Set{}
-	if err := set.Add(story.Story{ID: "s", Text: "x", Images: []story.Image{{ID: "2"}}}); err != nil {
-		t.Fatal(err)
-	}
-	if got := VGPairsOfStories(set, pairs); len(got) != 1 || got[0].ImageID != "2" {
-		t.Errorf("pairs of the story: %+v", got)
 	}
 }

@@ -1,8 +1,9 @@
-package rovist
+package train
 
 import (
 	"context"
 	"encoding/json"
+	"github.com/storyeval/storyeval/rovist"
 	"math"
 	"os"
 	"path/filepath"
@@ -114,20 +115,20 @@ func TestVGTrainStepFixture(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pairs := make([]VGPair, len(b.Rows))
+	pairs := make([]rovist.VGPair, len(b.Rows))
 	for i, r := range b.Rows {
-		pairs[i] = VGPair{ImageID: r.ImageID.String(), BBox: r.BBox, Phrase: r.NounPhrase}
+		pairs[i] = rovist.VGPair{ImageID: r.ImageID.String(), BBox: r.BBox, Phrase: r.NounPhrase}
 	}
-	g, err := LoadGloVe(findOne(t, dir, "glove*.txt"), VGPhraseWords(pairs), GloVeOptions{})
+	g, err := rovist.LoadGloVe(findOne(t, dir, "glove*.txt"), rovist.VGPhraseWords(pairs), rovist.GloVeOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	crops := CropFolder{Dir: filepath.Dir(filepath.Join(dir, b.Rows[0].File))}
-	examples, err := VGExamples(pairs, crops, g)
+	crops := rovist.CropFolder{Dir: filepath.Dir(filepath.Join(dir, b.Rows[0].File))}
+	examples, err := rovist.VGExamples(pairs, crops, g)
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Inputs: crop files, tokens, GloVe hits and the phrase vectors.
+	// Inputs: crop files, tokens, rovist.GloVe hits and the phrase vectors.
 	phrases := load("phrase_embeddings.npy")
 	for i, r := range b.Rows {
 		if want := "file:" + filepath.Join(dir, r.File); examples[i].Crop.Key != want {
@@ -139,7 +140,7 @@ func TestVGTrainStepFixture(t *testing.T) {
 		}
 		for j, w := range toks {
 			if _, ok := g.Vector(w); j < len(r.GloveFound) && ok != r.GloveFound[j] {
-				t.Errorf("row %d: GloVe has %q: %v, want %v", i, w, ok, r.GloveFound[j])
+				t.Errorf("row %d: rovist.GloVe has %q: %v, want %v", i, w, ok, r.GloveFound[j])
 			}
 		}
 	}

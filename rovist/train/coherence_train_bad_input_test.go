@@ -1,4 +1,4 @@
-package rovist
+package train
 
 import (
 	"context"

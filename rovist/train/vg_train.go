@@ -1,10 +1,11 @@
-package rovist
+package train
 
 import (
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/storyeval/storyeval/rovist"
 	"io/fs"
 	"math"
 	"math/rand"
@@ -325,7 +326,7 @@ type VGStepResult struct {
 
 // Step trains on one batch: the symmetric loss of its pairs, its
 // gradients, and one Adam update (τ too with LearnTemperature).
-func (t *VGTrainer) Step(ctx context.Context, batch []VGExample) (VGStepResult, error) {
+func (t *VGTrainer) Step(ctx context.Context, batch []rovist.VGExample) (VGStepResult, error) {
 	loss, err := t.lossAndGradients(ctx, batch, true)
 	if err != nil {
 		return VGStepResult{}, err
@@ -336,12 +337,12 @@ func (t *VGTrainer) Step(ctx context.Context, batch []VGExample) (VGStepResult, 
 
 // Loss returns the symmetric loss of a batch without training (the
 // validation loss of the original's model.eval() pass).
-func (t *VGTrainer) Loss(ctx context.Context, batch []VGExample) (float64, error) {
+func (t *VGTrainer) Loss(ctx context.Context, batch []rovist.VGExample) (float64, error) {
 	return t.lossAndGradients(ctx, batch, false)
 }
 
 // pixels decodes and preprocesses the crops of a batch, in parallel.
-func (t *VGTrainer) pixels(batch []VGExample) ([][]float32, error) {
+func (t *VGTrainer) pixels(batch []rovist.VGExample) ([][]float32, error) {
 	pix := make([][]float32, len(batch))
 	err := parallel.Each(len(batch), 1, func(i int) error {
 		if batch[i].Crop.Load == nil {
@@ -363,7 +364,7 @@ func (t *VGTrainer) pixels(batch []VGExample) ([][]float32, error) {
 
 // lossAndGradients runs the forward pass and the loss on a batch and, with
 // grad, the backward pass, leaving the gradients in t.grads and t.dTau.
-func (t *VGTrainer) lossAndGradients(ctx context.Context, batch []VGExample, grad bool) (float64, error) {
+func (t *VGTrainer) lossAndGradients(ctx context.Context, batch []rovist.VGExample, grad bool) (float64, error) {
 	if len(batch) == 0 {
 		return 0, fmt.Errorf("rovist: vg training: empty batch")
 	}
@@ -437,7 +438,7 @@ func (t *VGTrainer) update() {
 // LRDecay. It stops early after EarlyStop epochs without a lower validation
 // loss, or when ctx is cancelled (returning the epochs completed and the
 // context's error).
-func (t *VGTrainer) Train(ctx context.Context, train, valid []VGExample) ([]VGEpochResult, error) {
+func (t *VGTrainer) Train(ctx context.Context, train, valid []rovist.VGExample) ([]VGEpochResult, error) {
 	if len(train) == 0 {
 		return nil, fmt.Errorf("rovist: vg training: no training examples")
 	}
@@ -489,7 +490,7 @@ func setVGCheckpoint(e *VGEpochResult, dir string) { e.Checkpoint = dir }
 
 // ValidationLoss returns the mean batch loss over examples in their order,
 // in batches of BatchSize, as the original's validation pass.
-func (t *VGTrainer) ValidationLoss(ctx context.Context, examples []VGExample) (float64, error) {
+func (t *VGTrainer) ValidationLoss(ctx context.Context, examples []rovist.VGExample) (float64, error) {
 	if len(examples) == 0 {
 		return math.NaN(), nil
 	}

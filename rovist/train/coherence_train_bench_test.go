@@ -1,4 +1,4 @@
-package rovist
+package train
 
 import (
 	"context"
@@ -53,7 +53,7 @@ func BenchmarkCoherenceTrainStepALBERTLarge(b *testing.B) {
 	}
 	ctx := context.Background()
 	start := time.Now()
-	if _, err := m.albert.Forward(ctx, encs, encoders.ForwardOptions{}); err != nil {
+	if _, err := m.Encoder().Forward(ctx, encs, encoders.ForwardOptions{}); err != nil {
 		b.Fatal(err)
 	}
 	forward := time.Since(start)
@@ -77,7 +77,7 @@ func BenchmarkCoherenceTrainStepALBERTLarge(b *testing.B) {
 	}
 	b.StopTimer()
 	stepS := step.Seconds() / float64(b.N)
-	flops := m.albert.FLOPs(8, 128)
+	flops := m.Encoder().FLOPs(8, 128)
 	b.ReportMetric(forward.Seconds(), "forward-s")
 	b.ReportMetric(flops/forward.Seconds()/1e9, "forward-GFLOP/s")
 	b.ReportMetric(trainForward.Seconds(), "train-forward-s")

@@ -1,9 +1,10 @@
-package rovist
+package train
 
 import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/storyeval/storyeval/rovist"
 	"math"
 	"math/rand"
 	"os"
@@ -313,11 +314,11 @@ func TestCoherenceTrainerLearnsSyntheticOrder(t *testing.T) {
 		t.Fatal(err)
 	}
 	stories := synthSOPStories(5, 4)
-	a, err := loaded.Score(ctx, stories, CoherenceOptions{})
+	a, err := loaded.Score(ctx, stories, rovist.CoherenceOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := mem.Score(ctx, stories, CoherenceOptions{})
+	b, err := mem.Score(ctx, stories, rovist.CoherenceOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -353,7 +354,7 @@ func TestCoherenceTrainerLearnsSyntheticOrder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := ck.Score(ctx, stories, CoherenceOptions{})
+	c, err := ck.Score(ctx, stories, rovist.CoherenceOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -445,11 +446,11 @@ func TestCoherenceSavedConfigIsTheTrainedOne(t *testing.T) {
 		t.Fatal(err)
 	}
 	stories := synthSOPStories(3, 7)
-	a, err := loaded.Score(ctx, stories, CoherenceOptions{})
+	a, err := loaded.Score(ctx, stories, rovist.CoherenceOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := mem.Score(ctx, stories, CoherenceOptions{})
+	b, err := mem.Score(ctx, stories, rovist.CoherenceOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,11 @@
-package rovist
+package train
 
 import (
 	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/storyeval/storyeval/internal/pyunicode"
 
 	"github.com/storyeval/storyeval/internal/sentences"
 	"github.com/storyeval/storyeval/story"
@@ -57,3 +61,15 @@ func checkSOPPairs(pairs []SOPPair, what string) error {
 	}
 	return nil
 }
+
+// checkText rejects text that is not valid UTF-8, as the scorer does.
+func checkText(s string) error {
+	if !utf8.ValidString(s) {
+		return fmt.Errorf("story text is not valid UTF-8")
+	}
+	return nil
+}
+
+// pyStrip is Python's str.strip(), which the scorer compares sentences
+// after.
+func pyStrip(s string) string { return strings.TrimFunc(s, pyunicode.IsSpace) }

@@ -1,4 +1,4 @@
-package rovist_test
+package train_test
 
 import (
 	"fmt"

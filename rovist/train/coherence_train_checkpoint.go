@@ -1,8 +1,9 @@
-package rovist
+package train
 
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/storyeval/storyeval/rovist"
 	"io"
 	"maps"
 	"math"
@@ -39,8 +40,8 @@ type coherenceEpochJSON struct {
 // LoadCoherenceModelDir loads a RoViST-C model folder as the trainer writes
 // it (SaveModel, or a checkpoint folder): CoherenceWeightsFile beside the
 // ALBERT config.json and spiece.model.
-func LoadCoherenceModelDir(dir string) (*CoherenceModel, error) {
-	return LoadCoherenceModel(filepath.Join(dir, CoherenceWeightsFile), dir)
+func LoadCoherenceModelDir(dir string) (*rovist.CoherenceModel, error) {
+	return rovist.LoadCoherenceModel(filepath.Join(dir, CoherenceWeightsFile), dir)
 }
 
 // weightTensors lists the classifier's weights in the reference state_dict
@@ -87,7 +88,7 @@ func (t *CoherenceTrainer) SaveModel(dir string) error {
 }
 
 // Model returns a scorer with the current weights.
-func (t *CoherenceTrainer) Model() (*CoherenceModel, error) {
+func (t *CoherenceTrainer) Model() (*rovist.CoherenceModel, error) {
 	f, err := os.CreateTemp("", "rovist-c-*.safetensors")
 	if err != nil {
 		return nil, fmt.Errorf("rovist: %w", err)
@@ -106,7 +107,7 @@ func (t *CoherenceTrainer) Model() (*CoherenceModel, error) {
 		return nil, fmt.Errorf("rovist: %w", err)
 	}
 	defer st.Close()
-	return NewCoherenceModel(t.cfg, st, t.tok)
+	return rovist.NewCoherenceModel(t.cfg, st, t.tok)
 }
 
 // albertConfigJSON returns config.json for a saved model: the members of

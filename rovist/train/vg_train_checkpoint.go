@@ -1,7 +1,8 @@
-package rovist
+package train
 
 import (
 	"fmt"
+	"github.com/storyeval/storyeval/rovist"
 	"io"
 	"math"
 	"os"
@@ -145,7 +146,7 @@ func ResumeVGTrainer(dir string, opts VGTrainOptions) (*VGTrainer, error) {
 // GroundingModel returns the scorer's model with the trainer's current
 // weights (a copy: training on does not change it), the model that
 // LoadGroundingModel reads back from a folder SaveModel wrote.
-func (t *VGTrainer) GroundingModel() (*GroundingModel, error) {
+func (t *VGTrainer) GroundingModel() (*rovist.GroundingModel, error) {
 	tmp, err := os.MkdirTemp("", "rovist-vg-model")
 	if err != nil {
 		return nil, fmt.Errorf("rovist: vg training: %w", err)
@@ -155,5 +156,5 @@ func (t *VGTrainer) GroundingModel() (*GroundingModel, error) {
 	if err := t.SaveModel(dir); err != nil {
 		return nil, err
 	}
-	return LoadGroundingModel(filepath.Join(dir, VGModelFile), dir)
+	return rovist.LoadGroundingModel(filepath.Join(dir, VGModelFile), dir)
 }
