@@ -87,26 +87,16 @@ func (t *CoherenceTrainer) SaveModel(dir string) error {
 	return nil
 }
 
-// Model returns a scorer with the current weights.
+// Model returns a scorer with the current weights (a copy: training on
+// does not change it), built in memory.
 func (t *CoherenceTrainer) Model() (*rovist.CoherenceModel, error) {
-	f, err := os.CreateTemp("", "rovist-c-*.safetensors")
+	ts := t.net.p.tensors()
+	st, err := copiedState(len(ts), func(i int) checkpoint.Float32Tensor {
+		return checkpoint.Float32Tensor{Name: ts[i].name, Shape: ts[i].shape, Data: ts[i].data}
+	})
 	if err != nil {
-		return nil, fmt.Errorf("rovist: %w", err)
+		return nil, err
 	}
-	name := f.Name()
-	defer os.Remove(name)
-	err = safetensors.Write(f, t.weightTensors(), map[string]string{"format": "pt"})
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return nil, fmt.Errorf("rovist: %w", err)
-	}
-	st, err := checkpoint.Open(name)
-	if err != nil {
-		return nil, fmt.Errorf("rovist: %w", err)
-	}
-	defer st.Close()
 	return rovist.NewCoherenceModel(t.cfg, st, t.tok)
 }
 

@@ -16,5 +16,7 @@
 // Gradients come from hand-written backward passes (internal/backprop),
 // each checked against central finite differences in float64. Checkpoints
 // are written atomically per epoch with Adam's moments, and resuming
-// reaches the weights of an uninterrupted run.
+// reaches the weights of an uninterrupted run. Trained models reach the
+// scorer in memory (CoherenceTrainer.Model, VGTrainer.GroundingModel), with
+// no temporary file.
 package train

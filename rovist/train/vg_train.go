@@ -117,6 +117,8 @@ type VGTrainer struct {
 	geom      vgGeometry
 	vitConfig []byte // config.json as read, written into checkpoints
 	procJSON  []byte // preprocessor_config.json as read ("" for the defaults)
+	vitCfg    encoders.ViTConfig
+	pcfg      imageproc.ProcessorConfig // the image processing procJSON gives
 	proc      *imageproc.Processor
 	net       *vgNetwork[float32]
 	grads     *vgParams[float32]
@@ -205,7 +207,7 @@ func NewVGTrainer(checkpointPath, vitDir string, opts VGTrainOptions) (*VGTraine
 		return nil, fmt.Errorf("rovist: vg training: %s: %w", checkpointPath, err)
 	}
 	t := &VGTrainer{
-		opts: opts, geom: geom, vitConfig: cfgData, procJSON: procJSON, proc: proc,
+		opts: opts, geom: geom, vitConfig: cfgData, procJSON: procJSON, vitCfg: cfg, pcfg: pcfg, proc: proc,
 		net:   &vgNetwork[float32]{p: p, heads: geom.heads, eps: geom.eps, buf: &backprop.Arena[float32]{}},
 		grads: p.zeroLike(), m: p.zeroLike(), v: p.zeroLike(),
 		opt:  backprop.Adam{LR: opts.LearningRate, Beta1: 0.9, Beta2: 0.999, Eps: 1e-8, WeightDecay: opts.WeightDecay},

@@ -2,6 +2,7 @@ package train
 
 import (
 	"fmt"
+	"github.com/storyeval/storyeval/encoders/checkpoint"
 	"github.com/storyeval/storyeval/rovist"
 	"io"
 	"math"
@@ -144,17 +145,15 @@ func ResumeVGTrainer(dir string, opts VGTrainOptions) (*VGTrainer, error) {
 }
 
 // GroundingModel returns the scorer's model with the trainer's current
-// weights (a copy: training on does not change it), the model that
-// LoadGroundingModel reads back from a folder SaveModel wrote.
+// weights (a copy: training on does not change it), built in memory: the
+// model that LoadGroundingModel reads back from a folder SaveModel wrote.
 func (t *VGTrainer) GroundingModel() (*rovist.GroundingModel, error) {
-	tmp, err := os.MkdirTemp("", "rovist-vg-model")
+	ts := t.net.p.tensors()
+	st, err := copiedState(len(ts), func(i int) checkpoint.Float32Tensor {
+		return checkpoint.Float32Tensor{Name: ts[i].name, Shape: ts[i].shape, Data: ts[i].data}
+	})
 	if err != nil {
-		return nil, fmt.Errorf("rovist: vg training: %w", err)
-	}
-	defer os.RemoveAll(tmp)
-	dir := filepath.Join(tmp, "model")
-	if err := t.SaveModel(dir); err != nil {
 		return nil, err
 	}
-	return rovist.LoadGroundingModel(filepath.Join(dir, VGModelFile), dir)
+	return rovist.NewGroundingModel(t.vitCfg, t.pcfg, st)
 }
