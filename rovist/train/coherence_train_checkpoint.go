@@ -169,7 +169,7 @@ func ResumeCoherenceTrainer(dir string, opts CoherenceTrainOptions) (*CoherenceT
 	if err != nil {
 		return nil, err
 	}
-	if err := trainckpt.ReadMoments(dir, t.coherenceMoments()); err != nil {
+	if err := trainckpt.ReadMoments(dir, t.coherenceMoments(), openTensors); err != nil {
 		return nil, fmt.Errorf("rovist: %w", err)
 	}
 	t.adam.Step, t.epoch, t.bad = st.AdamStep, st.Epoch, st.Bad

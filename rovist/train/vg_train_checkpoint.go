@@ -132,7 +132,7 @@ func ResumeVGTrainer(dir string, opts VGTrainOptions) (*VGTrainer, error) {
 		return nil, err
 	}
 	t.tau = st.Temperature
-	if err := trainckpt.ReadMoments(dir, t.vgMoments()); err != nil {
+	if err := trainckpt.ReadMoments(dir, t.vgMoments(), openTensors); err != nil {
 		return nil, fmt.Errorf("rovist: vg checkpoint: %w", err)
 	}
 	t.opt.Step, t.epoch, t.tauM, t.tauV = st.AdamStep, st.Epoch, st.TempM, st.TempV

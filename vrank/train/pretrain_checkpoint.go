@@ -120,7 +120,7 @@ func ResumePretrainer(dir string, opts PretrainOptions) (*Pretrainer, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := trainckpt.ReadMoments(dir, t.moments()); err != nil {
+	if err := trainckpt.ReadMoments(dir, t.moments(), openTensors); err != nil {
 		return nil, fmt.Errorf("vrank: %w", err)
 	}
 	t.adam.Step, t.epoch = st.AdamStep, st.Epoch

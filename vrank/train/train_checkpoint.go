@@ -90,7 +90,7 @@ func ResumeTrainer(dir string, opts Options) (*Trainer, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := trainckpt.ReadMoments(dir, t.moments()); err != nil {
+	if err := trainckpt.ReadMoments(dir, t.moments(), openTensors); err != nil {
 		return nil, fmt.Errorf("vrank: %w", err)
 	}
 	t.opt.Step = st.AdamStep
