@@ -1,8 +1,10 @@
 // Package randmodel writes model files with random weights in the shapes of
 // the published models (CLIP ViT-B/32, ViT-B/16 in21k as RoViST-VG holds
-// it, albert-large as RoViST-C holds it), and synthetic JPEG images, for
-// the full-size benchmarks of several packages: speed does not depend on
-// the weights' values, and the real checkpoints cannot be shipped.
+// it, albert-large as RoViST-C holds it), for the full-size benchmarks of
+// several packages: speed does not depend on the weights' values, and the
+// real checkpoints cannot be shipped. (Synthetic images, crops and GloVe
+// files for the same benchmarks are in internal/randmodel, which stays
+// below encoders.)
 //
 // Values follow the usual initialisation of these models: biases 0, layer
 // norm weights 1, CLIP's logit_scale ln(1/0.07), every other value normal
