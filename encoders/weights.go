@@ -5,6 +5,7 @@ import (
 	"math/rand"
 
 	"github.com/storyeval/storyeval/encoders/checkpoint"
+	"github.com/storyeval/storyeval/encoders/compute"
 )
 
 // weightReader reads named parameters from a checkpoint, checking their
@@ -18,27 +19,30 @@ type weightReader struct {
 	// is drawn from N(0, 0.02²), for benchmarks at full model size without
 	// a weight file.
 	random *rand.Rand
+	// be receives the parameters (param).
+	be compute.Backend
 }
 
 // newWeightReader picks the prefix under which probe exists: "" or one of
 // prefixes (e.g. "bert." for a BertFor… checkpoint).
-func newWeightReader(st *checkpoint.State, probe string, prefixes ...string) (*weightReader, error) {
+func newWeightReader(st *checkpoint.State, be compute.Backend, probe string, prefixes ...string) (*weightReader, error) {
 	for _, p := range append([]string{""}, prefixes...) {
 		if st.Has(p + probe) {
-			return &weightReader{st: st, prefix: p}, nil
+			return &weightReader{st: st, prefix: p, be: be}, nil
 		}
 	}
 	return nil, fmt.Errorf("checkpoint has no %q (tried prefixes %q)", probe, prefixes)
 }
 
 // buildFromState builds a model with build from the weights of st, read
-// under the first of "" and prefixes at which probe exists.
-func buildFromState[C, M any](st *checkpoint.State, cfg C, build func(C, *weightReader) (M, error), probe string, prefixes ...string) (M, error) {
+// under the first of "" and prefixes at which probe exists, onto the
+// backend opts choose.
+func buildFromState[C, M any](st *checkpoint.State, opts []Options, cfg C, build func(C, *weightReader) (M, error), probe string, prefixes ...string) (M, error) {
 	var zero M
 	if st == nil {
 		return zero, fmt.Errorf("encoders: nil checkpoint")
 	}
-	r, err := newWeightReader(st, probe, prefixes...)
+	r, err := newWeightReader(st, optionsOf(opts).backend(), probe, prefixes...)
 	if err != nil {
 		return zero, err
 	}
@@ -74,7 +78,7 @@ func (r *weightReader) randomTensor(shape []int) []float32 {
 // root returns a reader of the same source without the prefix, for heads
 // stored beside a prefixed encoder.
 func (r *weightReader) root() *weightReader {
-	return &weightReader{st: r.st, random: r.random}
+	return &weightReader{st: r.st, random: r.random, be: r.be}
 }
 
 // tensor reads name and checks it has the given shape.
@@ -112,16 +116,26 @@ func (r *weightReader) tensor(name string, shape ...int) []float32 {
 	return data
 }
 
+// param reads name like tensor and hands it to the backend; nil after an
+// error.
+func (r *weightReader) param(name string, shape ...int) compute.Tensor {
+	data := r.tensor(name, shape...)
+	if r.err != nil {
+		return nil
+	}
+	return compute.Adopt(r.be, data)
+}
+
 // linear reads prefix.weight [out, in] and, if bias, prefix.bias [out].
 func (r *weightReader) linear(prefix string, out, in int, bias bool) linear {
-	l := linear{w: r.tensor(prefix+".weight", out, in), in: in, out: out}
+	l := linear{w: r.param(prefix+".weight", out, in), in: in, out: out}
 	if bias {
-		l.b = r.tensor(prefix+".bias", out)
+		l.b = r.param(prefix+".bias", out)
 	}
 	return l
 }
 
 // layerNorm reads prefix.weight and prefix.bias [dim].
 func (r *weightReader) layerNorm(prefix string, dim int, eps float64) layerNorm {
-	return layerNorm{gamma: r.tensor(prefix+".weight", dim), beta: r.tensor(prefix+".bias", dim), eps: eps}
+	return layerNorm{gamma: r.param(prefix+".weight", dim), beta: r.param(prefix+".bias", dim), eps: eps, width: dim}
 }

@@ -9,7 +9,7 @@
 //
 // Every block is generic over float32 (training) and float64 (the
 // finite-difference checks of the backward passes), runs its matrix
-// products through the BLAS the encoders package installs, and sums its
+// products through the CPU backend of encoders/compute, and sums its
 // reductions in a fixed order, so results do not depend on the number of
 // workers. Backward passes accumulate parameter gradients (+=) into a
 // gradient value of the same type as the parameters (Linear, Norm).

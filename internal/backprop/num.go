@@ -2,51 +2,24 @@ package backprop
 
 import (
 	"math"
-	"sync"
 
-	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/blas/gonum"
-	"gorgonia.org/tensor"
-
-	"github.com/storyeval/storyeval/encoders"
+	"github.com/storyeval/storyeval/encoders/compute"
 )
-
-// blasOnce installs the encoders' default BLAS (the project's SGEMM, or
-// OpenBLAS with the openblas tag) before the first product, unless the
-// program chose one, as the encoders do before their first product: a
-// training run must not change its rounding when a scorer's forward pass
-// (which installs it) happens to run in between.
-var blasOnce sync.Once
-
-func ensureBLAS() {
-	blasOnce.Do(func() {
-		if _, untouched := tensor.WhichBLAS().(gonum.Implementation); untouched {
-			encoders.UseDefaultBLAS()
-		}
-	})
-}
 
 // Float is the element type of the training passes: float32 for training,
 // float64 for the finite-difference checks of the backward passes.
 type Float interface{ ~float32 | ~float64 }
 
-// Gemm computes c = alpha·op(a)·op(b) + beta·c for row-major matrices with
-// the BLAS gorgonia.org/tensor uses (the encoders' default unless the
-// program chose another with encoders.UseBLAS or tensor.Use).
+// Gemm computes c = alpha·op(a)·op(b) + beta·c for row-major matrices on
+// the host with the CPU backend's BLAS (the project's SGEMM, or OpenBLAS
+// with the openblas tag), whatever other code of the process uses.
 func Gemm[T Float](transA, transB bool, m, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, c []T, ldc int) {
-	ensureBLAS()
-	ta, tb := blas.NoTrans, blas.NoTrans
-	if transA {
-		ta = blas.Trans
-	}
-	if transB {
-		tb = blas.Trans
-	}
+	cpu := compute.CPU()
 	switch cc := any(c).(type) {
 	case []float32:
-		tensor.WhichBLAS().Sgemm(ta, tb, m, n, k, float32(alpha), any(a).([]float32), lda, any(b).([]float32), ldb, float32(beta), cc, ldc)
+		cpu.Gemm(transA, transB, m, n, k, float32(alpha), compute.Host(any(a).([]float32)), lda, compute.Host(any(b).([]float32)), ldb, float32(beta), compute.Host(cc), ldc)
 	case []float64:
-		tensor.WhichBLAS().Dgemm(ta, tb, m, n, k, float64(alpha), any(a).([]float64), lda, any(b).([]float64), ldb, float64(beta), cc, ldc)
+		cpu.Gemm64(transA, transB, m, n, k, float64(alpha), any(a).([]float64), lda, any(b).([]float64), ldb, float64(beta), cc, ldc)
 	}
 }
 
