@@ -6,6 +6,7 @@ import (
 
 	"github.com/storyeval/storyeval/encoders/checkpoint"
 	"github.com/storyeval/storyeval/encoders/compute"
+	"github.com/storyeval/storyeval/encoders/nn"
 	"github.com/storyeval/storyeval/encoders/tokenize"
 	"gorgonia.org/tensor"
 )
@@ -36,6 +37,7 @@ type ALBERTConfig struct {
 type ALBERT struct {
 	cfg                      ALBERTConfig
 	be                       compute.Backend
+	walk                     []paramRef
 	wordEmb, posEmb, typeEmb compute.Tensor
 	embNorm                  layerNorm
 	mapIn                    linear
@@ -63,8 +65,21 @@ func LoadALBERT(dir string, opts ...Options) (*ALBERT, error) {
 // NewALBERT builds an ALBERT model from a configuration and an open
 // checkpoint; the weights are copied, so st may be closed afterwards.
 func NewALBERT(cfg ALBERTConfig, st *checkpoint.State, opts ...Options) (*ALBERT, error) {
-	return buildFromState(st, opts, cfg, newALBERT, albertParams.wordEmb, albertParams.prefixes...)
+	return NewALBERTFrom(cfg, CheckpointWeights(st), opts...)
 }
+
+// NewALBERTFrom builds a ALBERT model from a configuration and weights from any
+// source (a checkpoint, a trainer's tensors in memory, random values) onto
+// the backend opts choose.
+func NewALBERTFrom(cfg ALBERTConfig, w Weights, opts ...Options) (*ALBERT, error) {
+	return buildFrom(w, opts, cfg, newALBERT, albertParams.wordEmb, albertParams.prefixes...)
+}
+
+// Params returns a copy of the model's parameters under their checkpoint
+// names, shapes and order as its constructor read them (a prefix the
+// checkpoint had included): what nn.WriteSafetensors saves and
+// ParamWeights builds the same model from.
+func (m *ALBERT) Params() []nn.Param[float32] { return params(m.be, m.walk) }
 
 // newALBERT builds the model from any weight source (a checkpoint, or random
 // weights for benchmarks).
@@ -140,6 +155,7 @@ func newALBERT(cfg ALBERTConfig, r *weightReader) (*ALBERT, error) {
 			return nil, e
 		}
 	}
+	m.walk = *r.walk
 	return m, nil
 }
 

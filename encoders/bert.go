@@ -6,6 +6,7 @@ import (
 
 	"github.com/storyeval/storyeval/encoders/checkpoint"
 	"github.com/storyeval/storyeval/encoders/compute"
+	"github.com/storyeval/storyeval/encoders/nn"
 	"github.com/storyeval/storyeval/encoders/tokenize"
 )
 
@@ -30,6 +31,7 @@ type BERTConfig struct {
 type BERT struct {
 	cfg                      BERTConfig
 	be                       compute.Backend
+	walk                     []paramRef
 	wordEmb, posEmb, typeEmb compute.Tensor
 	embNorm                  layerNorm
 	layers                   []encoderLayer
@@ -43,8 +45,21 @@ func LoadBERT(dir string, opts ...Options) (*BERT, error) { return loadModel(dir
 // NewBERT builds a BERT model from a configuration and an open checkpoint;
 // the weights are copied, so st may be closed afterwards.
 func NewBERT(cfg BERTConfig, st *checkpoint.State, opts ...Options) (*BERT, error) {
-	return buildFromState(st, opts, cfg, newBERT, bertParams.wordEmb, bertParams.prefixes...)
+	return NewBERTFrom(cfg, CheckpointWeights(st), opts...)
 }
+
+// NewBERTFrom builds a BERT model from a configuration and weights from any
+// source (a checkpoint, a trainer's tensors in memory, random values) onto
+// the backend opts choose.
+func NewBERTFrom(cfg BERTConfig, w Weights, opts ...Options) (*BERT, error) {
+	return buildFrom(w, opts, cfg, newBERT, bertParams.wordEmb, bertParams.prefixes...)
+}
+
+// Params returns a copy of the model's parameters under their checkpoint
+// names, shapes and order as its constructor read them (a prefix the
+// checkpoint had included): what nn.WriteSafetensors saves and
+// ParamWeights builds the same model from.
+func (m *BERT) Params() []nn.Param[float32] { return params(m.be, m.walk) }
 
 // newBERT builds the model from any weight source (a checkpoint, or random
 // weights for benchmarks).
@@ -85,6 +100,7 @@ func newBERT(cfg BERTConfig, r *weightReader) (*BERT, error) {
 	if r.err != nil {
 		return nil, r.err
 	}
+	m.walk = *r.walk
 	return m, nil
 }
 

@@ -8,6 +8,7 @@ import (
 	"github.com/storyeval/storyeval/encoders/checkpoint"
 	"github.com/storyeval/storyeval/encoders/compute"
 	"github.com/storyeval/storyeval/encoders/imageproc"
+	"github.com/storyeval/storyeval/encoders/nn"
 	"github.com/storyeval/storyeval/encoders/tokenize"
 	"gorgonia.org/tensor"
 )
@@ -40,8 +41,9 @@ type CLIPConfig struct {
 // projections into the shared space and the learned logit scale. It is
 // immutable and safe for concurrent use.
 type CLIP struct {
-	cfg CLIPConfig
-	be  compute.Backend
+	cfg  CLIPConfig
+	be   compute.Backend
+	walk []paramRef
 
 	tokenEmb, textPos compute.Tensor
 	textLayers        []encoderLayer
@@ -96,8 +98,21 @@ func (c *CLIPTowerConfig) defaults() {
 
 // NewCLIP builds a CLIP model from a configuration and an open checkpoint.
 func NewCLIP(cfg CLIPConfig, st *checkpoint.State, opts ...Options) (*CLIP, error) {
-	return buildFromState(st, opts, cfg, newCLIP, clipParams.text+clipParams.tokenEmb, "clip.", "model.")
+	return NewCLIPFrom(cfg, CheckpointWeights(st), opts...)
 }
+
+// NewCLIPFrom builds a CLIP model from a configuration and weights from any
+// source (a checkpoint, a trainer's tensors in memory, random values) onto
+// the backend opts choose.
+func NewCLIPFrom(cfg CLIPConfig, w Weights, opts ...Options) (*CLIP, error) {
+	return buildFrom(w, opts, cfg, newCLIP, clipParams.text+clipParams.tokenEmb, "clip.", "model.")
+}
+
+// Params returns a copy of the model's parameters under their checkpoint
+// names, shapes and order as its constructor read them (a prefix the
+// checkpoint had included): what nn.WriteSafetensors saves and
+// ParamWeights builds the same model from.
+func (m *CLIP) Params() []nn.Param[float32] { return params(m.be, m.walk) }
 
 // newCLIP builds the model from any weight source (a checkpoint, or random
 // weights for benchmarks).
@@ -138,6 +153,7 @@ func newCLIP(cfg CLIPConfig, r *weightReader) (*CLIP, error) {
 	if r.err != nil {
 		return nil, r.err
 	}
+	m.walk = *r.walk
 	return m, nil
 }
 

@@ -7,6 +7,7 @@ import (
 	"github.com/storyeval/storyeval/encoders/checkpoint"
 	"github.com/storyeval/storyeval/encoders/compute"
 	"github.com/storyeval/storyeval/encoders/imageproc"
+	"github.com/storyeval/storyeval/encoders/nn"
 	"gorgonia.org/tensor"
 )
 
@@ -31,6 +32,7 @@ type ViTConfig struct {
 type ViT struct {
 	cfg        ViTConfig
 	be         compute.Backend
+	walk       []paramRef
 	cls, pos   compute.Tensor
 	patch      patchEmbedding
 	layers     []encoderLayer
@@ -45,8 +47,21 @@ func LoadViT(dir string, opts ...Options) (*ViT, error) { return loadModel(dir, 
 
 // NewViT builds a ViT model from a configuration and an open checkpoint.
 func NewViT(cfg ViTConfig, st *checkpoint.State, opts ...Options) (*ViT, error) {
-	return buildFromState(st, opts, cfg, newViT, vitParams.cls, vitParams.prefixes...)
+	return NewViTFrom(cfg, CheckpointWeights(st), opts...)
 }
+
+// NewViTFrom builds a ViT model from a configuration and weights from any
+// source (a checkpoint, a trainer's tensors in memory, random values) onto
+// the backend opts choose.
+func NewViTFrom(cfg ViTConfig, w Weights, opts ...Options) (*ViT, error) {
+	return buildFrom(w, opts, cfg, newViT, vitParams.cls, vitParams.prefixes...)
+}
+
+// Params returns a copy of the model's parameters under their checkpoint
+// names, shapes and order as its constructor read them (a prefix the
+// checkpoint had included): what nn.WriteSafetensors saves and
+// ParamWeights builds the same model from.
+func (m *ViT) Params() []nn.Param[float32] { return params(m.be, m.walk) }
 
 // newViT builds the model from any weight source (a checkpoint, or random
 // weights for benchmarks).
@@ -93,6 +108,7 @@ func newViT(cfg ViTConfig, r *weightReader) (*ViT, error) {
 			return nil, e
 		}
 	}
+	m.walk = *r.walk
 	return m, nil
 }
 

@@ -1,4 +1,4 @@
-package backprop
+package nn
 
 import (
 	"math"
@@ -48,35 +48,12 @@ const (
 func sqrtF(x float64) float64 { return math.Sqrt(x) }
 func expF(x float64) float64  { return math.Exp(x) }
 
-// ExpNonPositive returns e^x for x ≤ 0 with a relative error below 1e-8,
-// well under float32's 6e-8, several times faster than math.Exp; the
-// attention softmax calls it for every score. With x = k·ln2 + r,
-// |r| ≤ ln2/2, e^x = 2^k·e^r where e^r is its Taylor polynomial to r⁷
-// (remainder below |r|⁸/8! ≈ 5e-9) and 2^k is built in the exponent bits.
-// Results below e^−708 flush to 0, which a float32 softmax weight is
-// anyway.
-func ExpNonPositive(x float64) float64 {
-	if x < -708 {
-		return 0
-	}
-	const (
-		invLn2 = 1.44269504088896340736
-		ln2Hi  = 6.93147180369123816490e-01
-		ln2Lo  = 1.90821492927058770002e-10
-	)
-	k := math.Round(x * invLn2)
-	r := (x - k*ln2Hi) - k*ln2Lo
-	// Horner form of Σ rⁱ/i! for i = 0…7.
-	p := 1 + r*(1+r*(1.0/2+r*(1.0/6+r*(1.0/24+r*(1.0/120+r*(1.0/720+r*(1.0/5040)))))))
-	return p * math.Float64frombits(uint64(int64(k)+1023)<<52)
-}
-
-// SoftmaxExp is e^x for the softmax's x ≤ 0: ExpNonPositive in float32,
+// SoftmaxExp is e^x for the softmax's x ≤ 0: compute.ExpNonPositive in float32,
 // whose rounding hides its 1e-8 error, and math.Exp in float64, where the
 // finite-difference checks need the exact function.
 func SoftmaxExp[T Float](x T) T {
 	if _, f64 := any(x).(float64); f64 {
 		return T(math.Exp(float64(x)))
 	}
-	return T(ExpNonPositive(float64(x)))
+	return T(compute.ExpNonPositive(float64(x)))
 }
