@@ -6,7 +6,6 @@ import (
 
 	"github.com/storyeval/storyeval/encoders/checkpoint"
 	"github.com/storyeval/storyeval/encoders/compute"
-	"github.com/storyeval/storyeval/encoders/nn"
 	"github.com/storyeval/storyeval/encoders/tokenize"
 	"gorgonia.org/tensor"
 )
@@ -35,9 +34,8 @@ type ALBERTConfig struct {
 // (sentence-order prediction, sequence classification, masked LM). It is
 // immutable and safe for concurrent use.
 type ALBERT struct {
-	cfg                      ALBERTConfig
-	be                       compute.Backend
-	walk                     []paramRef
+	cfg ALBERTConfig
+	model
 	wordEmb, posEmb, typeEmb compute.Tensor
 	embNorm                  layerNorm
 	mapIn                    linear
@@ -75,12 +73,6 @@ func NewALBERTFrom(cfg ALBERTConfig, w Weights, opts ...Options) (*ALBERT, error
 	return buildFrom(w, opts, cfg, newALBERT, albertParams.wordEmb, albertParams.prefixes...)
 }
 
-// Params returns a copy of the model's parameters under their checkpoint
-// names, shapes and order as its constructor read them (a prefix the
-// checkpoint had included): what nn.WriteSafetensors saves and
-// ParamWeights builds the same model from.
-func (m *ALBERT) Params() []nn.Param[float32] { return params(m.be, m.walk) }
-
 // newALBERT builds the model from any weight source (a checkpoint, or random
 // weights for benchmarks).
 func newALBERT(cfg ALBERTConfig, r *weightReader) (*ALBERT, error) {
@@ -93,7 +85,7 @@ func newALBERT(cfg ALBERTConfig, r *weightReader) (*ALBERT, error) {
 	eps := cfg.LayerNormEps
 	m := &ALBERT{
 		cfg:     cfg,
-		be:      r.be,
+		model:   model{be: r.be},
 		wordEmb: r.param(p.wordEmb, cfg.VocabSize, E),
 		posEmb:  r.param(p.posEmb, cfg.MaxPositionEmbeddings, E),
 		typeEmb: r.param(p.typeEmb, cfg.TypeVocabSize, E),

@@ -6,7 +6,6 @@ import (
 
 	"github.com/storyeval/storyeval/encoders/checkpoint"
 	"github.com/storyeval/storyeval/encoders/compute"
-	"github.com/storyeval/storyeval/encoders/nn"
 	"github.com/storyeval/storyeval/encoders/tokenize"
 )
 
@@ -29,9 +28,8 @@ type BERTConfig struct {
 // optional pooler tanh(dense(h_CLS)). It is immutable and safe for
 // concurrent use.
 type BERT struct {
-	cfg                      BERTConfig
-	be                       compute.Backend
-	walk                     []paramRef
+	cfg BERTConfig
+	model
 	wordEmb, posEmb, typeEmb compute.Tensor
 	embNorm                  layerNorm
 	layers                   []encoderLayer
@@ -55,12 +53,6 @@ func NewBERTFrom(cfg BERTConfig, w Weights, opts ...Options) (*BERT, error) {
 	return buildFrom(w, opts, cfg, newBERT, bertParams.wordEmb, bertParams.prefixes...)
 }
 
-// Params returns a copy of the model's parameters under their checkpoint
-// names, shapes and order as its constructor read them (a prefix the
-// checkpoint had included): what nn.WriteSafetensors saves and
-// ParamWeights builds the same model from.
-func (m *BERT) Params() []nn.Param[float32] { return params(m.be, m.walk) }
-
 // newBERT builds the model from any weight source (a checkpoint, or random
 // weights for benchmarks).
 func newBERT(cfg BERTConfig, r *weightReader) (*BERT, error) {
@@ -72,7 +64,7 @@ func newBERT(cfg BERTConfig, r *weightReader) (*BERT, error) {
 	H, I := cfg.HiddenSize, cfg.IntermediateSize
 	m := &BERT{
 		cfg:     cfg,
-		be:      r.be,
+		model:   model{be: r.be},
 		wordEmb: r.param(p.wordEmb, cfg.VocabSize, H),
 		posEmb:  r.param(p.posEmb, cfg.MaxPositionEmbeddings, H),
 		typeEmb: r.param(p.typeEmb, cfg.TypeVocabSize, H),

@@ -8,7 +8,6 @@ import (
 	"github.com/storyeval/storyeval/encoders/checkpoint"
 	"github.com/storyeval/storyeval/encoders/compute"
 	"github.com/storyeval/storyeval/encoders/imageproc"
-	"github.com/storyeval/storyeval/encoders/nn"
 	"github.com/storyeval/storyeval/encoders/tokenize"
 	"gorgonia.org/tensor"
 )
@@ -41,9 +40,8 @@ type CLIPConfig struct {
 // projections into the shared space and the learned logit scale. It is
 // immutable and safe for concurrent use.
 type CLIP struct {
-	cfg  CLIPConfig
-	be   compute.Backend
-	walk []paramRef
+	cfg CLIPConfig
+	model
 
 	tokenEmb, textPos compute.Tensor
 	textLayers        []encoderLayer
@@ -108,12 +106,6 @@ func NewCLIPFrom(cfg CLIPConfig, w Weights, opts ...Options) (*CLIP, error) {
 	return buildFrom(w, opts, cfg, newCLIP, clipParams.text+clipParams.tokenEmb, "clip.", "model.")
 }
 
-// Params returns a copy of the model's parameters under their checkpoint
-// names, shapes and order as its constructor read them (a prefix the
-// checkpoint had included): what nn.WriteSafetensors saves and
-// ParamWeights builds the same model from.
-func (m *CLIP) Params() []nn.Param[float32] { return params(m.be, m.walk) }
-
 // newCLIP builds the model from any weight source (a checkpoint, or random
 // weights for benchmarks).
 func newCLIP(cfg CLIPConfig, r *weightReader) (*CLIP, error) {
@@ -132,7 +124,7 @@ func newCLIP(cfg CLIPConfig, r *weightReader) (*CLIP, error) {
 		return nil, fmt.Errorf("vision_config: %w", err)
 	}
 	p := clipParams
-	m := &CLIP{cfg: cfg, be: r.be, patch: patchEmbedding{channels: v.NumChannels, patch: v.PatchSize, imgSize: v.ImageSize}}
+	m := &CLIP{cfg: cfg, model: model{be: r.be}, patch: patchEmbedding{channels: v.NumChannels, patch: v.PatchSize, imgSize: v.ImageSize}}
 	m.tokenEmb = r.param(p.text+p.tokenEmb, t.VocabSize, t.HiddenSize)
 	m.textPos = r.param(p.text+p.textPos, t.MaxPositionEmbeddings, t.HiddenSize)
 	m.textLayers = clipTowerLayers(r, p.text, *t, tact)

@@ -7,7 +7,6 @@ import (
 	"github.com/storyeval/storyeval/encoders/checkpoint"
 	"github.com/storyeval/storyeval/encoders/compute"
 	"github.com/storyeval/storyeval/encoders/imageproc"
-	"github.com/storyeval/storyeval/encoders/nn"
 	"gorgonia.org/tensor"
 )
 
@@ -30,9 +29,8 @@ type ViTConfig struct {
 // pooler tanh(dense(LN(h)_CLS)); plus the image-classification head when the
 // checkpoint holds one. It is immutable and safe for concurrent use.
 type ViT struct {
-	cfg        ViTConfig
-	be         compute.Backend
-	walk       []paramRef
+	cfg ViTConfig
+	model
 	cls, pos   compute.Tensor
 	patch      patchEmbedding
 	layers     []encoderLayer
@@ -57,12 +55,6 @@ func NewViTFrom(cfg ViTConfig, w Weights, opts ...Options) (*ViT, error) {
 	return buildFrom(w, opts, cfg, newViT, vitParams.cls, vitParams.prefixes...)
 }
 
-// Params returns a copy of the model's parameters under their checkpoint
-// names, shapes and order as its constructor read them (a prefix the
-// checkpoint had included): what nn.WriteSafetensors saves and
-// ParamWeights builds the same model from.
-func (m *ViT) Params() []nn.Param[float32] { return params(m.be, m.walk) }
-
 // newViT builds the model from any weight source (a checkpoint, or random
 // weights for benchmarks).
 func newViT(cfg ViTConfig, r *weightReader) (*ViT, error) {
@@ -73,7 +65,7 @@ func newViT(cfg ViTConfig, r *weightReader) (*ViT, error) {
 	p := vitParams
 	H, I, eps := cfg.HiddenSize, cfg.IntermediateSize, cfg.LayerNormEps
 	qkvBias := cfg.QKVBias == nil || *cfg.QKVBias
-	m := &ViT{cfg: cfg, be: r.be, patch: patchEmbedding{channels: cfg.NumChannels, patch: cfg.PatchSize, imgSize: cfg.ImageSize}}
+	m := &ViT{cfg: cfg, model: model{be: r.be}, patch: patchEmbedding{channels: cfg.NumChannels, patch: cfg.PatchSize, imgSize: cfg.ImageSize}}
 	m.cls = r.param(p.cls, 1, 1, H)
 	m.pos = r.param(p.pos, 1, m.patch.numPatches()+1, H)
 	m.patch.proj = r.convAsLinear(p.patch, H, cfg.NumChannels, cfg.PatchSize, true)

@@ -42,10 +42,22 @@ type paramRef struct {
 	host  []float32
 }
 
-// params copies the recorded parameters out of the backend.
-func params(be compute.Backend, walk []paramRef) []nn.Param[float32] {
-	out := make([]nn.Param[float32], len(walk))
-	for i, p := range walk {
+// model is what every architecture holds besides its layers: the backend
+// its tensors live on and its parameter walk.
+type model struct {
+	be   compute.Backend
+	walk []paramRef
+}
+
+// Params returns a copy of the model's parameters under their checkpoint
+// names, shapes and order as its constructor read them (with the prefix
+// the checkpoint had, if any): what nn.WriteSafetensors saves, what
+// nn.ZerosLike turns into Adam moments, and what ParamWeights builds the
+// same model from.
+func (m *model) Params() []nn.Param[float32] {
+	be := m.be
+	out := make([]nn.Param[float32], len(m.walk))
+	for i, p := range m.walk {
 		data := make([]float32, nn.Size(p.shape))
 		if p.t != nil {
 			be.Download(data, p.t)

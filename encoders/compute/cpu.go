@@ -129,23 +129,28 @@ func (CPUBackend) LayerNorm(dst, x, gamma, beta Tensor, w int, eps float64) {
 	xs, out, g, b := host(x), host(dst), host(gamma), host(beta)
 	for r := 0; r+w <= len(xs); r += w {
 		row := xs[r : r+w]
-		var mean float64
-		for _, v := range row {
-			mean += float64(v)
-		}
-		mean /= float64(w)
-		var variance float64
-		for _, v := range row {
-			d := float64(v) - mean
-			variance += d * d
-		}
-		variance /= float64(w)
+		mean, variance := RowMoments(row)
 		inv := 1 / math.Sqrt(variance+eps)
 		o := out[r : r+w]
 		for j, v := range row {
 			o[j] = float32((float64(v)-mean)*inv)*g[j] + b[j]
 		}
 	}
+}
+
+// RowMoments returns the mean and the biased variance of x, summed in
+// float64 in order (two passes, as torch.nn.LayerNorm's reference): the
+// statistics of the CPU LayerNorm and of encoders/nn's.
+func RowMoments[T ~float32 | ~float64](x []T) (mean, variance float64) {
+	for _, v := range x {
+		mean += float64(v)
+	}
+	mean /= float64(len(x))
+	for _, v := range x {
+		d := float64(v) - mean
+		variance += d * d
+	}
+	return mean, variance / float64(len(x))
 }
 
 // Embed implements Backend. The tables are summed left to right in
