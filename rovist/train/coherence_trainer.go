@@ -108,7 +108,6 @@ func NewCoherenceTrainer(checkpointPath, albertDir string, opts CoherenceTrainOp
 }
 
 func newCoherenceTrainer(cfg encoders.ALBERTConfig, tok *tokenize.ALBERT, files map[string][]byte, p *sopParams[float32], opts CoherenceTrainOptions) (*CoherenceTrainer, error) {
-	ensureBLAS()
 	o, err := opts.withDefaults()
 	if err != nil {
 		return nil, err

@@ -143,7 +143,6 @@ type VGTrainer struct {
 // preprocessor_config.json; to continue an interrupted run use
 // ResumeVGTrainer.
 func NewVGTrainer(checkpointPath, vitDir string, opts VGTrainOptions) (*VGTrainer, error) {
-	ensureBLAS()
 	opts = opts.withDefaults()
 	if err := opts.validate(); err != nil {
 		return nil, err

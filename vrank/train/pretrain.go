@@ -252,7 +252,6 @@ func encoderConfigJSON(data []byte) ([]byte, error) {
 }
 
 func newPretrainer(cfg vrank.Config, conf []byte, tok *tokenize.BERT, files map[string][]byte, p *params[float32], head *mlmHead[float32], o PretrainOptions) (*Pretrainer, error) {
-	ensureBLAS()
 	if tok.VocabSize() > cfg.BERT.VocabSize {
 		return nil, fmt.Errorf("vrank: pre-training: the vocabulary has %d tokens, more than vocab_size %d", tok.VocabSize(), cfg.BERT.VocabSize)
 	}

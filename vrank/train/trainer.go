@@ -45,7 +45,6 @@ type StepResult struct {
 
 // NewTrainer prepares to fine-tune a copy of m; m itself is not changed.
 func NewTrainer(m *vrank.Model, opts Options) (*Trainer, error) {
-	ensureBLAS()
 	opts = opts.withDefaults()
 	if opts.Epochs < 0 || opts.BatchSize < 0 || opts.LearningRate < 0 || opts.Dropout < 0 || opts.Dropout >= 1 || opts.EncoderDropout < 0 || opts.EncoderDropout >= 1 ||
 		opts.Beta1 < 0 || opts.Beta1 >= 1 || opts.Beta2 < 0 || opts.Beta2 >= 1 || opts.Epsilon < 0 {
