@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/storyeval/storyeval/internal/backprop"
+	"github.com/storyeval/storyeval/encoders/nn"
 	"github.com/storyeval/storyeval/internal/parallel"
 )
 
@@ -34,9 +34,9 @@ func parseActivation(name string) (activation, error) {
 const sqrt2OverPi = 0.79788456080286535587989211986876373695171726232986
 
 // forward writes act(x) into y.
-func activationForward[T backprop.Float](a activation, x, y []T) {
+func activationForward[T nn.Float](a activation, x, y []T) {
 	if a == actGELU {
-		backprop.GELUForward(x, y)
+		nn.GELUForward(x, y)
 		return
 	}
 	parallel.Chunks(len(x), 4096, func(_, lo, hi int) {
@@ -48,9 +48,9 @@ func activationForward[T backprop.Float](a activation, x, y []T) {
 }
 
 // activationBackward multiplies dy by act'(x) in place.
-func activationBackward[T backprop.Float](a activation, x, dy []T) {
+func activationBackward[T nn.Float](a activation, x, dy []T) {
 	if a == actGELU {
-		backprop.GELUBackward(x, dy)
+		nn.GELUBackward(x, dy)
 		return
 	}
 	parallel.Chunks(len(x), 4096, func(_, lo, hi int) {

@@ -5,7 +5,7 @@ import (
 	"math"
 	"math/rand"
 
-	"github.com/storyeval/storyeval/internal/backprop"
+	"github.com/storyeval/storyeval/encoders/nn"
 )
 
 // sopBatch is a padded batch of B encoded sentence pairs of S tokens each.
@@ -20,7 +20,7 @@ type sopBatch struct {
 // passes (AlbertModel + pooler + Linear(H, 2), as usydnlp/rovist
 // scripts/rovist_c.py SOPClassifier, whose dropout before the head is never
 // applied).
-type sopNet[T backprop.Float] struct {
+type sopNet[T nn.Float] struct {
 	p              *sopParams[T]
 	E, H, I, heads int
 	layers         int // applications of the shared layer
@@ -30,7 +30,7 @@ type sopNet[T backprop.Float] struct {
 	// probabilities, as AlbertModel in train mode; 0: none).
 	dropout float64
 	// buf keeps the buffers of a step for the next one (nil: allocate).
-	buf *backprop.Arena[T]
+	buf *nn.Arena[T]
 	// actBuf holds one application's activation output at a time, in the
 	// forward and the backward pass alike: it is recomputed rather than
 	// kept (rows×intermediate per application).
@@ -38,12 +38,12 @@ type sopNet[T backprop.Float] struct {
 }
 
 // sopCache keeps every activation of a forward pass.
-type sopCache[T backprop.Float] struct {
+type sopCache[T nn.Float] struct {
 	in     *sopBatch
-	drop   backprop.Dropout
+	drop   nn.Dropout
 	emb    []T // rows×E after LayerNorm and dropout
-	embLN  backprop.NormCache[T]
-	layers []backprop.PostLNCache[T]
+	embLN  nn.NormCache[T]
+	layers []nn.PostLNCache[T]
 	cls    []T // B×H: the last layer's CLS states
 	pooled []T // B×H: tanh(pooler(cls))
 	logits []T // B×2
@@ -54,17 +54,17 @@ type sopCache[T backprop.Float] struct {
 func (n *sopNet[T]) forward(ctx context.Context, in *sopBatch, rng *rand.Rand) (*sopCache[T], error) {
 	p, E, H := n.p, n.E, n.H
 	rows := in.B * in.S
-	c := &sopCache[T]{in: in, layers: make([]backprop.PostLNCache[T], n.layers), drop: backprop.NewDropout(n.dropout, rng)}
+	c := &sopCache[T]{in: in, layers: make([]nn.PostLNCache[T], n.layers), drop: nn.NewDropout(n.dropout, rng)}
 	e := n.pass(c)
 	a := e.Arena
 	a.Reset()
 	emb := a.Get(rows * E)
-	backprop.TokenEmbeddingsForward(p.word, p.pos, p.typ, in.ids, in.types, in.S, E, emb)
-	backprop.LayerNormForward(&p.embLN, emb, rows, E, n.eps, emb, &c.embLN, a)
-	backprop.ApplyDropout(c.drop, backprop.Site(-1, backprop.SiteEmbeddings), emb)
+	nn.TokenEmbeddingsForward(p.word, p.pos, p.typ, in.ids, in.types, in.S, E, emb)
+	nn.LayerNormForward(&p.embLN, emb, rows, E, n.eps, emb, &c.embLN, a)
+	nn.ApplyDropout(c.drop, nn.Site(-1, nn.SiteEmbeddings), emb)
 	c.emb = emb
 	x := a.Get(rows * H)
-	backprop.LinearForward(&p.mapIn, emb, rows, x)
+	nn.LinearForward(&p.mapIn, emb, rows, x)
 	for li := 0; li < n.layers; li++ {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -77,7 +77,7 @@ func (n *sopNet[T]) forward(ctx context.Context, in *sopBatch, rng *rand.Rand) (
 		if li == n.layers-1 {
 			sq = 1
 		}
-		x = backprop.PostLNForward(&p.layer, x, sq, li, e, &c.layers[li])
+		x = nn.PostLNForward(&p.layer, x, sq, li, e, &c.layers[li])
 	}
 	sq := c.layers[n.layers-1].QueryRows()
 	c.cls = make([]T, in.B*H)
@@ -85,12 +85,12 @@ func (n *sopNet[T]) forward(ctx context.Context, in *sopBatch, rng *rand.Rand) (
 		copy(c.cls[b*H:(b+1)*H], x[b*sq*H:])
 	}
 	c.pooled = make([]T, in.B*H)
-	backprop.LinearForward(&p.pooler, c.cls, in.B, c.pooled)
+	nn.LinearForward(&p.pooler, c.cls, in.B, c.pooled)
 	for i, v := range c.pooled {
-		c.pooled[i] = backprop.Tanh(v)
+		c.pooled[i] = nn.Tanh(v)
 	}
 	c.logits = make([]T, in.B*2)
-	backprop.LinearForward(&p.head, c.pooled, in.B, c.logits)
+	nn.LinearForward(&p.head, c.pooled, in.B, c.logits)
 	return c, nil
 }
 
@@ -102,12 +102,12 @@ func (n *sopNet[T]) backward(ctx context.Context, c *sopCache[T], dlogits []T, g
 	in := c.in
 	rows := in.B * in.S
 	dpooled := make([]T, in.B*H)
-	backprop.LinearBackward(&p.head, &g.head, c.pooled, dlogits, in.B, dpooled)
+	nn.LinearBackward(&p.head, &g.head, c.pooled, dlogits, in.B, dpooled)
 	for i := range dpooled {
 		dpooled[i] *= 1 - c.pooled[i]*c.pooled[i]
 	}
 	dcls := make([]T, in.B*H)
-	backprop.LinearBackward(&p.pooler, &g.pooler, c.cls, dpooled, in.B, dcls)
+	nn.LinearBackward(&p.pooler, &g.pooler, c.cls, dpooled, in.B, dcls)
 	a := n.buf
 	sq := c.layers[n.layers-1].QueryRows()
 	dx := a.Zeros(in.B * sq * H)
@@ -115,25 +115,25 @@ func (n *sopNet[T]) backward(ctx context.Context, c *sopCache[T], dlogits []T, g
 		copy(dx[b*sq*H:b*sq*H+H], dcls[b*H:(b+1)*H])
 	}
 	e := n.pass(c)
-	w := backprop.NewPostLNWork(e, n.I)
+	w := nn.NewPostLNWork(e, n.I)
 	for li := n.layers - 1; li >= 0; li-- {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		dx = backprop.PostLNBackward(&p.layer, &g.layer, &c.layers[li], dx, li, e, w)
+		dx = nn.PostLNBackward(&p.layer, &g.layer, &c.layers[li], dx, li, e, w)
 	}
 	demb := a.Get(rows * E)
-	backprop.LinearBackward(&p.mapIn, &g.mapIn, c.emb, dx, rows, demb)
-	backprop.ApplyDropout(c.drop, backprop.Site(-1, backprop.SiteEmbeddings), demb)
-	backprop.LayerNormBackward(&p.embLN, &g.embLN, &c.embLN, demb, rows, E, demb)
-	backprop.TokenEmbeddingsBackward(g.word, g.pos, g.typ, in.ids, in.types, in.S, E, demb)
+	nn.LinearBackward(&p.mapIn, &g.mapIn, c.emb, dx, rows, demb)
+	nn.ApplyDropout(c.drop, nn.Site(-1, nn.SiteEmbeddings), demb)
+	nn.LayerNormBackward(&p.embLN, &g.embLN, &c.embLN, demb, rows, E, demb)
+	nn.TokenEmbeddingsBackward(g.word, g.pos, g.typ, in.ids, in.types, in.S, E, demb)
 	return nil
 }
 
 // pass returns the encoder pass of forward cache c: its batch, dropout and
 // activation, with the network's buffers.
-func (n *sopNet[T]) pass(c *sopCache[T]) *backprop.EncoderPass[T] {
-	return &backprop.EncoderPass[T]{
+func (n *sopNet[T]) pass(c *sopCache[T]) *nn.EncoderPass[T] {
+	return &nn.EncoderPass[T]{
 		B: c.in.B, S: c.in.S, H: n.H, Heads: n.heads, KeyValid: c.in.keyValid, Eps: n.eps, Drop: c.drop,
 		ActForward:  func(x, y []T) { activationForward(n.act, x, y) },
 		ActBackward: func(x, dy []T) { activationBackward(n.act, x, dy) },
@@ -144,7 +144,7 @@ func (n *sopNet[T]) pass(c *sopCache[T]) *backprop.EncoderPass[T] {
 // crossEntropy returns torch.nn.CrossEntropyLoss (mean reduction) of B×2
 // logits against labels, and its gradient with respect to the logits,
 // softmax − onehot over B. The log-softmax is computed in float64.
-func crossEntropy[T backprop.Float](logits []T, labels []int) (float64, []T) {
+func crossEntropy[T nn.Float](logits []T, labels []int) (float64, []T) {
 	B := len(labels)
 	d := make([]T, len(logits))
 	var loss float64

@@ -8,24 +8,24 @@ import (
 
 	"github.com/storyeval/storyeval/encoders"
 	"github.com/storyeval/storyeval/encoders/checkpoint"
-	"github.com/storyeval/storyeval/internal/backprop"
+	"github.com/storyeval/storyeval/encoders/nn"
 )
 
 // sopParams holds every trainable parameter of the RoViST-C classifier:
 // ALBERT's factorised embeddings, the mapping E→H, the one layer group of
 // one layer shared by all num_hidden_layers applications, the pooler and
 // the Linear(H, 2) head. The same type holds gradients and Adam's moments.
-type sopParams[T backprop.Float] struct {
+type sopParams[T nn.Float] struct {
 	word, pos, typ []T
-	embLN          backprop.Norm[T]
-	mapIn          backprop.Linear[T]
-	layer          backprop.EncoderLayer[T] // ALBERT's shared post-LN AlbertLayer
-	pooler         backprop.Linear[T]
-	head           backprop.Linear[T]
+	embLN          nn.Norm[T]
+	mapIn          nn.Linear[T]
+	layer          nn.EncoderLayer[T] // ALBERT's shared post-LN AlbertLayer
+	pooler         nn.Linear[T]
+	head           nn.Linear[T]
 }
 
 // sopTensor is one parameter tensor under its state_dict name.
-type sopTensor[T backprop.Float] struct {
+type sopTensor[T nn.Float] struct {
 	name  string
 	shape []int
 	data  []T
@@ -44,7 +44,7 @@ const (
 // names; the slices alias the parameters.
 func (p *sopParams[T]) tensors() []sopTensor[T] {
 	var ts []sopTensor[T]
-	add := backprop.TensorNamer[T](func(name string, data []T, shape ...int) {
+	add := nn.TensorNamer[T](func(name string, data []T, shape ...int) {
 		ts = append(ts, sopTensor[T]{name: name, shape: shape, data: data})
 	})
 	E := len(p.embLN.G)
@@ -54,7 +54,7 @@ func (p *sopParams[T]) tensors() []sopTensor[T] {
 	add(pre+"embeddings.token_type_embeddings.weight", p.typ, len(p.typ)/E, E)
 	add.Norm(pre+"embeddings.LayerNorm", &p.embLN)
 	add.Linear(pre+"encoder.embedding_hidden_mapping_in", &p.mapIn)
-	add.EncoderLayer(pre+sopLayerPrefix, &p.layer, backprop.EncoderLayerNames{
+	add.EncoderLayer(pre+sopLayerPrefix, &p.layer, nn.EncoderLayerNames{
 		Query: "attention.query", Key: "attention.key", Value: "attention.value",
 		AttnOut: "attention.dense", LN1: "attention.LayerNorm",
 		FFNIn: "ffn", FFNOut: "ffn_output", LN2: "full_layer_layer_norm",
@@ -65,16 +65,16 @@ func (p *sopParams[T]) tensors() []sopTensor[T] {
 }
 
 // newSOPParams allocates zeroed parameters for a configuration.
-func newSOPParams[T backprop.Float](cfg encoders.ALBERTConfig) *sopParams[T] {
+func newSOPParams[T nn.Float](cfg encoders.ALBERTConfig) *sopParams[T] {
 	E, H, I := cfg.EmbeddingSize, cfg.HiddenSize, cfg.IntermediateSize
-	lin := backprop.NewLinear[T]
+	lin := nn.NewLinear[T]
 	return &sopParams[T]{
 		word:   make([]T, cfg.VocabSize*E),
 		pos:    make([]T, cfg.MaxPositionEmbeddings*E),
 		typ:    make([]T, cfg.TypeVocabSize*E),
-		embLN:  backprop.NewNorm[T](E),
+		embLN:  nn.NewNorm[T](E),
 		mapIn:  lin(H, E),
-		layer:  backprop.NewEncoderLayer[T](H, I),
+		layer:  nn.NewEncoderLayer[T](H, I),
 		pooler: lin(H, H),
 		head:   lin(2, H),
 	}
@@ -98,7 +98,7 @@ func (p *sopParams[T]) data() [][]T {
 	return out
 }
 
-func copySOPParams[T backprop.Float](dst, src *sopParams[T]) {
+func copySOPParams[T nn.Float](dst, src *sopParams[T]) {
 	ds, ss := dst.tensors(), src.tensors()
 	for i := range ds {
 		copy(ds[i].data, ss[i].data)
@@ -203,7 +203,7 @@ func readSOPParams(st *checkpoint.State, cfg encoders.ALBERTConfig, newHead *ran
 // initSOPRandom fills the parameters as transformers' AlbertPreTrainedModel
 // _init_weights does: normal(0, 0.02) weights and embeddings, zero biases,
 // LayerNorm gamma 1 and beta 0.
-func initSOPRandom[T backprop.Float](p *sopParams[T], seed int64) {
+func initSOPRandom[T nn.Float](p *sopParams[T], seed int64) {
 	rng := rand.New(rand.NewSource(seed))
 	for _, t := range p.tensors() {
 		switch {

@@ -11,8 +11,8 @@ import (
 
 	"github.com/storyeval/storyeval/encoders"
 	"github.com/storyeval/storyeval/encoders/checkpoint"
+	"github.com/storyeval/storyeval/encoders/nn"
 	"github.com/storyeval/storyeval/encoders/tokenize"
-	"github.com/storyeval/storyeval/internal/backprop"
 	"github.com/storyeval/storyeval/internal/trainloop"
 )
 
@@ -20,7 +20,7 @@ import (
 // (ALBERT, its pooler and the Linear(H, 2) head) on sentence-order
 // prediction pairs with cross-entropy and Adam, as usydnlp/rovist
 // scripts/rovist_c.py trains it. Gradients come from hand-written backward
-// passes (internal/backprop); the gradients of ALBERT's shared layer sum
+// passes (encoders/nn); the gradients of ALBERT's shared layer sum
 // over its num_hidden_layers applications. A CoherenceTrainer is not safe
 // for concurrent use.
 type CoherenceTrainer struct {
@@ -31,7 +31,7 @@ type CoherenceTrainer struct {
 	net     *sopNet[float32]
 	grads   *sopParams[float32]
 	m, v    *sopParams[float32]
-	adam    backprop.Adam
+	adam    nn.Adam
 	epoch   int // completed epochs
 	best    float64
 	bad     int // epochs since the best validation loss
@@ -115,9 +115,9 @@ func newCoherenceTrainer(cfg encoders.ALBERTConfig, tok *tokenize.ALBERT, files 
 	act, _ := parseActivation(cfg.HiddenAct)
 	t := &CoherenceTrainer{cfg: cfg, tok: tok, files: files, opts: o,
 		net: &sopNet[float32]{p: p, E: cfg.EmbeddingSize, H: cfg.HiddenSize, I: cfg.IntermediateSize, heads: cfg.NumAttentionHeads,
-			layers: cfg.NumHiddenLayers, eps: cfg.LayerNormEps, act: act, dropout: o.Dropout, buf: &backprop.Arena[float32]{}},
+			layers: cfg.NumHiddenLayers, eps: cfg.LayerNormEps, act: act, dropout: o.Dropout, buf: &nn.Arena[float32]{}},
 		grads: p.zeroLike(), m: p.zeroLike(), v: p.zeroLike(),
-		adam: backprop.Adam{LR: o.LearningRate, Beta1: 0.9, Beta2: 0.999, Eps: 1e-8, WeightDecay: o.WeightDecay},
+		adam: nn.Adam{LR: o.LearningRate, Beta1: 0.9, Beta2: 0.999, Eps: 1e-8, WeightDecay: o.WeightDecay},
 		best: math.Inf(1),
 	}
 	return t, nil
@@ -215,7 +215,7 @@ func (t *CoherenceTrainer) step(ctx context.Context, encs []tokenize.Encoding, l
 
 // accuracy is the share of rows whose larger logit is the label (torch's
 // argmax: the first index on a tie).
-func accuracy[T backprop.Float](logits []T, labels []int) float64 {
+func accuracy[T nn.Float](logits []T, labels []int) float64 {
 	correct := 0
 	for b, y := range labels {
 		pred := 0

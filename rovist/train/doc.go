@@ -13,7 +13,7 @@
 //     checkpoints load with rovist.LoadGroundingModel and GroundingModel
 //     returns the scorer's model.
 //
-// Gradients come from hand-written backward passes (internal/backprop),
+// Gradients come from hand-written backward passes (encoders/nn),
 // each checked against central finite differences in float64. Checkpoints
 // are written atomically per epoch with Adam's moments, and resuming
 // reaches the weights of an uninterrupted run. Trained models reach the

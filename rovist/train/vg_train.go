@@ -17,7 +17,7 @@ import (
 	"github.com/storyeval/storyeval/encoders"
 	"github.com/storyeval/storyeval/encoders/checkpoint"
 	"github.com/storyeval/storyeval/encoders/imageproc"
-	"github.com/storyeval/storyeval/internal/backprop"
+	"github.com/storyeval/storyeval/encoders/nn"
 	"github.com/storyeval/storyeval/internal/parallel"
 	"github.com/storyeval/storyeval/internal/trainloop"
 )
@@ -123,7 +123,7 @@ type VGTrainer struct {
 	net       *vgNetwork[float32]
 	grads     *vgParams[float32]
 	m, v      *vgParams[float32]
-	opt       backprop.Adam
+	opt       nn.Adam
 	tau       float64
 	dTau      float64
 	tauM      float64 // Adam's moments of τ (LearnTemperature)
@@ -208,9 +208,9 @@ func NewVGTrainer(checkpointPath, vitDir string, opts VGTrainOptions) (*VGTraine
 	}
 	t := &VGTrainer{
 		opts: opts, geom: geom, vitConfig: cfgData, procJSON: procJSON, vitCfg: cfg, pcfg: pcfg, proc: proc,
-		net:   &vgNetwork[float32]{p: p, heads: geom.heads, eps: geom.eps, buf: &backprop.Arena[float32]{}},
+		net:   &vgNetwork[float32]{p: p, heads: geom.heads, eps: geom.eps, buf: &nn.Arena[float32]{}},
 		grads: p.zeroLike(), m: p.zeroLike(), v: p.zeroLike(),
-		opt:  backprop.Adam{LR: opts.LearningRate, Beta1: 0.9, Beta2: 0.999, Eps: 1e-8, WeightDecay: opts.WeightDecay},
+		opt:  nn.Adam{LR: opts.LearningRate, Beta1: 0.9, Beta2: 0.999, Eps: 1e-8, WeightDecay: opts.WeightDecay},
 		tau:  opts.Temperature,
 		best: math.Inf(1),
 	}

@@ -5,7 +5,7 @@ import (
 	"math/rand"
 	"testing"
 
-	"github.com/storyeval/storyeval/internal/backprop"
+	"github.com/storyeval/storyeval/encoders/nn"
 )
 
 // vitB16 is google/vit-base-patch16-224-in21k's geometry with RoViST-VG's
@@ -21,9 +21,9 @@ func benchVGTrainer(g vgGeometry, n int) (*VGTrainer, [][]float32, []float32) {
 	rng := rand.New(rand.NewSource(1))
 	p := randomVGParams[float32](g, rng, 0.02)
 	t := &VGTrainer{opts: VGTrainOptions{}.withDefaults(), geom: g,
-		net:   &vgNetwork[float32]{p: p, heads: g.heads, eps: g.eps, buf: &backprop.Arena[float32]{}},
+		net:   &vgNetwork[float32]{p: p, heads: g.heads, eps: g.eps, buf: &nn.Arena[float32]{}},
 		grads: p.zeroLike(), m: p.zeroLike(), v: p.zeroLike(), tau: 1,
-		opt: backprop.Adam{LR: 5e-5, Beta1: 0.9, Beta2: 0.999, Eps: 1e-8, WeightDecay: 1e-5}}
+		opt: nn.Adam{LR: 5e-5, Beta1: 0.9, Beta2: 0.999, Eps: 1e-8, WeightDecay: 1e-5}}
 	pix := make([][]float32, n)
 	for i := range pix {
 		pix[i] = make([]float32, g.channels*g.imageSize*g.imageSize)

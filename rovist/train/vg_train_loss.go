@@ -3,7 +3,7 @@ package train
 import (
 	"math"
 
-	"github.com/storyeval/storyeval/internal/backprop"
+	"github.com/storyeval/storyeval/encoders/nn"
 )
 
 // symmetricLoss computes the symmetric soft-label cross-entropy of
@@ -20,7 +20,7 @@ import (
 //
 // The n×n matrices are small next to the encoders, so they are computed in
 // float64 and the results rounded to T once.
-func symmetricLoss[T backprop.Float](img, txt []T, n, d int, tau float64, dImg, dTxt []T) (loss, dTau float64) {
+func symmetricLoss[T nn.Float](img, txt []T, n, d int, tau float64, dImg, dTxt []T) (loss, dTau float64) {
 	at := func(x []T, i, j int) float64 { return float64(x[i*d+j]) }
 	dot := func(x []T, i int, y []T, j int) float64 {
 		var s float64

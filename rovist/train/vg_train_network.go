@@ -4,14 +4,14 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/storyeval/storyeval/internal/backprop"
+	"github.com/storyeval/storyeval/encoders/nn"
 	"github.com/storyeval/storyeval/internal/parallel"
 )
 
 // The trainable RoViST-VG region-to-phrase model: a pre-LN ViT (HF
 // ViTModel) whose pooler output goes through image_encoder.linear and tanh,
 // and text_encoder.linear + tanh over a phrase's mean GloVe vector. The
-// forward and backward passes are composed of internal/backprop's blocks,
+// forward and backward passes are composed of encoders/nn's blocks,
 // generic over float32 (training) and float64 (finite-difference checks).
 // The ViT's dropout probabilities are 0 in google/vit-base-patch16-224-in21k
 // (hidden_dropout_prob, attention_probs_dropout_prob), so train mode and
@@ -19,17 +19,17 @@ import (
 
 // vgParams holds every trainable parameter of Region2PhraseModel; the same
 // type holds gradients and Adam's moments, aligned through tensors().
-type vgParams[T backprop.Float] struct {
+type vgParams[T nn.Float] struct {
 	// patch is the Conv2d patch embedding as a linear layer over flattened
 	// patches: its weight [H, C·P·P] is the conv weight [H, C, P, P] as
 	// stored, and a patch is flattened in the same (channel, row, column)
 	// order.
-	patch    backprop.Linear[T]
+	patch    nn.Linear[T]
 	cls, pos []T
-	layers   []backprop.EncoderLayer[T] // pre-LN ViTLayers
-	ln       backprop.Norm[T]           // the final layernorm
-	pooler   backprop.Linear[T]
-	img, txt backprop.Linear[T] // image_encoder.linear, text_encoder.linear
+	layers   []nn.EncoderLayer[T] // pre-LN ViTLayers
+	ln       nn.Norm[T]           // the final layernorm
+	pooler   nn.Linear[T]
+	img, txt nn.Linear[T] // image_encoder.linear, text_encoder.linear
 
 	channels, patchSize, imageSize int
 }
@@ -44,27 +44,27 @@ type vgGeometry struct {
 
 func (g vgGeometry) patches() int { n := g.imageSize / g.patchSize; return n * n }
 
-func newVGParams[T backprop.Float](g vgGeometry) *vgParams[T] {
+func newVGParams[T nn.Float](g vgGeometry) *vgParams[T] {
 	H, I := g.hidden, g.intermediate
 	p := &vgParams[T]{
-		patch:    backprop.NewLinear[T](H, g.channels*g.patchSize*g.patchSize),
+		patch:    nn.NewLinear[T](H, g.channels*g.patchSize*g.patchSize),
 		cls:      make([]T, H),
 		pos:      make([]T, (g.patches()+1)*H),
-		layers:   make([]backprop.EncoderLayer[T], g.layers),
-		ln:       backprop.NewNorm[T](H),
-		pooler:   backprop.NewLinear[T](H, H),
-		img:      backprop.NewLinear[T](g.joint, H),
-		txt:      backprop.NewLinear[T](g.joint, g.wordDim),
+		layers:   make([]nn.EncoderLayer[T], g.layers),
+		ln:       nn.NewNorm[T](H),
+		pooler:   nn.NewLinear[T](H, H),
+		img:      nn.NewLinear[T](g.joint, H),
+		txt:      nn.NewLinear[T](g.joint, g.wordDim),
 		channels: g.channels, patchSize: g.patchSize, imageSize: g.imageSize,
 	}
 	for i := range p.layers {
-		p.layers[i] = backprop.NewEncoderLayer[T](H, I)
+		p.layers[i] = nn.NewEncoderLayer[T](H, I)
 	}
 	return p
 }
 
 // vgTensor is one parameter tensor under its state_dict name.
-type vgTensor[T backprop.Float] struct {
+type vgTensor[T nn.Float] struct {
 	name  string
 	shape []int
 	data  []T
@@ -81,7 +81,7 @@ const (
 // state_dict, under its names and shapes; the slices alias p.
 func (p *vgParams[T]) tensors() []vgTensor[T] {
 	var ts []vgTensor[T]
-	add := backprop.TensorNamer[T](func(name string, data []T, shape ...int) {
+	add := nn.TensorNamer[T](func(name string, data []T, shape ...int) {
 		ts = append(ts, vgTensor[T]{name: name, shape: shape, data: data})
 	})
 	H := len(p.cls)
@@ -91,7 +91,7 @@ func (p *vgParams[T]) tensors() []vgTensor[T] {
 	add(v+"embeddings.patch_embeddings.projection.weight", p.patch.W, H, p.channels, p.patchSize, p.patchSize)
 	add(v+"embeddings.patch_embeddings.projection.bias", p.patch.B, H)
 	for i := range p.layers {
-		add.EncoderLayer(fmt.Sprintf("%sencoder.layer.%d.", v, i), &p.layers[i], backprop.EncoderLayerNames{
+		add.EncoderLayer(fmt.Sprintf("%sencoder.layer.%d.", v, i), &p.layers[i], nn.EncoderLayerNames{
 			Query: "attention.attention.query", Key: "attention.attention.key", Value: "attention.attention.value",
 			AttnOut: "attention.output.dense", FFNIn: "intermediate.dense", FFNOut: "output.dense",
 			LN1: "layernorm_before", LN2: "layernorm_after", NormsLast: true,
@@ -108,7 +108,7 @@ func (p *vgParams[T]) tensors() []vgTensor[T] {
 func (p *vgParams[T]) zeroLike() *vgParams[T] {
 	q := &vgParams[T]{
 		patch: p.patch.ZeroLike(), cls: make([]T, len(p.cls)), pos: make([]T, len(p.pos)),
-		layers: make([]backprop.EncoderLayer[T], len(p.layers)), ln: p.ln.ZeroLike(), pooler: p.pooler.ZeroLike(),
+		layers: make([]nn.EncoderLayer[T], len(p.layers)), ln: p.ln.ZeroLike(), pooler: p.pooler.ZeroLike(),
 		img: p.img.ZeroLike(), txt: p.txt.ZeroLike(),
 		channels: p.channels, patchSize: p.patchSize, imageSize: p.imageSize,
 	}
@@ -119,20 +119,20 @@ func (p *vgParams[T]) zeroLike() *vgParams[T] {
 }
 
 // vgNetwork runs Region2PhraseModel's forward and backward passes.
-type vgNetwork[T backprop.Float] struct {
+type vgNetwork[T nn.Float] struct {
 	p     *vgParams[T]
 	heads int
 	eps   float64
-	buf   *backprop.Arena[T] // nil: fresh buffers each pass
+	buf   *nn.Arena[T] // nil: fresh buffers each pass
 }
 
 // vgCache keeps a forward pass's activations.
-type vgCache[T backprop.Float] struct {
+type vgCache[T nn.Float] struct {
 	B, S                 int
 	patches              []T // B·N × C·P·P
-	layers               []backprop.PreLNCache[T]
+	layers               []nn.PreLNCache[T]
 	top                  []T // the last layer's output
-	nf                   backprop.NormCache[T]
+	nf                   nn.NormCache[T]
 	cls, poolPre, pooled []T // B × H
 	imgPre, img          []T // B × joint: the image features I_e
 	words, txt           []T // B × wordDim, B × joint: T_e
@@ -142,7 +142,7 @@ type vgCache[T backprop.Float] struct {
 // patchify writes the flattened patches of B images (C×S×S each, channels
 // first) in row-major patch order, each flattened (channel, row, column) as
 // the conv weight is.
-func patchify[T backprop.Float](pix [][]float32, C, S, P int, dst []T) {
+func patchify[T nn.Float](pix [][]float32, C, S, P int, dst []T) {
 	n := S / P
 	per := C * P * P
 	parallel.Chunks(len(pix)*n*n, 16, func(_, lo, hi int) {
@@ -185,11 +185,11 @@ func (n *vgNetwork[T]) forward(ctx context.Context, pix [][]float32, words []T) 
 			return nil, fmt.Errorf("rovist: vg training: image %d has %d pixel values, the ViT takes %d×%d×%d", i, len(px), C, Sz, Sz)
 		}
 	}
-	c := &vgCache[T]{B: B, S: S, layers: make([]backprop.PreLNCache[T], len(p.layers)), words: words}
+	c := &vgCache[T]{B: B, S: S, layers: make([]nn.PreLNCache[T], len(p.layers)), words: words}
 	c.patches = a.Get(B * np * p.patch.In)
 	patchify(pix, C, Sz, P, c.patches)
 	emb := a.Get(B * np * H)
-	backprop.LinearForward(&p.patch, c.patches, B*np, emb)
+	nn.LinearForward(&p.patch, c.patches, B*np, emb)
 	x := a.Get(rows * H)
 	for b := 0; b < B; b++ {
 		row := x[b*S*H : b*S*H+H]
@@ -212,7 +212,7 @@ func (n *vgNetwork[T]) forward(ctx context.Context, pix [][]float32, words []T) 
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		x = backprop.PreLNForward(&p.layers[li], x, e, &c.layers[li])
+		x = nn.PreLNForward(&p.layers[li], x, e, &c.layers[li])
 	}
 	c.top = x
 	// Only the CLS rows of the final LayerNorm reach the pooler.
@@ -221,17 +221,17 @@ func (n *vgNetwork[T]) forward(ctx context.Context, pix [][]float32, words []T) 
 	for b := 0; b < B; b++ {
 		copy(topCLS[b*H:(b+1)*H], x[b*S*H:b*S*H+H])
 	}
-	backprop.LayerNormForward(&p.ln, topCLS, B, H, n.eps, c.cls, &c.nf, a)
+	nn.LayerNormForward(&p.ln, topCLS, B, H, n.eps, c.cls, &c.nf, a)
 	c.poolPre, c.pooled = a.Get(B*H), a.Get(B*H)
-	backprop.LinearForward(&p.pooler, c.cls, B, c.poolPre)
+	nn.LinearForward(&p.pooler, c.cls, B, c.poolPre)
 	tanhInto(c.poolPre, c.pooled)
 	E := p.img.Out
 	c.imgPre, c.img = a.Get(B*E), a.Get(B*E)
-	backprop.LinearForward(&p.img, c.pooled, B, c.imgPre)
+	nn.LinearForward(&p.img, c.pooled, B, c.imgPre)
 	tanhInto(c.imgPre, c.img)
 	c.txt = a.Get(B * E)
 	txtPre := a.Get(B * E)
-	backprop.LinearForward(&p.txt, words, B, txtPre)
+	nn.LinearForward(&p.txt, words, B, txtPre)
 	tanhInto(txtPre, c.txt)
 	return c, nil
 }
@@ -246,27 +246,27 @@ func (n *vgNetwork[T]) backward(ctx context.Context, c *vgCache[T], dImg, dTxt [
 	E := p.img.Out
 	dpre := a.Get(B * E)
 	tanhBackward(c.txt, dTxt, dpre)
-	backprop.LinearBackward(&p.txt, &g.txt, c.words, dpre, B, nil)
+	nn.LinearBackward(&p.txt, &g.txt, c.words, dpre, B, nil)
 	tanhBackward(c.img, dImg, dpre)
 	dPooled := a.Get(B * H)
-	backprop.LinearBackward(&p.img, &g.img, c.pooled, dpre, B, dPooled)
+	nn.LinearBackward(&p.img, &g.img, c.pooled, dpre, B, dPooled)
 	dPoolPre := a.Get(B * H)
 	tanhBackward(c.pooled, dPooled, dPoolPre)
 	dCLS := a.Get(B * H)
-	backprop.LinearBackward(&p.pooler, &g.pooler, c.cls, dPoolPre, B, dCLS)
+	nn.LinearBackward(&p.pooler, &g.pooler, c.cls, dPoolPre, B, dCLS)
 	dTopCLS := a.Get(B * H)
-	backprop.LayerNormBackward(&p.ln, &g.ln, &c.nf, dCLS, B, H, dTopCLS)
+	nn.LayerNormBackward(&p.ln, &g.ln, &c.nf, dCLS, B, H, dTopCLS)
 	dx := a.Zeros(rows * H)
 	for b := 0; b < B; b++ {
 		copy(dx[b*S*H:b*S*H+H], dTopCLS[b*H:(b+1)*H])
 	}
 	e := n.pass(c)
-	w := backprop.NewPreLNWork(e)
+	w := nn.NewPreLNWork(e)
 	for li := len(p.layers) - 1; li >= 0; li-- {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		backprop.PreLNBackward(&p.layers[li], &g.layers[li], &c.layers[li], dx, e, w)
+		nn.PreLNBackward(&p.layers[li], &g.layers[li], &c.layers[li], dx, e, w)
 	}
 	// Embeddings: x[b,0] = cls + pos[0], x[b,t] = patch(b,t−1) + pos[t].
 	for b := 0; b < B; b++ {
@@ -285,28 +285,28 @@ func (n *vgNetwork[T]) backward(ctx context.Context, c *vgCache[T], dImg, dTxt [
 	for b := 0; b < B; b++ {
 		copy(dEmb[b*np*H:(b+1)*np*H], dx[(b*S+1)*H:(b+1)*S*H])
 	}
-	backprop.LinearBackward(&p.patch, &g.patch, c.patches, dEmb, B*np, nil)
+	nn.LinearBackward(&p.patch, &g.patch, c.patches, dEmb, B*np, nil)
 	return nil
 }
 
 // pass returns the encoder pass of forward cache c: the batch and the
 // ViT's exact GELU (no dropout), with the network's arena.
-func (n *vgNetwork[T]) pass(c *vgCache[T]) *backprop.EncoderPass[T] {
-	return &backprop.EncoderPass[T]{
+func (n *vgNetwork[T]) pass(c *vgCache[T]) *nn.EncoderPass[T] {
+	return &nn.EncoderPass[T]{
 		B: c.B, S: c.S, H: len(n.p.cls), Heads: n.heads, KeyValid: c.keyValid, Eps: n.eps,
-		ActForward: backprop.GELUForward[T], ActBackward: backprop.GELUBackward[T],
+		ActForward: nn.GELUForward[T], ActBackward: nn.GELUBackward[T],
 		Arena: n.buf,
 	}
 }
 
-func tanhInto[T backprop.Float](x, y []T) {
+func tanhInto[T nn.Float](x, y []T) {
 	for i, v := range x {
-		y[i] = backprop.Tanh(v)
+		y[i] = nn.Tanh(v)
 	}
 }
 
 // tanhBackward writes dx = dy·(1 − y²) for y = tanh(x).
-func tanhBackward[T backprop.Float](y, dy, dx []T) {
+func tanhBackward[T nn.Float](y, dy, dx []T) {
 	for i, v := range y {
 		dx[i] = dy[i] * (1 - v*v)
 	}

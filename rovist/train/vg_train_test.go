@@ -14,7 +14,7 @@ import (
 	"testing"
 
 	"github.com/storyeval/storyeval/encoders/imageproc"
-	"github.com/storyeval/storyeval/internal/backprop"
+	"github.com/storyeval/storyeval/encoders/nn"
 	"github.com/storyeval/storyeval/internal/safetensors"
 	"github.com/storyeval/storyeval/story"
 )
@@ -27,7 +27,7 @@ func tinyVGGeometry() vgGeometry {
 
 // randomVGParams fills every parameter with N(0, std²) and moves the
 // LayerNorm gains away from 1.
-func randomVGParams[T backprop.Float](g vgGeometry, rng *rand.Rand, std float64) *vgParams[T] {
+func randomVGParams[T nn.Float](g vgGeometry, rng *rand.Rand, std float64) *vgParams[T] {
 	p := newVGParams[T](g)
 	for _, nt := range p.tensors() {
 		for i := range nt.data {

@@ -1,19 +1,19 @@
 package train
 
 import (
-	"github.com/storyeval/storyeval/internal/backprop"
+	"github.com/storyeval/storyeval/encoders/nn"
 )
 
 // adam is torch.optim.Adam (PyTorch 1.13, weight_decay 0, amsgrad off) over
 // every parameter: the moments m and v have the parameters' shapes, so that
 // checkpoints save them under the parameters' names.
 type adam struct {
-	backprop.Adam
+	nn.Adam
 	m, v *params[float32]
 }
 
 func newAdam(p *params[float32], lr, beta1, beta2, eps float64) *adam {
-	return &adam{Adam: backprop.Adam{LR: lr, Beta1: beta1, Beta2: beta2, Eps: eps}, m: p.zeroLike(), v: p.zeroLike()}
+	return &adam{Adam: nn.Adam{LR: lr, Beta1: beta1, Beta2: beta2, Eps: eps}, m: p.zeroLike(), v: p.zeroLike()}
 }
 
 // update applies one Adam step with gradients g to p.

@@ -2,7 +2,7 @@ package train
 
 import (
 	"context"
-	"github.com/storyeval/storyeval/internal/backprop"
+	"github.com/storyeval/storyeval/encoders/nn"
 	"math"
 	"math/rand"
 	"strings"
@@ -20,7 +20,7 @@ func tinyBERT(vocab int) encoders.BERTConfig {
 // initRandomParams fills parameters as BERT initialises them (see
 // vrank.NewRandom): normal(0, std) matrices, zero biases, unit LayerNorm
 // gammas.
-func initRandomParams[T backprop.Float](p *params[T], rng *rand.Rand, std float64) {
+func initRandomParams[T nn.Float](p *params[T], rng *rand.Rand, std float64) {
 	for _, t := range p.tensors() {
 		for i := range t.data {
 			switch {

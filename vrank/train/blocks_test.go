@@ -7,7 +7,7 @@ import (
 )
 
 // The blocks themselves (linear, LayerNorm, GELU, attention, dropout masks)
-// are checked in internal/backprop; this checks that the network wires the
+// are checked in encoders/nn; this checks that the network wires the
 // encoder dropout in.
 
 // TestEncoderDropoutChangesForward checks that a forward pass with encoder

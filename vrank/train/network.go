@@ -4,7 +4,7 @@ import (
 	"context"
 	"math/rand"
 
-	"github.com/storyeval/storyeval/internal/backprop"
+	"github.com/storyeval/storyeval/encoders/nn"
 )
 
 // batchInput is a padded batch of B encoded pairs of S tokens each.
@@ -17,7 +17,7 @@ type batchInput struct {
 
 // network is the regressor in the element type T for the training passes:
 // the parameters and the sizes the passes need.
-type network[T backprop.Float] struct {
+type network[T nn.Float] struct {
 	p       *params[T]
 	H, I    int
 	heads   int
@@ -27,9 +27,9 @@ type network[T backprop.Float] struct {
 	// none).
 	encDropout float64
 	// buf keeps the buffers of a step for the next one (nil: allocate).
-	buf *backprop.Arena[T]
+	buf *nn.Arena[T]
 	// geluBuf holds one layer's GELU output at a time, in the forward and
-	// the backward pass alike (see backprop.EncoderPass.ActBuf).
+	// the backward pass alike (see nn.EncoderPass.ActBuf).
 	geluBuf []T
 	// allRows makes the last layer compute every token's state (for the
 	// masked-LM head) instead of the CLS rows alone.
@@ -37,11 +37,11 @@ type network[T backprop.Float] struct {
 }
 
 // forwardCache keeps every activation of a training forward pass.
-type forwardCache[T backprop.Float] struct {
+type forwardCache[T nn.Float] struct {
 	in     *batchInput
-	enc    backprop.Dropout
-	emb    backprop.NormCache[T]
-	layers []backprop.PostLNCache[T]
+	enc    nn.Dropout
+	emb    nn.NormCache[T]
+	layers []nn.PostLNCache[T]
 	top    []T // the last layer's output rows (B·sq×H)
 	cls    []T // B×H: the raw CLS states
 	pooled []T // B×H: tanh(pooler(cls)), with the pooler head
@@ -55,13 +55,13 @@ type forwardCache[T backprop.Float] struct {
 func (n *network[T]) forward(ctx context.Context, in *batchInput, rng *rand.Rand) (*forwardCache[T], error) {
 	p, H := n.p, n.H
 	rows := in.B * in.S
-	c := &forwardCache[T]{in: in, layers: make([]backprop.PostLNCache[T], len(p.layers)), enc: backprop.NewDropout(n.encDropout, rng)}
+	c := &forwardCache[T]{in: in, layers: make([]nn.PostLNCache[T], len(p.layers)), enc: nn.NewDropout(n.encDropout, rng)}
 	e := n.pass(c)
 	e.Arena.Reset()
 	x := e.Arena.Get(rows * H)
-	backprop.TokenEmbeddingsForward(p.word, p.pos, p.typ, in.ids, in.types, in.S, H, x)
-	backprop.LayerNormForward(&p.embLN, x, rows, H, n.eps, x, &c.emb, e.Arena)
-	backprop.ApplyDropout(c.enc, backprop.Site(-1, backprop.SiteEmbeddings), x)
+	nn.TokenEmbeddingsForward(p.word, p.pos, p.typ, in.ids, in.types, in.S, H, x)
+	nn.LayerNormForward(&p.embLN, x, rows, H, n.eps, x, &c.emb, e.Arena)
+	nn.ApplyDropout(c.enc, nn.Site(-1, nn.SiteEmbeddings), x)
 	for li := range p.layers {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -75,7 +75,7 @@ func (n *network[T]) forward(ctx context.Context, in *batchInput, rng *rand.Rand
 		if li == len(p.layers)-1 && !n.allRows {
 			sq = 1
 		}
-		x = backprop.PostLNForward(&p.layers[li], x, sq, li, e, &c.layers[li])
+		x = nn.PostLNForward(&p.layers[li], x, sq, li, e, &c.layers[li])
 	}
 	// x holds the first sq rows of each sequence; the CLS state is row 0.
 	c.top = x
@@ -90,9 +90,9 @@ func (n *network[T]) forward(ctx context.Context, in *batchInput, rng *rand.Rand
 	feat := c.cls
 	if p.pooler != nil {
 		c.pooled = make([]T, in.B*H)
-		backprop.LinearForward(p.pooler, c.cls, in.B, c.pooled)
+		nn.LinearForward(p.pooler, c.cls, in.B, c.pooled)
 		for i, v := range c.pooled {
-			c.pooled[i] = backprop.Tanh(v)
+			c.pooled[i] = nn.Tanh(v)
 		}
 		feat = c.pooled
 	}
@@ -112,7 +112,7 @@ func (n *network[T]) forward(ctx context.Context, in *batchInput, rng *rand.Rand
 	}
 	c.feat = feat
 	c.pred = make([]T, in.B)
-	backprop.LinearForward(&p.head, feat, in.B, c.pred)
+	nn.LinearForward(&p.head, feat, in.B, c.pred)
 	return c, nil
 }
 
@@ -122,7 +122,7 @@ func (n *network[T]) backward(ctx context.Context, c *forwardCache[T], dpred []T
 	p, H := n.p, n.H
 	in := c.in
 	dfeat := make([]T, in.B*H)
-	backprop.LinearBackward(&p.head, &g.head, c.feat, dpred, in.B, dfeat)
+	nn.LinearBackward(&p.head, &g.head, c.feat, dpred, in.B, dfeat)
 	if c.drop != nil {
 		for i := range dfeat {
 			dfeat[i] *= c.drop[i]
@@ -134,7 +134,7 @@ func (n *network[T]) backward(ctx context.Context, c *forwardCache[T], dpred []T
 			dfeat[i] *= 1 - c.pooled[i]*c.pooled[i]
 		}
 		dcls = make([]T, in.B*H)
-		backprop.LinearBackward(p.pooler, g.pooler, c.cls, dfeat, in.B, dcls)
+		nn.LinearBackward(p.pooler, g.pooler, c.cls, dfeat, in.B, dcls)
 	}
 	a := n.buf
 	// dx is the gradient of the current layer's output rows: at the top,
@@ -157,35 +157,35 @@ func (n *network[T]) backwardEncoder(ctx context.Context, c *forwardCache[T], dx
 	in := c.in
 	rows := in.B * in.S
 	e := n.pass(c)
-	w := backprop.NewPostLNWork(e, n.I)
+	w := nn.NewPostLNWork(e, n.I)
 	for li := len(p.layers) - 1; li >= 0; li-- {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		dx = backprop.PostLNBackward(&p.layers[li], &g.layers[li], &c.layers[li], dx, li, e, w)
+		dx = nn.PostLNBackward(&p.layers[li], &g.layers[li], &c.layers[li], dx, li, e, w)
 	}
-	backprop.ApplyDropout(c.enc, backprop.Site(-1, backprop.SiteEmbeddings), dx)
-	backprop.LayerNormBackward(&p.embLN, &g.embLN, &c.emb, dx, rows, H, dx)
-	backprop.TokenEmbeddingsBackward(g.word, g.pos, g.typ, in.ids, in.types, in.S, H, dx)
+	nn.ApplyDropout(c.enc, nn.Site(-1, nn.SiteEmbeddings), dx)
+	nn.LayerNormBackward(&p.embLN, &g.embLN, &c.emb, dx, rows, H, dx)
+	nn.TokenEmbeddingsBackward(g.word, g.pos, g.typ, in.ids, in.types, in.S, H, dx)
 	return nil
 }
 
 // pass returns the encoder pass of forward cache c: its batch, dropout and
 // GELU activation, with the network's buffers.
-func (n *network[T]) pass(c *forwardCache[T]) *backprop.EncoderPass[T] {
-	return &backprop.EncoderPass[T]{
+func (n *network[T]) pass(c *forwardCache[T]) *nn.EncoderPass[T] {
+	return &nn.EncoderPass[T]{
 		B: c.in.B, S: c.in.S, H: n.H, Heads: n.heads, KeyValid: c.in.keyValid, Eps: n.eps, Drop: c.enc,
-		ActForward: backprop.GELUForward[T], ActBackward: backprop.GELUBackward[T],
+		ActForward: nn.GELUForward[T], ActBackward: nn.GELUBackward[T],
 		Arena: n.buf, ActBuf: &n.geluBuf,
 	}
 }
 
 // addInPlace adds src to dst element-wise.
-func addInPlace[T backprop.Float](dst, src []T) { backprop.AddInPlace(dst, src) }
+func addInPlace[T nn.Float](dst, src []T) { nn.AddInPlace(dst, src) }
 
 // mseLoss returns mean((pred−target)²) and its gradient 2(pred−target)/B
 // (torch.nn.MSELoss with reduction "mean").
-func mseLoss[T backprop.Float](pred []T, target []float64) (float64, []T) {
+func mseLoss[T nn.Float](pred []T, target []float64) (float64, []T) {
 	var loss float64
 	d := make([]T, len(pred))
 	for i, p := range pred {

@@ -6,7 +6,7 @@ import (
 
 	"github.com/storyeval/storyeval/encoders"
 	"github.com/storyeval/storyeval/encoders/checkpoint"
-	"github.com/storyeval/storyeval/internal/backprop"
+	"github.com/storyeval/storyeval/encoders/nn"
 	"github.com/storyeval/storyeval/vrank"
 )
 
@@ -14,16 +14,16 @@ import (
 // encoder, the optional pooler and the regression head. The same type holds
 // gradients and Adam's moment estimates, so that all of them line up with
 // the parameter list of tensors().
-type params[T backprop.Float] struct {
+type params[T nn.Float] struct {
 	word, pos, typ []T
-	embLN          backprop.Norm[T]
-	layers         []backprop.EncoderLayer[T] // post-LN BERT layers
-	pooler         *backprop.Linear[T]
-	head           backprop.Linear[T]
+	embLN          nn.Norm[T]
+	layers         []nn.EncoderLayer[T] // post-LN BERT layers
+	pooler         *nn.Linear[T]
+	head           nn.Linear[T]
 }
 
 // namedTensor is one parameter tensor under its checkpoint name.
-type namedTensor[T backprop.Float] struct {
+type namedTensor[T nn.Float] struct {
 	name  string
 	shape []int
 	data  []T
@@ -40,7 +40,7 @@ const (
 // the slices alias the parameters.
 func (p *params[T]) tensors() []namedTensor[T] {
 	var ts []namedTensor[T]
-	add := backprop.TensorNamer[T](func(name string, data []T, shape ...int) {
+	add := nn.TensorNamer[T](func(name string, data []T, shape ...int) {
 		ts = append(ts, namedTensor[T]{name: name, shape: shape, data: data})
 	})
 	H := len(p.embLN.G)
@@ -49,7 +49,7 @@ func (p *params[T]) tensors() []namedTensor[T] {
 	add(bertPrefix+"embeddings.token_type_embeddings.weight", p.typ, len(p.typ)/H, H)
 	add.Norm(bertPrefix+"embeddings.LayerNorm", &p.embLN)
 	for i := range p.layers {
-		add.EncoderLayer(fmt.Sprintf("%sencoder.layer.%d.", bertPrefix, i), &p.layers[i], backprop.EncoderLayerNames{
+		add.EncoderLayer(fmt.Sprintf("%sencoder.layer.%d.", bertPrefix, i), &p.layers[i], nn.EncoderLayerNames{
 			Query: "attention.self.query", Key: "attention.self.key", Value: "attention.self.value",
 			AttnOut: "attention.output.dense", LN1: "attention.output.LayerNorm",
 			FFNIn: "intermediate.dense", FFNOut: "output.dense", LN2: "output.LayerNorm",
@@ -63,18 +63,18 @@ func (p *params[T]) tensors() []namedTensor[T] {
 }
 
 // newParams allocates zeroed parameters for a configuration.
-func newParams[T backprop.Float](cfg encoders.BERTConfig, pooler bool) *params[T] {
+func newParams[T nn.Float](cfg encoders.BERTConfig, pooler bool) *params[T] {
 	H, I := cfg.HiddenSize, cfg.IntermediateSize
-	lin := backprop.NewLinear[T]
+	lin := nn.NewLinear[T]
 	p := &params[T]{
 		word:  make([]T, cfg.VocabSize*H),
 		pos:   make([]T, cfg.MaxPositionEmbeddings*H),
 		typ:   make([]T, cfg.TypeVocabSize*H),
-		embLN: backprop.NewNorm[T](H),
+		embLN: nn.NewNorm[T](H),
 		head:  lin(1, H),
 	}
 	for i := 0; i < cfg.NumHiddenLayers; i++ {
-		p.layers = append(p.layers, backprop.NewEncoderLayer[T](H, I))
+		p.layers = append(p.layers, nn.NewEncoderLayer[T](H, I))
 	}
 	if pooler {
 		pl := lin(H, H)

@@ -13,8 +13,8 @@ import (
 
 	"github.com/storyeval/storyeval/encoders"
 	"github.com/storyeval/storyeval/encoders/checkpoint"
+	"github.com/storyeval/storyeval/encoders/nn"
 	"github.com/storyeval/storyeval/encoders/tokenize"
-	"github.com/storyeval/storyeval/internal/backprop"
 	"github.com/storyeval/storyeval/internal/trainloop"
 	"github.com/storyeval/storyeval/vrank"
 )
@@ -115,7 +115,7 @@ func (o PretrainOptions) withDefaults() (PretrainOptions, error) {
 // (BertOnlyMLMHead, decoder tied to the word embeddings) on texts, and
 // writes an encoder folder that vrank.NewFromEncoder (storyeval vrank train
 // -encoder) starts from. Gradients come from hand-written backward passes
-// (internal/backprop). A Pretrainer is not safe for concurrent use.
+// (encoders/nn). A Pretrainer is not safe for concurrent use.
 type Pretrainer struct {
 	cfg      vrank.Config
 	conf     []byte // config.json of the encoder folder
@@ -128,7 +128,7 @@ type Pretrainer struct {
 	grads    *params[float32]
 	gHead    *mlmHead[float32]
 	m, v     [][]float32
-	adam     backprop.Adam
+	adam     nn.Adam
 	epoch    int
 	history  []PretrainEpoch
 }
@@ -269,9 +269,9 @@ func newPretrainer(cfg vrank.Config, conf []byte, tok *tokenize.BERT, files map[
 	sp.vocab = tok.VocabSize()
 	b := cfg.BERT
 	t := &Pretrainer{cfg: cfg, conf: conf, tok: tok, tokFiles: files, sp: sp, opts: o,
-		net:  &network[float32]{p: p, H: b.HiddenSize, I: b.IntermediateSize, heads: b.NumAttentionHeads, eps: b.LayerNormEps, encDropout: o.Dropout, allRows: true, buf: &backprop.Arena[float32]{}},
+		net:  &network[float32]{p: p, H: b.HiddenSize, I: b.IntermediateSize, heads: b.NumAttentionHeads, eps: b.LayerNormEps, encDropout: o.Dropout, allRows: true, buf: &nn.Arena[float32]{}},
 		head: head, grads: p.zeroLike(), gHead: head.zeroLike(),
-		adam: backprop.Adam{LR: o.LearningRate, Beta1: 0.9, Beta2: 0.999, Eps: 1e-8},
+		adam: nn.Adam{LR: o.LearningRate, Beta1: 0.9, Beta2: 0.999, Eps: 1e-8},
 	}
 	for _, d := range t.trainable(t.net.p, t.head) {
 		t.m, t.v = append(t.m, make([]float32, len(d.data))), append(t.v, make([]float32, len(d.data)))

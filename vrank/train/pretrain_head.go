@@ -3,7 +3,7 @@ package train
 import (
 	"math"
 
-	"github.com/storyeval/storyeval/internal/backprop"
+	"github.com/storyeval/storyeval/encoders/nn"
 	"github.com/storyeval/storyeval/internal/parallel"
 )
 
@@ -11,9 +11,9 @@ import (
 // BertOnlyMLMHead): the transform dense H→H, the activation (GELU),
 // LayerNorm, then the decoder H→V whose weight is tied to the word
 // embeddings, plus its own bias.
-type mlmHead[T backprop.Float] struct {
-	dense backprop.Linear[T]
-	norm  backprop.Norm[T]
+type mlmHead[T nn.Float] struct {
+	dense nn.Linear[T]
+	norm  nn.Norm[T]
 	bias  []T
 }
 
@@ -24,8 +24,8 @@ const (
 	mlmBiasName  = "cls.predictions.bias"
 )
 
-func newMLMHead[T backprop.Float](H, V int) *mlmHead[T] {
-	return &mlmHead[T]{dense: backprop.NewLinear[T](H, H), norm: backprop.NewNorm[T](H), bias: make([]T, V)}
+func newMLMHead[T nn.Float](H, V int) *mlmHead[T] {
+	return &mlmHead[T]{dense: nn.NewLinear[T](H, H), norm: nn.NewNorm[T](H), bias: make([]T, V)}
 }
 
 func (h *mlmHead[T]) zeroLike() *mlmHead[T] {
@@ -60,13 +60,13 @@ func (h *mlmHead[T]) initRandom(next func() float64, std float64) {
 
 // mlmCache keeps the head's activations of a forward pass over n selected
 // rows.
-type mlmCache[T backprop.Float] struct {
+type mlmCache[T nn.Float] struct {
 	n      int
 	x      []T // n×H: the selected rows of the encoder output
 	pre    []T // n×H: dense output before the activation
 	act    []T // n×H: the activation's output
 	t      []T // n×H: the LayerNorm output (the decoder's input)
-	norm   backprop.NormCache[T]
+	norm   nn.NormCache[T]
 	logits []T // n×V
 }
 
@@ -75,11 +75,11 @@ type mlmCache[T backprop.Float] struct {
 func (h *mlmHead[T]) forward(x []T, n int, word []T, eps float64) *mlmCache[T] {
 	H, V := len(h.norm.G), len(h.bias)
 	c := &mlmCache[T]{n: n, x: x, pre: make([]T, n*H), act: make([]T, n*H), t: make([]T, n*H), logits: make([]T, n*V)}
-	backprop.LinearForward(&h.dense, x, n, c.pre)
-	backprop.GELUForward(c.pre, c.act)
-	backprop.LayerNormForward(&h.norm, c.act, n, H, eps, c.t, &c.norm, nil)
-	dec := backprop.Linear[T]{W: word, B: h.bias, Out: V, In: H}
-	backprop.LinearForward(&dec, c.t, n, c.logits)
+	nn.LinearForward(&h.dense, x, n, c.pre)
+	nn.GELUForward(c.pre, c.act)
+	nn.LayerNormForward(&h.norm, c.act, n, H, eps, c.t, &c.norm, nil)
+	dec := nn.Linear[T]{W: word, B: h.bias, Out: V, In: H}
+	nn.LinearForward(&dec, c.t, n, c.logits)
 	return c
 }
 
@@ -89,14 +89,14 @@ func (h *mlmHead[T]) forward(x []T, n int, word []T, eps float64) *mlmCache[T] {
 func (h *mlmHead[T]) backward(c *mlmCache[T], dlogits, word []T, g *mlmHead[T], gWord []T) []T {
 	H, V := len(h.norm.G), len(h.bias)
 	n := c.n
-	dec := backprop.Linear[T]{W: word, B: h.bias, Out: V, In: H}
-	gdec := backprop.Linear[T]{W: gWord, B: g.bias, Out: V, In: H}
+	dec := nn.Linear[T]{W: word, B: h.bias, Out: V, In: H}
+	gdec := nn.Linear[T]{W: gWord, B: g.bias, Out: V, In: H}
 	dt := make([]T, n*H)
-	backprop.LinearBackward(&dec, &gdec, c.t, dlogits, n, dt)
-	backprop.LayerNormBackward(&h.norm, &g.norm, &c.norm, dt, n, H, dt)
-	backprop.GELUBackward(c.pre, dt)
+	nn.LinearBackward(&dec, &gdec, c.t, dlogits, n, dt)
+	nn.LayerNormBackward(&h.norm, &g.norm, &c.norm, dt, n, H, dt)
+	nn.GELUBackward(c.pre, dt)
 	dx := make([]T, n*H)
-	backprop.LinearBackward(&h.dense, &g.dense, c.x, dt, n, dx)
+	nn.LinearBackward(&h.dense, &g.dense, c.x, dt, n, dx)
 	return dx
 }
 
@@ -104,7 +104,7 @@ func (h *mlmHead[T]) backward(c *mlmCache[T], dlogits, word []T, g *mlmHead[T], 
 // logits (n×V) against labels, its gradient with respect to the logits
 // (softmax − onehot over n), and the number of rows whose argmax is the
 // label. The log-softmax of each row is computed in float64.
-func mlmLoss[T backprop.Float](logits []T, labels []int, V int) (loss float64, d []T, correct int) {
+func mlmLoss[T nn.Float](logits []T, labels []int, V int) (loss float64, d []T, correct int) {
 	n := len(labels)
 	d = make([]T, len(logits))
 	losses := make([]float64, n)

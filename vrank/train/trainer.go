@@ -8,8 +8,8 @@ import (
 	"slices"
 	"time"
 
+	"github.com/storyeval/storyeval/encoders/nn"
 	"github.com/storyeval/storyeval/encoders/tokenize"
-	"github.com/storyeval/storyeval/internal/backprop"
 	"github.com/storyeval/storyeval/internal/trainloop"
 	"github.com/storyeval/storyeval/vrank"
 )
@@ -62,11 +62,11 @@ func NewTrainer(m *vrank.Model, opts Options) (*Trainer, error) {
 		opt:   newAdam(p, opts.LearningRate, opts.Beta1, opts.Beta2, opts.Epsilon),
 	}
 	// Activation buffers are reused from step to step.
-	t.net.buf = &backprop.Arena[float32]{}
+	t.net.buf = &nn.Arena[float32]{}
 	return t, nil
 }
 
-func copyParams[T backprop.Float](dst, src *params[T]) {
+func copyParams[T nn.Float](dst, src *params[T]) {
 	ds, ss := dst.tensors(), src.tensors()
 	for i := range ds {
 		copy(ds[i].data, ss[i].data)
@@ -109,7 +109,7 @@ func (t *Trainer) step(ctx context.Context, encs []tokenize.Encoding, gaps []flo
 		return StepResult{}, err
 	}
 	t.opt.update(t.net.p, t.grads)
-	return StepResult{Loss: loss, Predictions: backprop.Convert[float64](c.pred)}, nil
+	return StepResult{Loss: loss, Predictions: nn.Convert[float64](c.pred)}, nil
 }
 
 // Parameter returns a copy of the current value of a parameter by its
