@@ -49,7 +49,7 @@ func LoadCoherenceModelDir(dir string) (*rovist.CoherenceModel, error) {
 func (t *CoherenceTrainer) weightTensors() []safetensors.Tensor {
 	var out []safetensors.Tensor
 	for _, nt := range t.net.p.tensors() {
-		out = append(out, safetensors.Tensor{Name: nt.name, Shape: nt.shape, F32: nt.data})
+		out = append(out, safetensors.Tensor{Name: nt.Name, Shape: nt.Shape, F32: nt.Data})
 	}
 	return out
 }
@@ -92,7 +92,7 @@ func (t *CoherenceTrainer) SaveModel(dir string) error {
 func (t *CoherenceTrainer) Model() (*rovist.CoherenceModel, error) {
 	ts := t.net.p.tensors()
 	st, err := copiedState(len(ts), func(i int) checkpoint.Float32Tensor {
-		return checkpoint.Float32Tensor{Name: ts[i].name, Shape: ts[i].shape, Data: ts[i].data}
+		return checkpoint.Float32Tensor{Name: ts[i].Name, Shape: ts[i].Shape, Data: ts[i].Data}
 	})
 	if err != nil {
 		return nil, err
@@ -129,9 +129,9 @@ func albertConfigJSON(cfg encoders.ALBERTConfig, given []byte) ([]byte, error) {
 // coherenceMoments pairs Adam's moments tensor by tensor, as
 // trainckpt writes and reads them.
 func (t *CoherenceTrainer) coherenceMoments() []trainckpt.Moment {
-	ms, vs := t.m.tensors(), t.v.tensors()
+	ms, vs := t.m, t.v
 	return trainckpt.Moments(len(ms), func(i int) trainckpt.Moment {
-		return trainckpt.Moment{Name: ms[i].name, Shape: ms[i].shape, M: ms[i].data, V: vs[i].data}
+		return trainckpt.Moment{Name: ms[i].Name, Shape: ms[i].Shape, M: ms[i].Data, V: vs[i].Data}
 	})
 }
 

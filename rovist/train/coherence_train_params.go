@@ -24,13 +24,6 @@ type sopParams[T nn.Float] struct {
 	head           nn.Linear[T]
 }
 
-// sopTensor is one parameter tensor under its state_dict name.
-type sopTensor[T nn.Float] struct {
-	name  string
-	shape []int
-	data  []T
-}
-
 // State-dict names of the reference SOPClassifier (usydnlp/rovist
 // scripts/rovist_c.py): AlbertModel under "albert_model.", the head as
 // "linear".
@@ -42,11 +35,12 @@ const (
 
 // tensors lists the parameters in a fixed order with their state_dict
 // names; the slices alias the parameters.
-func (p *sopParams[T]) tensors() []sopTensor[T] {
-	var ts []sopTensor[T]
-	add := nn.TensorNamer[T](func(name string, data []T, shape ...int) {
-		ts = append(ts, sopTensor[T]{name: name, shape: shape, data: data})
-	})
+func (p *sopParams[T]) tensors() []nn.Param[T] { return nn.Collect(p.walk) }
+
+// walk lists the parameters under their checkpoint names in state_dict
+// order: the one parameter walk that tensors, gradients, Adam's moments,
+// checkpoints and the scorer's model are made from.
+func (p *sopParams[T]) walk(add nn.TensorNamer[T]) {
 	E := len(p.embLN.G)
 	pre := sopEncoderPrefix
 	add(pre+"embeddings.word_embeddings.weight", p.word, len(p.word)/E, E)
@@ -61,7 +55,6 @@ func (p *sopParams[T]) tensors() []sopTensor[T] {
 	})
 	add.Linear(pre+"pooler", &p.pooler)
 	add.Linear(sopHeadName, &p.head)
-	return ts
 }
 
 // newSOPParams allocates zeroed parameters for a configuration.
@@ -88,20 +81,10 @@ func (p *sopParams[T]) zeroLike() *sopParams[T] {
 	return z
 }
 
-// data lists the tensors' slices in the order of tensors().
-func (p *sopParams[T]) data() [][]T {
-	ts := p.tensors()
-	out := make([][]T, len(ts))
-	for i, t := range ts {
-		out[i] = t.data
-	}
-	return out
-}
-
 func copySOPParams[T nn.Float](dst, src *sopParams[T]) {
 	ds, ss := dst.tensors(), src.tensors()
 	for i := range ds {
-		copy(ds[i].data, ss[i].data)
+		copy(ds[i].Data, ss[i].Data)
 	}
 }
 
@@ -164,7 +147,7 @@ func readSOPParams(st *checkpoint.State, cfg encoders.ALBERTConfig, newHead *ran
 	}
 	p := newSOPParams[float32](cfg)
 	for _, t := range p.tensors() {
-		name := t.name
+		name := t.Name
 		isHead := strings.HasPrefix(name, sopHeadName+".")
 		if isHead && newHead != nil {
 			continue
@@ -176,13 +159,13 @@ func readSOPParams(st *checkpoint.State, cfg encoders.ALBERTConfig, newHead *ran
 		if !ok {
 			return nil, fmt.Errorf("the checkpoint has no tensor %q", name)
 		}
-		if !sameInts(info.Shape, t.shape) {
-			return nil, fmt.Errorf("tensor %q has shape %v, the configuration needs %v", name, info.Shape, t.shape)
+		if !sameInts(info.Shape, t.Shape) {
+			return nil, fmt.Errorf("tensor %q has shape %v, the configuration needs %v", name, info.Shape, t.Shape)
 		}
-		if err := st.ReadFloat32(name, t.data); err != nil {
+		if err := st.ReadFloat32(name, t.Data); err != nil {
 			return nil, fmt.Errorf("tensor %q: %w", name, err)
 		}
-		for i, v := range t.data {
+		for i, v := range t.Data {
 			if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
 				return nil, fmt.Errorf("tensor %q holds a non-finite value at %d", name, i)
 			}
@@ -207,15 +190,15 @@ func initSOPRandom[T nn.Float](p *sopParams[T], seed int64) {
 	rng := rand.New(rand.NewSource(seed))
 	for _, t := range p.tensors() {
 		switch {
-		case len(t.shape) == 1 && strings.HasSuffix(t.name, "LayerNorm.weight"), len(t.shape) == 1 && strings.HasSuffix(t.name, "layer_norm.weight"):
-			for i := range t.data {
-				t.data[i] = 1
+		case len(t.Shape) == 1 && strings.HasSuffix(t.Name, "LayerNorm.weight"), len(t.Shape) == 1 && strings.HasSuffix(t.Name, "layer_norm.weight"):
+			for i := range t.Data {
+				t.Data[i] = 1
 			}
-		case len(t.shape) == 1:
-			clear(t.data)
+		case len(t.Shape) == 1:
+			clear(t.Data)
 		default:
-			for i := range t.data {
-				t.data[i] = T(rng.NormFloat64() * 0.02)
+			for i := range t.Data {
+				t.Data[i] = T(rng.NormFloat64() * 0.02)
 			}
 		}
 	}

@@ -61,10 +61,10 @@ func TestCoherenceTrainBackwardMatchesFiniteDifferences(t *testing.T) {
 			p := newSOPParams[float64](cfg)
 			rng := rand.New(rand.NewSource(5))
 			for _, nt := range p.tensors() {
-				for i := range nt.data {
-					nt.data[i] = 0.3 * rng.NormFloat64()
-					if len(nt.shape) == 1 && (nt.name[len(nt.name)-6:] == "weight") {
-						nt.data[i] += 1
+				for i := range nt.Data {
+					nt.Data[i] = 0.3 * rng.NormFloat64()
+					if len(nt.Shape) == 1 && (nt.Name[len(nt.Name)-6:] == "weight") {
+						nt.Data[i] += 1
 					}
 				}
 			}
@@ -105,24 +105,24 @@ func TestCoherenceTrainBackwardMatchesFiniteDifferences(t *testing.T) {
 				worst := 0.0
 				// Every element of a small tensor, a seeded sample of a
 				// large one (the test stays within seconds).
-				idx := rng.Perm(len(nt.data))
+				idx := rng.Perm(len(nt.Data))
 				if len(idx) > 150 {
 					idx = idx[:150]
 				}
 				for _, i := range idx {
-					orig := nt.data[i]
+					orig := nt.Data[i]
 					const h = 1e-5
-					nt.data[i] = orig + h
+					nt.Data[i] = orig + h
 					up := loss()
-					nt.data[i] = orig - h
+					nt.Data[i] = orig - h
 					down := loss()
-					nt.data[i] = orig
+					nt.Data[i] = orig
 					num := (up - down) / (2 * h)
-					worst = math.Max(worst, math.Abs(num-gts[ti].data[i])/math.Max(1e-3, math.Abs(num)))
+					worst = math.Max(worst, math.Abs(num-gts[ti].Data[i])/math.Max(1e-3, math.Abs(num)))
 					checked++
 				}
 				if worst > 1e-5 {
-					t.Errorf("%s: worst relative error %.3g between analytic and numeric gradient", nt.name, worst)
+					t.Errorf("%s: worst relative error %.3g between analytic and numeric gradient", nt.Name, worst)
 				}
 			}
 			t.Logf("%d gradient elements checked", checked)
@@ -383,8 +383,8 @@ func TestCoherenceTrainerLearnsSyntheticOrder(t *testing.T) {
 	}
 	for i, nt := range tr.net.p.tensors() {
 		rt := res.net.p.tensors()[i]
-		if !slices.Equal(nt.data, rt.data) {
-			t.Errorf("%s differs between the resumed and the uninterrupted run", nt.name)
+		if !slices.Equal(nt.Data, rt.Data) {
+			t.Errorf("%s differs between the resumed and the uninterrupted run", nt.Name)
 		}
 	}
 }

@@ -30,7 +30,7 @@ type CoherenceTrainer struct {
 	opts    CoherenceTrainOptions
 	net     *sopNet[float32]
 	grads   *sopParams[float32]
-	m, v    *sopParams[float32]
+	m, v    []nn.Param[float32] // Adam's moments, zeros like the parameter walk
 	adam    nn.Adam
 	epoch   int // completed epochs
 	best    float64
@@ -116,7 +116,7 @@ func newCoherenceTrainer(cfg encoders.ALBERTConfig, tok *tokenize.ALBERT, files 
 	t := &CoherenceTrainer{cfg: cfg, tok: tok, files: files, opts: o,
 		net: &sopNet[float32]{p: p, E: cfg.EmbeddingSize, H: cfg.HiddenSize, I: cfg.IntermediateSize, heads: cfg.NumAttentionHeads,
 			layers: cfg.NumHiddenLayers, eps: cfg.LayerNormEps, act: act, dropout: o.Dropout, buf: &nn.Arena[float32]{}},
-		grads: p.zeroLike(), m: p.zeroLike(), v: p.zeroLike(),
+		grads: p.zeroLike(), m: nn.ZerosLike(p.tensors()), v: nn.ZerosLike(p.tensors()),
 		adam: nn.Adam{LR: o.LearningRate, Beta1: 0.9, Beta2: 0.999, Eps: 1e-8, WeightDecay: o.WeightDecay},
 		best: math.Inf(1),
 	}
@@ -201,13 +201,13 @@ func (t *CoherenceTrainer) step(ctx context.Context, encs []tokenize.Encoding, l
 		return CoherenceStep{}, err
 	}
 	loss, dlogits := crossEntropy(c.logits, labels)
-	for _, g := range t.grads.data() {
+	for _, g := range nn.Values(t.grads.tensors()) {
 		clear(g)
 	}
 	if err := t.net.backward(ctx, c, dlogits, t.grads); err != nil {
 		return CoherenceStep{}, err
 	}
-	if err := t.adam.Update(t.net.p.data(), t.grads.data(), t.m.data(), t.v.data()); err != nil {
+	if err := t.adam.Update(nn.Values(t.net.p.tensors()), nn.Values(t.grads.tensors()), nn.Values(t.m), nn.Values(t.v)); err != nil {
 		return CoherenceStep{}, err
 	}
 	return CoherenceStep{Loss: loss, Accuracy: accuracy(c.logits, labels)}, nil

@@ -122,7 +122,7 @@ type VGTrainer struct {
 	proc      *imageproc.Processor
 	net       *vgNetwork[float32]
 	grads     *vgParams[float32]
-	m, v      *vgParams[float32]
+	m, v      []nn.Param[float32] // Adam's moments, zeros like the parameter walk
 	opt       nn.Adam
 	tau       float64
 	dTau      float64
@@ -209,7 +209,7 @@ func NewVGTrainer(checkpointPath, vitDir string, opts VGTrainOptions) (*VGTraine
 	t := &VGTrainer{
 		opts: opts, geom: geom, vitConfig: cfgData, procJSON: procJSON, vitCfg: cfg, pcfg: pcfg, proc: proc,
 		net:   &vgNetwork[float32]{p: p, heads: geom.heads, eps: geom.eps, buf: &nn.Arena[float32]{}},
-		grads: p.zeroLike(), m: p.zeroLike(), v: p.zeroLike(),
+		grads: p.zeroLike(), m: nn.ZerosLike(p.tensors()), v: nn.ZerosLike(p.tensors()),
 		opt:  nn.Adam{LR: opts.LearningRate, Beta1: 0.9, Beta2: 0.999, Eps: 1e-8, WeightDecay: opts.WeightDecay},
 		tau:  opts.Temperature,
 		best: math.Inf(1),
@@ -263,22 +263,22 @@ func loadVGParams(p *vgParams[float32], st *checkpoint.State, seed int64) error 
 	}
 	rng := rand.New(rand.NewSource(seed))
 	for _, nt := range p.tensors() {
-		src, name := vitRoot, strings.TrimPrefix(nt.name, vgViTPrefix)
-		if !strings.HasPrefix(nt.name, vgViTPrefix) {
-			src, name = headRoot, nt.name
+		src, name := vitRoot, strings.TrimPrefix(nt.Name, vgViTPrefix)
+		if !strings.HasPrefix(nt.Name, vgViTPrefix) {
+			src, name = headRoot, nt.Name
 			if headRoot == nil || !headRoot.Has(name) {
 				if headRoot != nil && (headRoot.Has(vgImageHeadPrefix+".weight") || headRoot.Has(vgTextHeadPrefix+".weight")) {
 					return fmt.Errorf("the checkpoint has the heads but no %s", name)
 				}
 				// torch.nn.Linear.reset_parameters: kaiming_uniform(a=√5) on
 				// the weight is uniform in ±1/√in, as is the bias.
-				in := nt.shape[len(nt.shape)-1]
-				if len(nt.shape) == 1 {
-					in = headInWidth(p, nt.name)
+				in := nt.Shape[len(nt.Shape)-1]
+				if len(nt.Shape) == 1 {
+					in = headInWidth(p, nt.Name)
 				}
 				bound := 1 / math.Sqrt(float64(in))
-				for i := range nt.data {
-					nt.data[i] = float32((2*rng.Float64() - 1) * bound)
+				for i := range nt.Data {
+					nt.Data[i] = float32((2*rng.Float64() - 1) * bound)
 				}
 				continue
 			}
@@ -287,13 +287,13 @@ func loadVGParams(p *vgParams[float32], st *checkpoint.State, seed int64) error 
 		if !ok {
 			return fmt.Errorf("no tensor %s", name)
 		}
-		if !sameInts(info.Shape, nt.shape) {
-			return fmt.Errorf("%s has shape %v, the configuration wants %v", name, info.Shape, nt.shape)
+		if !sameInts(info.Shape, nt.Shape) {
+			return fmt.Errorf("%s has shape %v, the configuration wants %v", name, info.Shape, nt.Shape)
 		}
-		if err := src.ReadFloat32(name, nt.data); err != nil {
+		if err := src.ReadFloat32(name, nt.Data); err != nil {
 			return fmt.Errorf("%s: %w", name, err)
 		}
-		for i, v := range nt.data {
+		for i, v := range nt.Data {
 			if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
 				return fmt.Errorf("%s holds a non-finite value at %d", name, i)
 			}
@@ -402,7 +402,7 @@ func (t *VGTrainer) lossAndGradientsOf(ctx context.Context, pix [][]float32, wor
 		return loss, nil
 	}
 	for _, g := range t.grads.tensors() {
-		clear(g.data)
+		clear(g.Data)
 	}
 	if err := t.net.backward(ctx, c, dImg, dTxt, t.grads); err != nil {
 		return 0, err
@@ -413,15 +413,7 @@ func (t *VGTrainer) lossAndGradientsOf(ctx context.Context, pix [][]float32, wor
 
 // update applies Adam to the parameters (and τ with LearnTemperature).
 func (t *VGTrainer) update() {
-	data := func(q *vgParams[float32]) [][]float32 {
-		ts := q.tensors()
-		out := make([][]float32, len(ts))
-		for i, nt := range ts {
-			out[i] = nt.data
-		}
-		return out
-	}
-	ps, gs, ms, vs := data(t.net.p), data(t.grads), data(t.m), data(t.v)
+	ps, gs, ms, vs := nn.Values(t.net.p.tensors()), nn.Values(t.grads.tensors()), nn.Values(t.m), nn.Values(t.v)
 	if t.opts.LearnTemperature {
 		tau, g := []float32{float32(t.tau)}, []float32{float32(t.dTau)}
 		m, v := []float32{float32(t.tauM)}, []float32{float32(t.tauV)}

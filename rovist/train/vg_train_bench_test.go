@@ -22,7 +22,7 @@ func benchVGTrainer(g vgGeometry, n int) (*VGTrainer, [][]float32, []float32) {
 	p := randomVGParams[float32](g, rng, 0.02)
 	t := &VGTrainer{opts: VGTrainOptions{}.withDefaults(), geom: g,
 		net:   &vgNetwork[float32]{p: p, heads: g.heads, eps: g.eps, buf: &nn.Arena[float32]{}},
-		grads: p.zeroLike(), m: p.zeroLike(), v: p.zeroLike(), tau: 1,
+		grads: p.zeroLike(), m: nn.ZerosLike(p.tensors()), v: nn.ZerosLike(p.tensors()), tau: 1,
 		opt: nn.Adam{LR: 5e-5, Beta1: 0.9, Beta2: 0.999, Eps: 1e-8, WeightDecay: 1e-5}}
 	pix := make([][]float32, n)
 	for i := range pix {

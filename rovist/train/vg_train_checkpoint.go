@@ -72,9 +72,9 @@ func (t *VGTrainer) SaveModel(dir string) error {
 // vgMoments pairs Adam's moments tensor by tensor, as trainckpt writes and
 // reads them.
 func (t *VGTrainer) vgMoments() []trainckpt.Moment {
-	ms, vs := t.m.tensors(), t.v.tensors()
+	ms, vs := t.m, t.v
 	return trainckpt.Moments(len(ms), func(i int) trainckpt.Moment {
-		return trainckpt.Moment{Name: ms[i].name, Shape: ms[i].shape, M: ms[i].data, V: vs[i].data}
+		return trainckpt.Moment{Name: ms[i].Name, Shape: ms[i].Shape, M: ms[i].Data, V: vs[i].Data}
 	})
 }
 
@@ -83,7 +83,7 @@ func (t *VGTrainer) vgMoments() []trainckpt.Moment {
 func (t *VGTrainer) writeModelFiles(dir string) error {
 	var model []safetensors.Tensor
 	for _, nt := range t.net.p.tensors() {
-		model = append(model, safetensors.Tensor{Name: nt.name, Shape: nt.shape, F32: nt.data})
+		model = append(model, safetensors.Tensor{Name: nt.Name, Shape: nt.Shape, F32: nt.Data})
 	}
 	if err := safetensors.WriteFile(filepath.Join(dir, VGModelFile), model, map[string]string{"format": "pt", "model": "Region2PhraseModel"}); err != nil {
 		return err
@@ -150,7 +150,7 @@ func ResumeVGTrainer(dir string, opts VGTrainOptions) (*VGTrainer, error) {
 func (t *VGTrainer) GroundingModel() (*rovist.GroundingModel, error) {
 	ts := t.net.p.tensors()
 	st, err := copiedState(len(ts), func(i int) checkpoint.Float32Tensor {
-		return checkpoint.Float32Tensor{Name: ts[i].name, Shape: ts[i].shape, Data: ts[i].data}
+		return checkpoint.Float32Tensor{Name: ts[i].Name, Shape: ts[i].Shape, Data: ts[i].Data}
 	})
 	if err != nil {
 		return nil, err

@@ -3,6 +3,7 @@ package train
 import (
 	"context"
 	"encoding/json"
+	"github.com/storyeval/storyeval/encoders/nn"
 	"github.com/storyeval/storyeval/rovist"
 	"math"
 	"os"
@@ -194,9 +195,9 @@ func TestVGTrainStepFixture(t *testing.T) {
 	} else {
 		t.Logf("d loss/d τ %.8g, want %.8g: relative error %.3g", tr.dTau, wantTau, d)
 	}
-	grads := map[string]vgTensor[float32]{}
+	grads := map[string]nn.Param[float32]{}
 	for _, nt := range tr.grads.tensors() {
-		grads[nt.name] = nt
+		grads[nt.Name] = nt
 	}
 	names := make([]string, 0, len(b.GradFiles))
 	for name := range b.GradFiles {
@@ -211,8 +212,8 @@ func TestVGTrainStepFixture(t *testing.T) {
 			t.Errorf("the fixture has a gradient of %s, the model no such parameter", name)
 			continue
 		}
-		if !slices.Equal(want.Shape, got.shape) {
-			t.Errorf("%s: gradient shape %v, the parameter's %v", name, want.Shape, got.shape)
+		if !slices.Equal(want.Shape, got.Shape) {
+			t.Errorf("%s: gradient shape %v, the parameter's %v", name, want.Shape, got.Shape)
 			continue
 		}
 		scale := 0.0
@@ -225,12 +226,12 @@ func TestVGTrainStepFixture(t *testing.T) {
 				scale = math.Max(scale, math.Abs(v))
 			}
 		}
-		e := relErr(got.data, want.Float64s(), scale)
+		e := relErr(got.Data, want.Float64s(), scale)
 		if e > vgStepTolerance {
 			t.Errorf("%s: gradient off by %.3g of its largest magnitude", name, e)
 		}
 		worst = math.Max(worst, e)
-		values += len(got.data)
+		values += len(got.Data)
 		delete(grads, name)
 	}
 	for name := range grads {

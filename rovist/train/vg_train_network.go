@@ -63,13 +63,6 @@ func newVGParams[T nn.Float](g vgGeometry) *vgParams[T] {
 	return p
 }
 
-// vgTensor is one parameter tensor under its state_dict name.
-type vgTensor[T nn.Float] struct {
-	name  string
-	shape []int
-	data  []T
-}
-
 // Prefixes of the state_dict of usydnlp/rovist's Region2PhraseModel.
 const (
 	vgViTPrefix       = "image_encoder.image_model."
@@ -79,11 +72,12 @@ const (
 
 // tensors lists the parameters in the order of Region2PhraseModel's
 // state_dict, under its names and shapes; the slices alias p.
-func (p *vgParams[T]) tensors() []vgTensor[T] {
-	var ts []vgTensor[T]
-	add := nn.TensorNamer[T](func(name string, data []T, shape ...int) {
-		ts = append(ts, vgTensor[T]{name: name, shape: shape, data: data})
-	})
+func (p *vgParams[T]) tensors() []nn.Param[T] { return nn.Collect(p.walk) }
+
+// walk lists the parameters under their checkpoint names in state_dict
+// order: the one parameter walk that tensors, gradients, Adam's moments,
+// checkpoints and the scorer's model are made from.
+func (p *vgParams[T]) walk(add nn.TensorNamer[T]) {
 	H := len(p.cls)
 	v := vgViTPrefix
 	add(v+"embeddings.cls_token", p.cls, 1, 1, H)
@@ -101,7 +95,6 @@ func (p *vgParams[T]) tensors() []vgTensor[T] {
 	add.Linear(v+"pooler.dense", &p.pooler)
 	add.Linear(vgImageHeadPrefix, &p.img)
 	add.Linear(vgTextHeadPrefix, &p.txt)
-	return ts
 }
 
 // zeroLike returns zeroed parameters of p's shapes.

@@ -30,12 +30,12 @@ func tinyVGGeometry() vgGeometry {
 func randomVGParams[T nn.Float](g vgGeometry, rng *rand.Rand, std float64) *vgParams[T] {
 	p := newVGParams[T](g)
 	for _, nt := range p.tensors() {
-		for i := range nt.data {
-			nt.data[i] = T(std * rng.NormFloat64())
+		for i := range nt.Data {
+			nt.Data[i] = T(std * rng.NormFloat64())
 		}
-		if strings.HasSuffix(nt.name, "norm.weight") || strings.Contains(nt.name, "layernorm_") && strings.HasSuffix(nt.name, ".weight") {
-			for i := range nt.data {
-				nt.data[i] += 1
+		if strings.HasSuffix(nt.Name, "norm.weight") || strings.Contains(nt.Name, "layernorm_") && strings.HasSuffix(nt.Name, ".weight") {
+			for i := range nt.Data {
+				nt.Data[i] += 1
 			}
 		}
 	}
@@ -92,18 +92,18 @@ func TestVGBackwardMatchesFiniteDifferences(t *testing.T) {
 	checked := 0
 	for ti, nt := range p.tensors() {
 		worst := 0.0
-		for i := range nt.data {
-			orig := nt.data[i]
-			nt.data[i] = orig + h
+		for i := range nt.Data {
+			orig := nt.Data[i]
+			nt.Data[i] = orig + h
 			up := lossAt()
-			nt.data[i] = orig - h
+			nt.Data[i] = orig - h
 			down := lossAt()
-			nt.data[i] = orig
-			worst = math.Max(worst, rel((up-down)/(2*h), gts[ti].data[i]))
+			nt.Data[i] = orig
+			worst = math.Max(worst, rel((up-down)/(2*h), gts[ti].Data[i]))
 			checked++
 		}
 		if worst > 1e-5 {
-			t.Errorf("%s: worst relative error %.3g between analytic and numeric gradient", nt.name, worst)
+			t.Errorf("%s: worst relative error %.3g between analytic and numeric gradient", nt.Name, worst)
 		}
 	}
 	tau += h
@@ -182,8 +182,8 @@ func writeTinyViT(t testing.TB, dir string, hidden, layers, heads, inter, image,
 	p := randomVGParams[float32](g, rand.New(rand.NewSource(seed)), 0.02)
 	var ts []safetensors.Tensor
 	for _, nt := range p.tensors() {
-		if strings.HasPrefix(nt.name, vgViTPrefix) {
-			ts = append(ts, safetensors.Tensor{Name: strings.TrimPrefix(nt.name, vgViTPrefix), Shape: nt.shape, F32: nt.data})
+		if strings.HasPrefix(nt.Name, vgViTPrefix) {
+			ts = append(ts, safetensors.Tensor{Name: strings.TrimPrefix(nt.Name, vgViTPrefix), Shape: nt.Shape, F32: nt.Data})
 		}
 	}
 	if err := safetensors.WriteFile(filepath.Join(dir, "model.safetensors"), ts, map[string]string{"format": "pt"}); err != nil {
@@ -374,8 +374,8 @@ func TestVGTrainerLowersValidationLoss(t *testing.T) {
 	diff := 0
 	want := tr.net.p.tensors()
 	for ti, nt := range re.net.p.tensors() {
-		for i, v := range nt.data {
-			if v != want[ti].data[i] {
+		for i, v := range nt.Data {
+			if v != want[ti].Data[i] {
 				diff++
 			}
 		}

@@ -9,24 +9,19 @@ import (
 // checkpoints save them under the parameters' names.
 type adam struct {
 	nn.Adam
-	m, v *params[float32]
+	// m and v are zeros like the parameter walk (nn.ZerosLike), under the
+	// parameters' names.
+	m, v []nn.Param[float32]
 }
 
 func newAdam(p *params[float32], lr, beta1, beta2, eps float64) *adam {
-	return &adam{Adam: nn.Adam{LR: lr, Beta1: beta1, Beta2: beta2, Eps: eps}, m: p.zeroLike(), v: p.zeroLike()}
+	ps := p.tensors()
+	return &adam{Adam: nn.Adam{LR: lr, Beta1: beta1, Beta2: beta2, Eps: eps}, m: nn.ZerosLike(ps), v: nn.ZerosLike(ps)}
 }
 
 // update applies one Adam step with gradients g to p.
 func (a *adam) update(p, g *params[float32]) {
-	data := func(q *params[float32]) [][]float32 {
-		ts := q.tensors()
-		out := make([][]float32, len(ts))
-		for i, t := range ts {
-			out[i] = t.data
-		}
-		return out
-	}
-	// The four lists come from the same parameter layout, so Update's
-	// shape checks cannot fail.
-	_ = a.Adam.Update(data(p), data(g), data(a.m), data(a.v))
+	// The four lists come from the same parameter walk, so Update's shape
+	// checks cannot fail.
+	_ = a.Adam.Update(nn.Values(p.tensors()), nn.Values(g.tensors()), nn.Values(a.m), nn.Values(a.v))
 }

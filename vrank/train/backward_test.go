@@ -22,14 +22,14 @@ func tinyBERT(vocab int) encoders.BERTConfig {
 // gammas.
 func initRandomParams[T nn.Float](p *params[T], rng *rand.Rand, std float64) {
 	for _, t := range p.tensors() {
-		for i := range t.data {
+		for i := range t.Data {
 			switch {
-			case len(t.shape) > 1:
-				t.data[i] = T(rng.NormFloat64() * std)
-			case strings.HasSuffix(t.name, "LayerNorm.weight"):
-				t.data[i] = 1
+			case len(t.Shape) > 1:
+				t.Data[i] = T(rng.NormFloat64() * std)
+			case strings.HasSuffix(t.Name, "LayerNorm.weight"):
+				t.Data[i] = 1
 			default:
-				t.data[i] = 0
+				t.Data[i] = 0
 			}
 		}
 	}
@@ -69,9 +69,9 @@ func TestBackwardMatchesFiniteDifferences(t *testing.T) {
 			// Non-trivial LayerNorm parameters and biases.
 			rng := rand.New(rand.NewSource(4))
 			for _, nt := range p.tensors() {
-				if len(nt.shape) == 1 {
-					for i := range nt.data {
-						nt.data[i] += 0.3 * rng.NormFloat64()
+				if len(nt.Shape) == 1 {
+					for i := range nt.Data {
+						nt.Data[i] += 0.3 * rng.NormFloat64()
 					}
 				}
 			}
@@ -99,22 +99,22 @@ func TestBackwardMatchesFiniteDifferences(t *testing.T) {
 			checked := 0
 			for ti, nt := range p.tensors() {
 				worst := 0.0
-				for i := range nt.data {
-					orig := nt.data[i]
+				for i := range nt.Data {
+					orig := nt.Data[i]
 					const h = 1e-5
-					nt.data[i] = orig + h
+					nt.Data[i] = orig + h
 					up := loss()
-					nt.data[i] = orig - h
+					nt.Data[i] = orig - h
 					down := loss()
-					nt.data[i] = orig
+					nt.Data[i] = orig
 					num := (up - down) / (2 * h)
-					ana := gts[ti].data[i]
+					ana := gts[ti].Data[i]
 					err := math.Abs(num-ana) / math.Max(1e-3, math.Abs(num))
 					worst = math.Max(worst, err)
 					checked++
 				}
 				if worst > 1e-5 {
-					t.Errorf("%s: worst relative error %.3g between analytic and numeric gradient", nt.name, worst)
+					t.Errorf("%s: worst relative error %.3g between analytic and numeric gradient", nt.Name, worst)
 				}
 			}
 			t.Logf("%d gradient elements checked", checked)

@@ -22,13 +22,6 @@ type params[T nn.Float] struct {
 	head           nn.Linear[T]
 }
 
-// namedTensor is one parameter tensor under its checkpoint name.
-type namedTensor[T nn.Float] struct {
-	name  string
-	shape []int
-	data  []T
-}
-
 // Checkpoint names of the regressor: HF BertModel names under "bert." and the
 // head as "regression_layer", the layout of the fixture's model.safetensors.
 const (
@@ -38,11 +31,12 @@ const (
 
 // tensors lists the parameters in a fixed order with their checkpoint names;
 // the slices alias the parameters.
-func (p *params[T]) tensors() []namedTensor[T] {
-	var ts []namedTensor[T]
-	add := nn.TensorNamer[T](func(name string, data []T, shape ...int) {
-		ts = append(ts, namedTensor[T]{name: name, shape: shape, data: data})
-	})
+func (p *params[T]) tensors() []nn.Param[T] { return nn.Collect(p.walk) }
+
+// walk lists the parameters under their checkpoint names in state_dict
+// order: the one parameter walk that tensors, gradients, Adam's moments,
+// checkpoints and the scorer's model are made from.
+func (p *params[T]) walk(add nn.TensorNamer[T]) {
 	H := len(p.embLN.G)
 	add(bertPrefix+"embeddings.word_embeddings.weight", p.word, len(p.word)/H, H)
 	add(bertPrefix+"embeddings.position_embeddings.weight", p.pos, len(p.pos)/H, H)
@@ -59,7 +53,6 @@ func (p *params[T]) tensors() []namedTensor[T] {
 		add.Linear(bertPrefix+"pooler.dense", p.pooler)
 	}
 	add.Linear(headName, &p.head)
-	return ts
 }
 
 // newParams allocates zeroed parameters for a configuration.
@@ -108,11 +101,11 @@ func paramsOf(cfg vrank.Config, ws []checkpoint.Float32Tensor) (*params[float32]
 	}
 	p := newParams[float32](cfg.BERT, cfg.Feature == vrank.FeaturePooler)
 	for _, t := range p.tensors() {
-		w, ok := byName[t.name]
-		if !ok || !slices.Equal(w.Shape, t.shape) || len(w.Data) != len(t.data) {
-			return nil, fmt.Errorf("vrank: the model has no weight %q of shape %v", t.name, t.shape)
+		w, ok := byName[t.Name]
+		if !ok || !slices.Equal(w.Shape, t.Shape) || len(w.Data) != len(t.Data) {
+			return nil, fmt.Errorf("vrank: the model has no weight %q of shape %v", t.Name, t.Shape)
 		}
-		copy(t.data, w.Data)
+		copy(t.Data, w.Data)
 	}
 	return p, nil
 }
@@ -122,7 +115,7 @@ func paramsOf(cfg vrank.Config, ws []checkpoint.Float32Tensor) (*params[float32]
 func weightsOf(p *params[float32]) []checkpoint.Float32Tensor {
 	var ws []checkpoint.Float32Tensor
 	for _, t := range p.tensors() {
-		ws = append(ws, checkpoint.Float32Tensor{Name: t.name, Shape: t.shape, Data: t.data})
+		ws = append(ws, checkpoint.Float32Tensor{Name: t.Name, Shape: t.Shape, Data: t.Data})
 	}
 	return ws
 }

@@ -127,7 +127,7 @@ type Pretrainer struct {
 	head     *mlmHead[float32]
 	grads    *params[float32]
 	gHead    *mlmHead[float32]
-	m, v     [][]float32
+	m, v     []nn.Param[float32] // Adam's moments, zeros like the trainable walk
 	adam     nn.Adam
 	epoch    int
 	history  []PretrainEpoch
@@ -174,11 +174,11 @@ func NewPretrainer(encoderDir string, opts PretrainOptions) (*Pretrainer, error)
 	head := newMLMHead[float32](cfg.BERT.HiddenSize, cfg.BERT.VocabSize)
 	if st.Has(mlmBiasName) {
 		for _, t := range head.tensors() {
-			info, ok := st.Info(t.name)
-			if !ok || !slices.Equal(info.Shape, t.shape) {
-				return nil, fmt.Errorf("vrank: pre-training: %s: the masked-LM head needs %q of shape %v", encoderDir, t.name, t.shape)
+			info, ok := st.Info(t.Name)
+			if !ok || !slices.Equal(info.Shape, t.Shape) {
+				return nil, fmt.Errorf("vrank: pre-training: %s: the masked-LM head needs %q of shape %v", encoderDir, t.Name, t.Shape)
 			}
-			if err := st.ReadFloat32(t.name, t.data); err != nil {
+			if err := st.ReadFloat32(t.Name, t.Data); err != nil {
 				return nil, fmt.Errorf("vrank: pre-training: %s: %w", encoderDir, err)
 			}
 		}
@@ -273,32 +273,23 @@ func newPretrainer(cfg vrank.Config, conf []byte, tok *tokenize.BERT, files map[
 		head: head, grads: p.zeroLike(), gHead: head.zeroLike(),
 		adam: nn.Adam{LR: o.LearningRate, Beta1: 0.9, Beta2: 0.999, Eps: 1e-8},
 	}
-	for _, d := range t.trainable(t.net.p, t.head) {
-		t.m, t.v = append(t.m, make([]float32, len(d.data))), append(t.v, make([]float32, len(d.data)))
-	}
+	ts := t.trainable(t.net.p, t.head)
+	t.m, t.v = nn.ZerosLike(ts), nn.ZerosLike(ts)
 	return t, nil
 }
 
 // trainable lists the tensors the masked-LM loss reaches, with their
 // checkpoint names: the encoder (not its pooler, nor the regression head
 // every params value carries) and the MLM head.
-func (t *Pretrainer) trainable(p *params[float32], h *mlmHead[float32]) []namedTensor[float32] {
-	var out []namedTensor[float32]
+func (t *Pretrainer) trainable(p *params[float32], h *mlmHead[float32]) []nn.Param[float32] {
+	var out []nn.Param[float32]
 	for _, nt := range p.tensors() {
-		if strings.HasPrefix(nt.name, headName+".") || strings.HasPrefix(nt.name, bertPrefix+"pooler.") {
+		if strings.HasPrefix(nt.Name, headName+".") || strings.HasPrefix(nt.Name, bertPrefix+"pooler.") {
 			continue
 		}
 		out = append(out, nt)
 	}
 	return append(out, h.tensors()...)
-}
-
-func dataOf(ts []namedTensor[float32]) [][]float32 {
-	out := make([][]float32, len(ts))
-	for i, t := range ts {
-		out[i] = t.data
-	}
-	return out
 }
 
 // encodeTexts encodes texts as [CLS] text [SEP], truncated at MaxLength.
@@ -371,12 +362,12 @@ func (t *Pretrainer) step(ctx context.Context, encs []tokenize.Encoding) (Pretra
 		return PretrainStep{}, err
 	}
 	for _, g := range t.trainable(t.grads, t.gHead) {
-		clear(g.data)
+		clear(g.Data)
 	}
 	if err := t.backward(ctx, c, hc, mb, dlogits); err != nil {
 		return PretrainStep{}, err
 	}
-	err = t.adam.Update(dataOf(t.trainable(t.net.p, t.head)), dataOf(t.trainable(t.grads, t.gHead)), t.m, t.v)
+	err = t.adam.Update(nn.Values(t.trainable(t.net.p, t.head)), nn.Values(t.trainable(t.grads, t.gHead)), nn.Values(t.m), nn.Values(t.v))
 	if err != nil {
 		return PretrainStep{}, err
 	}

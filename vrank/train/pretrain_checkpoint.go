@@ -35,13 +35,13 @@ type pretrainEpochJSON struct {
 func (t *Pretrainer) encoderTensors() []safetensors.Tensor {
 	var out []safetensors.Tensor
 	for _, nt := range t.net.p.tensors() {
-		if strings.HasPrefix(nt.name, headName+".") {
+		if strings.HasPrefix(nt.Name, headName+".") {
 			continue
 		}
-		out = append(out, safetensors.Tensor{Name: nt.name, Shape: nt.shape, F32: nt.data})
+		out = append(out, safetensors.Tensor{Name: nt.Name, Shape: nt.Shape, F32: nt.Data})
 	}
 	for _, nt := range t.head.tensors() {
-		out = append(out, safetensors.Tensor{Name: nt.name, Shape: nt.shape, F32: nt.data})
+		out = append(out, safetensors.Tensor{Name: nt.Name, Shape: nt.Shape, F32: nt.Data})
 	}
 	n := t.cfg.BERT.MaxPositionEmbeddings
 	ids := make([]int64, n)
@@ -98,7 +98,7 @@ func (t *Pretrainer) writeCheckpoint(root string) (string, error) {
 func (t *Pretrainer) moments() []trainckpt.Moment {
 	ts := t.trainable(t.net.p, t.head)
 	return trainckpt.Moments(len(ts), func(i int) trainckpt.Moment {
-		return trainckpt.Moment{Name: ts[i].name, Shape: ts[i].shape, M: t.m[i], V: t.v[i]}
+		return trainckpt.Moment{Name: ts[i].Name, Shape: ts[i].Shape, M: t.m[i].Data, V: t.v[i].Data}
 	})
 }
 

@@ -33,14 +33,14 @@ func (h *mlmHead[T]) zeroLike() *mlmHead[T] {
 }
 
 // tensors lists the head's parameters under their BertForMaskedLM names.
-func (h *mlmHead[T]) tensors() []namedTensor[T] {
+func (h *mlmHead[T]) tensors() []nn.Param[T] {
 	H := len(h.norm.G)
-	return []namedTensor[T]{
-		{name: mlmDenseName + ".weight", shape: []int{H, H}, data: h.dense.W},
-		{name: mlmDenseName + ".bias", shape: []int{H}, data: h.dense.B},
-		{name: mlmNormName + ".weight", shape: []int{H}, data: h.norm.G},
-		{name: mlmNormName + ".bias", shape: []int{H}, data: h.norm.B},
-		{name: mlmBiasName, shape: []int{len(h.bias)}, data: h.bias},
+	return []nn.Param[T]{
+		{Name: mlmDenseName + ".weight", Shape: []int{H, H}, Data: h.dense.W},
+		{Name: mlmDenseName + ".bias", Shape: []int{H}, Data: h.dense.B},
+		{Name: mlmNormName + ".weight", Shape: []int{H}, Data: h.norm.G},
+		{Name: mlmNormName + ".bias", Shape: []int{H}, Data: h.norm.B},
+		{Name: mlmBiasName, Shape: []int{len(h.bias)}, Data: h.bias},
 	}
 }
 

@@ -55,9 +55,9 @@ func TestMLMBackwardMatchesFiniteDifferences(t *testing.T) {
 		rng := rand.New(rand.NewSource(4))
 		head.initRandom(rng.NormFloat64, 0.5)
 		for _, nt := range append(p.tensors(), head.tensors()...) {
-			if len(nt.shape) == 1 {
-				for i := range nt.data {
-					nt.data[i] += 0.3 * rng.NormFloat64()
+			if len(nt.Shape) == 1 {
+				for i := range nt.Data {
+					nt.Data[i] += 0.3 * rng.NormFloat64()
 				}
 			}
 		}
@@ -91,24 +91,24 @@ func TestMLMBackwardMatchesFiniteDifferences(t *testing.T) {
 		params, grads := append(p.tensors(), head.tensors()...), append(g.tensors(), gh.tensors()...)
 		checked := 0
 		for ti, nt := range params {
-			if strings.HasPrefix(nt.name, headName+".") {
+			if strings.HasPrefix(nt.Name, headName+".") {
 				continue // the regression head is not on the masked-LM path
 			}
 			worst := 0.0
-			for i := range nt.data {
-				orig := nt.data[i]
+			for i := range nt.Data {
+				orig := nt.Data[i]
 				const h = 1e-5
-				nt.data[i] = orig + h
+				nt.Data[i] = orig + h
 				_, _, up, _ := run()
-				nt.data[i] = orig - h
+				nt.Data[i] = orig - h
 				_, _, down, _ := run()
-				nt.data[i] = orig
+				nt.Data[i] = orig
 				num := (up - down) / (2 * h)
-				worst = math.Max(worst, math.Abs(num-grads[ti].data[i])/math.Max(1e-3, math.Abs(num)))
+				worst = math.Max(worst, math.Abs(num-grads[ti].Data[i])/math.Max(1e-3, math.Abs(num)))
 				checked++
 			}
 			if worst > 1e-5 {
-				t.Errorf("dropout %g: %s: worst relative error %.3g between analytic and numeric gradient", encDropout, nt.name, worst)
+				t.Errorf("dropout %g: %s: worst relative error %.3g between analytic and numeric gradient", encDropout, nt.Name, worst)
 			}
 		}
 		t.Logf("dropout %g: %d gradient elements checked", encDropout, checked)
@@ -242,8 +242,8 @@ func TestPretrainerLearnsPattern(t *testing.T) {
 	}
 	a, b := pt.trainable(pt.net.p, pt.head), res.trainable(res.net.p, res.head)
 	for i := range a {
-		if !slices.Equal(a[i].data, b[i].data) {
-			t.Errorf("%s differs between the resumed and the uninterrupted run", a[i].name)
+		if !slices.Equal(a[i].Data, b[i].Data) {
+			t.Errorf("%s differs between the resumed and the uninterrupted run", a[i].Name)
 		}
 	}
 }

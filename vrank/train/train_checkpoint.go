@@ -62,9 +62,9 @@ func (t *Trainer) saveModel(dir string) error {
 // moments pairs Adam's moments tensor by tensor, as trainckpt writes and
 // reads them.
 func (t *Trainer) moments() []trainckpt.Moment {
-	ms, vs := t.opt.m.tensors(), t.opt.v.tensors()
+	ms, vs := t.opt.m, t.opt.v
 	return trainckpt.Moments(len(ms), func(i int) trainckpt.Moment {
-		return trainckpt.Moment{Name: ms[i].name, Shape: ms[i].shape, M: ms[i].data, V: vs[i].data}
+		return trainckpt.Moment{Name: ms[i].Name, Shape: ms[i].Shape, M: ms[i].Data, V: vs[i].Data}
 	})
 }
 

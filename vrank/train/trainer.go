@@ -69,7 +69,7 @@ func NewTrainer(m *vrank.Model, opts Options) (*Trainer, error) {
 func copyParams[T nn.Float](dst, src *params[T]) {
 	ds, ss := dst.tensors(), src.tensors()
 	for i := range ds {
-		copy(ds[i].data, ss[i].data)
+		copy(ds[i].Data, ss[i].Data)
 	}
 }
 
@@ -103,7 +103,7 @@ func (t *Trainer) step(ctx context.Context, encs []tokenize.Encoding, gaps []flo
 	}
 	loss, dpred := mseLoss(c.pred, gaps)
 	for _, g := range t.grads.tensors() {
-		clear(g.data)
+		clear(g.Data)
 	}
 	if err := t.net.backward(ctx, c, dpred, t.grads); err != nil {
 		return StepResult{}, err
@@ -125,15 +125,15 @@ func (t *Trainer) Gradient(name string) []float32 { return lookup(t.grads, name)
 func (t *Trainer) ParameterNames() []string {
 	var names []string
 	for _, nt := range t.net.p.tensors() {
-		names = append(names, nt.name)
+		names = append(names, nt.Name)
 	}
 	return names
 }
 
 func lookup(p *params[float32], name string) []float32 {
 	for _, nt := range p.tensors() {
-		if nt.name == name {
-			return slices.Clone(nt.data)
+		if nt.Name == name {
+			return slices.Clone(nt.Data)
 		}
 	}
 	return nil
