@@ -305,23 +305,8 @@ func TestCoherenceTrainerLearnsSyntheticOrder(t *testing.T) {
 	if err := tr.SaveModel(saved); err != nil {
 		t.Fatal(err)
 	}
-	loaded, err := LoadCoherenceModelDir(saved)
-	if err != nil {
-		t.Fatal(err)
-	}
-	mem, err := tr.Model()
-	if err != nil {
-		t.Fatal(err)
-	}
 	stories := synthSOPStories(5, 4)
-	a, err := loaded.Score(ctx, stories, rovist.CoherenceOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := mem.Score(ctx, stories, rovist.CoherenceOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	a, b := scoreSavedAndInMemory(t, tr, saved, stories)
 	var encs []tokenize.Encoding
 	var probs []float64
 	for i := range a {
@@ -436,24 +421,7 @@ func TestCoherenceSavedConfigIsTheTrainedOne(t *testing.T) {
 			t.Errorf("saved config.json lost the member %q of the given one", k)
 		}
 	}
-	ctx := context.Background()
-	loaded, err := LoadCoherenceModelDir(saved)
-	if err != nil {
-		t.Fatal(err)
-	}
-	mem, err := tr.Model()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stories := synthSOPStories(3, 7)
-	a, err := loaded.Score(ctx, stories, rovist.CoherenceOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := mem.Score(ctx, stories, rovist.CoherenceOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	a, b := scoreSavedAndInMemory(t, tr, saved, synthSOPStories(3, 7))
 	for i := range a {
 		if a[i].Score != b[i].Score {
 			t.Errorf("story %d: saved model scores %v, the trained one %v", i, a[i].Score, b[i].Score)
@@ -479,4 +447,30 @@ func readFile(t *testing.T, path string) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// scoreSavedAndInMemory scores stories with the model folder saved (as
+// LoadCoherenceModelDir reads it) and with the trainer's in-memory model.
+func scoreSavedAndInMemory(t *testing.T, tr *CoherenceTrainer, saved string, stories []story.Story) (fromSaved, inMemory []rovist.CoherenceResult) {
+	t.Helper()
+	loaded, err := LoadCoherenceModelDir(saved)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mem, err := tr.Model()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, m := range []*rovist.CoherenceModel{loaded, mem} {
+		res, err := m.Score(context.Background(), stories, rovist.CoherenceOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i == 0 {
+			fromSaved = res
+		} else {
+			inMemory = res
+		}
+	}
+	return fromSaved, inMemory
 }
