@@ -150,3 +150,28 @@ func TestParamWeightsRejectsWrongShape(t *testing.T) {
 		t.Error("a parameter given twice was accepted")
 	}
 }
+
+// TestRandomWeightsReproducible checks that one RandomWeights value builds
+// the same model every time (it holds a seed, not a generator whose stream
+// a first model would consume).
+func TestRandomWeightsReproducible(t *testing.T) {
+	cfg := BERTConfig{VocabSize: 50, HiddenSize: 8, NumHiddenLayers: 1, NumAttentionHeads: 2, IntermediateSize: 16, MaxPositionEmbeddings: 16, TypeVocabSize: 2}
+	w := RandomWeights(3)
+	a, err := NewBERTFrom(cfg, w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := NewBERTFrom(cfg, w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pa, pb := a.Params(), b.Params()
+	for i := range pa {
+		if !slices.Equal(pa[i].Data, pb[i].Data) {
+			t.Fatalf("%s differs between two models of one RandomWeights", pa[i].Name)
+		}
+	}
+	if c, _ := NewBERTFrom(cfg, RandomWeights(4)); slices.Equal(c.Params()[0].Data, pa[0].Data) {
+		t.Error("seeds 3 and 4 drew the same word embeddings")
+	}
+}

@@ -75,7 +75,8 @@ func (m *model) Params() []nn.Param[float32] {
 type Weights struct {
 	st     *checkpoint.State
 	mem    map[string]nn.Param[float32]
-	random *rand.Rand
+	random bool
+	seed   int64
 	err    error
 }
 
@@ -90,7 +91,7 @@ func ParamWeights(ps []nn.Param[float32]) Weights {
 	mem := make(map[string]nn.Param[float32], len(ps))
 	for _, p := range ps {
 		if _, dup := mem[p.Name]; dup {
-			return Weights{err: fmt.Errorf("parameter %q given twice", p.Name)}
+			return Weights{err: fmt.Errorf("encoders: parameter %q given twice", p.Name)}
 		}
 		mem[p.Name] = p
 	}
@@ -100,8 +101,8 @@ func ParamWeights(ps []nn.Param[float32]) Weights {
 // RandomWeights draws every parameter from N(0, 0.02²) (BERT's
 // initializer_range) with a generator seeded with seed, in the order of the
 // architecture's walk: full-size models for benchmarks and test fixtures
-// without a weight file.
-func RandomWeights(seed int64) Weights { return Weights{random: rand.New(rand.NewSource(seed))} }
+// without a weight file. Every model built from it draws the same values.
+func RandomWeights(seed int64) Weights { return Weights{random: true, seed: seed} }
 
 // reader returns the weight reader of w, with the prefix probe is found
 // under ("" or one of prefixes), onto backend be.
@@ -109,8 +110,9 @@ func (w Weights) reader(be compute.Backend, probe string, prefixes ...string) (*
 	if w.err != nil {
 		return nil, w.err
 	}
-	r := &weightReader{st: w.st, mem: w.mem, random: w.random, be: be, walk: new([]paramRef)}
-	if w.random != nil {
+	r := &weightReader{st: w.st, mem: w.mem, be: be, walk: new([]paramRef)}
+	if w.random {
+		r.random = rand.New(rand.NewSource(w.seed))
 		return r, nil
 	}
 	if w.st == nil && w.mem == nil {
