@@ -65,8 +65,10 @@ func LoadGroundingModel(checkpointPath, vitDir string) (*GroundingModel, error) 
 // NewGroundingModel builds the model from a ViT configuration, the image
 // preprocessing and an open checkpoint: the whole torch.save dict (tensors
 // under "model.") or the state_dict itself (image_encoder.image_model.*,
-// image_encoder.linear.*, text_encoder.linear.*). The weights are copied,
-// so st may be closed afterwards.
+// image_encoder.linear.*, text_encoder.linear.*). Weights read from a file
+// are copied, so st may be closed afterwards; those of an in-memory
+// checkpoint.FromFloat32 state are shared, not copied (rovist/train hands
+// its trained weights over so).
 func NewGroundingModel(cfg encoders.ViTConfig, pcfg imageproc.ProcessorConfig, st *checkpoint.State) (*GroundingModel, error) {
 	if st == nil {
 		return nil, fmt.Errorf("rovist: grounding model: nil checkpoint")
