@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/storyeval/storyeval/internal/atomicfile"
 	"github.com/storyeval/storyeval/stylem"
 )
 
@@ -32,7 +33,7 @@ func runStylemBuild(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("stylem build", stderr)
 	in := fs.String("in", "", `corpus: JSONL lines {"style", "caption", "image"} (required; .gz is read compressed)`)
 	inFormat := fs.String("in-format", "jsonl", "corpus format: jsonl, or personality-captions (the ParlAI JSON list)")
-	out := fs.String("out", "", "table file to write (required)")
+	out := fs.String("out", "", "table file to write (required; written to a temporary file beside it, then renamed)")
 	tokenize := fs.String("tokenize", "ptb", "tokenization after RETOK: ptb (COCO PTB tokenizer, as the reference) or simple (lower-case, split, drop punctuation)")
 	formula := fs.String("formula", "code", "CNG formula: code (reference code: mean over the other styles) or paper (eq. 4: divided by |S|)")
 	ecdf := fs.String("ecdf", "count-ratio", "ECDF values: count-ratio (count/m, as the golden fixture) or statsmodels (np.linspace steps; can differ in the last bit)")
@@ -79,21 +80,21 @@ func runStylemBuild(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", *in, err)
 	}
-	w, err := os.Create(*out)
+	// The table goes to a temporary file beside -out, renamed over it when
+	// complete: an interrupted or failed write leaves the previous table.
+	err = atomicfile.Write(*out, func(w io.Writer) error {
+		bw := bufio.NewWriterSize(w, 1<<20)
+		_, err := tab.WriteTo(bw)
+		if err == nil {
+			err = bw.Flush()
+		}
+		if err != nil {
+			return fmt.Errorf("%s: %w", *out, err)
+		}
+		return nil
+	})
 	if err != nil {
-		return err
-	}
-	bw := bufio.NewWriterSize(w, 1<<20)
-	if _, err := tab.WriteTo(bw); err != nil {
-		w.Close()
-		return fmt.Errorf("%s: %w", *out, err)
-	}
-	if err := bw.Flush(); err != nil {
-		w.Close()
-		return fmt.Errorf("%s: %w", *out, err)
-	}
-	if err := w.Close(); err != nil {
-		return err
+		return fmt.Errorf("-out: %w", err)
 	}
 	return writeJSON(stdout, map[string]any{
 		"records": len(recs), "styles": len(tab.Styles()), "ngrams": tab.NumNgrams(),
