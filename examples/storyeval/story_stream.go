@@ -1,0 +1,50 @@
+package main
+
+import (
+	"io"
+
+	"github.com/storyeval/storyeval/story"
+)
+
+// Stories are read and processed in batches of at most batchStories
+// stories or batchBytes bytes of text, so that a command's memory is
+// bounded by a batch (plus the ids seen, to reject a repeated one), not by
+// the file: the per-story scoring runs in parallel within a batch and each
+// batch's output is written before the next is read.
+const (
+	batchStories = 4096
+	batchBytes   = 8 << 20
+)
+
+// eachStoryBatch reads the {id: story} file at path story by story and
+// calls fn with consecutive batches of stories, in file order. A read
+// error ends it; the batches before it have been handled.
+func eachStoryBatch(path string, fn func(batch []story.Story) error) error {
+	r, err := story.OpenJSON(path, story.ReadOptions{MaxBytes: maxInputBytes})
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	var batch []story.Story
+	size := 0
+	for {
+		st, err := r.Next()
+		if err != nil && err != io.EOF {
+			return err
+		}
+		if err == nil {
+			batch = append(batch, st)
+			size += len(st.Text)
+		}
+		if len(batch) > 0 && (err == io.EOF || len(batch) == batchStories || size >= batchBytes) {
+			if ferr := fn(batch); ferr != nil {
+				return ferr
+			}
+			clear(batch) // drop the texts for the collector
+			batch, size = batch[:0], 0
+		}
+		if err == io.EOF {
+			return nil
+		}
+	}
+}
