@@ -212,6 +212,7 @@ func TestLargeStoryFileStreams(t *testing.T) {
 	}{
 		{"nr csv", large, []string{"nr", "-format", "csv"}, func(n int) int { return n + 1 }, ""},
 		{"nr json", large, []string{"nr"}, func(n int) int { return 3*n + 4 }, ""},
+		{"rovist nr", large, []string{"rovist", "-metrics", "nr"}, func(n int) int { return n + 2 }, ""},
 		{"tokens", small, []string{"tokens"}, func(n int) int { return n }, `{"id":"`},
 		{"tokenize bert", small, []string{"tokenize", "-family", "bert", "-model", "../../testdata/e2e/vrank/model"}, func(n int) int { return n }, `{"id":"`},
 		{"nouns", small, []string{"nouns"}, nil, ""},
@@ -242,12 +243,41 @@ func TestLargeStoryFileStreams(t *testing.T) {
 			if want := tc.lines(tc.in.n); lines != want {
 				t.Errorf("%d output lines, want %d", lines, want)
 			}
-			if tc.args[0] == "nr" {
-				return // the last lines close the table
+			if tc.args[0] == "nr" || tc.args[0] == "rovist" {
+				return // the last lines close the table or hold the means
 			}
 			if !strings.HasPrefix(last, tc.last+tc.in.lastID) {
 				t.Errorf("last line %.200q is not the last story %s", last, tc.in.lastID)
 			}
 		})
+	}
+}
+
+// TestLargeSuiteScores runs score (RoViST-NR, few resamples) on a
+// generated 200 MB two-system suite under a 4 GB address-space limit: it
+// must write complete outputs in at most 10× the input's size of memory
+// (issue 24: a 200 MB suite crashed score).
+func TestLargeSuiteScores(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: generates a 200 MB suite")
+	}
+	dir := t.TempDir()
+	suite := filepath.Join(dir, "suite.json")
+	n, size := writeLargeSuite(t, suite, largeInputBytes)
+	t.Logf("%d sequences, %d MB", n, size>>20)
+	outDir := filepath.Join(dir, "report")
+	r := runLimited(t, filepath.Join(dir, "stdout"), "score", "-in", suite, "-metrics", "nr", "-resamples", "100", "-rounds", "100", "-out", outDir)
+	checkLimitedRun(t, r, size)
+	lines, last := countLines(t, filepath.Join(outDir, "scores.csv"))
+	if want := 2*n + 1; lines != want {
+		t.Errorf("scores.csv has %d lines, want %d", lines, want)
+	}
+	if want := fmt.Sprintf("q%07d,b,", n-1); !strings.HasPrefix(last, want) {
+		t.Errorf("scores.csv ends with %.200q, want the last sequence's system b (%s)", last, want)
+	}
+	for _, f := range []string{"summary.json", "report.html"} {
+		if st, err := os.Stat(filepath.Join(outDir, f)); err != nil || st.Size() == 0 {
+			t.Errorf("%s: %v", f, err)
+		}
 	}
 }
