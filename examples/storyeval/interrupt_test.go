@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/storyeval/storyeval/internal/safetensors"
 )
 
 // writeCaptionCorpus writes n JSONL corpus lines {"style", "caption",
@@ -66,16 +68,21 @@ func tempSize(target string) int64 {
 
 // killDuringWrite runs "storyeval args..." as a child process points
 // times, each time killing it with SIGKILL (which no cleanup survives) once
-// the temporary file of target holds i/points of want bytes (i = 0 … points-1:
-// from the first byte towards the end), and checks that target still holds
-// exactly what it held before. It returns how many of the kills came while
-// the temporary file was being written (not before it was created or after
-// the rename), which the caller requires to be all of them.
-func killDuringWrite(t *testing.T, target string, want int64, points int, args ...string) int {
+// the temporary file of watch holds i/points of want bytes (i = 0 …
+// points-1: from the first byte towards the end), and checks that watch
+// and the other files in keep still hold exactly what they held before. It
+// returns how many of the kills came while the temporary file was being
+// written (not before it was created or after the rename), which the
+// caller requires to be all of them.
+func killDuringWrite(t *testing.T, watch string, want int64, points int, keep []string, args ...string) int {
 	t.Helper()
-	before, err := os.ReadFile(target)
-	if err != nil {
-		t.Fatal(err)
+	keep = append([]string{watch}, keep...)
+	before := make([][]byte, len(keep))
+	for i, path := range keep {
+		var err error
+		if before[i], err = os.ReadFile(path); err != nil {
+			t.Fatal(err)
+		}
 	}
 	exe, err := os.Executable()
 	if err != nil {
@@ -101,26 +108,29 @@ func killDuringWrite(t *testing.T, target string, want int64, points int, args .
 				break poll
 			default:
 			}
-			if size = tempSize(target); size >= threshold {
+			if size = tempSize(watch); size >= threshold {
 				cmd.Process.Signal(syscall.SIGKILL)
 				<-done
 				break
 			}
 			time.Sleep(50 * time.Microsecond)
 		}
-		leftover := tempSize(target) >= 0
-		if leftover {
+		if tempSize(watch) >= 0 {
 			mid++
 		}
-		after, err := os.ReadFile(target)
-		if err != nil || !bytes.Equal(after, before) {
-			t.Fatalf("kill %d (temporary file at %d of %d bytes): %s changed (%d bytes, %v); stderr %s",
-				i, size, want, target, len(after), err, stderr.String())
+		for k, path := range keep {
+			after, err := os.ReadFile(path)
+			if err != nil || !bytes.Equal(after, before[k]) {
+				t.Fatalf("kill %d (temporary file at %d of %d bytes): %s changed (%d bytes, %v); stderr %s",
+					i, size, want, path, len(after), err, stderr.String())
+			}
 		}
-		t.Logf("kill %d: temporary file at %d of %d bytes; %s unchanged", i, size, want, filepath.Base(target))
-		matches, _ := filepath.Glob(filepath.Join(filepath.Dir(target), "."+filepath.Base(target)+".tmp*"))
-		for _, m := range matches {
-			os.Remove(m)
+		t.Logf("kill %d: temporary file of %s at %d of %d bytes; %d files unchanged", i, filepath.Base(watch), size, want, len(keep))
+		for _, path := range keep {
+			matches, _ := filepath.Glob(filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+".tmp*"))
+			for _, m := range matches {
+				os.Remove(m)
+			}
 		}
 	}
 	return mid
@@ -150,12 +160,75 @@ func TestStylemBuildKilledMidWriteKeepsPreviousTable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if mid := killDuringWrite(t, table, st.Size(), 10, "stylem", "build", "-in", corpus, "-out", table); mid != 10 {
+	if mid := killDuringWrite(t, table, st.Size(), 10, nil, "stylem", "build", "-in", corpus, "-out", table); mid != 10 {
 		t.Errorf("%d of 10 kills came while the table was being written, want all", mid)
 	}
 	// What is left still reads as a table.
 	r = runProcess(t, nil, "stylem", "score", "-table", table, "-in", "samples/stylem_captions.jsonl")
 	if r.code != 0 || !strings.Contains(string(r.stdout), "onlystyle") {
 		t.Fatalf("the kept table does not score: %s", r.stderr)
+	}
+}
+
+// TestScoreKilledMidWriteKeepsPreviousReport kills `score -out` while it
+// writes report.html (scores.csv and summary.json are written, still
+// under temporary names): the previous scores.csv, summary.json and
+// report.html must all be unchanged.
+func TestScoreKilledMidWriteKeepsPreviousReport(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: scores a suite in 4 child processes")
+	}
+	dir := t.TempDir()
+	out := filepath.Join(dir, "report")
+	if r := runProcess(t, nil, "score", "-demo", "-metrics", "nr", "-resamples", "10", "-rounds", "10", "-out", out); r.code != 0 {
+		t.Fatalf("score: %s", r.stderr)
+	}
+	// A suite large enough that its report takes many writes.
+	suite := filepath.Join(dir, "suite.json")
+	writeLargeSuite(t, suite, 4<<20)
+	args := []string{"score", "-in", suite, "-metrics", "nr", "-resamples", "10", "-rounds", "10", "-out"}
+	full := filepath.Join(dir, "full")
+	if r := runProcess(t, nil, append(args, full)...); r.code != 0 {
+		t.Fatalf("score: %s", r.stderr)
+	}
+	st, err := os.Stat(filepath.Join(full, "report.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	keep := []string{filepath.Join(out, "scores.csv"), filepath.Join(out, "summary.json")}
+	if mid := killDuringWrite(t, filepath.Join(out, "report.html"), st.Size(), 3, keep, append(args, out)...); mid != 3 {
+		t.Errorf("%d of 3 kills came while the report was being written, want all", mid)
+	}
+}
+
+// TestModelsConvertKilledMidWriteKeepsPreviousFile kills `models convert`
+// at 5 points of a 32 MB safetensors write: the previous file must be
+// unchanged.
+func TestModelsConvertKilledMidWriteKeepsPreviousFile(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: converts a 32 MB checkpoint in 6 child processes")
+	}
+	dir := t.TempDir()
+	small, big := filepath.Join(dir, "small.safetensors"), filepath.Join(dir, "big.safetensors")
+	weights := make([]float32, 8<<20)
+	for i := range weights {
+		weights[i] = float32(i%1000) / 7
+	}
+	if err := safetensors.WriteFile(small, []safetensors.Tensor{{Name: "w", Shape: []int{2}, F32: []float32{1, 2}}}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := safetensors.WriteFile(big, []safetensors.Tensor{{Name: "w", Shape: []int{len(weights)}, F32: weights}}, nil); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out.safetensors")
+	if r := runProcess(t, nil, "models", "convert", "-in", small, "-out", out); r.code != 0 {
+		t.Fatalf("models convert: %s", r.stderr)
+	}
+	st, err := os.Stat(big)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if mid := killDuringWrite(t, out, st.Size(), 5, nil, "models", "convert", "-in", big, "-out", out); mid != 5 {
+		t.Errorf("%d of 5 kills came while the file was being written, want all", mid)
 	}
 }
