@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 
 	"github.com/storyeval/storyeval/internal/atomicfile"
 	"github.com/storyeval/storyeval/stylem"
@@ -38,6 +39,7 @@ func runStylemBuild(args []string, stdout, stderr io.Writer) error {
 	formula := fs.String("formula", "code", "CNG formula: code (reference code: mean over the other styles) or paper (eq. 4: divided by |S|)")
 	ecdf := fs.String("ecdf", "count-ratio", "ECDF values: count-ratio (count/m, as the golden fixture) or statsmodels (np.linspace steps; can differ in the last bit)")
 	keepAll := fs.Bool("keep-all-captions", false, "count every caption of every record (the reference keeps only the last caption per image+style)")
+	maxNgrams := fs.Int("max-ngrams", stylem.DefaultMaxNgrams, "fail when the corpus has more distinct n-grams than this (the build needs about 60 bytes each)")
 	setUsage(fs,
 		"usage: storyeval stylem build [-tokenize ptb|simple] [-formula code|paper] [-ecdf statsmodels|count-ratio] -in CORPUS.jsonl -out TABLE",
 	)
@@ -63,6 +65,11 @@ func runStylemBuild(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("-in: %w", err)
 	}
+	// The table is one large live heap built in many growing slices and
+	// maps; collecting at 25 % growth instead of 100 % keeps the peak near
+	// the live size (a 14 MB corpus: 283 MB instead of 381 MB peak RSS on
+	// the reference-order build) for a few percent more CPU.
+	defer debug.SetGCPercent(debug.SetGCPercent(25))
 	var recs []stylem.Record
 	switch *inFormat {
 	case "jsonl":
@@ -76,10 +83,18 @@ func runStylemBuild(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", *in, err)
 	}
-	tab, err := stylem.Build(recs, stylem.BuildOptions{Step: step, StepName: *tokenize, Formula: f, ECDF: kind, KeepAllCaptions: *keepAll})
+	if *maxNgrams < 1 {
+		return fmt.Errorf("-max-ngrams %d: want at least 1", *maxNgrams)
+	}
+	tab, err := stylem.Build(recs, stylem.BuildOptions{Step: step, StepName: *tokenize, Formula: f, ECDF: kind, KeepAllCaptions: *keepAll, MaxNgrams: *maxNgrams})
+	if errors.Is(err, stylem.ErrTooManyNgrams) {
+		return fmt.Errorf("%s: -max-ngrams %d: %w", *in, *maxNgrams, err)
+	}
 	if err != nil {
 		return fmt.Errorf("%s: %w", *in, err)
 	}
+	nRecs := len(recs)
+	recs = nil // the table is what is left to write
 	// The table goes to a temporary file beside -out, renamed over it when
 	// complete: an interrupted or failed write leaves the previous table.
 	err = atomicfile.Write(*out, func(w io.Writer) error {
@@ -97,7 +112,7 @@ func runStylemBuild(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("-out: %w", err)
 	}
 	return writeJSON(stdout, map[string]any{
-		"records": len(recs), "styles": len(tab.Styles()), "ngrams": tab.NumNgrams(),
+		"records": nRecs, "styles": len(tab.Styles()), "ngrams": tab.NumNgrams(),
 		"tokenize": tab.Tokenization(), "formula": tab.Formula().String(), "ecdf": tab.ECDF().String(),
 	})
 }
