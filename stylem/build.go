@@ -27,17 +27,18 @@ type BuildOptions struct {
 	// as its group.
 	KeepAllCaptions bool
 	// MaxNgrams bounds the number of distinct n-grams (all orders, all
-	// styles) of the table; 0 means DefaultMaxNgrams. Build needs about
-	// 60 bytes per distinct n-gram at its peak (the table holds about 50),
-	// so the bound is a bound on its memory: a corpus with more n-grams is
-	// an ErrTooManyNgrams error, not an out-of-memory crash.
+	// styles) of the table; 0 means DefaultMaxNgrams. The table holds
+	// about 50 bytes per distinct n-gram and Build about twice that at its
+	// peak, so the bound is a bound on its memory: a corpus with more
+	// n-grams is an ErrTooManyNgrams error, not an out-of-memory crash.
 	MaxNgrams int
 }
 
-// DefaultMaxNgrams is BuildOptions.MaxNgrams's default: 32 million
-// distinct n-grams, a table of about 1.6 GB in memory (PERSONALITY-CAPTIONS'
-// training split has a few million).
-const DefaultMaxNgrams = 32_000_000
+// DefaultMaxNgrams is BuildOptions.MaxNgrams's default: 16 million
+// distinct n-grams, a table of about 0.8 GB in memory that builds within a
+// 4 GB address space (PERSONALITY-CAPTIONS' training split has a few
+// million).
+const DefaultMaxNgrams = 16_000_000
 
 // ErrTooManyNgrams is returned (wrapped) by Build when the corpus has more
 // distinct n-grams than BuildOptions.MaxNgrams.
@@ -229,7 +230,7 @@ func (t *Table) internGroups(records []Record, groups []group, keepAll bool, ste
 			}
 			g.capEnd = append(g.capEnd, uint32(len(g.ngrams)))
 			if len(t.order) > maxNgrams {
-				return nil, fmt.Errorf("stylem: %w: more than %d by record %d (image %q); the bound keeps the table's memory to about %d MB", ErrTooManyNgrams, maxNgrams, gr.src, truncateForError(records[gr.src].Image), maxNgrams*60>>20)
+				return nil, fmt.Errorf("stylem: %w: more than %d by record %d (image %q)", ErrTooManyNgrams, maxNgrams, gr.src, truncateForError(records[gr.src].Image))
 			}
 		}
 		g.spans[gr.src] = captionSpan{lo, int32(len(g.capEnd))}

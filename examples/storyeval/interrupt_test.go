@@ -148,9 +148,9 @@ func TestStylemBuildKilledMidWriteKeepsPreviousTable(t *testing.T) {
 	if r := runProcess(t, nil, "stylem", "build", "-in", "samples/stylem_corpus.jsonl", "-out", table); r.code != 0 {
 		t.Fatalf("stylem build: %s", r.stderr)
 	}
-	// A corpus whose table takes many buffered writes (about 14 MB).
+	// A corpus whose table takes many buffered writes (about 10 MB).
 	corpus := filepath.Join(dir, "corpus.jsonl")
-	writeCaptionCorpus(t, corpus, 1, 60000, 215)
+	writeCaptionCorpus(t, corpus, 1, 40000, 215)
 	full := filepath.Join(dir, "full.tbl")
 	r := runProcess(t, nil, "stylem", "build", "-in", corpus, "-out", full)
 	if r.code != 0 {
