@@ -78,7 +78,6 @@ func Build(records []Record, o BuildOptions) (*Table, error) {
 	t := &Table{
 		styleIdx: map[string]int{},
 		vocab:    newVocabulary(),
-		children: map[uint64]uint32{},
 		formula:  o.Formula,
 		ecdf:     o.ECDF,
 		step:     o.StepName,
