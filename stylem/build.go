@@ -28,15 +28,17 @@ type BuildOptions struct {
 	KeepAllCaptions bool
 	// MaxNgrams bounds the number of distinct n-grams (all orders, all
 	// styles) of the table; 0 means DefaultMaxNgrams. The table holds
-	// about 50 bytes per distinct n-gram and Build about twice that at its
-	// peak, so the bound is a bound on its memory: a corpus with more
-	// n-grams is an ErrTooManyNgrams error, not an out-of-memory crash.
+	// about 40 bytes per distinct n-gram and Build about 70 at its peak
+	// (measured on a synthetic corpus), so the bound is a bound on its
+	// memory: a corpus with more n-grams, or with more than twice as many
+	// (n-gram, style) entries, is an ErrTooManyNgrams error, not an
+	// out-of-memory crash.
 	MaxNgrams int
 }
 
 // DefaultMaxNgrams is BuildOptions.MaxNgrams's default: 16 million
-// distinct n-grams, a table of about 0.8 GB in memory that builds within a
-// 4 GB address space (PERSONALITY-CAPTIONS' training split has a few
+// distinct n-grams, a table of about 0.65 GB in memory that builds well
+// within a 4 GB address space (PERSONALITY-CAPTIONS' training split has a few
 // million).
 const DefaultMaxNgrams = 16_000_000
 
@@ -108,7 +110,9 @@ func Build(records []Record, o BuildOptions) (*Table, error) {
 	if err != nil {
 		return nil, err
 	}
-	t.countEntries(groups, toks)
+	if err := t.countEntries(groups, toks, 2*maxNgrams); err != nil {
+		return nil, err
+	}
 	t.computeCNG()
 	return t, nil
 }
@@ -256,7 +260,7 @@ func skipCaption(toks []string) bool {
 // The groups are visited by style (a stable counting sort), so each
 // n-gram's occurrences arrive style by style: a first pass counts the
 // distinct (n-gram, style) pairs, a second writes them with their df.
-func (t *Table) countEntries(groups []group, toks *groupTokens) {
+func (t *Table) countEntries(groups []group, toks *groupTokens, maxEntries int) error {
 	nS := len(t.styles)
 	byStyle := make([]int32, nS+1)
 	for _, gr := range groups {
@@ -299,6 +303,11 @@ func (t *Table) countEntries(groups []group, toks *groupTokens) {
 		t.off[i+1] += t.off[i]
 	}
 	entries := int(t.off[n])
+	if entries > maxEntries {
+		// Few n-grams shared by many styles: the entries, not the
+		// n-grams, would take the memory.
+		return fmt.Errorf("stylem: %w: %d (n-gram, style) entries, more than twice the bound of %d n-grams", ErrTooManyNgrams, entries, maxEntries/2)
+	}
 	t.entStyle = make([]uint16, entries)
 	t.entDF = make([]uint32, entries)
 	// fill[ng] is the end of n-gram ng's entries written so far.
@@ -313,6 +322,7 @@ func (t *Table) countEntries(groups []group, toks *groupTokens) {
 		}
 		t.entDF[fill[ng]-1] += gr.weight
 	})
+	return nil
 }
 
 // computeCNG builds the ECDF of every style and order and fills entCNG.

@@ -275,4 +275,18 @@ func TestBuildMaxNgramsBoundsTheTable(t *testing.T) {
 	if !errors.Is(err, ErrTooManyNgrams) || !strings.Contains(err.Error(), fmt.Sprintf("more than %d", n-1)) {
 		t.Fatalf("MaxNgrams %d below the table's %d n-grams: err %v, want ErrTooManyNgrams", n-1, n, err)
 	}
+	// Few n-grams in many styles: the entries are bounded at twice the
+	// n-grams.
+	var many []Record
+	for s := 0; s < 50; s++ {
+		many = append(many, Record{Image: fmt.Sprint(s), Style: fmt.Sprint("S", s), Captions: []string{"a b c d ."}})
+	}
+	few, err := Build(many, BuildOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Build(many, BuildOptions{MaxNgrams: few.NumNgrams()})
+	if !errors.Is(err, ErrTooManyNgrams) || !strings.Contains(err.Error(), "(n-gram, style) entries") {
+		t.Fatalf("%d n-grams in 50 styles with MaxNgrams %d: err %v, want the entries bound", few.NumNgrams(), few.NumNgrams(), err)
+	}
 }

@@ -39,7 +39,7 @@ func runStylemBuild(args []string, stdout, stderr io.Writer) error {
 	formula := fs.String("formula", "code", "CNG formula: code (reference code: mean over the other styles) or paper (eq. 4: divided by |S|)")
 	ecdf := fs.String("ecdf", "count-ratio", "ECDF values: count-ratio (count/m, as the golden fixture) or statsmodels (np.linspace steps; can differ in the last bit)")
 	keepAll := fs.Bool("keep-all-captions", false, "count every caption of every record (the reference keeps only the last caption per image+style)")
-	maxNgrams := fs.Int("max-ngrams", stylem.DefaultMaxNgrams, "fail when the corpus has more distinct n-grams than this (a bound on the build's memory: about 100 bytes each at its peak)")
+	maxNgrams := fs.Int("max-ngrams", stylem.DefaultMaxNgrams, "fail when the corpus has more distinct n-grams than this (a bound on the build's memory: about 70 bytes each at its peak)")
 	setUsage(fs,
 		"usage: storyeval stylem build [-tokenize ptb|simple] [-formula code|paper] [-ecdf statsmodels|count-ratio] -in CORPUS.jsonl -out TABLE",
 	)
