@@ -27,6 +27,7 @@ func runNouns(args []string, stdout, stderr io.Writer) error {
 	setUsage(fs,
 		"usage: storyeval nouns -stories FILE.json",
 		"\nPrints {id: [[sorted unique nouns of sentence 1], ...]} in the input's order.",
+		streamedNote,
 	)
 	if err := parseFlags(fs, args, 0); err != nil {
 		return err

@@ -27,6 +27,7 @@ func runNR(args []string, stdout, stderr io.Writer) error {
 		"usage: storyeval nr [-set-jaccard] [-block N] [-error-on-empty-union] [-format json|csv] -stories FILE.json",
 		"\nPrints each story's score (\"nr\") in the input's order; the score is NaN (null in JSON) for a",
 		"story with fewer than two sentences, which the reference leaves undefined.",
+		streamedNote,
 	)
 	if err := parseFlags(fs, args, 0); err != nil {
 		return err

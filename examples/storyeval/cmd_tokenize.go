@@ -43,6 +43,7 @@ func runTokenize(args []string, stdout, stderr io.Writer) error {
 		"usage: storyeval tokenize [flags] -family bert|albert|clip -model DIR -texts FILE.json",
 		"\nPrints one JSON object per text, in the input's order, as HuggingFace's tokenizer(...) returns it:",
 		`{"id": ..., "tokens": [...], "input_ids": [...], "attention_mask": [...], "token_type_ids": [...]}`,
+		streamedNote,
 	)
 	if err := parseFlags(fs, args, 0); err != nil {
 		return err

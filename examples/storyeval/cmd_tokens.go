@@ -35,6 +35,7 @@ func runTokens(args []string, stdout, stderr io.Writer) error {
 		"usage: storyeval tokens -stories FILE.json",
 		"\nPrints one JSON object per story, in the input's order:",
 		`{"id": ..., "sentences": nltk.sent_tokenize(story), "words": [nltk.word_tokenize(s) for s in sentences]}`,
+		streamedNote,
 	)
 	if err := parseFlags(fs, args, 0); err != nil {
 		return err

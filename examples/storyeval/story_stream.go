@@ -16,6 +16,10 @@ const (
 	batchBytes   = 8 << 20
 )
 
+// streamedNote ends the usage of the commands that print each batch as it
+// is done.
+const streamedNote = "Output is written a batch of stories at a time, as the file is read: an error in a later\nstory stops it there, with exit status 1."
+
 // eachStoryBatch reads the {id: story} file at path story by story and
 // calls fn with consecutive batches of stories, in file order. A read
 // error ends it; the batches before it have been handled.
