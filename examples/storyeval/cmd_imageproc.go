@@ -6,11 +6,11 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"strconv"
 	"strings"
 
 	"github.com/storyeval/storyeval/encoders/imageproc"
+	"github.com/storyeval/storyeval/internal/atomicfile"
 )
 
 func init() {
@@ -199,7 +199,13 @@ func writeNpyF32(path string, shape []int, data []float32) error {
 	if err := binary.Write(&buf, binary.LittleEndian, data); err != nil {
 		return err
 	}
-	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+	// Through a temporary file renamed into place: an interrupted run
+	// leaves the previous file, never a truncated array.
+	err := atomicfile.Write(path, func(w io.Writer) error {
+		_, err := w.Write(buf.Bytes())
+		return err
+	})
+	if err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	return nil

@@ -122,7 +122,9 @@ func runRoViST(args []string, stdout, stderr io.Writer) error {
 			texts[i] = st.Text
 		}
 		var errs []error
-		nr, errs = rovist.NonRedundancyAll(texts, rovist.NROptions{})
+		// Scores only: the per-pair results of every story would take
+		// 15× the input (issue 24), and the output shows none of them.
+		nr, errs = rovist.NonRedundancyScores(texts, rovist.NROptions{})
 		for i, e := range errs {
 			if e != nil {
 				return fmt.Errorf("NR: story %q: %w", stories[i].ID, e)
