@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -101,32 +102,39 @@ type limitedRun struct {
 	peakRSS int64
 }
 
-// runLimited runs "storyeval args..." as a child process under a 4 GB
-// address-space limit, its standard output written to stdoutPath.
+// runLimited runs "storyeval args..." as runLimitedTo does, its standard
+// output written to stdoutPath.
 func runLimited(t *testing.T, stdoutPath string, args ...string) limitedRun {
 	t.Helper()
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
 	out, err := os.Create(stdoutPath)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer out.Close()
+	r := runLimitedTo(t, out, args...)
+	return limitedRun{code: r.code, stderr: string(r.stderr), wall: r.wall, peakRSS: r.peakRSS}
+}
+
+// runLimitedTo runs "storyeval args..." as a child process under a 4 GB
+// address-space limit (sh's ulimit -v, which exec keeps), its standard
+// output written to stdout, measuring its peak RSS as runProcess does.
+func runLimitedTo(t *testing.T, stdout io.Writer, args ...string) processRun {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
 	peakFile := filepath.Join(t.TempDir(), "peak")
 	cmd := exec.Command("sh", append([]string{"-c", fmt.Sprintf(`ulimit -v %d && exec "$0" "$@"`, addressSpaceLimit), exe}, args...)...)
 	cmd.Env = append(os.Environ(), mainEnv+"=1", peakEnv+"="+peakFile)
 	var stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = out, &stderr
+	cmd.Stdout, cmd.Stderr = stdout, &stderr
 	start := time.Now()
-	cmd.Run()
-	r := limitedRun{wall: time.Since(start), stderr: stderr.String(), peakRSS: readPeakRSS(peakFile)}
+	err = cmd.Run()
 	if cmd.ProcessState == nil {
-		t.Fatalf("storyeval %q did not run", args)
+		t.Fatalf("storyeval %q did not run: %v", args, err)
 	}
-	r.code = cmd.ProcessState.ExitCode()
-	return r
+	return processRun{code: cmd.ProcessState.ExitCode(), stderr: stderr.Bytes(), wall: time.Since(start), peakRSS: readPeakRSS(peakFile)}
 }
 
 // checkLimitedRun fails unless the run exited 0 without a runtime crash
