@@ -159,8 +159,12 @@ func TestScoreEdgeCases(t *testing.T) {
 	}
 	long := strings.Repeat("dog ", 100)
 	s.CropsDir = tmp
-	if _, err := s.Score(ctx, []Input{{Story: story.Story{ID: "long", Images: imgs}, NPs: []string{long}}}, Options{}); err == nil {
-		t.Error("a phrase over 77 tokens: no error (clip.tokenize raises)")
+	_, err = s.Score(ctx, []Input{{Story: story.Story{ID: "short", Images: imgs}, NPs: []string{"a dog"}},
+		{Story: story.Story{ID: "long", Images: imgs}, NPs: []string{"a cat", long}}}, Options{})
+	// The error names the story and the phrase (quoted, cut to 200 bytes),
+	// not the phrase's index in an embedding batch.
+	if err == nil || !strings.Contains(err.Error(), `story "long": the noun phrase "dog dog`) || !strings.Contains(err.Error(), "… (400 bytes) has 102 CLIP tokens, more than the context of 77") {
+		t.Errorf("a phrase over 77 tokens: %v (clip.tokenize raises)", err)
 	}
 }
 

@@ -22,6 +22,7 @@ import (
 
 	"github.com/storyeval/storyeval/encoders"
 	"github.com/storyeval/storyeval/encoders/imageproc"
+	encrandmodel "github.com/storyeval/storyeval/encoders/randmodel"
 	"github.com/storyeval/storyeval/encoders/tokenize"
 	"github.com/storyeval/storyeval/internal/randmodel"
 	"github.com/storyeval/storyeval/story"
@@ -39,7 +40,7 @@ func writeJPEG(tb testing.TB, path string, w, h int, rng *rand.Rand) {
 // benchModel loads the random full-size CLIP and the real BPE vocabulary.
 func benchModel(b *testing.B) (*encoders.CLIP, *tokenize.CLIP) {
 	dir := b.TempDir()
-	if err := randmodel.WriteCLIP(dir, randmodel.CLIPB32(), 1); err != nil {
+	if err := encrandmodel.WriteCLIP(dir, encrandmodel.CLIPB32(), 1); err != nil {
 		b.Fatal(err)
 	}
 	m, err := encoders.LoadCLIP(dir)

@@ -36,7 +36,8 @@ type CLIPScorer struct {
 	// Processor is OpenAI's preprocess; images are converted to RGB after
 	// the resize and crop, as clipscore.py's own transform does.
 	Processor *imageproc.Processor
-	// Decode bounds image decoding.
+	// Decode bounds image decoding; with no Budget, each Score call
+	// decodes within a DecodeBudget of its own of the default size.
 	Decode imageproc.DecodeOptions
 
 	// Cache, when set, keeps the images' features between runs: each
@@ -200,19 +201,13 @@ func (s *CLIPScorer) textFeatures(ctx context.Context, texts []string) ([][]floa
 // encode_image, not normalised.
 func (s *CLIPScorer) imageFeatures(ctx context.Context, paths []string) ([][]float32, error) {
 	out := make([][]float32, 0, len(paths))
+	opts := withBudget(s.Decode)
 	for lo := 0; lo < len(paths); lo += imageBatch {
 		hi := min(lo+imageBatch, len(paths))
 		pv := make([]imageproc.PixelValues, hi-lo)
-		err := parallel.Each(hi-lo, 1, func(i int) error {
-			src, err := imageproc.DecodeSourceFile(paths[lo+i], s.Decode)
-			if err != nil {
-				return err
-			}
-			pv[i], err = s.Processor.PreprocessSource(src, nil)
-			if err != nil {
-				return fmt.Errorf("%s: %w", paths[lo+i], err)
-			}
-			return nil
+		err := parallel.Each(hi-lo, 1, func(i int) (err error) {
+			pv[i], err = s.Processor.PreprocessSourceFile(ctx, paths[lo+i], opts)
+			return err
 		})
 		if err != nil {
 			return nil, fmt.Errorf("groovist: %w", err)

@@ -18,7 +18,7 @@ func (s *CLIPScorer) cachedImageFeatures(ctx context.Context, paths []string) ([
 		return nil, fmt.Errorf("groovist: CLIPScorer.Cache set without CacheModel, the identity of the model's weights")
 	}
 	prep := fmt.Sprintf("clipscore encode_image, %#v", s.Processor.Config())
-	region := fmt.Sprintf("decode %#v", s.Decode)
+	region := embcache.DecodeRegion(s.Decode, nil)
 	keys := make([]embcache.Key, len(paths))
 	keyed := make([]bool, len(paths))
 	var ks []embcache.Key

@@ -164,6 +164,7 @@ func (c *cropSet) embed(ctx context.Context, s *Scorer, done int, progress func(
 			return fmt.Errorf("groovist: crops folder %s is not a directory", s.CropsDir)
 		}
 	}
+	opts := withBudget(s.Decode)
 	for lo := 0; lo < len(c.units); {
 		hi, n := lo, 0
 		for hi < len(c.units) && (n == 0 || n+len(c.units[hi].keys) <= imageBatch) {
@@ -178,7 +179,7 @@ func (c *cropSet) embed(ctx context.Context, s *Scorer, done int, progress func(
 			if u.err != nil {
 				return nil
 			}
-			pixels[i], u.err = s.loadCrops(u.plan)
+			pixels[i], u.err = s.loadCrops(ctx, u.plan, opts)
 			return nil
 		})
 		if err := ctx.Err(); err != nil {
@@ -215,34 +216,23 @@ func (c *cropSet) embed(ctx context.Context, s *Scorer, done int, progress func(
 	return nil
 }
 
-// loadCrops decodes and preprocesses an image's crops. Matches the
-// reference implementation, which opens each crop, converts it to RGB and
-// runs clip's preprocess; any failure fails the whole image.
-func (s *Scorer) loadCrops(ip imagePlan) ([]imageproc.PixelValues, error) {
-	out := make([]imageproc.PixelValues, len(ip.crops))
+// loadCrops decodes and preprocesses an image's crops within the decode
+// budget of opts. Matches the reference implementation, which opens each
+// crop, converts it to RGB and runs clip's preprocess; any failure fails
+// the whole image.
+func (s *Scorer) loadCrops(ctx context.Context, ip imagePlan, opts imageproc.DecodeOptions) ([]imageproc.PixelValues, error) {
 	if ip.path != "" {
-		img, err := imageproc.DecodeFile(ip.path, s.Decode)
-		if err != nil {
-			return nil, err
-		}
+		boxes := make([]imageproc.Box, len(ip.crops))
 		for i, c := range ip.crops {
-			crop, err := imageproc.Crop(img, c.box)
-			if err != nil {
-				return nil, fmt.Errorf("%s region %d: %w", ip.path, i, err)
-			}
-			if out[i], err = s.Processor.Preprocess(crop, nil); err != nil {
-				return nil, fmt.Errorf("%s region %d: %w", ip.path, i, err)
-			}
+			boxes[i] = c.box
 		}
-		return out, nil
+		return s.Processor.PreprocessFileRegions(ctx, ip.path, boxes, opts)
 	}
+	out := make([]imageproc.PixelValues, len(ip.crops))
 	for i, c := range ip.crops {
-		img, err := imageproc.DecodeFile(c.file, s.Decode)
-		if err != nil {
+		var err error
+		if out[i], err = s.Processor.PreprocessFile(ctx, c.file, opts); err != nil {
 			return nil, err
-		}
-		if out[i], err = s.Processor.Preprocess(img, nil); err != nil {
-			return nil, fmt.Errorf("%s: %w", c.file, err)
 		}
 	}
 	return out, nil

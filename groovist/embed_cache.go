@@ -61,13 +61,13 @@ func (s *Scorer) cropKeys(ip imagePlan, prep string) ([]embcache.Key, bool) {
 	for i, c := range ip.crops {
 		in := embcache.ImageInput{Model: s.CacheModel, Preprocess: prep, Source: whole}
 		if ip.path != "" {
-			in.Region = fmt.Sprintf("decode %#v box %#v", s.Decode, c.box)
+			in.Region = embcache.DecodeRegion(s.Decode, &c.box)
 		} else {
 			d, err := embcache.DigestFile(c.file)
 			if err != nil {
 				return nil, false
 			}
-			in.Source, in.Region = d, fmt.Sprintf("decode %#v", s.Decode)
+			in.Source, in.Region = d, embcache.DecodeRegion(s.Decode, nil)
 		}
 		ks[i] = embcache.ImageKey(in)
 	}

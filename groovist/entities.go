@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/storyeval/storyeval/encoders/imageproc"
+	"github.com/storyeval/storyeval/internal/errtext"
 )
 
 // MaxEntitiesBytes bounds an entities CSV file.
@@ -89,7 +90,7 @@ func ReadEntities(r io.Reader) (*Entities, error) {
 	idCol, ok1 := col["image_id"]
 	boxCol, ok2 := col["bbox"]
 	if !ok1 || !ok2 {
-		return nil, fmt.Errorf("entities: header %q lacks the image_id and bbox columns", header)
+		return nil, fmt.Errorf("entities: the header (%s) lacks the image_id and bbox columns", errtext.QuoteList(header))
 	}
 	objCol, hasObj := col["object"]
 	var rows []EntityRegion

@@ -121,7 +121,7 @@ func TestImagesAndBoxes(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		pv, err := s.loadCrops(e)
+		pv, err := s.loadCrops(ctx, e, s.Decode)
 		if err != nil {
 			t.Fatal(err)
 		}

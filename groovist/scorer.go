@@ -5,11 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/storyeval/storyeval/embcache"
 	"github.com/storyeval/storyeval/encoders"
 	"github.com/storyeval/storyeval/encoders/imageproc"
 	"github.com/storyeval/storyeval/encoders/tokenize"
+	"github.com/storyeval/storyeval/internal/errtext"
 	"github.com/storyeval/storyeval/internal/nphrase"
 )
 
@@ -42,7 +44,8 @@ type Scorer struct {
 	// each story image's Path is decoded and cropped to its Regions.
 	Entities *Entities
 	CropsDir string
-	// Decode bounds image decoding.
+	// Decode bounds image decoding; with no Budget, each Score call
+	// decodes within a DecodeBudget of its own of the default size.
 	Decode imageproc.DecodeOptions
 
 	// Cache, when set, keeps the crops' embeddings between runs: an
@@ -54,6 +57,15 @@ type Scorer struct {
 	// CacheModel identifies the weights behind Images for Cache, e.g.
 	// embcache.DigestDir of the CLIP model folder; required with Cache.
 	CacheModel embcache.Digest
+}
+
+// withBudget returns opts with a budget of the default size when it has
+// none, so that the images a call decodes at once are bounded by memory.
+func withBudget(opts imageproc.DecodeOptions) imageproc.DecodeOptions {
+	if opts.Budget == nil {
+		opts.Budget = imageproc.NewDecodeBudget(0)
+	}
+	return opts
 }
 
 // NewScorer returns a Scorer on a CLIP model and its tokenizer with
@@ -146,7 +158,7 @@ func (s *Scorer) Score(ctx context.Context, inputs []Input, opts Options) ([]Res
 		}
 	}
 	if err := texts.embed(ctx, s.Text, prog); err != nil {
-		return nil, err
+		return nil, nameStory(err, inputs, plans)
 	}
 	if err := crops.embedMissing(ctx, s, keys, len(texts.list), prog); err != nil {
 		return nil, err
@@ -386,3 +398,19 @@ func dot(a, b []float32) float32 {
 }
 
 var errNoRegions = errors.New("no region")
+
+// nameStory adds to a phrase too long for CLIP's context the first story
+// that has it: phrases are embedded once per run, across stories.
+func nameStory(err error, inputs []Input, plans []storyPlan) error {
+	var tl *tokenize.TooLongError
+	if !errors.As(err, &tl) {
+		return err
+	}
+	for i, p := range plans {
+		if slices.Contains(p.kept, tl.Text) {
+			return fmt.Errorf("groovist: story %q: the noun phrase %s has %d CLIP tokens, more than the context of %d (clip.tokenize raises in the reference)",
+				inputs[i].ID, errtext.Quote(tl.Text), tl.Tokens, tl.ContextLength)
+		}
+	}
+	return err
+}

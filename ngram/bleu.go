@@ -39,7 +39,18 @@ type bleuStats struct {
 // an empty candidate exactly 0; and scores items with the same formula on
 // their own counts, so the corpus score is not the mean of the item scores.
 func BLEU(c *Corpus) BLEUScores {
-	stats := c.itemStats(splitPyFields)
+	// The corpus split by str.split() and interned, which CIDEr-D shares.
+	tc := c.tokenCorpus()
+	stats := make([]bleuStats, len(c.ids))
+	parallel.Chunks(len(c.ids), minItemsPerWorker, func(_, lo, hi int) {
+		sc := newBLEUScratch()
+		for i := lo; i < hi; i++ {
+			first, last := tc.itemSents[i], tc.itemSents[i+1]
+			stats[i] = sc.stats(tc.sentence(first), last-first-1, func(r int) []uint32 {
+				return tc.sentence(first + 1 + r)
+			})
+		}
+	})
 	out := BLEUScores{Items: make(map[string][maxOrder]float64, len(c.ids))}
 	var total bleuStats
 	for i, id := range c.ids {
@@ -71,13 +82,17 @@ func splitPyFields(_ *tokenizeBuffers, dst []string, s string) []string {
 func (c *Corpus) itemStats(split splitFunc) []bleuStats {
 	stats := make([]bleuStats, len(c.ids))
 	parallel.Chunks(len(c.ids), minItemsPerWorker, func(_, lo, hi int) {
-		sc := bleuScratch{tokens: map[string]uint32{}, grams: newGramTable(), order: []uint8{0}, count: []int32{0}}
+		sc := newBLEUScratch()
 		for i := lo; i < hi; i++ {
 			id := c.ids[i]
 			stats[i] = sc.itemStats(c.cands[id], c.refs[id], split)
 		}
 	})
 	return stats
+}
+
+func newBLEUScratch() *bleuScratch {
+	return &bleuScratch{tokens: map[string]uint32{}, grams: newGramTable(), order: []uint8{0}, count: []int32{0}}
 }
 
 // bleuScratch is one worker's reusable state for itemStats.
@@ -92,17 +107,15 @@ type bleuScratch struct {
 	fields   []string
 	buf      tokenizeBuffers
 	ids      []uint32
+	refIDs   []uint32
 	refLens  []int
 }
 
-// itemStats counts one item's clipped n-gram matches: the toolkit's
-// cook_refs + cook_test (SacreBLEU's segment statistics are the same
-// counts). Only the candidate's n-grams matter, so they are interned first
-// and each reference is only looked up: a reference k-gram is counted only
-// when its (k−1)-gram prefix is a candidate n-gram.
+// itemStats counts one item's clipped n-gram matches (see stats) on the
+// tokens split gives, interned to the worker's token ids (0 for a
+// reference token the worker has not met in a candidate: no candidate
+// n-gram holds it).
 func (sc *bleuScratch) itemStats(cand string, refs []string, split splitFunc) bleuStats {
-	sc.grams.clear()
-	sc.order, sc.count = sc.order[:1], sc.count[:1] // id 0 means "absent"
 	sc.fields = split(&sc.buf, sc.fields[:0], cand)
 	sc.ids = sc.ids[:0]
 	for _, t := range sc.fields {
@@ -113,12 +126,32 @@ func (sc *bleuScratch) itemStats(cand string, refs []string, split splitFunc) bl
 		}
 		sc.ids = append(sc.ids, id)
 	}
+	return sc.stats(sc.ids, len(refs), func(r int) []uint32 {
+		sc.fields = split(&sc.buf, sc.fields[:0], refs[r])
+		sc.refIDs = sc.refIDs[:0]
+		for _, t := range sc.fields {
+			sc.refIDs = append(sc.refIDs, sc.tokens[t])
+		}
+		return sc.refIDs
+	})
+}
+
+// stats counts one item's clipped n-gram matches: the toolkit's cook_refs +
+// cook_test (SacreBLEU's segment statistics are the same counts), from the
+// candidate's token ids and those of its n references (ref(r) for r in
+// [0, n); ids from 1, 0 for a token that is in no candidate). Only the
+// candidate's n-grams matter, so they are interned first and each
+// reference is only looked up: a reference k-gram is counted only when its
+// (k−1)-gram prefix is a candidate n-gram.
+func (sc *bleuScratch) stats(cand []uint32, n int, ref func(r int) []uint32) bleuStats {
+	sc.grams.clear()
+	sc.order, sc.count = sc.order[:1], sc.count[:1] // id 0 means "absent"
 	var s bleuStats
-	s.testLen = len(sc.ids)
-	for i := range sc.ids {
+	s.testLen = len(cand)
+	for i := range cand {
 		prefix := uint32(0)
-		for k := 0; k < maxOrder && i+k < len(sc.ids); k++ {
-			g, added := sc.grams.lookup(uint64(prefix)<<32|uint64(sc.ids[i+k]), uint32(len(sc.order)))
+		for k := 0; k < maxOrder && i+k < len(cand); k++ {
+			g, added := sc.grams.lookup(uint64(prefix)<<32|uint64(cand[i+k]), uint32(len(sc.order)))
 			if added {
 				sc.order = append(sc.order, uint8(k))
 				sc.count = append(sc.count, 0)
@@ -127,23 +160,19 @@ func (sc *bleuScratch) itemStats(cand string, refs []string, split splitFunc) bl
 			prefix = g
 		}
 	}
-	n := len(sc.order)
-	sc.refMax = growInt32(sc.refMax, n)[:n]
-	sc.refCount = growInt32(sc.refCount, n)[:n]
+	grams := len(sc.order)
+	sc.refMax = growInt32(sc.refMax, grams)[:grams]
+	sc.refCount = growInt32(sc.refCount, grams)[:grams]
 	clear(sc.refMax)
 	sc.refLens = sc.refLens[:0]
-	for _, r := range refs {
-		sc.fields = split(&sc.buf, sc.fields[:0], r)
-		sc.refLens = append(sc.refLens, len(sc.fields))
+	for r := range n {
+		toks := ref(r)
+		sc.refLens = append(sc.refLens, len(toks))
 		sc.touched = sc.touched[:0]
-		for i := range sc.fields {
+		for i := range toks {
 			prefix := uint32(0)
-			for k := 0; k < maxOrder && i+k < len(sc.fields); k++ {
-				tok, ok := sc.tokens[sc.fields[i+k]]
-				if !ok {
-					break
-				}
-				g, found := sc.grams.find(uint64(prefix)<<32 | uint64(tok))
+			for k := 0; k < maxOrder && i+k < len(toks); k++ {
+				g, found := sc.grams.find(uint64(prefix)<<32 | uint64(toks[i+k]))
 				if !found {
 					break
 				}
@@ -163,7 +192,7 @@ func (sc *bleuScratch) itemStats(cand string, refs []string, split splitFunc) bl
 	for k := range maxOrder {
 		s.guess[k] = max(0, s.testLen-k)
 	}
-	for g := 1; g < n; g++ {
+	for g := 1; g < grams; g++ {
 		s.correct[sc.order[g]] += int(min(sc.refMax[g], sc.count[g]))
 	}
 	return s

@@ -26,15 +26,17 @@ const ciderScale = 10.0
 // item's score depends on the other items.
 //
 // Memory stays a small multiple of the corpus text: the document
-// frequencies are counted in hash partitions of the n-grams, each within a
-// bounded table (see ciderDocFreqs), and items are then scored one at a time.
+// frequencies are counted in partitions of the n-grams (by first token),
+// each within a bounded table, and items are then scored one at a time.
+// The split and interned corpus this builds stays with c, for BLEU and
+// later calls.
 func CIDErD(c *Corpus) Scores { return ciderD(c, ciderTableBudget) }
 
 // ciderD is CIDErD with the document-frequency tables held within budget
 // bytes.
 func ciderD(c *Corpus, budget int) Scores {
 	n := len(c.ids)
-	tc := newTokenCorpus(c)
+	tc := c.tokenCorpus()
 	df := tc.docFreqs(budget)
 	refLen := math.Log(float64(n))
 	// idf by document frequency: df ≤ n, so a table replaces a log per
@@ -47,7 +49,7 @@ func ciderD(c *Corpus, budget int) Scores {
 	parallel.Chunks(n, 64, func(_, lo, hi int) {
 		sc := newCiderScratch()
 		for i := lo; i < hi; i++ {
-			all[i] = sc.itemScore(tc, df, idfs, i)
+			all[i] = sc.itemScore(tc, &df, idfs, i)
 		}
 	})
 	out := Scores{Items: make(map[string]float64, n)}
@@ -91,7 +93,7 @@ type ciderVec struct {
 }
 
 // itemScore is the toolkit's CIDEr-D score of item i.
-func (sc *ciderScratch) itemScore(tc *tokenCorpus, df []uint32, idfs []float64, i int) float64 {
+func (sc *ciderScratch) itemScore(tc *tokenCorpus, df *ciderDF, idfs []float64, i int) float64 {
 	sc.grams.clear()
 	sc.order = sc.order[:1]
 	first, last := tc.itemSents[i], tc.itemSents[i+1]
@@ -121,9 +123,9 @@ func (sc *ciderScratch) itemScore(tc *tokenCorpus, df []uint32, idfs []float64, 
 
 // vector fills v with sentence s's n-grams (the toolkit's precook) and
 // their tf·idf values (counts2vec).
-func (sc *ciderScratch) vector(v *ciderVec, tc *tokenCorpus, df []uint32, idfs []float64, s int) {
+func (sc *ciderScratch) vector(v *ciderVec, tc *tokenCorpus, df *ciderDF, idfs []float64, s int) {
 	tok := tc.sentence(s)
-	occ := df[tc.occStart[s]:tc.occStart[s+1]]
+	occ := df.grams[tc.occStart[s]:tc.occStart[s+1]]
 	v.ids, v.counts, v.dfs = v.ids[:0], v.counts[:0], v.dfs[:0]
 	sc.stamp++
 	if sc.stamp == 0 { // wrapped: reset the marks
@@ -132,9 +134,9 @@ func (sc *ciderScratch) vector(v *ciderVec, tc *tokenCorpus, df []uint32, idfs [
 	}
 	n := len(tok)
 	sc.prev = append(sc.prev[:0], make([]uint32, n)...)
-	o := 0 // index of the occurrence in occ
-	for k := 1; k <= maxOrder; k++ {
-		for i := 0; i+k <= n; i, o = i+1, o+1 {
+	base := -n // occ[base+i] is the k-gram at i; unigrams are by token
+	for k := 1; k <= maxOrder; k, base = k+1, base+max(0, n-k+1) {
+		for i := 0; i+k <= n; i++ {
 			id := sc.gram(sc.prev[i], tok[i+k-1], k)
 			sc.prev[i] = id
 			if sc.mark[id] == sc.stamp {
@@ -145,7 +147,11 @@ func (sc *ciderScratch) vector(v *ciderVec, tc *tokenCorpus, df []uint32, idfs [
 			sc.pos[id] = int32(len(v.ids))
 			v.ids = append(v.ids, id)
 			v.counts = append(v.counts, 1)
-			v.dfs = append(v.dfs, occ[o])
+			if k == 1 {
+				v.dfs = append(v.dfs, df.tokens[tok[i]])
+			} else {
+				v.dfs = append(v.dfs, occ[base+i])
+			}
 		}
 	}
 	v.values = v.values[:0]

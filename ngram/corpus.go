@@ -3,6 +3,8 @@ package ngram
 import (
 	"fmt"
 	"sort"
+	"strings"
+	"sync"
 
 	"github.com/storyeval/storyeval/internal/parallel"
 )
@@ -13,6 +15,18 @@ type Corpus struct {
 	ids   []string
 	cands map[string]string
 	refs  map[string][]string
+
+	// tokens is the corpus split by str.split() and interned, built on
+	// first use and shared by BLEU and CIDEr-D.
+	tokensOnce sync.Once
+	tokens     *tokenCorpus
+}
+
+// tokenCorpus returns the corpus split and interned (see newTokenCorpus),
+// building it on the first call.
+func (c *Corpus) tokenCorpus() *tokenCorpus {
+	c.tokensOnce.Do(func() { c.tokens = newTokenCorpus(c) })
+	return c.tokens
 }
 
 // NewCorpus checks that every id has exactly one candidate and at least one
@@ -111,11 +125,15 @@ func (c *Corpus) Tokenized() *Corpus {
 		}
 	})
 	out := &Corpus{
-		ids:   c.ids,
+		ids:   make([]string, len(c.ids)),
 		cands: make(map[string]string, len(c.ids)),
 		refs:  make(map[string][]string, len(c.ids)),
 	}
 	for i, id := range c.ids {
+		// A copy: the id may be a substring of the whole corpus file
+		// (ReadCorpus), which the tokenized corpus need not keep.
+		id = strings.Clone(id)
+		out.ids[i] = id
 		out.cands[id], out.refs[id] = cands[i], refs[i]
 	}
 	return out

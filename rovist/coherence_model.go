@@ -56,8 +56,9 @@ func LoadCoherenceModel(checkpointPath, albertDir string) (*CoherenceModel, erro
 // NewCoherenceModel builds the model from an ALBERT configuration, an open
 // checkpoint and a tokenizer. st may be the whole torch.save dict (tensors
 // under "model.") or the state_dict itself: ALBERT under "albert_model.",
-// the head under "linear.". The weights are copied, so st may be closed
-// afterwards.
+// the head under "linear.". Weights read from a file are copied, so st may
+// be closed afterwards; those of an in-memory checkpoint.FromFloat32 state
+// are shared, not copied (rovist/train hands its trained weights over so).
 func NewCoherenceModel(cfg encoders.ALBERTConfig, st *checkpoint.State, tok *tokenize.ALBERT) (*CoherenceModel, error) {
 	if st == nil || tok == nil {
 		return nil, fmt.Errorf("rovist: coherence model: nil checkpoint or tokenizer")

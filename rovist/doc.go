@@ -15,16 +15,13 @@
 //   - Combine and SystemMeans: the overall RoViST = VG + C + NR per story
 //     and the means over a story set;
 //   - noun extraction as RoViST does it (Nouns, StoryNouns).
-//   - CoherenceTrainer: RoViST-C's training (ALBERT + sentence-order head
-//     fine-tuned with cross-entropy and Adam on SOPPairs made from
-//     stories, as scripts/rovist_c.py), writing folders
-//     LoadCoherenceModelDir scores with.
 //
-// VGTrainer trains RoViST-VG's region-to-phrase model as the original
-// training code does (rovist_vg.py: the symmetric soft-label loss with
-// undetached labels and temperature τ, Adam with weight decay, a per-epoch
-// learning-rate decay), from region–phrase pairs (ReadVGPairsCSV); its
-// checkpoints load with LoadGroundingModel.
+// Training lives in package rovist/train: RoViST-C's sentence-order
+// fine-tuning (scripts/rovist_c.py) and RoViST-VG's region-to-phrase
+// training (rovist_vg.py), both returning the CoherenceModel and
+// GroundingModel types scored with here. The region–phrase pairs file and
+// the phrase vectors the VG training reads (ReadVGPairsCSV, PhraseVector,
+// VGExamples) are read here, beside the regions and crops readers.
 //
 // NonRedundancy scores one story; an NRScorer scores many with less
 // allocation. Every result says whether its score is defined (NaN

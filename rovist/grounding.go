@@ -74,6 +74,12 @@ type VGOptions struct {
 	// summation of the score, in its last bits.
 	Nouns map[string][]string
 
+	// Budget bounds the memory of the crops decoded at once by crops with
+	// RegionCrop.LoadPixels (CropFolder's) whose decode options have no
+	// budget; nil means a budget of imageproc.DefaultDecodeBudget for the
+	// call.
+	Budget *imageproc.DecodeBudget
+
 	// Progress, when set, is called as crops are encoded with the number
 	// done so far and their total, never concurrently with itself.
 	Progress func(done, total int)
@@ -370,7 +376,18 @@ func (g *Grounder) embedCrops(ctx context.Context, crops []*vgCrop, opts VGOptio
 			other = append(other, i)
 		}
 	}
+	budget := opts.Budget
+	if budget == nil {
+		budget = imageproc.NewDecodeBudget(0)
+	}
 	load := func(i int) (imageproc.PixelValues, error) {
+		if lp := crops[i].crop.LoadPixels; lp != nil {
+			px, err := lp(ctx, g.Model.proc, budget)
+			if err != nil {
+				return imageproc.PixelValues{}, fmt.Errorf("rovist: grounding: region %q: %w", crops[i].crop.Label, err)
+			}
+			return px, nil
+		}
 		img, err := crops[i].crop.Load()
 		if err != nil {
 			return imageproc.PixelValues{}, fmt.Errorf("rovist: grounding: region %q: %w", crops[i].crop.Label, err)

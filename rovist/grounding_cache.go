@@ -43,15 +43,6 @@ func identityOf(digest func() (embcache.Digest, error), region string) cropIdent
 	}
 }
 
-// decodeRegion describes decoding options (and a box, when not nil) for a
-// crop's identity; any decoding option may change the pixels.
-func decodeRegion(opts imageproc.DecodeOptions, box *imageproc.Box) string {
-	if box == nil {
-		return fmt.Sprintf("decode %#v", opts)
-	}
-	return fmt.Sprintf("decode %#v box %#v", opts, *box)
-}
-
 // cachedCrops looks the kept crops up in g.Cache and returns the keys to
 // store the others under (a zero key for a crop without an identity) and
 // those left to encode. A crop whose identity fails (a missing file) is

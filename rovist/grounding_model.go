@@ -65,8 +65,10 @@ func LoadGroundingModel(checkpointPath, vitDir string) (*GroundingModel, error) 
 // NewGroundingModel builds the model from a ViT configuration, the image
 // preprocessing and an open checkpoint: the whole torch.save dict (tensors
 // under "model.") or the state_dict itself (image_encoder.image_model.*,
-// image_encoder.linear.*, text_encoder.linear.*). The weights are copied,
-// so st may be closed afterwards.
+// image_encoder.linear.*, text_encoder.linear.*). Weights read from a file
+// are copied, so st may be closed afterwards; those of an in-memory
+// checkpoint.FromFloat32 state are shared, not copied (rovist/train hands
+// its trained weights over so).
 func NewGroundingModel(cfg encoders.ViTConfig, pcfg imageproc.ProcessorConfig, st *checkpoint.State) (*GroundingModel, error) {
 	if st == nil {
 		return nil, fmt.Errorf("rovist: grounding model: nil checkpoint")
@@ -80,6 +82,12 @@ func NewGroundingModel(cfg encoders.ViTConfig, pcfg imageproc.ProcessorConfig, s
 	}
 	if pcfg.Kind != imageproc.ViT {
 		return nil, fmt.Errorf("rovist: grounding model: the image processor is %v, want ViT", pcfg.Kind)
+	}
+	// The ViT takes images of its image_size only (HF's ViT raises
+	// ValueError for others without interpolate_pos_encoding), so a larger
+	// preprocessing size would only allocate what the model refuses.
+	if s := pcfg.Size; pcfg.DoResize && (s.Height != cfg.ImageSize || s.Width != cfg.ImageSize) {
+		return nil, fmt.Errorf("rovist: grounding model: the preprocessor's size %dx%d differs from the ViT's image_size %d", s.Height, s.Width, cfg.ImageSize)
 	}
 	proc, err := imageproc.NewProcessor(pcfg)
 	if err != nil {

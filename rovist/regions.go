@@ -1,6 +1,7 @@
 package rovist
 
 import (
+	"context"
 	"encoding/csv"
 	"errors"
 	"fmt"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/storyeval/storyeval/embcache"
 	"github.com/storyeval/storyeval/encoders/imageproc"
+	"github.com/storyeval/storyeval/internal/errtext"
 	"github.com/storyeval/storyeval/story"
 )
 
@@ -35,6 +37,11 @@ type RegionCrop struct {
 	// decoding options). Grounder.Cache keys on it; a crop without one is
 	// always encoded.
 	Identity func() (source embcache.Digest, region string, err error)
+	// LoadPixels, when set, is used by the Grounder instead of Load: it
+	// decodes the crop and preprocesses it with p, holding the decoded
+	// image's cost of budget (when its own decode options have no budget)
+	// only until the pixel values are made (see imageproc.DecodeBudget).
+	LoadPixels func(ctx context.Context, p *imageproc.Processor, budget *imageproc.DecodeBudget) (imageproc.PixelValues, error)
 }
 
 // RegionSource lists the region crops of a story image, in the order the
@@ -92,7 +99,7 @@ func DecodeEntitiesCSV(r io.Reader, name string) (*Entities, error) {
 		}
 	}
 	if idCol < 0 || boxCol < 0 {
-		return nil, fmt.Errorf("rovist: regions %s: the header %q lacks image_id or bbox", name, header)
+		return nil, fmt.Errorf("rovist: regions %s: the header (%s) lacks image_id or bbox", name, errtext.QuoteList(header))
 	}
 	e := &Entities{byImage: map[int64][]story.Region{}}
 	for {
@@ -116,7 +123,7 @@ func DecodeEntitiesCSV(r io.Reader, name string) (*Entities, error) {
 			return nil, fmt.Errorf("rovist: regions %s line %d: empty bbox", name, line)
 		}
 		if strings.ContainsAny(label, "/\\\x00") {
-			return nil, fmt.Errorf("rovist: regions %s line %d: bbox %q cannot name a crop file", name, line, label)
+			return nil, fmt.Errorf("rovist: regions %s line %d: bbox %s cannot name a crop file", name, line, errtext.Quote(label))
 		}
 		reg := story.Region{Label: label}
 		if box, ok := parseBBox(label); ok {
@@ -136,7 +143,7 @@ func DecodeEntitiesCSV(r io.Reader, name string) (*Entities, error) {
 func parseImageID(s string) (int64, error) {
 	id, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
 	if err != nil {
-		return 0, fmt.Errorf("image id %q is not an integer", s)
+		return 0, fmt.Errorf("image id %s is not an integer", errtext.Quote(s))
 	}
 	return id, nil
 }
@@ -213,7 +220,13 @@ func (c CropFolder) RegionCrops(img story.Image) ([]RegionCrop, error) {
 		opts := c.Decode
 		out[i] = RegionCrop{Key: "file:" + path, Label: r.Label, Load: func() (*imageproc.RGB, error) {
 			return imageproc.DecodeFile(path, opts)
-		}, Identity: identityOf(fileDigest(path), decodeRegion(opts, nil))}
+		}, LoadPixels: func(ctx context.Context, p *imageproc.Processor, budget *imageproc.DecodeBudget) (imageproc.PixelValues, error) {
+			o := opts
+			if o.Budget == nil {
+				o.Budget = budget
+			}
+			return p.PreprocessFile(ctx, path, o)
+		}, Identity: identityOf(fileDigest(path), embcache.DecodeRegion(opts, nil))}
 	}
 	return out, nil
 }
@@ -257,7 +270,7 @@ func (b ImageBoxes) RegionCrops(img story.Image) ([]RegionCrop, error) {
 				return nil, err
 			}
 			return imageproc.Crop(im, box)
-		}, Identity: identityOf(digest, decodeRegion(b.Decode, &box))}
+		}, Identity: identityOf(digest, embcache.DecodeRegion(b.Decode, &box))}
 	}
 	return out, nil
 }

@@ -21,8 +21,14 @@ type countingSource struct {
 func (c countingSource) RegionCrops(img story.Image) ([]RegionCrop, error) {
 	list, err := c.RegionSource.RegionCrops(img)
 	for i := range list {
-		load := list[i].Load
+		load, loadPixels := list[i].Load, list[i].LoadPixels
 		list[i].Load = func() (*imageproc.RGB, error) { c.loads.Add(1); return load() }
+		if loadPixels != nil {
+			list[i].LoadPixels = func(ctx context.Context, p *imageproc.Processor, b *imageproc.DecodeBudget) (imageproc.PixelValues, error) {
+				c.loads.Add(1)
+				return loadPixels(ctx, p, b)
+			}
+		}
 	}
 	return list, err
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/storyeval/storyeval/encoders"
 	"github.com/storyeval/storyeval/encoders/checkpoint"
 	"github.com/storyeval/storyeval/encoders/imageproc"
+	encrandmodel "github.com/storyeval/storyeval/encoders/randmodel"
 	"github.com/storyeval/storyeval/encoders/tokenize"
 	"github.com/storyeval/storyeval/internal/randmodel"
 	"github.com/storyeval/storyeval/story"
@@ -42,10 +43,10 @@ const (
 
 // openRandomCheckpoint writes params with random weights
 // (internal/randmodel) to a temporary safetensors file and opens it.
-func openRandomCheckpoint(b *testing.B, params []randmodel.Param, seed int64) *checkpoint.State {
+func openRandomCheckpoint(b *testing.B, params []encrandmodel.Param, seed int64) *checkpoint.State {
 	b.Helper()
 	path := filepath.Join(b.TempDir(), "model.safetensors")
-	if err := randmodel.WriteSafetensors(path, params, seed); err != nil {
+	if err := encrandmodel.WriteSafetensors(path, params, seed); err != nil {
 		b.Fatal(err)
 	}
 	st, err := checkpoint.Open(path)
@@ -60,13 +61,13 @@ func openRandomCheckpoint(b *testing.B, params []randmodel.Param, seed int64) *c
 func albertLargeCheckpoint(b *testing.B) (encoders.ALBERTConfig, *checkpoint.State) {
 	cfg := encoders.ALBERTConfig{VocabSize: 30000, EmbeddingSize: 128, HiddenSize: 1024, NumHiddenLayers: benchLayers(24), NumHiddenGroups: 1, InnerGroupNum: 1,
 		NumAttentionHeads: 16, IntermediateSize: 4096, HiddenAct: "gelu", MaxPositionEmbeddings: 512, TypeVocabSize: 2, LayerNormEps: 1e-12}
-	return cfg, openRandomCheckpoint(b, randmodel.RoViSTCParams(cfg), 1)
+	return cfg, openRandomCheckpoint(b, encrandmodel.RoViSTCParams(cfg), 1)
 }
 
 // vitBaseCheckpoint is a RoViST-VG state_dict of ViT-B/16 (in21k)'s shape.
 func vitBaseCheckpoint(b *testing.B) (encoders.ViTConfig, *checkpoint.State) {
-	cfg := randmodel.ViTB16In21k()
-	return cfg, openRandomCheckpoint(b, randmodel.RoViSTVGParams(cfg), 2)
+	cfg := encrandmodel.ViTB16In21k()
+	return cfg, openRandomCheckpoint(b, encrandmodel.RoViSTVGParams(cfg), 2)
 }
 
 var benchWords = strings.Fields(`the family went to the beach and the kids played in the sand with a dog near the water

@@ -3,10 +3,8 @@ package story
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
-
-	"github.com/storyeval/storyeval/internal/orderedjson"
+	"io"
 )
 
 // storyObject is the per-story object of RoViST's story files
@@ -26,50 +24,24 @@ func DecodeJSON(data []byte, name string, opts ReadOptions) (*Set, error) {
 	if int64(len(data)) > opts.maxBytes() {
 		return nil, &ParseError{File: name, Err: fmt.Errorf("larger than the %d-byte limit", opts.maxBytes())}
 	}
+	return readSet(NewJSONReader(bytes.NewReader(data), name, opts))
+}
+
+// readSet reads every story of r into a set.
+func readSet(r *JSONReader) (*Set, error) {
 	set := &Set{}
-	err := orderedjson.EachMember(data, func(id string, raw json.RawMessage) error {
-		st := Story{ID: id}
-		switch firstByte(raw) {
-		case '"':
-			if err := json.Unmarshal(raw, &st.Text); err != nil {
-				return &ParseError{File: name, ID: id, Err: err}
-			}
-		case '{':
-			var obj storyObject
-			dec := json.NewDecoder(bytes.NewReader(raw))
-			dec.DisallowUnknownFields()
-			if err := dec.Decode(&obj); err != nil {
-				return &ParseError{File: name, ID: id, Err: fmt.Errorf("not a {\"story\", \"images\"} object: %w", err)}
-			}
-			if obj.Story == nil {
-				return &ParseError{File: name, ID: id, Err: errors.New(`no "story" member`)}
-			}
-			st.Text = *obj.Story
-			for i, im := range obj.Images {
-				if im == "" {
-					return &ParseError{File: name, ID: id, Err: fmt.Errorf("image %d has an empty id", i)}
-				}
-				st.Images = append(st.Images, Image{ID: im})
-			}
-		default:
-			return &ParseError{File: name, ID: id, Err: fmt.Errorf("want a story text or a {\"story\", \"images\"} object, got %s", describe(raw))}
+	for {
+		st, err := r.Next()
+		if err == io.EOF {
+			return set, nil
 		}
-		if opts.RejectBlank && st.IsBlank() {
-			return &ParseError{File: name, ID: id, Err: errors.New("empty story")}
-		}
-		if id == "" {
-			return &ParseError{File: name, Err: errors.New("empty story id")}
-		}
-		return set.Add(st)
-	})
-	if err != nil {
-		var pe *ParseError
-		if errors.As(err, &pe) {
+		if err != nil {
 			return nil, err
 		}
-		return nil, &ParseError{File: name, Err: err}
+		if err := set.Add(st); err != nil {
+			return nil, &ParseError{File: r.name, Err: err}
+		}
 	}
-	return set, nil
 }
 
 func firstByte(raw json.RawMessage) byte {

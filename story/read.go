@@ -41,11 +41,12 @@ func readFile(path string, opts ReadOptions) ([]byte, error) {
 // ReadJSON reads a story set from a JSON file holding {id: story text} or
 // {id: {"story": text, "images": [image ids]}} (see DecodeJSON).
 func ReadJSON(path string, opts ReadOptions) (*Set, error) {
-	data, err := readFile(path, opts)
+	r, err := OpenJSON(path, opts)
 	if err != nil {
 		return nil, err
 	}
-	return DecodeJSON(data, path, opts)
+	defer r.Close()
+	return readSet(r)
 }
 
 // ReadVIST reads a story set from a VIST story-in-sequence JSON file (see

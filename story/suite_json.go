@@ -1,10 +1,12 @@
 package story
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -20,13 +22,19 @@ type sequenceObject struct {
 }
 
 // ReadSuite reads a suite from a JSON file laid out as DecodeSuite
-// describes; image paths are taken relative to the file's folder.
+// describes; image paths are taken relative to the file's folder. The file
+// is decoded as it is read, sequence by sequence, so memory is bounded by
+// the suite itself, not the suite plus the raw file.
 func ReadSuite(path string, opts ReadOptions) (*Suite, error) {
-	data, err := readFile(path, opts)
-	if err != nil {
-		return nil, err
+	if path == "" {
+		return nil, errors.New("story: no input file given")
 	}
-	return decodeSuite(data, path, filepath.Dir(path), opts)
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("story: %w", err)
+	}
+	defer f.Close()
+	return decodeSuite(bufio.NewReaderSize(f, 1<<16), path, filepath.Dir(path), opts)
 }
 
 // DecodeSuite decodes a suite from JSON:
@@ -52,116 +60,198 @@ func ReadSuite(path string, opts ReadOptions) (*Suite, error) {
 // unknown member — is an error naming the file, the sequence and what is
 // wrong. name labels errors (usually the file path).
 func DecodeSuite(data []byte, name string, opts ReadOptions) (*Suite, error) {
-	return decodeSuite(data, name, "", opts)
-}
-
-func decodeSuite(data []byte, name, baseDir string, opts ReadOptions) (*Suite, error) {
 	if int64(len(data)) > opts.maxBytes() {
 		return nil, &ParseError{File: name, Err: fmt.Errorf("larger than the %d-byte limit", opts.maxBytes())}
 	}
-	var top struct {
-		Systems   []string          `json:"systems"`
-		Images    map[string]string `json:"images"`
-		Sequences json.RawMessage   `json:"sequences"`
+	return decodeSuite(bytes.NewReader(data), name, "", opts)
+}
+
+// suiteDecoder decodes a suite file from a stream: the top-level members
+// in any order, "sequences" member by member.
+type suiteDecoder struct {
+	name, baseDir string
+	systems       []string // "systems" as given, nil when absent
+	images        map[string]string
+	seen          []string // systems in first-appearance order
+	known         map[string]bool
+	seqs          []Sequence
+	haveSeqs      bool
+}
+
+func decodeSuite(r io.Reader, name, baseDir string, opts ReadOptions) (*Suite, error) {
+	lr := &io.LimitedReader{R: r, N: opts.maxBytes() + 1}
+	d := &suiteDecoder{name: name, baseDir: baseDir, known: map[string]bool{}}
+	err := d.decode(json.NewDecoder(lr))
+	if lr.N <= 0 {
+		return nil, &ParseError{File: name, Err: fmt.Errorf("larger than the %d-byte limit", opts.maxBytes())}
 	}
-	if len(bytes.TrimSpace(data)) == 0 {
-		return nil, &ParseError{File: name, Err: errors.New("empty input: want a JSON object with \"sequences\"")}
-	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&top); err != nil {
-		return nil, &ParseError{File: name, Err: fmt.Errorf("not a story-suite object: %w", err)}
-	}
-	if top.Sequences == nil {
-		return nil, &ParseError{File: name, Err: errors.New(`no "sequences" object`)}
-	}
-	systems := top.Systems
-	known := map[string]bool{}
-	for _, s := range systems {
-		known[s] = true
-	}
-	fixed := len(systems) > 0
-	var seqs []Sequence
-	err := orderedjson.EachMember(top.Sequences, func(id string, raw json.RawMessage) error {
-		fail := func(format string, a ...any) error {
-			return &ParseError{File: name, ID: id, Err: fmt.Errorf(format, a...)}
-		}
-		var obj sequenceObject
-		d := json.NewDecoder(bytes.NewReader(raw))
-		d.DisallowUnknownFields()
-		if err := d.Decode(&obj); err != nil {
-			return fail("not a {\"images\", \"references\", \"stories\"} object: %v", err)
-		}
-		seq := Sequence{ID: id, References: obj.References, Stories: map[string]string{}}
-		for i, im := range obj.Images {
-			if im == "" {
-				return fail("image %d has an empty id", i)
-			}
-			img := Image{ID: im}
-			if top.Images != nil {
-				p, ok := top.Images[im]
-				if !ok {
-					return fail("unknown image %q (not in the \"images\" map)", im)
-				}
-				if baseDir != "" && p != "" && !filepath.IsAbs(p) {
-					p = filepath.Join(baseDir, p)
-				}
-				img.Path = p
-			}
-			seq.Images = append(seq.Images, img)
-		}
-		for i, ref := range obj.References {
-			if strings.TrimSpace(ref) == "" {
-				return fail("reference %d is empty", i)
-			}
-		}
-		if obj.Stories == nil {
-			return fail(`no "stories" object`)
-		}
-		err := orderedjson.EachMember(obj.Stories, func(sys string, sraw json.RawMessage) error {
-			var text string
-			if err := json.Unmarshal(sraw, &text); err != nil {
-				return fail("story of system %q is not a string", sys)
-			}
-			if strings.TrimSpace(text) == "" {
-				return fail("story of system %q is empty", sys)
-			}
-			if sys == "" {
-				return fail("story with an empty system name")
-			}
-			if !known[sys] {
-				if fixed {
-					return fail("story of system %q, which \"systems\" does not list", sys)
-				}
-				known[sys] = true
-				systems = append(systems, sys)
-			}
-			seq.Stories[sys] = text
-			return nil
-		})
-		if err != nil {
-			var pe *ParseError
-			if errors.As(err, &pe) {
-				return err
-			}
-			return fail("stories: %v", err)
-		}
-		seqs = append(seqs, seq)
-		return nil
-	})
 	if err != nil {
 		var pe *ParseError
 		if errors.As(err, &pe) {
 			return nil, err
 		}
-		return nil, &ParseError{File: name, Err: fmt.Errorf("sequences: %w", err)}
-	}
-	if len(seqs) == 0 {
-		return nil, &ParseError{File: name, Err: errors.New("no sequences")}
-	}
-	suite, err := NewSuite(systems, seqs)
-	if err != nil {
 		return nil, &ParseError{File: name, Err: err}
+	}
+	return d.suite()
+}
+
+// decode reads the top-level object.
+func (d *suiteDecoder) decode(dec *json.Decoder) error {
+	tok, err := dec.Token()
+	if err == io.EOF {
+		return errors.New("empty input: want a JSON object with \"sequences\"")
+	}
+	if err != nil {
+		return fmt.Errorf("not a story-suite object: %w", err)
+	}
+	if tok != json.Delim('{') {
+		return fmt.Errorf("not a story-suite object: want a JSON object, got %v", tok)
+	}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return fmt.Errorf("not a story-suite object: %w", err)
+		}
+		switch key, _ := tok.(string); key {
+		case "systems":
+			err = dec.Decode(&d.systems)
+			for _, s := range d.systems {
+				d.known[s] = true
+			}
+		case "images":
+			err = dec.Decode(&d.images)
+		case "sequences":
+			if d.haveSeqs {
+				return errors.New(`"sequences" appears twice`)
+			}
+			d.haveSeqs = true
+			err = d.decodeSequences(dec)
+		default:
+			return fmt.Errorf("not a story-suite object: json: unknown field %q", key)
+		}
+		if err != nil {
+			var pe *ParseError
+			if errors.As(err, &pe) {
+				return err
+			}
+			return fmt.Errorf("not a story-suite object: %q: %w", tok, err)
+		}
+	}
+	if _, err := dec.Token(); err != nil {
+		return fmt.Errorf("not a story-suite object: %w", err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return errors.New("not a story-suite object: trailing data after the JSON object")
+	}
+	if !d.haveSeqs {
+		return errors.New(`no "sequences" object`)
+	}
+	return nil
+}
+
+// decodeSequences reads the "sequences" object member by member.
+func (d *suiteDecoder) decodeSequences(dec *json.Decoder) error {
+	m := orderedjson.NewNestedMembers(dec)
+	for {
+		id, raw, err := m.Next()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("sequences: %w", err)
+		}
+		seq, err := d.sequence(id, raw)
+		if err != nil {
+			return err
+		}
+		d.seqs = append(d.seqs, seq)
+	}
+}
+
+// sequence decodes one member of "sequences".
+func (d *suiteDecoder) sequence(id string, raw json.RawMessage) (Sequence, error) {
+	fail := func(format string, a ...any) error {
+		return &ParseError{File: d.name, ID: id, Err: fmt.Errorf(format, a...)}
+	}
+	var obj sequenceObject
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&obj); err != nil {
+		return Sequence{}, fail("not a {\"images\", \"references\", \"stories\"} object: %v", err)
+	}
+	seq := Sequence{ID: id, References: obj.References, Stories: map[string]string{}}
+	for i, im := range obj.Images {
+		if im == "" {
+			return Sequence{}, fail("image %d has an empty id", i)
+		}
+		seq.Images = append(seq.Images, Image{ID: im})
+	}
+	for i, ref := range obj.References {
+		if strings.TrimSpace(ref) == "" {
+			return Sequence{}, fail("reference %d is empty", i)
+		}
+	}
+	if obj.Stories == nil {
+		return Sequence{}, fail(`no "stories" object`)
+	}
+	err := orderedjson.EachMember(obj.Stories, func(sys string, sraw json.RawMessage) error {
+		var text string
+		if err := json.Unmarshal(sraw, &text); err != nil {
+			return fail("story of system %q is not a string", sys)
+		}
+		if strings.TrimSpace(text) == "" {
+			return fail("story of system %q is empty", sys)
+		}
+		if sys == "" {
+			return fail("story with an empty system name")
+		}
+		if !d.known[sys] {
+			if len(d.systems) > 0 {
+				return fail("story of system %q, which \"systems\" does not list", sys)
+			}
+			d.known[sys] = true
+			d.seen = append(d.seen, sys)
+		}
+		seq.Stories[sys] = text
+		return nil
+	})
+	if err != nil {
+		var pe *ParseError
+		if errors.As(err, &pe) {
+			return Sequence{}, err
+		}
+		return Sequence{}, fail("stories: %v", err)
+	}
+	return seq, nil
+}
+
+// suite resolves image paths (the "images" map may come after
+// "sequences") and assembles the suite.
+func (d *suiteDecoder) suite() (*Suite, error) {
+	if len(d.seqs) == 0 {
+		return nil, &ParseError{File: d.name, Err: errors.New("no sequences")}
+	}
+	if d.images != nil {
+		for _, seq := range d.seqs {
+			for i := range seq.Images {
+				p, ok := d.images[seq.Images[i].ID]
+				if !ok {
+					return nil, &ParseError{File: d.name, ID: seq.ID, Err: fmt.Errorf("unknown image %q (not in the \"images\" map)", seq.Images[i].ID)}
+				}
+				if d.baseDir != "" && p != "" && !filepath.IsAbs(p) {
+					p = filepath.Join(d.baseDir, p)
+				}
+				seq.Images[i].Path = p
+			}
+		}
+	}
+	systems := d.systems
+	if len(systems) == 0 {
+		systems = d.seen
+	}
+	suite, err := NewSuite(systems, d.seqs)
+	if err != nil {
+		return nil, &ParseError{File: d.name, Err: err}
 	}
 	return suite, nil
 }

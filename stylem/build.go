@@ -1,6 +1,7 @@
 package stylem
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 )
@@ -25,7 +26,25 @@ type BuildOptions struct {
 	// dict per record); every record with the key then counts that caption
 	// as its group.
 	KeepAllCaptions bool
+	// MaxNgrams bounds the number of distinct n-grams (all orders, all
+	// styles) of the table; 0 means DefaultMaxNgrams. The table holds
+	// about 40 bytes per distinct n-gram and Build about 70 at its peak
+	// (measured on a synthetic corpus), so the bound is a bound on its
+	// memory: a corpus with more n-grams, or with more than twice as many
+	// (n-gram, style) entries, is an ErrTooManyNgrams error, not an
+	// out-of-memory crash.
+	MaxNgrams int
 }
+
+// DefaultMaxNgrams is BuildOptions.MaxNgrams's default: 16 million
+// distinct n-grams, a table of about 0.65 GB in memory that builds well
+// within a 4 GB address space (PERSONALITY-CAPTIONS' training split has a few
+// million).
+const DefaultMaxNgrams = 16_000_000
+
+// ErrTooManyNgrams is returned (wrapped) by Build when the corpus has more
+// distinct n-grams than BuildOptions.MaxNgrams.
+var ErrTooManyNgrams = errors.New("too many distinct n-grams")
 
 // Build counts document frequencies per style and computes the CNG table
 // from records (the CNG of the StyleM paper, as chengxili/preStyleM
@@ -61,7 +80,6 @@ func Build(records []Record, o BuildOptions) (*Table, error) {
 	t := &Table{
 		styleIdx: map[string]int{},
 		vocab:    newVocabulary(),
-		children: map[uint64]uint32{},
 		formula:  o.Formula,
 		ecdf:     o.ECDF,
 		step:     o.StepName,
@@ -83,49 +101,119 @@ func Build(records []Record, o BuildOptions) (*Table, error) {
 		return nil, fmt.Errorf("stylem: the corpus has 1 style (%q); contrastive scores need at least 2", t.styles[0])
 	}
 
-	groups := groupCaptions(records, o.KeepAllCaptions)
-	occ := t.countGroups(groups, recStyle, o.Step)
-	t.fillEntries(occ)
+	groups := uniqueGroups(records, recStyle, o.KeepAllCaptions)
+	maxNgrams := o.MaxNgrams
+	if maxNgrams <= 0 {
+		maxNgrams = DefaultMaxNgrams
+	}
+	toks, err := t.internGroups(records, groups, o.KeepAllCaptions, o.Step, maxNgrams)
+	if err != nil {
+		return nil, err
+	}
+	if err := t.countEntries(groups, toks, 2*maxNgrams); err != nil {
+		return nil, err
+	}
 	t.computeCNG()
 	return t, nil
 }
 
-// groupCaptions returns, for every record, the raw captions of its group.
-func groupCaptions(records []Record, keepAll bool) [][]string {
-	groups := make([][]string, len(records))
+// Build's memory. The reference counts, for every record, the distinct
+// n-grams of its group of captions under the record's style. Build keeps
+// no (n-gram, style) occurrence list to sort: it interns each distinct
+// group's n-grams once (record order, so n-gram ids are in order of first
+// appearance), keeps each distinct group's n-gram ids (4 bytes per
+// occurrence, at most 4 per token), and counts document frequencies in two
+// passes over the groups sorted by style, which yield each n-gram's
+// (style, df) entries already in style order. Besides the records and the
+// table itself (the n-gram trie and its entries), it holds those 4 bytes
+// per n-gram occurrence of the distinct groups, 16 bytes per distinct
+// n-gram and 16 bytes per record.
+
+// group is a distinct group of captions: those of record src, counted
+// under style, weight times (once per record whose group it is).
+type group struct {
+	src    int32
+	style  uint16
+	weight uint32
+}
+
+// uniqueGroups returns the distinct groups in order of first appearance.
+// With keepAll each record is its own group. Otherwise, as the reference,
+// a record's group is the last caption of the last record with its key
+// (image + "_" + style); records with the same key and style share it.
+func uniqueGroups(records []Record, recStyle []uint16, keepAll bool) []group {
+	groups := make([]group, 0, len(records))
 	if keepAll {
 		for i := range records {
-			groups[i] = records[i].Captions
+			groups = append(groups, group{src: int32(i), style: recStyle[i], weight: 1})
 		}
 		return groups
 	}
-	last := map[string]int{}
+	last := make(map[string]int32, len(records))
 	for i := range records {
-		last[records[i].groupKey()] = i
+		last[records[i].groupKey()] = int32(i)
 	}
+	// Two keys can collide across styles ("a_b"+"c" and "a"+"b_c"): a
+	// group is its source record and the style it is counted under.
+	index := make(map[uint64]int32, len(last))
 	for i := range records {
-		src := &records[last[records[i].groupKey()]]
-		// The slots all hold the last caption; duplicates change no set, so one copy suffices.
-		groups[i] = src.Captions[len(src.Captions)-1:]
+		src := last[records[i].groupKey()]
+		k := uint64(src)<<16 | uint64(recStyle[i])
+		if g, ok := index[k]; ok {
+			groups[g].weight++
+			continue
+		}
+		index[k] = int32(len(groups))
+		groups = append(groups, group{src: src, style: recStyle[i], weight: 1})
 	}
 	return groups
 }
 
-// occurrence records that n-gram ngram occurs in a group of style style.
-type occurrence struct {
-	ngram uint32
-	style uint16
+// groupTokens holds the n-gram ids of the groups' source captions (every
+// occurrence, each order at each position), in the order they were
+// tokenized: caption c's are ngrams[capEnd[c-1]:capEnd[c]] (from 0 for
+// c = 0), and record r's kept captions are those of spans[r] (an empty
+// span for a record that is no group's source).
+type groupTokens struct {
+	ngrams []uint32
+	capEnd []uint32
+	spans  []captionSpan // by record
 }
 
-// countGroups tokenizes every group, interns its distinct n-grams and
-// returns one occurrence per (group, distinct n-gram).
-func (t *Table) countGroups(groups [][]string, recStyle []uint16, step PTBStep) []occurrence {
-	var (
-		occ      []occurrence
-		ids      []uint32
-		lastSeen []int32 // lastSeen[n-gram] = 1 + index of the last group it was counted in
-	)
-	for gi, captions := range groups {
+// captionSpan is a record's captions in groupTokens, [lo, hi).
+type captionSpan struct{ lo, hi int32 }
+
+// ngramsOf returns the n-gram occurrences of record r's kept captions.
+func (g *groupTokens) ngramsOf(r int32) []uint32 {
+	sp := g.spans[r]
+	if sp.lo == sp.hi {
+		return nil
+	}
+	lo := uint32(0)
+	if sp.lo > 0 {
+		lo = g.capEnd[sp.lo-1]
+	}
+	return g.ngrams[lo:g.capEnd[sp.hi-1]]
+}
+
+// internGroups tokenizes each group's source captions once, interns their
+// n-grams in group order and returns their n-gram occurrences.
+func (t *Table) internGroups(records []Record, groups []group, keepAll bool, step PTBStep, maxNgrams int) (*groupTokens, error) {
+	g := &groupTokens{spans: make([]captionSpan, len(records))}
+	done := make([]bool, len(records))
+	var ids []uint32
+	for _, gr := range groups {
+		if done[gr.src] {
+			continue
+		}
+		done[gr.src] = true
+		captions := records[gr.src].Captions
+		if !keepAll {
+			// The slots all hold the last caption; duplicates change no
+			// set, so one copy suffices.
+			captions = captions[len(captions)-1:]
+		}
+		lo := int32(len(g.capEnd))
 		for _, c := range captions {
 			toks := Tokenize(c, step)
 			if skipCaption(toks) {
@@ -140,19 +228,25 @@ func (t *Table) countGroups(groups [][]string, recStyle []uint16, step PTBStep) 
 				for n := 1; n <= maxOrder && i+n <= len(ids); n++ {
 					ni, _ := t.addChild(p, ids[i+n-1])
 					p = ni + 1
-					if int(ni) == len(lastSeen) {
-						lastSeen = append(lastSeen, 0)
-					}
-					if lastSeen[ni] == int32(gi+1) {
-						continue
-					}
-					lastSeen[ni] = int32(gi + 1)
-					occ = append(occ, occurrence{ngram: ni, style: recStyle[gi]})
+					g.ngrams = append(g.ngrams, ni)
 				}
 			}
+			g.capEnd = append(g.capEnd, uint32(len(g.ngrams)))
+			if len(t.order) > maxNgrams {
+				return nil, fmt.Errorf("stylem: %w: more than %d by record %d (image %q)", ErrTooManyNgrams, maxNgrams, gr.src, truncateForError(records[gr.src].Image))
+			}
 		}
+		g.spans[gr.src] = captionSpan{lo, int32(len(g.capEnd))}
 	}
-	return occ
+	return g, nil
+}
+
+// truncateForError shortens user data quoted in an error to 200 bytes.
+func truncateForError(s string) string {
+	if len(s) <= 200 {
+		return s
+	}
+	return s[:200] + "…"
 }
 
 // skipCaption reports whether the reference drops a tokenized caption:
@@ -162,44 +256,73 @@ func skipCaption(toks []string) bool {
 	return len(words) == 3 && slices.Contains(words, "[")
 }
 
-// fillEntries turns occurrences into per-n-gram (style, df) entries sorted
-// by style (a counting sort by n-gram, then run lengths per style).
-func (t *Table) fillEntries(occ []occurrence) {
-	n := len(t.order)
-	t.off = make([]uint32, n+1)
-	for _, o := range occ {
-		t.off[o.ngram+1]++
+// countEntries fills each n-gram's (style, df) entries, sorted by style.
+// The groups are visited by style (a stable counting sort), so each
+// n-gram's occurrences arrive style by style: a first pass counts the
+// distinct (n-gram, style) pairs, a second writes them with their df.
+func (t *Table) countEntries(groups []group, toks *groupTokens, maxEntries int) error {
+	nS := len(t.styles)
+	byStyle := make([]int32, nS+1)
+	for _, gr := range groups {
+		byStyle[gr.style+1]++
 	}
+	for s := 0; s < nS; s++ {
+		byStyle[s+1] += byStyle[s]
+	}
+	order := make([]int32, len(groups))
+	next := slices.Clone(byStyle[:nS])
+	for i, gr := range groups {
+		order[next[gr.style]] = int32(i)
+		next[gr.style]++
+	}
+	n := len(t.order)
+	// lastGroup[ng] is 1 + the position in order of the last group that
+	// counted n-gram ng (each group counts an n-gram once); lastStyle[ng]
+	// is 1 + the style of its last entry.
+	lastGroup := make([]int32, n)
+	lastStyle := make([]uint32, n)
+	visit := func(fn func(ng uint32, gr *group)) {
+		for k, gi := range order {
+			gr := &groups[gi]
+			for _, ng := range toks.ngramsOf(gr.src) {
+				if lastGroup[ng] != int32(k+1) {
+					lastGroup[ng] = int32(k + 1)
+					fn(ng, gr)
+				}
+			}
+		}
+	}
+	t.off = make([]uint32, n+1)
+	visit(func(ng uint32, gr *group) {
+		if lastStyle[ng] != uint32(gr.style)+1 {
+			lastStyle[ng] = uint32(gr.style) + 1
+			t.off[ng+1]++
+		}
+	})
 	for i := 0; i < n; i++ {
 		t.off[i+1] += t.off[i]
 	}
-	sorted := make([]uint16, len(occ))
-	next := slices.Clone(t.off[:n])
-	for _, o := range occ {
-		sorted[next[o.ngram]] = o.style
-		next[o.ngram]++
+	entries := int(t.off[n])
+	if entries > maxEntries {
+		// Few n-grams shared by many styles: the entries, not the
+		// n-grams, would take the memory.
+		return fmt.Errorf("stylem: %w: %d (n-gram, style) entries, more than twice the bound of %d n-grams", ErrTooManyNgrams, entries, maxEntries/2)
 	}
-	// Compact each n-gram's run into distinct styles with counts.
-	t.entStyle = make([]uint16, 0, len(occ)/2)
-	t.entDF = make([]uint32, 0, len(occ)/2)
-	newOff := make([]uint32, n+1)
-	for i := 0; i < n; i++ {
-		run := sorted[t.off[i]:t.off[i+1]]
-		slices.Sort(run)
-		for j := 0; j < len(run); {
-			k := j
-			for k < len(run) && run[k] == run[j] {
-				k++
-			}
-			t.entStyle = append(t.entStyle, run[j])
-			t.entDF = append(t.entDF, uint32(k-j))
-			j = k
+	t.entStyle = make([]uint16, entries)
+	t.entDF = make([]uint32, entries)
+	// fill[ng] is the end of n-gram ng's entries written so far.
+	fill := slices.Clone(t.off[:n])
+	clear(lastGroup)
+	clear(lastStyle)
+	visit(func(ng uint32, gr *group) {
+		if lastStyle[ng] != uint32(gr.style)+1 {
+			lastStyle[ng] = uint32(gr.style) + 1
+			t.entStyle[fill[ng]] = gr.style
+			fill[ng]++
 		}
-		newOff[i+1] = uint32(len(t.entStyle))
-	}
-	t.off = newOff
-	t.entStyle = slices.Clip(t.entStyle)
-	t.entDF = slices.Clip(t.entDF)
+		t.entDF[fill[ng]-1] += gr.weight
+	})
+	return nil
 }
 
 // computeCNG builds the ECDF of every style and order and fills entCNG.

@@ -169,12 +169,19 @@ func ReadCorpusJSONL(r io.Reader, maxBytes int64) ([]Record, error) {
 		maxBytes = DefaultMaxCorpusBytes
 	}
 	lr := &io.LimitedReader{R: r, N: maxBytes + 1}
-	sc := bufio.NewScanner(lr)
+	sr := &stickyReader{r: lr}
+	sc := bufio.NewScanner(sr)
 	sc.Buffer(make([]byte, 0, 64<<10), maxJSONLLine)
 	var recs []Record
 	ln := 0
 	for sc.Scan() {
 		ln++
+		if sr.err != nil {
+			// A read error (a gzip bound, a bad gzip stream) makes the
+			// scanner hand out the cut line as the last one; report the
+			// error, not the cut line's JSON.
+			return nil, fmt.Errorf("stylem: corpus: %w", sr.err)
+		}
 		line := bytes.TrimSpace(sc.Bytes())
 		if len(line) == 0 {
 			continue
@@ -208,4 +215,18 @@ func ReadCorpusJSONL(r io.Reader, maxBytes int64) ([]Record, error) {
 		return nil, fmt.Errorf("stylem: corpus is larger than the %d-byte limit", maxBytes)
 	}
 	return recs, nil
+}
+
+// stickyReader remembers the first error of r other than io.EOF.
+type stickyReader struct {
+	r   io.Reader
+	err error
+}
+
+func (s *stickyReader) Read(p []byte) (int, error) {
+	n, err := s.r.Read(p)
+	if err != nil && err != io.EOF && s.err == nil {
+		s.err = err
+	}
+	return n, err
 }

@@ -2,9 +2,13 @@ package stylem
 
 import (
 	"bytes"
+	"compress/gzip"
+	"errors"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/storyeval/storyeval/internal/gzipbound"
 )
 
 func TestReadPersonalityCaptions(t *testing.T) {
@@ -135,4 +139,48 @@ func FuzzReadCorpusJSONL(f *testing.F) {
 			}
 		}
 	})
+}
+
+// cutReader yields data, then fails with err, as a gzip stream stopped by
+// its bound does mid-line.
+type cutReader struct {
+	data []byte
+	err  error
+}
+
+func (c *cutReader) Read(p []byte) (int, error) {
+	if len(c.data) == 0 {
+		return 0, c.err
+	}
+	n := copy(p, c.data)
+	c.data = c.data[n:]
+	return n, nil
+}
+
+// TestReadCorpusJSONLReportsTheReadErrorNotTheCutLine: a read error ends
+// the input mid-line; the scanner hands out the cut line, whose JSON error
+// ("unexpected end of JSON input") used to hide the read error (issue 24).
+func TestReadCorpusJSONLReportsTheReadErrorNotTheCutLine(t *testing.T) {
+	line := `{"style": "Happy", "caption": "A sunny day.", "image": "1"}` + "\n"
+	boom := errors.New("gzip stream expands beyond its bound")
+	for _, cut := range []int{0, 1, len(line) / 2, len(line) - 2, len(line) - 1} {
+		r := &cutReader{data: []byte(strings.Repeat(line, 1000) + line[:cut]), err: boom}
+		_, err := ReadCorpusJSONL(r, 0)
+		if !errors.Is(err, boom) {
+			t.Errorf("cut after %d bytes of the last line: err %v, want the read error", cut, err)
+		}
+	}
+	// A real bomb: valid lines compressed far beyond gzipbound's ratio.
+	var gz bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&gz, gzip.BestCompression)
+	zw.Write([]byte(strings.Repeat(line, 64<<20/len(line))))
+	zw.Close()
+	zr, err := gzipbound.NewReader(&gz, gzipbound.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = ReadCorpusJSONL(zr, 0)
+	if !errors.Is(err, gzipbound.ErrTooLarge) || strings.Contains(err.Error(), "JSON") {
+		t.Errorf("gzip bomb of valid lines: err %v, want gzipbound.ErrTooLarge", err)
+	}
 }

@@ -1,6 +1,7 @@
 package stylem
 
 import (
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"strings"
@@ -255,5 +256,37 @@ func TestStyleWithoutLongerNgrams(t *testing.T) {
 	// so (1/2 − 1/2) = 0.
 	if got, _ := tab.CNG("B", "<eos>"); got != 0 {
 		t.Errorf("CNG(B, <eos>) = %v, want 0", got)
+	}
+}
+
+// TestBuildMaxNgramsBoundsTheTable: a corpus with N distinct n-grams
+// builds with MaxNgrams N and fails with N-1, naming the bound.
+func TestBuildMaxNgramsBoundsTheTable(t *testing.T) {
+	recs := syntheticCorpus(3, 500, 4)
+	tab, err := Build(recs, BuildOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := tab.NumNgrams()
+	if _, err := Build(recs, BuildOptions{MaxNgrams: n}); err != nil {
+		t.Fatalf("MaxNgrams = the table's %d n-grams: %v", n, err)
+	}
+	_, err = Build(recs, BuildOptions{MaxNgrams: n - 1})
+	if !errors.Is(err, ErrTooManyNgrams) || !strings.Contains(err.Error(), fmt.Sprintf("more than %d", n-1)) {
+		t.Fatalf("MaxNgrams %d below the table's %d n-grams: err %v, want ErrTooManyNgrams", n-1, n, err)
+	}
+	// Few n-grams in many styles: the entries are bounded at twice the
+	// n-grams.
+	var many []Record
+	for s := 0; s < 50; s++ {
+		many = append(many, Record{Image: fmt.Sprint(s), Style: fmt.Sprint("S", s), Captions: []string{"a b c d ."}})
+	}
+	few, err := Build(many, BuildOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Build(many, BuildOptions{MaxNgrams: few.NumNgrams()})
+	if !errors.Is(err, ErrTooManyNgrams) || !strings.Contains(err.Error(), "(n-gram, style) entries") {
+		t.Fatalf("%d n-grams in 50 styles with MaxNgrams %d: err %v, want the entries bound", few.NumNgrams(), few.NumNgrams(), err)
 	}
 }

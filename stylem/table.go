@@ -14,7 +14,7 @@ type Table struct {
 	styleIdx map[string]int
 	vocab    *vocabulary
 	// The n-gram trie (see ngram_trie.go): n-gram i has order order[i].
-	children map[uint64]uint32
+	children childIndex
 	parent   []uint32
 	last     []uint32
 	order    []uint8

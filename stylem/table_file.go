@@ -227,7 +227,7 @@ func (d *tableDecoder) fits(count uint64, size int) bool {
 }
 
 func (d *tableDecoder) table() (*Table, error) {
-	t := &Table{styleIdx: map[string]int{}, vocab: newVocabulary(), children: map[uint64]uint32{}}
+	t := &Table{styleIdx: map[string]int{}, vocab: newVocabulary()}
 	f, err := d.uint("formula", math.MaxInt32)
 	if err != nil {
 		return nil, err
@@ -295,8 +295,8 @@ func (d *tableDecoder) table() (*Table, error) {
 	if !d.fits(nG, minNgramBytes) {
 		return nil, fmt.Errorf("n-gram count %d exceeds what the remaining %d bytes can hold", nG, len(d.b)-d.pos)
 	}
-	// The trie map dominates loading; sizing it once saves its rehashes.
-	t.children = make(map[uint64]uint32, nG)
+	// The trie index dominates loading; sizing it once saves its rehashes.
+	t.children.reserve(int(nG))
 	t.parent = make([]uint32, 0, nG)
 	t.last = make([]uint32, 0, nG)
 	t.order = make([]uint8, 0, nG)

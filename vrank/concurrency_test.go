@@ -12,8 +12,7 @@ import (
 // sequential run; run with -race.
 func TestPredictConcurrent(t *testing.T) {
 	m := tinyModel(t, 9)
-	pairs := syntheticPairs(rand.New(rand.NewSource(3)), 20)
-	s1, s2 := trainPairColumns(pairs)
+	s1, s2 := storyPairs(rand.New(rand.NewSource(3)), 20)
 	results := make([][]float64, 4)
 	errs := make([]error, 4)
 	var wg sync.WaitGroup

@@ -28,28 +28,29 @@ func ExampleModel_Predict() {
 	// Output: gap -0.2536, story 1 better: true
 }
 
-// Fine-tune a model one Adam step on a batch of pairs (dropout off, as in
-// the reference fixture's step); Train runs such steps over shuffled
-// mini-batches for a number of epochs.
-func ExampleTrainer_Step() {
+// Hand a model's weights to other code and build a model back from them in
+// memory, as vrank/train's trainers do: here the head's bias is raised by
+// 0.5, which raises every predicted gap by 0.5.
+func ExampleModel_WithWeights() {
 	m, err := vrank.Load(filepath.Join("..", "testdata", "e2e", "vrank", "model"))
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	tr, err := vrank.NewTrainer(m, vrank.TrainOptions{NoDropout: true})
+	ws := m.Weights() // a copy, under the checkpoint names
+	for i := range ws {
+		if ws[i].Name == "regression_layer.bias" {
+			ws[i].Data[0] += 0.5
+		}
+	}
+	shifted, err := m.WithWeights(ws)
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	res, err := tr.Step(context.Background(), []vrank.TrainPair{
-		{Story1: "The Cat SAT on the mat. It's [male]'s cat!", Story2: "A dog [SEP] barked.", Gap: -1},
-	})
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	// The reference predicts −0.2536 for this pair: (−0.2536 + 1)² = 0.5572.
-	fmt.Printf("prediction %.4f, loss %.4f\n", res.Predictions[0], res.Loss)
-	// Output: prediction -0.2536, loss 0.5572
+	s1, s2 := []string{"The Cat SAT on the mat. It's [male]'s cat!"}, []string{"A dog [SEP] barked."}
+	before, _ := m.Predict(context.Background(), s1, s2)
+	after, _ := shifted.Predict(context.Background(), s1, s2)
+	fmt.Printf("%d weights; gap %.4f, then %.4f\n", len(ws), before[0], after[0])
+	// Output: 39 weights; gap -0.2536, then 0.2464
 }

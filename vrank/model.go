@@ -3,10 +3,10 @@ package vrank
 import (
 	"fmt"
 	"io"
-	"math"
 	"math/rand"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 
 	"github.com/storyeval/storyeval/encoders"
@@ -16,25 +16,28 @@ import (
 )
 
 // Model is a Vrank story-pair regressor: a BERT encoder and Linear(H, 1) on
-// its CLS feature, predicting the ranking gap of a story pair. It is
-// immutable and safe for concurrent use.
+// its CLS feature, predicting the ranking gap of a story pair. Its weights
+// are held in memory once: the prediction encoder is built over them
+// without a copy. It is immutable and safe for concurrent use.
 type Model struct {
 	cfg Config
 	tok *tokenize.BERT
 	// tokFiles are the tokenizer files of the folder the model came from,
 	// written again by Save.
 	tokFiles map[string][]byte
-	// p holds the weights for Save and for training; enc runs predictions,
-	// built on first use (a model loaded only to be trained never needs it).
-	p       *params[float32]
+	// weights are every parameter in layout order, for Save and the
+	// trainers; enc runs predictions over them, built on first use (a model
+	// loaded only to be trained or saved never needs it).
+	weights []checkpoint.Float32Tensor
 	encOnce sync.Once
 	enc     *encoders.BERT
 	encErr  error
 }
 
-// encoder returns the prediction encoder, building it on first use.
-func (m *Model) encoder() (*encoders.BERT, error) {
-	m.encOnce.Do(func() { m.enc, m.encErr = buildEncoder(m.cfg, m.p) })
+// Encoder returns the prediction encoder (the BERT without the head),
+// built on first use over the model's weights.
+func (m *Model) Encoder() (*encoders.BERT, error) {
+	m.encOnce.Do(func() { m.enc, m.encErr = buildEncoder(m.cfg, m.weights) })
 	return m.enc, m.encErr
 }
 
@@ -106,9 +109,9 @@ func NewRandom(cfg Config, vocabDir string, seed int64) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := newParams[float32](cfg.BERT, cfg.Feature == FeaturePooler)
-	p.initRandom(rand.New(rand.NewSource(seed)), 0.02)
-	return newModel(cfg, tok, files, p)
+	ws := layout(cfg)
+	initRandom(ws, rand.New(rand.NewSource(seed)), 0.02)
+	return newModel(cfg, tok, files, ws), nil
 }
 
 // loadDir reads the tokenizer and weights of dir. With newHead set, the
@@ -123,82 +126,83 @@ func loadDir(dir string, cfg Config, newHead *rand.Rand) (*Model, error) {
 		return nil, fmt.Errorf("vrank: model folder %s has no readable weights: %w", dir, err)
 	}
 	defer st.Close()
-	var p *params[float32]
+	var skip func(string) bool
 	if newHead != nil {
-		p, err = readEncoderParams(st, cfg)
-		if err == nil {
-			bound := 1 / math.Sqrt(float64(cfg.BERT.HiddenSize))
-			for i := range p.head.W {
-				p.head.W[i] = float32((2*newHead.Float64() - 1) * bound)
-			}
-			p.head.B[0] = float32((2*newHead.Float64() - 1) * bound)
-		}
-	} else {
-		p, err = readParams(st, cfg.BERT, cfg.Feature == FeaturePooler)
+		skip = isHead
 	}
+	ws, err := readWeights(st, cfg, skip)
 	if err != nil {
 		return nil, fmt.Errorf("vrank: %s: %w", dir, err)
 	}
-	return newModel(cfg, tok, files, p)
+	if newHead != nil {
+		initHead(ws, cfg.BERT.HiddenSize, newHead)
+	}
+	return newModel(cfg, tok, files, ws), nil
 }
 
-// readEncoderParams reads the encoder part of the parameters (everything
-// but the head).
-func readEncoderParams(st *checkpoint.State, cfg Config) (*params[float32], error) {
-	if err := checkSizes(st, cfg.BERT); err != nil {
-		return nil, err
+// newModel wraps weights in layout order as a model.
+func newModel(cfg Config, tok *tokenize.BERT, files map[string][]byte, ws []checkpoint.Float32Tensor) *Model {
+	return &Model{cfg: cfg, tok: tok, tokFiles: files, weights: ws}
+}
+
+// Weights returns a copy of every weight under its checkpoint name
+// ("bert.…", "regression_layer.…"), in state_dict order: what a trainer
+// (vrank/train) starts from. WithWeights takes such a list back.
+func (m *Model) Weights() []checkpoint.Float32Tensor {
+	out := make([]checkpoint.Float32Tensor, len(m.weights))
+	for i, t := range m.weights {
+		out[i] = checkpoint.Float32Tensor{Name: t.Name, Shape: slices.Clone(t.Shape), Data: slices.Clone(t.Data)}
 	}
-	p := newParams[float32](cfg.BERT, cfg.Feature == FeaturePooler)
-	prefixed := st.Has(bertPrefix + "embeddings.word_embeddings.weight")
-	for _, t := range p.tensors() {
-		if t.name == headName+".weight" || t.name == headName+".bias" {
-			continue
-		}
-		name := t.name
-		if !prefixed {
-			name = name[len(bertPrefix):]
-		}
-		info, ok := st.Info(name)
+	return out
+}
+
+// WithWeights returns a model of m's configuration and tokenizer with the
+// given weights: the names and shapes Weights lists, in any order. The
+// model takes the slices over without copying them; the caller must not
+// change them afterwards.
+func (m *Model) WithWeights(ws []checkpoint.Float32Tensor) (*Model, error) {
+	byName := make(map[string]checkpoint.Float32Tensor, len(ws))
+	for _, t := range ws {
+		byName[t.Name] = t
+	}
+	want := layout(m.cfg)
+	if len(byName) != len(ws) || len(ws) != len(want) {
+		return nil, fmt.Errorf("vrank: %d weights (%d names) given, the configuration has %d", len(ws), len(byName), len(want))
+	}
+	for i, w := range want {
+		t, ok := byName[w.Name]
 		if !ok {
-			return nil, fmt.Errorf("checkpoint has no tensor %q", name)
+			return nil, fmt.Errorf("vrank: no weight %q given", w.Name)
 		}
-		if !sameShape(info.Shape, t.shape) {
-			return nil, fmt.Errorf("tensor %q has shape %v, the configuration needs %v", name, info.Shape, t.shape)
+		if !slices.Equal(t.Shape, w.Shape) || len(t.Data) != len(w.Data) {
+			return nil, fmt.Errorf("vrank: weight %q has shape %v and %d values, the configuration needs %v", w.Name, t.Shape, len(t.Data), w.Shape)
 		}
-		if err := st.ReadFloat32(name, t.data); err != nil {
-			return nil, fmt.Errorf("tensor %q: %w", name, err)
-		}
+		want[i] = t
 	}
-	return p, nil
+	return newModel(m.cfg, m.tok, m.tokFiles, want), nil
 }
 
-// newModel wraps parameters as a model.
-func newModel(cfg Config, tok *tokenize.BERT, files map[string][]byte, p *params[float32]) (*Model, error) {
-	return &Model{cfg: cfg, tok: tok, tokFiles: files, p: p}, nil
+// Tokenizer returns the model's WordPiece tokenizer.
+func (m *Model) Tokenizer() *tokenize.BERT { return m.tok }
+
+// TokenizerFiles returns a copy of the tokenizer files Save writes (e.g.
+// vocab.txt, tokenizer_config.json), by file name.
+func (m *Model) TokenizerFiles() map[string][]byte {
+	out := make(map[string][]byte, len(m.tokFiles))
+	for k, v := range m.tokFiles {
+		out[k] = slices.Clone(v)
+	}
+	return out
 }
 
-// buildEncoder builds an encoders.BERT with the parameters' weights. The
-// encoders package builds models from checkpoints only, so the weights go
-// through a temporary safetensors file, the same writer Save uses.
-func buildEncoder(cfg Config, p *params[float32]) (*encoders.BERT, error) {
-	f, err := os.CreateTemp("", "vrank-*.safetensors")
+// buildEncoder builds the prediction encoder over the weights in memory;
+// the encoder shares their slices (checkpoint.FromFloat32), so the model
+// holds each weight once and no file is written.
+func buildEncoder(cfg Config, ws []checkpoint.Float32Tensor) (*encoders.BERT, error) {
+	st, err := checkpoint.FromFloat32(ws)
 	if err != nil {
 		return nil, fmt.Errorf("vrank: %w", err)
 	}
-	name := f.Name()
-	defer os.Remove(name)
-	err = safetensors.Write(f, exportTensors(cfg, p), map[string]string{"format": "pt"})
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return nil, fmt.Errorf("vrank: %w", err)
-	}
-	st, err := checkpoint.Open(name)
-	if err != nil {
-		return nil, fmt.Errorf("vrank: %w", err)
-	}
-	defer st.Close()
 	enc, err := encoders.NewBERT(cfg.BERT, st)
 	if err != nil {
 		return nil, fmt.Errorf("vrank: %w", err)
@@ -206,19 +210,24 @@ func buildEncoder(cfg Config, p *params[float32]) (*encoders.BERT, error) {
 	return enc, nil
 }
 
-// exportTensors lists the tensors of a saved model: every parameter and, as
+// exportTensors lists the tensors of a saved model: every weight and, as
 // transformers 4.29 stores it, the int64 position_ids buffer.
-func exportTensors(cfg Config, p *params[float32]) []safetensors.Tensor {
+func exportTensors(cfg Config, ws []checkpoint.Float32Tensor) []safetensors.Tensor {
 	var out []safetensors.Tensor
-	for _, t := range p.tensors() {
-		out = append(out, safetensors.Tensor{Name: t.name, Shape: t.shape, F32: t.data})
+	for _, t := range ws {
+		out = append(out, safetensors.Tensor{Name: t.Name, Shape: t.Shape, F32: t.Data})
 	}
-	n := cfg.BERT.MaxPositionEmbeddings
+	return append(out, positionIDs(cfg.BERT.MaxPositionEmbeddings))
+}
+
+// positionIDs is transformers' int64 "bert.embeddings.position_ids" buffer
+// [1, n] that BERT checkpoints carry beside the weights.
+func positionIDs(n int) safetensors.Tensor {
 	ids := make([]int64, n)
 	for i := range ids {
 		ids[i] = int64(i)
 	}
-	return append(out, safetensors.Tensor{Name: bertPrefix + "embeddings.position_ids", Shape: []int{1, n}, I64: ids})
+	return safetensors.Tensor{Name: bertPrefix + "embeddings.position_ids", Shape: []int{1, n}, I64: ids}
 }
 
 // Save writes the model to dir (created if needed) as a folder a user can
@@ -226,10 +235,10 @@ func exportTensors(cfg Config, p *params[float32]) []safetensors.Tensor {
 // files. Each file is written to a temporary file and renamed, so an
 // interrupted Save never leaves a half-written file.
 func (m *Model) Save(dir string) error {
-	return saveFolder(dir, m.cfg, m.p, m.tokFiles)
+	return saveFolder(dir, m.cfg, m.weights, m.tokFiles)
 }
 
-func saveFolder(dir string, cfg Config, p *params[float32], tokFiles map[string][]byte) error {
+func saveFolder(dir string, cfg Config, ws []checkpoint.Float32Tensor, tokFiles map[string][]byte) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("vrank: %w", err)
 	}
@@ -245,7 +254,7 @@ func saveFolder(dir string, cfg Config, p *params[float32], tokFiles map[string]
 			return err
 		}
 	}
-	if err := safetensors.WriteFile(filepath.Join(dir, weightsFile), exportTensors(cfg, p), map[string]string{"format": "pt"}); err != nil {
+	if err := safetensors.WriteFile(filepath.Join(dir, weightsFile), exportTensors(cfg, ws), map[string]string{"format": "pt"}); err != nil {
 		return fmt.Errorf("vrank: %s: %w", dir, err)
 	}
 	return nil

@@ -36,7 +36,7 @@ func (m *Model) PredictWith(ctx context.Context, story1, story2 []string, opts P
 	if err != nil {
 		return nil, err
 	}
-	enc, err := m.encoder()
+	enc, err := m.Encoder()
 	if err != nil {
 		return nil, err
 	}
@@ -94,11 +94,14 @@ func (m *Model) features(last, pooled *tensor.Dense) ([]float32, error) {
 	return out, nil
 }
 
-// head applies Linear(H, 1), accumulating in float32 as torch does.
+// head applies Linear(H, 1), accumulating in float32 as torch does; its
+// weight and bias are the last two weights of the layout.
 func (m *Model) head(x []float32) float32 {
+	n := len(m.weights)
+	w, b := m.weights[n-2].Data, m.weights[n-1].Data
 	var s float32
-	for j, w := range m.p.head.W {
-		s += w * x[j]
+	for j := range w {
+		s += w[j] * x[j]
 	}
-	return s + m.p.head.B[0]
+	return s + b[0]
 }

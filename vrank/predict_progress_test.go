@@ -10,8 +10,7 @@ import (
 // reports every pair, batch by batch, ending at the total.
 func TestPredictWithProgress(t *testing.T) {
 	m := tinyModel(t, 9)
-	pairs := syntheticPairs(rand.New(rand.NewSource(5)), 2*predictBatch+3)
-	s1, s2 := trainPairColumns(pairs)
+	s1, s2 := storyPairs(rand.New(rand.NewSource(5)), 2*predictBatch+3)
 	want, err := m.Predict(context.Background(), s1, s2)
 	if err != nil {
 		t.Fatal(err)

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/storyeval/storyeval/internal/errquote"
+	"github.com/storyeval/storyeval/internal/errtext"
 )
 
 // VHEDImageIDs parses an img_seq value into its image ids, so that the
@@ -28,7 +28,7 @@ func VHEDImageIDs(seq string) ([]string, error) {
 		fields = strings.Fields(s)
 	}
 	if len(fields) == 0 {
-		return nil, fmt.Errorf("image sequence %s has no ids", errquote.Quote(seq))
+		return nil, fmt.Errorf("image sequence %s has no ids", errtext.Quote(seq))
 	}
 	ids := make([]string, len(fields))
 	for i, f := range fields {
@@ -37,7 +37,7 @@ func VHEDImageIDs(seq string) ([]string, error) {
 			id = id[1 : len(id)-1]
 		}
 		if id == "" || strings.ContainsAny(id, "[]()'\" \t\r\n") {
-			return nil, fmt.Errorf("image sequence %s: id %d is %s, not an id", errquote.Quote(seq), i+1, errquote.Quote(id))
+			return nil, fmt.Errorf("image sequence %s: id %d is %s, not an id", errtext.Quote(seq), i+1, errtext.Quote(id))
 		}
 		ids[i] = id
 	}
@@ -81,7 +81,7 @@ func vhedReferenceIndex(refs map[string][]string) (map[string][]string, error) {
 			return nil, fmt.Errorf("vrank: references: %w", err)
 		}
 		if prev, dup := from[k]; dup {
-			return nil, fmt.Errorf("vrank: references: keys %s and %s name the same image sequence", errquote.Quote(prev), errquote.Quote(seq))
+			return nil, fmt.Errorf("vrank: references: keys %s and %s name the same image sequence", errtext.Quote(prev), errtext.Quote(seq))
 		}
 		from[k] = seq
 		out[k] = rs

@@ -11,7 +11,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/storyeval/storyeval/internal/errquote"
+	"github.com/storyeval/storyeval/internal/errtext"
 )
 
 // VHEDReader decodes a VHED CSV one row at a time, so that a large file is
@@ -139,7 +139,7 @@ func (r *VHEDReader) next() (VHEDPair, error) {
 	key := [3]string{p.StoryID, p.Model1, p.Model2}
 	if prev, dup := r.seen[key]; dup {
 		return VHEDPair{}, fmt.Errorf("vrank: VHED: line %d: story_id %s, model_base %s, model_comp %s repeat the row on line %d",
-			line, errquote.Quote(p.StoryID), errquote.Quote(p.Model1), errquote.Quote(p.Model2), prev)
+			line, errtext.Quote(p.StoryID), errtext.Quote(p.Model1), errtext.Quote(p.Model2), prev)
 	}
 	r.seen[key] = line
 	if r.HasRankColumns() {
@@ -257,7 +257,7 @@ func (r *VHEDReader) parseRow(rec []string, line int) (VHEDPair, error) {
 		s := strings.TrimSpace(rec[i])
 		x, err := strconv.ParseFloat(s, 64)
 		if err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
-			return 0, bad(name, errquote.Quote(s)+" is not a finite number")
+			return 0, bad(name, errtext.Quote(s)+" is not a finite number")
 		}
 		return x, nil
 	}
@@ -266,7 +266,7 @@ func (r *VHEDReader) parseRow(rec []string, line int) (VHEDPair, error) {
 		// pandas writes an integer column as 5.0 once it has held a NaN.
 		x, err := strconv.ParseFloat(s, 64)
 		if err != nil || x < 0 || x != math.Trunc(x) || x > math.MaxInt32 {
-			return 0, bad(name, errquote.Quote(s)+" is not a non-negative whole number")
+			return 0, bad(name, errtext.Quote(s)+" is not a non-negative whole number")
 		}
 		return int(x), nil
 	}

@@ -86,7 +86,7 @@ func TestVHEDDecodeErrors(t *testing.T) {
 		{"img_seq without ids", header + "\n" + strings.Replace(good, ",s,", ",[],", 1) + "\n", []string{"line 2", "column img_seq", "no ids"}},
 		{"img_seq with a bracket inside", header + "\n" + strings.Replace(good, ",s,", ",\"[1, [2]]\",", 1) + "\n", []string{"column img_seq", "id 2"}},
 		{"long value quoted and cut", header + "\n" + strings.Replace(good, "-1", strings.Repeat("x", 5000), 1) + "\n",
-			[]string{"line 2", "column label", `"` + strings.Repeat("x", 200) + `"… (4800 more bytes) is not a finite number`}},
+			[]string{"line 2", "column label", `"` + strings.Repeat("x", 200) + `"… (5000 bytes) is not a finite number`}},
 		{"duplicate column", header + ",label\n" + good + ",1\n", []string{`column "label" appears twice`}},
 		{"non-numeric label", header + "\n" + good + "\n" + strings.Replace(good, "-1", "better", 1) + "\n",
 			[]string{"line 3", "column label", `"better" is not a finite number`}},

@@ -71,3 +71,20 @@ func ExampleDecodePickle() {
 	// Output:
 	// 2.5 os.system [x]
 }
+
+// Build a State over tensors held in memory (a trainer's weights, say), from
+// which a model can be built without a file; Float32 shares the slices.
+func ExampleFromFloat32() {
+	w := []float32{1, 2, 3, 4, 5, 6}
+	st, err := checkpoint.FromFloat32([]checkpoint.Float32Tensor{{Name: "dense.weight", Shape: []int{2, 3}, Data: w}})
+	if err != nil {
+		log.Fatal(err)
+	}
+	t, err := st.Float32("dense.weight")
+	if err != nil {
+		log.Fatal(err)
+	}
+	w[0] = 10 // the State reads the caller's slice
+	fmt.Println(st.Format(), t.Shape(), t.Data())
+	// Output: memory (2, 3) [10 2 3 4 5 6]
+}

@@ -59,6 +59,9 @@ type entry struct {
 	// mapped marks data inside a file mapping, whose pages are released
 	// after each contiguous read (see releasePages).
 	mapped bool
+	// f32 is the caller's slice behind a FromFloat32 entry (data is its
+	// bytes), which Float32 returns without copying.
+	f32 []float32
 }
 
 // fileSet owns the mappings and files behind a State.
@@ -227,6 +230,9 @@ func readTensor[T float32 | int64](s *State, name string, float bool, decode fun
 			return nil, fmt.Errorf("checkpoint: tensor %q is %s, not floating point (use Int64)", name, e.dtype)
 		}
 		return nil, fmt.Errorf("checkpoint: tensor %q is %s, not integer (use Float32)", name, e.dtype)
+	}
+	if shared, ok := any(e.f32).([]T); ok && e.f32 != nil {
+		return tensor.New(tensor.WithShape(e.shape...), tensor.WithBacking(shared)), nil
 	}
 	n, err := s.checkSize(name, e)
 	if err != nil {

@@ -259,9 +259,12 @@ func parseTriple(msg json.RawMessage) ([3]float64, error) {
 	return [3]float64{l[0], l[1], l[2]}, nil
 }
 
-// maxSide bounds target sizes so a hostile config cannot ask for huge
-// buffers.
-const maxSide = 1 << 14
+// MaxSide bounds the sizes a ProcessorConfig may ask for (size, shortest
+// edge, crop size), so that a config cannot make preprocessing allocate
+// gigabytes for a small image: 4096 pixels a side gives at most 201 MB of
+// float32 pixel values, and vision models take 224 to about 1024 pixels.
+// A config asking for more is rejected, naming the value.
+const MaxSide = 4096
 
 // Validate checks that the configuration can be applied: sizes in range
 // and of the form the processor's resize accepts, a known filter, non-zero
@@ -274,12 +277,12 @@ func (c *ProcessorConfig) Validate() error {
 		s := c.Size
 		switch c.Kind {
 		case ViT:
-			if s.Height <= 0 || s.Width <= 0 || s.Height > maxSide || s.Width > maxSide || s.ShortestEdge != 0 {
-				return fmt.Errorf("imageproc: ViT size must give height and width in 1..%d, got %+v", maxSide, s)
+			if s.Height <= 0 || s.Width <= 0 || s.Height > MaxSide || s.Width > MaxSide || s.ShortestEdge != 0 {
+				return fmt.Errorf("imageproc: ViT size must give height and width in 1..%d (MaxSide), got height %d, width %d, shortest_edge %d", MaxSide, s.Height, s.Width, s.ShortestEdge)
 			}
 		case CLIP:
-			if s.ShortestEdge <= 0 || s.ShortestEdge > maxSide {
-				return fmt.Errorf("imageproc: CLIP size must give shortest_edge in 1..%d, got %+v", maxSide, s)
+			if s.ShortestEdge <= 0 || s.ShortestEdge > MaxSide {
+				return fmt.Errorf("imageproc: CLIP size must give shortest_edge in 1..%d (MaxSide), got shortest_edge %d", MaxSide, s.ShortestEdge)
 			}
 		}
 		if _, _, err := c.Resample.kernel(); err != nil && c.Resample != Nearest {
@@ -288,8 +291,8 @@ func (c *ProcessorConfig) Validate() error {
 	}
 	if c.DoCenterCrop {
 		s := c.CropSize
-		if s.Height <= 0 || s.Width <= 0 || s.Height > maxSide || s.Width > maxSide {
-			return fmt.Errorf("imageproc: crop_size must give height and width in 1..%d, got %+v", maxSide, s)
+		if s.Height <= 0 || s.Width <= 0 || s.Height > MaxSide || s.Width > MaxSide {
+			return fmt.Errorf("imageproc: crop_size must give height and width in 1..%d (MaxSide), got height %d, width %d", MaxSide, s.Height, s.Width)
 		}
 	}
 	if c.CropRounding != CropFloor && c.CropRounding != CropRoundHalfEven {

@@ -78,3 +78,22 @@ func TestNormalizeFormula(t *testing.T) {
 		}
 	}
 }
+
+// TestConfigSizeAboveMaxSide: the size-13000 configs of issue 24 (a 2 GB
+// tensor for a 4 KB image) are rejected with the value, and MaxSide itself
+// is accepted.
+func TestConfigSizeAboveMaxSide(t *testing.T) {
+	for _, tc := range []struct{ json, want string }{
+		{`{"image_processor_type": "ViTImageProcessor", "size": 13000}`, "got height 13000, width 13000"},
+		{`{"image_processor_type": "CLIPImageProcessor", "size": 13000}`, "got shortest_edge 13000"},
+		{`{"image_processor_type": "CLIPImageProcessor", "crop_size": {"height": 4097, "width": 10}}`, "got height 4097, width 10"},
+	} {
+		_, err := ParseProcessorConfig([]byte(tc.json))
+		if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "1..4096") {
+			t.Errorf("%s: error %v, want one saying %q and the range", tc.json, err, tc.want)
+		}
+	}
+	if _, err := ParseProcessorConfig([]byte(`{"image_processor_type": "ViTImageProcessor", "size": 4096}`)); err != nil {
+		t.Errorf("size 4096: %v", err)
+	}
+}

@@ -1,6 +1,7 @@
 package imageproc
 
 import (
+	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
@@ -42,6 +43,11 @@ type DecodeOptions struct {
 	MaxPixelsPerByte int64
 	// JPEG selects the JPEG decoder; the zero value is JPEGLibjpeg.
 	JPEG JPEGMethod
+	// Budget, when set, bounds the memory of the images decoded at once by
+	// the Processor's PreprocessFile methods that share it (see
+	// DecodeBudget). Nil means no bound beyond MaxPixels per image, except
+	// where a caller documents a budget of its own per call.
+	Budget *DecodeBudget
 }
 
 // JPEGMethod selects how JPEG files are decoded.
@@ -111,7 +117,7 @@ func Decode(r io.Reader, opts DecodeOptions) (*RGB, error) {
 	if err != nil {
 		return nil, err
 	}
-	m, _, err := decodeWithImage(data, opts)
+	m, _, err := decodeData(data, opts, false)
 	return m, err
 }
 
@@ -149,54 +155,74 @@ func decodeFile[T any](path string, opts DecodeOptions, decode func(io.Reader, D
 	return m, nil
 }
 
-// decodeWithImage decodes to RGB and also returns the standard library's
-// image when it decoded one (PNG, or JPEG variants the libjpeg port does
-// not handle), so callers can look at alpha and palette.
-func decodeWithImage(data []byte, opts DecodeOptions) (*RGB, image.Image, error) {
-	maxPixels, _ := opts.limits()
-	method := opts.JPEG
-	format, ok := sniff(data)
-	if !ok {
-		return nil, nil, fmt.Errorf("imageproc: unrecognised image format (not PNG or JPEG)")
-	}
-	var cfg image.Config
-	var err error
-	if format == FormatPNG {
-		cfg, err = png.DecodeConfig(bytes.NewReader(data))
-	} else {
-		cfg, err = jpeg.DecodeConfig(bytes.NewReader(data))
-	}
+// decodeData decodes to RGB, and to straight 8-bit alpha when wantAlpha is
+// set and the file is a PNG with an alpha channel (colour types 4 and 6).
+// PNGs are decoded row by row straight into RGB (decodePNGRows), JPEGs by
+// the libjpeg port or the standard library.
+func decodeData(data []byte, opts DecodeOptions, wantAlpha bool) (*RGB, []uint8, error) {
+	format, cfg, err := decodeHeader(data, opts)
 	if err != nil {
-		return nil, nil, fmt.Errorf("imageproc: %s header: %w", format, err)
+		return nil, nil, err
 	}
-	if cfg.Width <= 0 || cfg.Height <= 0 {
-		return nil, nil, fmt.Errorf("imageproc: %s image has empty size %dx%d", format, cfg.Width, cfg.Height)
+	if format == FormatPNG {
+		m, alpha, err := decodePNGRows(data, wantAlpha)
+		if err != nil {
+			return nil, nil, fmt.Errorf("imageproc: decoding %dx%d %s: %w", cfg.Width, cfg.Height, format, err)
+		}
+		return m, alpha, nil
 	}
-	if err := checkSize(cfg.Width, cfg.Height, maxPixels); err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", format, err)
-	}
-	if ratio := opts.pixelsPerByte(); int64(cfg.Width)*int64(cfg.Height) > ratio*int64(len(data)) {
-		return nil, nil, fmt.Errorf("imageproc: %s header claims %dx%d pixels from %d bytes, more than %d pixels per byte (a decompression bomb?)",
-			format, cfg.Width, cfg.Height, len(data), ratio)
-	}
-	if format == FormatJPEG && method == JPEGLibjpeg {
+	maxPixels, _ := opts.limits()
+	if opts.JPEG == JPEGLibjpeg {
 		m, err := decodeJPEGLibjpeg(data, maxPixels)
 		if !errors.Is(err, errJPEGUnsupported) {
 			return m, nil, err
 		}
 	}
-	var img image.Image
-	if format == FormatPNG {
-		img, err = png.Decode(bytes.NewReader(data))
-	} else {
-		img, err = jpeg.Decode(bytes.NewReader(data))
-	}
+	img, err := jpeg.Decode(bytes.NewReader(data))
 	if err != nil {
 		return nil, nil, fmt.Errorf("imageproc: decoding %s: %w", format, err)
 	}
-	if ycc, ok := img.(*image.YCbCr); ok && method == JPEGStdlib {
-		return stdlibToRGB(ycc), img, nil
+	if ycc, ok := img.(*image.YCbCr); ok && opts.JPEG == JPEGStdlib {
+		return stdlibToRGB(ycc), nil, nil
 	}
 	m, err := ToRGB(img)
-	return m, img, err
+	return m, nil, err
+}
+
+// decodeHeader identifies the format and checks the header's size against
+// the options' limits before any pixel memory is allocated.
+func decodeHeader(data []byte, opts DecodeOptions) (Format, image.Config, error) {
+	return readHeader(bufio.NewReader(bytes.NewReader(data)), int64(len(data)), opts)
+}
+
+// readHeader is decodeHeader on a reader at the start of an encoded image of
+// size bytes; it reads no further than the header.
+func readHeader(r *bufio.Reader, size int64, opts DecodeOptions) (Format, image.Config, error) {
+	maxPixels, _ := opts.limits()
+	sig, _ := r.Peek(8)
+	format, ok := sniff(sig)
+	if !ok {
+		return "", image.Config{}, fmt.Errorf("imageproc: unrecognised image format (not PNG or JPEG)")
+	}
+	var cfg image.Config
+	var err error
+	if format == FormatPNG {
+		cfg, err = png.DecodeConfig(r)
+	} else {
+		cfg, err = jpeg.DecodeConfig(r)
+	}
+	if err != nil {
+		return "", image.Config{}, fmt.Errorf("imageproc: %s header: %w", format, err)
+	}
+	if cfg.Width <= 0 || cfg.Height <= 0 {
+		return "", image.Config{}, fmt.Errorf("imageproc: %s image has empty size %dx%d", format, cfg.Width, cfg.Height)
+	}
+	if err := checkSize(cfg.Width, cfg.Height, maxPixels); err != nil {
+		return "", image.Config{}, fmt.Errorf("%s: %w", format, err)
+	}
+	if ratio := opts.pixelsPerByte(); int64(cfg.Width)*int64(cfg.Height) > ratio*size {
+		return "", image.Config{}, fmt.Errorf("imageproc: %s header claims %dx%d pixels from %d bytes, more than %d pixels per byte (a decompression bomb?)",
+			format, cfg.Width, cfg.Height, size, ratio)
+	}
+	return format, cfg, nil
 }

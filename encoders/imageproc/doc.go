@@ -16,6 +16,14 @@
 // other JPEG variants fall back to the standard library's decoder with
 // libjpeg's upsampling and colour tables, within a few levels of Pillow.
 //
+// Memory: decoding checks the header against a pixel limit
+// (DecodeOptions.MaxPixels) before allocating, PNGs are decoded row by row
+// straight into RGB (3 bytes a pixel), and [Processor.PreprocessFile] and
+// its variants reserve each image's memory from a [DecodeBudget] shared by
+// the goroutines that decode, so that several huge images take turns
+// instead of being held at once. Preprocessing sizes are bounded by
+// [MaxSide].
+//
 // All functions are safe for concurrent use; nothing holds global mutable
-// state. Decoding checks the header against a pixel limit before allocating.
+// state.
 package imageproc

@@ -1,8 +1,10 @@
 package imageproc_test
 
 import (
+	"context"
 	"fmt"
 	"log"
+	"sync"
 
 	"github.com/storyeval/storyeval/encoders/imageproc"
 )
@@ -73,4 +75,36 @@ func ExampleParseProcessorConfig() {
 	}
 	fmt.Println(cfg.Kind, cfg.Size.Height, cfg.Size.Width, cfg.Resample, cfg.ImageMean)
 	// Output: ViTImageProcessor 32 32 BILINEAR [0.5 0.5 0.5]
+}
+
+// Preprocess image files from several goroutines within one decode budget:
+// each image holds its share (file bytes + 4 bytes a pixel for a PNG) only while it
+// is decoded and preprocessed, so huge images take turns instead of filling
+// memory together.
+func ExampleProcessor_PreprocessFile() {
+	cfg, err := imageproc.OpenAICLIPConfig(224)
+	if err != nil {
+		log.Fatal(err)
+	}
+	p, err := imageproc.NewProcessor(cfg)
+	if err != nil {
+		log.Fatal(err)
+	}
+	opts := imageproc.DecodeOptions{Budget: imageproc.NewDecodeBudget(64 << 20)}
+	paths := []string{"../../testdata/encoders/fixtures/images/img1.png", "../../testdata/encoders/fixtures/images/img1.png"}
+	out := make([]imageproc.PixelValues, len(paths))
+	var wg sync.WaitGroup
+	for i, path := range paths {
+		wg.Go(func() {
+			pv, err := p.PreprocessFile(context.Background(), path, opts)
+			if err != nil {
+				log.Fatal(err)
+			}
+			out[i] = pv
+		})
+	}
+	wg.Wait()
+	fmt.Printf("%d images, pixel_values %dx%dx%d, budget %d MiB\n", len(out), out[0].Channels, out[0].Height, out[0].Width, opts.Budget.Size()>>20)
+	// Output:
+	// 2 images, pixel_values 3x224x224, budget 64 MiB
 }

@@ -119,13 +119,7 @@ func Resize(src *RGB, width, height int, f Filter) (*RGB, error) {
 // each resampled independently with the same coefficients, as Pillow does
 // for its 8-bit modes.
 func resizeInterleaved(pix []uint8, w, h, ch, width, height int, f Filter) ([]uint8, error) {
-	if width <= 0 || height <= 0 {
-		return nil, fmt.Errorf("imageproc: resize to %dx%d: size must be positive", width, height)
-	}
-	if w == 0 || h == 0 {
-		return nil, fmt.Errorf("imageproc: resize of an empty %dx%d image", w, h)
-	}
-	if err := checkSize(width, height, DefaultMaxPixels); err != nil {
+	if err := checkResize(w, h, width, height); err != nil {
 		return nil, err
 	}
 	if width == w && height == h {
@@ -134,24 +128,63 @@ func resizeInterleaved(pix []uint8, w, h, ch, width, height int, f Filter) ([]ui
 	if f == Nearest {
 		return resizeNearest(pix, w, h, ch, width, height), nil
 	}
+	rowLen := w * ch
+	return resample(func(y int, _ []uint8) []uint8 { return pix[y*rowLen : (y+1)*rowLen] }, pix, w, h, ch, width, height, f)
+}
+
+// checkResize rejects resizes from or to an empty image and to more than
+// DefaultMaxPixels.
+func checkResize(w, h, width, height int) error {
+	if width <= 0 || height <= 0 {
+		return fmt.Errorf("imageproc: resize to %dx%d: size must be positive", width, height)
+	}
+	if w == 0 || h == 0 {
+		return fmt.Errorf("imageproc: resize of an empty %dx%d image", w, h)
+	}
+	return checkSize(width, height, DefaultMaxPixels)
+}
+
+// rowSource returns row y of a w-pixel-wide image with ch interleaved
+// channels; buf, w·ch bytes, may hold the row it makes.
+type rowSource func(y int, buf []uint8) []uint8
+
+// resample is the two-pass resampling of resizeInterleaved (horizontal,
+// then vertical) on rows given one at a time, so a caller can make each row
+// as it is read (resizeSource premultiplies alpha that way) instead of
+// holding a converted copy of the whole image. whole, when not nil, is the
+// whole image, which a vertical-only resize reads in place.
+func resample(rows rowSource, whole []uint8, w, h, ch, width, height int, f Filter) ([]uint8, error) {
 	vert, err := precomputeCoeffs(h, 0, float32(h), height, f)
 	if err != nil {
 		return nil, err
 	}
-	cur := pix
-	if width != w {
+	// Only the source rows the vertical pass reads are resampled (or
+	// copied), and the vertical bounds are shifted to those rows.
+	first := vert.bounds[0]
+	last := vert.bounds[2*height-2] + vert.bounds[2*height-1]
+	shift := func() {
+		for i := 0; i < height; i++ {
+			vert.bounds[2*i] -= first
+		}
+	}
+	var cur []uint8
+	switch {
+	case width != w:
 		horiz, err := precomputeCoeffs(w, 0, float32(w), width, f)
 		if err != nil {
 			return nil, err
 		}
-		// Only the source rows the vertical pass reads are resampled, and
-		// the vertical bounds are shifted to the intermediate's rows.
-		first := vert.bounds[0]
-		last := vert.bounds[2*height-2] + vert.bounds[2*height-1]
-		for i := 0; i < height; i++ {
-			vert.bounds[2*i] -= first
+		shift()
+		cur = resampleHorizontal(rows, w, ch, first, last-first, horiz)
+	case whole != nil:
+		cur = whole
+	default:
+		shift()
+		rowLen := w * ch
+		cur = make([]uint8, (last-first)*rowLen)
+		for y := first; y < last; y++ {
+			copy(cur[(y-first)*rowLen:], rows(y, cur[(y-first)*rowLen:(y-first+1)*rowLen]))
 		}
-		cur = resampleHorizontal(pix, w, ch, first, last-first, horiz)
 	}
 	if height != h {
 		cur = resampleVertical(cur, width, ch, height, vert)
@@ -161,13 +194,14 @@ func resizeInterleaved(pix []uint8, w, h, ch, width, height int, f Filter) ([]ui
 
 // resampleHorizontal is ImagingResampleHorizontal_8bpc: rows offset ..
 // offset+rows-1 of a w-pixel-wide image with ch channels.
-func resampleHorizontal(pix []uint8, w, ch, offset, rows int, c *coeffs) []uint8 {
+func resampleHorizontal(src rowSource, w, ch, offset, rows int, c *coeffs) []uint8 {
 	outW := len(c.bounds) / 2
 	out := make([]uint8, outW*rows*ch)
 	const half = int32(1) << (precisionBits - 1)
 	var acc [4]int32
+	buf := make([]uint8, w*ch)
 	for yy := 0; yy < rows; yy++ {
-		in := pix[(yy+offset)*w*ch : (yy+offset+1)*w*ch]
+		in := src(yy+offset, buf)
 		o := out[yy*outW*ch : (yy+1)*outW*ch]
 		for xx := 0; xx < outW; xx++ {
 			xmin, n := c.bounds[2*xx], c.bounds[2*xx+1]

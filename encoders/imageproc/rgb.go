@@ -1,6 +1,26 @@
 package imageproc
 
-import "fmt"
+import (
+	"errors"
+	"fmt"
+)
+
+// ErrTooManyPixels is wrapped by the error for an image (or a resize or
+// crop) of more pixels than the limit in force (DecodeOptions.MaxPixels,
+// DefaultMaxPixels).
+var ErrTooManyPixels = errors.New("imageproc: image exceeds the pixel limit")
+
+// pixelLimitError is an image above the pixel limit, naming its size.
+type pixelLimitError struct {
+	width, height int
+	limit         int64
+}
+
+func (e *pixelLimitError) Error() string {
+	return fmt.Sprintf("imageproc: image of %dx%d pixels exceeds the limit of %d pixels", e.width, e.height, e.limit)
+}
+
+func (e *pixelLimitError) Is(target error) bool { return target == ErrTooManyPixels }
 
 // RGB is an 8-bit RGB image stored row-major, height × width × 3 — the layout of
 // numpy.asarray(pil_image.convert("RGB")).
@@ -27,7 +47,7 @@ func checkSize(width, height int, maxPixels int64) error {
 		return fmt.Errorf("imageproc: invalid image size %dx%d", width, height)
 	}
 	if width > 0 && int64(height) > maxPixels/int64(width) {
-		return fmt.Errorf("imageproc: image of %dx%d pixels exceeds the limit of %d pixels", width, height, maxPixels)
+		return &pixelLimitError{width, height, maxPixels}
 	}
 	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/storyeval/storyeval/internal/errtext"
 	"github.com/storyeval/storyeval/internal/pyunicode"
 )
 
@@ -189,6 +190,20 @@ func collapseSpace(s string) string {
 	return strings.Join(strings.Fields(s), " ")
 }
 
+// TooLongError is OpenAITokenize's error for a text of more tokens than the
+// context length when truncation is off (clip.tokenize raises
+// RuntimeError there).
+type TooLongError struct {
+	Index                 int    // the text's index in the call
+	Text                  string // the text
+	Tokens, ContextLength int
+}
+
+func (e *TooLongError) Error() string {
+	return fmt.Sprintf("tokenize: CLIP text %d (%s) has %d tokens, more than the context length %d",
+		e.Index, errtext.Quote(e.Text), e.Tokens, e.ContextLength)
+}
+
 // OpenAITokenize is OpenAI's clip.tokenize: each text as <|startoftext|>
 // ids <|endoftext|>, padded with 0 (not with <|endoftext|> as HF pads) to
 // contextLength. A longer text is an error unless truncate is set, in which
@@ -202,7 +217,7 @@ func (t *CLIP) OpenAITokenize(texts []string, contextLength int, truncate bool) 
 		ids := t.Encode(text).IDs
 		if len(ids) > contextLength {
 			if !truncate {
-				return nil, fmt.Errorf("tokenize: CLIP text %d has %d tokens, more than the context length %d", i, len(ids), contextLength)
+				return nil, &TooLongError{Index: i, Text: text, Tokens: len(ids), ContextLength: contextLength}
 			}
 			ids = ids[:contextLength]
 			ids[contextLength-1] = t.pipe.closeID

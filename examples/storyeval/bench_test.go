@@ -105,16 +105,18 @@ func gunzipFile(tb testing.TB, src, dst string) {
 // BenchmarkNgramCommand times whole storyeval ngram processes (start, JSON
 // in, scoring, JSON out) and reports their peak RSS, on the 5000×5 corpus
 // the reference tools were timed on (ngram/testdata/synth_5000x5.timings.json.gz)
-// and on a generated 50 MB random-text corpus:
+// and on generated 11 MB and 50 MB random-text corpora:
 //
 //	go test -run='^$' -bench=NgramCommand -benchtime=3x ./examples/storyeval/
 func BenchmarkNgramCommand(b *testing.B) {
 	dir := b.TempDir()
 	synth := filepath.Join(dir, "synth_5000x5.json")
 	gunzipFile(b, "../../testdata/ngram/synth_5000x5_seed1.json.gz", synth)
+	random11 := filepath.Join(dir, "random11MB.json")
+	writeRandomCorpus(b, random11, 11<<20, 1)
 	random := filepath.Join(dir, "random50MB.json")
 	writeRandomCorpus(b, random, 50<<20, 1)
-	for _, corpus := range []struct{ name, path string }{{"synth5000x5", synth}, {"random50MB", random}} {
+	for _, corpus := range []struct{ name, path string }{{"synth5000x5", synth}, {"random11MB", random11}, {"random50MB", random}} {
 		st, err := os.Stat(corpus.path)
 		if err != nil {
 			b.Fatal(err)

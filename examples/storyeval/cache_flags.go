@@ -48,6 +48,7 @@ type cacheRun struct {
 	store  *embcache.Store
 	stderr io.Writer
 	noted  sync.Once
+	ok     bool // the run succeeded: close prints the closing line
 }
 
 // open opens the store the flags name, or returns nil with -no-cache or
@@ -124,13 +125,21 @@ func (c *cacheRun) clip(modelDir string) (embcache.Cache, embcache.Digest, error
 	return c, id, nil
 }
 
-// close prints how many image embeddings came from the cache (the
-// closing line of the run) and closes the store.
+// succeeded marks the run a success, so that close prints the closing
+// line (a failed run's only line on stderr is its error).
+func (c *cacheRun) succeeded() {
+	if c != nil {
+		c.ok = true
+	}
+}
+
+// close prints, after a successful run, how many image embeddings came
+// from the cache (the closing line of the run), and closes the store.
 func (c *cacheRun) close() {
 	if c == nil {
 		return
 	}
-	if st, err := c.store.Stats(); err == nil && st.Hits+st.Misses > 0 {
+	if st, err := c.store.Stats(); err == nil && c.ok && st.Hits+st.Misses > 0 {
 		fmt.Fprintf(c.stderr, "storyeval %s: %d of %d image embeddings from the cache %s (%d encoded and stored)\n",
 			c.name, st.Hits, st.Hits+st.Misses, c.store.Path(), st.Puts)
 	}

@@ -94,7 +94,12 @@ func runCacheWarm(args []string, stdout, stderr io.Writer) error {
 	crops := fs.String("crops", "", "folder of region crops {image_id}_{bbox}.jpg")
 	images := fs.String("images", "", "folder of images (as clipscore -images): warm CLIPScore's image features with -model")
 	cache := addCacheFlags(fs)
+	imageOpts := addImageFlags(fs)
 	if err := parseFlags(fs, args, 0); err != nil {
+		return err
+	}
+	decode, err := imageOpts.options()
+	if err != nil {
 		return err
 	}
 	if *cache.off {
@@ -121,7 +126,7 @@ func runCacheWarm(args []string, stdout, stderr io.Writer) error {
 	ctx, stop := interruptContext()
 	defer stop()
 	if *grounding != "" {
-		n, images, err := warmGrounding(ctx, st, *grounding, *vitDir, *regions, *crops)
+		n, images, err := warmGrounding(ctx, st, *grounding, *vitDir, rovistCrops{*regions, *crops, decode})
 		if err != nil {
 			return err
 		}
@@ -146,7 +151,7 @@ func runCacheWarm(args []string, stdout, stderr io.Writer) error {
 		if sc.Entities, err = groovist.LoadEntities(*regions); err != nil {
 			return fmt.Errorf("-regions: %w", err)
 		}
-		sc.CropsDir, sc.Cache, sc.CacheModel = *crops, st, id
+		sc.CropsDir, sc.Decode, sc.Cache, sc.CacheModel = *crops, decode, st, id
 		var imgs []story.Image
 		for _, id := range sc.Entities.ImageIDs() {
 			imgs = append(imgs, story.Image{ID: id})
@@ -169,7 +174,7 @@ func runCacheWarm(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
-		cs.Cache, cs.CacheModel = st, id
+		cs.Decode, cs.Cache, cs.CacheModel = decode, st, id
 		n, err := cs.WarmImages(ctx, paths)
 		if err != nil {
 			return err

@@ -25,6 +25,7 @@ func runCLIPScore(args []string, stdout, stderr io.Writer) error {
 	imagesDir := fs.String("images", "", "folder of images named {image id}.png/.jpg/.jpeg (required)")
 	refsPath := fs.String("refs", "", "JSON file {image id: [references]} (or {image id: reference}) for RefCLIPScore")
 	clip := addCLIPModelFlags(fs)
+	images := addImageFlags(fs)
 	format := fs.String("format", "json", "output format: json or csv")
 	cacheFlags := addCacheFlags(fs)
 	fs.Usage = func() {
@@ -41,6 +42,10 @@ func runCLIPScore(args []string, stdout, stderr io.Writer) error {
 	}
 	if *format != "json" && *format != "csv" {
 		return fmt.Errorf("-format %q: want json or csv", *format)
+	}
+	decode, err := images.options()
+	if err != nil {
+		return err
 	}
 	ids, paths, err := groovist.ImageFiles(*imagesDir)
 	if err != nil {
@@ -87,14 +92,17 @@ func runCLIPScore(args []string, stdout, stderr io.Writer) error {
 	if sc.Cache, sc.CacheModel, err = cache.clip(*clip.model); err != nil {
 		return err
 	}
+	sc.Decode = decode
+	defer boundHeap(decode)()
 	ctx, stop := interruptContext()
 	defer stop()
 	prog := newProgress(stderr, 1, "runs")
 	res, err := sc.Score(ctx, items)
 	prog.Finish()
 	if err != nil {
-		return err
+		return imageError(err)
 	}
+	cache.succeeded()
 	cm, rm := groovist.CorpusMeans(res)
 	if *format == "csv" {
 		cw := csv.NewWriter(stdout)

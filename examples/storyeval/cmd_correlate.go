@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/storyeval/storyeval/correlation"
+	"github.com/storyeval/storyeval/internal/errtext"
 )
 
 func init() {
@@ -206,7 +207,7 @@ func correlateReadColumns(data []byte, names ...string) ([][]float64, error) {
 			idx[k] = i
 		}
 		if idx[k] < 0 {
-			return nil, fmt.Errorf("no column %q in the header (columns: %s)", name, strings.Join(header, ", "))
+			return nil, fmt.Errorf("no column %q in the header (columns: %s)", name, errtext.QuoteList(header))
 		}
 	}
 	cols := make([][]float64, len(names))
@@ -222,7 +223,7 @@ func correlateReadColumns(data []byte, names ...string) ([][]float64, error) {
 			field := strings.TrimSpace(rec[i])
 			v, err := strconv.ParseFloat(field, 64)
 			if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-				return nil, fmt.Errorf("row %d, column %q: %q is not a finite number", row, names[k], field)
+				return nil, fmt.Errorf("row %d, column %q: %s is not a finite number", row, names[k], errtext.Quote(field))
 			}
 			cols[k] = append(cols[k], v)
 		}

@@ -99,7 +99,20 @@ func embedBERT(ctx context.Context, dir, text, pooling string) (*tensor.Dense, s
 	if err != nil {
 		return nil, "", err
 	}
-	v, err := (&encoders.SentenceEncoder{Model: m, Tokenizer: tok, Pooling: pool}).EmbedTexts(ctx, []string{text})
+	// SentenceEncoder's steps, so that a missing pooler is reported as
+	// the flag to change rather than as the library's Pooling constant.
+	encs, err := tok.EncodeBatch([]string{text}, tokenize.Options{Truncation: tokenize.LongestFirst, Padding: tokenize.PadLongest})
+	if err != nil {
+		return nil, "", fmt.Errorf("-text: %w", err)
+	}
+	out, err := m.Forward(ctx, encs, encoders.ForwardOptions{})
+	if err != nil {
+		return nil, "", err
+	}
+	if pool == encoders.PoolCLS && out.PoolerOutput == nil {
+		return nil, "", fmt.Errorf("-pooling cls: the model in %s has no pooler layer; use -pooling cls_before_pooler (the [CLS] hidden state, as SimCSE's unsupervised models) or avg", dir)
+	}
+	v, err := out.SentenceEmbedding(pool)
 	return v, "sentence embedding (" + pooling + ")", err
 }
 

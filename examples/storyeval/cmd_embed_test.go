@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
+	"strings"
 	"testing"
 
+	"github.com/storyeval/storyeval/internal/e2efixtures"
 	"github.com/storyeval/storyeval/internal/npy"
 )
 
@@ -48,5 +50,23 @@ func TestEmbedRejectsBadArguments(t *testing.T) {
 		if code := runMain(args, &stdout, &stderr); code == 0 {
 			t.Errorf("%v: exit 0", args)
 		}
+	}
+}
+
+// TestEmbedPoolingWithoutPooler: -pooling cls on a BERT without a pooler
+// layer (the Vrank fixture's) names the flag value to use instead of the
+// library's Pooling constant; cls_before_pooler then works.
+func TestEmbedPoolingWithoutPooler(t *testing.T) {
+	model := e2efixtures.Metric("vrank") + "/model"
+	var stdout, stderr bytes.Buffer
+	if code := runMain([]string{"embed", "-model", model, "-text", "a dog"}, &stdout, &stderr); code != 1 {
+		t.Fatalf("exit %d, want 1", code)
+	}
+	if msg := stderr.String(); !strings.Contains(msg, "-pooling cls: the model in") || !strings.Contains(msg, "use -pooling cls_before_pooler") || strings.Contains(msg, "PoolCLSBeforePooler") {
+		t.Errorf("message %q", msg)
+	}
+	stdout.Reset()
+	if code := runMain([]string{"embed", "-model", model, "-text", "a dog", "-pooling", "cls_before_pooler"}, &stdout, &stderr); code != 0 {
+		t.Fatalf("cls_before_pooler: exit %d: %s", code, stderr.String())
 	}
 }

@@ -42,6 +42,7 @@ func runGroovist(args []string, stdout, stderr io.Writer) error {
 	format := fs.String("format", "json", "output format: json or csv")
 	details := fs.Bool("details", false, "JSON: per-phrase diagnostics (weight, cosines, best image and region)")
 	cacheFlags := addCacheFlags(fs)
+	images := addImageFlags(fs)
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: storyeval groovist (-nps FILE.json | -stories FILE.json) -model DIR -entities FILE.csv -crops DIR [-dataset aesop|vist|vwp|custom] [-theta X|vist|aesop|vwp|estimate] [options]")
 		fmt.Fprintln(stderr, "\nScores each story's noun phrases against the region crops of its images (GROOViST, Surikuchi et al. 2023).")
@@ -59,6 +60,10 @@ func runGroovist(args []string, stdout, stderr io.Writer) error {
 	}
 	if *entities == "" || *crops == "" {
 		return errors.New("-entities and -crops are required (the entities CSV and the folder of region crops)")
+	}
+	decode, err := images.options()
+	if err != nil {
+		return err
 	}
 	inputs, err := groovistInputs(*npsPath, *storiesPath)
 	if err != nil {
@@ -102,6 +107,8 @@ func runGroovist(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	sc.Decode = decode
+	defer boundHeap(decode)()
 	if *ratings != "" {
 		if sc.Ratings, err = groovist.LoadRatings(*ratings); err != nil {
 			return fmt.Errorf("-ratings: %w", err)
@@ -141,8 +148,9 @@ func runGroovist(args []string, stdout, stderr io.Writer) error {
 	res, err := sc.Score(ctx, inputs, opts)
 	prog.Finish()
 	if err != nil {
-		return err
+		return imageError(err)
 	}
+	cache.succeeded()
 	if estimate {
 		x := groovist.EstimateTheta(res)
 		opts.Theta = groovist.ThetaOf(x)

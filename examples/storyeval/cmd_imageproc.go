@@ -6,11 +6,11 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"strconv"
 	"strings"
 
 	"github.com/storyeval/storyeval/encoders/imageproc"
+	"github.com/storyeval/storyeval/internal/atomicfile"
 )
 
 func init() {
@@ -42,6 +42,7 @@ func runImageproc(args []string, stdout, stderr io.Writer) error {
 	box := fs.String("box", "", `crop every image to this region first, "left,top,right,bottom" (floats, rounded as PIL's crop)`)
 	rounding := fs.String("crop-rounding", "floor", "center-crop offset for odd excess: floor (HuggingFace) or half-even (torchvision; implied by -processor openai-clip)")
 	npyOut := fs.String("npy", "", "also write all pixel_values as a float32 .npy array [N,3,H,W] to this file")
+	images := addImageFlags(fs)
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: storyeval imageproc [-config preprocessor_config.json | -processor vit|clip|openai-clip [-size N]] [-resize-first] [-box l,t,r,b] [-crop-rounding floor|half-even] [-npy OUT.npy] IMAGE...")
 		fs.PrintDefaults()
@@ -52,11 +53,14 @@ func runImageproc(args []string, stdout, stderr io.Writer) error {
 	if fs.NArg() == 0 {
 		return fmt.Errorf("no image files given")
 	}
+	decode, err := images.options()
+	if err != nil {
+		return err
+	}
 	if *resizeFirst && *box != "" {
 		return fmt.Errorf("-resize-first and -box cannot be combined (a region crop is taken from the RGB image)")
 	}
 	var cfg imageproc.ProcessorConfig
-	var err error
 	if *config != "" {
 		data, err := readFile(*config)
 		if err != nil {
@@ -107,9 +111,9 @@ func runImageproc(args []string, stdout, stderr io.Writer) error {
 	var all []float32
 	var shape [3]int
 	for _, path := range fs.Args() {
-		src, err := imageproc.DecodeSourceFile(path, imageproc.DecodeOptions{})
+		src, err := imageproc.DecodeSourceFile(path, decode)
 		if err != nil {
-			return err
+			return imageError(err)
 		}
 		img := src.RGB
 		w, h := img.Width, img.Height
@@ -195,7 +199,13 @@ func writeNpyF32(path string, shape []int, data []float32) error {
 	if err := binary.Write(&buf, binary.LittleEndian, data); err != nil {
 		return err
 	}
-	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+	// Through a temporary file renamed into place: an interrupted run
+	// leaves the previous file, never a truncated array.
+	err := atomicfile.Write(path, func(w io.Writer) error {
+		_, err := w.Write(buf.Bytes())
+		return err
+	})
+	if err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	return nil

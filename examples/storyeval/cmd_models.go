@@ -75,9 +75,13 @@ type modelsStatus struct {
 	Enabled bool        `json:"enabled"`
 	Found   []string    `json:"found"`
 	Missing []modelFile `json:"missing"`
+	// Invalid lists the files found that fail their check (modelChecks).
+	Invalid []modelProblem `json:"invalid"`
 }
 
-// checkModels looks up every file of the layout in dir.
+// checkModels looks up every file of the layout in dir and validates those
+// found (modelChecks); a metric is enabled when all its files are found and
+// valid.
 func checkModels(dir string) ([]modelsStatus, error) {
 	st, err := os.Stat(dir)
 	if err != nil {
@@ -87,8 +91,9 @@ func checkModels(dir string) ([]modelsStatus, error) {
 		return nil, fmt.Errorf("%s is not a folder", dir)
 	}
 	var out []modelsStatus
+	checked := map[string]error{} // by path: CLIP's files serve two metrics
 	for _, m := range modelsLayout {
-		s := modelsStatus{Metric: m.Metric, Found: []string{}, Missing: []modelFile{}}
+		s := modelsStatus{Metric: m.Metric, Found: []string{}, Missing: []modelFile{}, Invalid: []modelProblem{}}
 		for _, f := range m.Files {
 			found := ""
 			for _, p := range append([]string{f.Path}, f.Alts...) {
@@ -99,11 +104,20 @@ func checkModels(dir string) ([]modelsStatus, error) {
 			}
 			if found == "" {
 				s.Missing = append(s.Missing, f)
-			} else {
-				s.Found = append(s.Found, found)
+				continue
+			}
+			s.Found = append(s.Found, found)
+			path := filepath.Join(dir, filepath.FromSlash(found))
+			err, done := checked[path]
+			if check := modelChecks[f.Path]; !done && check != nil {
+				err = check(path)
+				checked[path] = err
+			}
+			if err != nil {
+				s.Invalid = append(s.Invalid, modelProblem{Path: found, Error: err.Error()})
 			}
 		}
-		s.Enabled = len(s.Missing) == 0
+		s.Enabled = len(s.Missing) == 0 && len(s.Invalid) == 0
 		out = append(out, s)
 	}
 	return out, nil
@@ -148,6 +162,9 @@ func runModels(args []string, stdout, stderr io.Writer) error {
 			fmt.Fprintf(w, "%s\t%s\t%s\n", s.Metric, state, strings.Join(s.Found, ", "))
 			for _, m := range s.Missing {
 				fmt.Fprintf(w, "\tmissing %s\t%s: %s\n", filepath.Join(*dir, filepath.FromSlash(m.Path)), m.What, m.Source)
+			}
+			for _, p := range s.Invalid {
+				fmt.Fprintf(w, "\tinvalid %s\t%s\n", filepath.Join(*dir, filepath.FromSlash(p.Path)), oneLine(p.Error))
 			}
 		}
 		return w.Flush()

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"archive/zip"
 	"bytes"
 	"encoding/json"
 	"os"
@@ -16,20 +17,34 @@ import (
 
 func TestModelsCommand(t *testing.T) {
 	dir := t.TempDir()
-	touch := func(rel string) {
+	link := func(rel, target string) {
 		p := filepath.Join(dir, filepath.FromSlash(rel))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(p, []byte("x"), 0o644); err != nil {
+		abs, err := filepath.Abs(target)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(abs, p); err != nil {
 			t.Fatal(err)
 		}
 	}
-	// A complete RoViST-C (checkpoint under its converted name), CLIP with
-	// the .bin weights, and nothing else.
-	for _, f := range []string{"rovist/sop_model_epoch4.safetensors", "rovist/albert-large-v1/config.json", "rovist/albert-large-v1/spiece.model",
-		"clip/config.json", "clip/pytorch_model.bin", "clip/vocab.json", "clip/merges.txt", "rovist/glove.6B.300d.txt.gz"} {
-		touch(f)
+	// A complete RoViST-C, CLIP with the weights under their .bin name and
+	// the gzipped vocabulary, a GloVe file under its .gz name, and nothing
+	// else: every file is a real one of the fixtures, since each is checked.
+	rc, vg := e2efixtures.Metric("rovist_c"), e2efixtures.Metric("rovist_vg")
+	for rel, target := range map[string]string{
+		"rovist/sop_model_epoch4.pth.tar":     filepath.Join(rc, "sop_model_epoch4.pth.tar"),
+		"rovist/albert-large-v1/config.json":  filepath.Join(rc, "albert-large-v1", "config.json"),
+		"rovist/albert-large-v1/spiece.model": filepath.Join(rc, "albert-large-v1", "spiece.model"),
+		"clip/config.json":                    filepath.Join(e2efixtures.Metric("clip"), "config.json"),
+		"clip/pytorch_model.bin":              filepath.Join(e2efixtures.Metric("clip"), "model.safetensors"),
+		"clip/vocab.json.gz":                  filepath.Join(clipTokenizerDir, "vocab.json.gz"),
+		"clip/merges.txt.gz":                  filepath.Join(clipTokenizerDir, "merges.txt.gz"),
+		"rovist/glove.6B.300d.txt.gz":         filepath.Join(vg, "glove.6B.300d.txt"),
+	} {
+		link(rel, target)
 	}
 	var stdout, stderr bytes.Buffer
 	if code := runMain([]string{"models", "-dir", dir, "-format", "json"}, &stdout, &stderr); code != 0 {
@@ -126,5 +141,68 @@ func TestModelsConvertKeepsScores(t *testing.T) {
 	}
 	if code := runMain([]string{"models", "convert", "-in", filepath.Join(dir, "stories.json"), "-out", out}, &stdout, &stderr); code == 0 {
 		t.Error("a JSON file converted as a checkpoint")
+	}
+}
+
+// TestModelsDirValidatesFiles: issue 24's folder, whose CLIP config is {}
+// and whose weights are a zip bomb, no longer enables GROOViST and
+// CLIPScore: each bad file is listed with what is wrong, and the bomb is
+// refused without inflating it.
+func TestModelsDirValidatesFiles(t *testing.T) {
+	dir := t.TempDir()
+	write := func(rel string, data []byte) {
+		p := filepath.Join(dir, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var bomb bytes.Buffer
+	zw := zip.NewWriter(&bomb)
+	w, _ := zw.Create("archive/data.pkl")
+	zeros := make([]byte, 1<<20)
+	for range 64 { // 64 MiB of zeros in about 64 KB
+		w.Write(zeros)
+	}
+	zw.Close()
+	write("clip/config.json", []byte("{}"))
+	write("clip/model.safetensors", bomb.Bytes())
+	write("clip/vocab.json", []byte("x"))
+	write("clip/merges.txt", []byte("x"))
+	var stdout, stderr bytes.Buffer
+	if code := runMain([]string{"models", "-dir", dir, "-format", "json"}, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	var got []modelsStatus
+	if err := json.Unmarshal(stdout.Bytes(), &got); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range got {
+		if s.Metric != "GROOViST" && s.Metric != "CLIPScore" {
+			continue
+		}
+		if s.Enabled || len(s.Missing) != 0 {
+			t.Errorf("%s: enabled %v, missing %v; want disabled by invalid files only", s.Metric, s.Enabled, s.Missing)
+		}
+		problems := map[string]string{}
+		for _, p := range s.Invalid {
+			problems[p.Path] = p.Error
+		}
+		for path, want := range map[string]string{
+			"clip/config.json":       "projection_dim is 0 or missing",
+			"clip/model.safetensors": "clip/model.safetensors",
+			"clip/vocab.json":        "vocab.json",
+		} {
+			if !strings.Contains(problems[path], want) {
+				t.Errorf("%s: %s: problem %q, want one saying %q", s.Metric, path, problems[path], want)
+			}
+		}
+		t.Logf("%s: %v", s.Metric, problems)
+	}
+	stdout.Reset()
+	if code := runMain([]string{"models", "-dir", dir}, &stdout, &stderr); code != 0 || !strings.Contains(stdout.String(), "invalid "+filepath.Join(dir, "clip", "config.json")) {
+		t.Errorf("table (exit %d) does not list the invalid config:\n%s", code, stdout.String())
 	}
 }

@@ -1,11 +1,14 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 
+	"github.com/storyeval/storyeval/internal/parallel"
 	"github.com/storyeval/storyeval/rovist"
 	"github.com/storyeval/storyeval/story"
 )
@@ -24,6 +27,7 @@ func runNouns(args []string, stdout, stderr io.Writer) error {
 	setUsage(fs,
 		"usage: storyeval nouns -stories FILE.json",
 		"\nPrints {id: [[sorted unique nouns of sentence 1], ...]} in the input's order.",
+		streamedNote,
 	)
 	if err := parseFlags(fs, args, 0); err != nil {
 		return err
@@ -31,47 +35,82 @@ func runNouns(args []string, stdout, stderr io.Writer) error {
 	if err := requireFlags(fs, "stories"); err != nil {
 		return err
 	}
-	set, err := story.ReadJSON(*storiesPath, story.ReadOptions{})
+	// The stories are tagged a batch at a time, in parallel, and each
+	// batch printed before the next is read.
+	out := newJSONObjectWriter(stdout)
+	var nouns [][][]string
+	err := eachStoryBatch(*storiesPath, func(batch []story.Story) error {
+		nouns = slices.Grow(nouns[:0], len(batch))[:len(batch)]
+		err := parallel.Each(len(batch), 8, func(i int) error {
+			var err error
+			if nouns[i], err = rovist.Nouns(batch[i].Text); err != nil {
+				return fmt.Errorf("story %q: %w", batch[i].ID, err)
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		for i, st := range batch {
+			if err := out.member(st.ID, nouns[i]); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 	if err != nil {
 		return err
 	}
-	ids, texts := set.IDs(), set.Texts()
-	out := nounsByStory{ids: ids, nouns: make(map[string][][]string, len(ids))}
-	for i, id := range ids {
-		nouns, err := rovist.Nouns(texts[i])
-		if err != nil {
-			return fmt.Errorf("story %q: %w", id, err)
-		}
-		out.nouns[id] = nouns
-	}
-	return writeJSON(stdout, out)
+	return out.close()
 }
 
-// nounsByStory marshals as a JSON object whose members keep the input
-// file's order, which a Go map would lose.
-type nounsByStory struct {
-	ids   []string
-	nouns map[string][][]string
+// jsonObjectWriter writes a JSON object member by member, in the layout
+// writeJSON gives the whole object (two-space indent, no HTML escaping),
+// so that members keep their input order and none needs to be kept.
+type jsonObjectWriter struct {
+	bw      *bufio.Writer
+	n       int
+	val     bytes.Buffer
+	ind     bytes.Buffer
+	enc     *json.Encoder
+	written bool
 }
 
-// MarshalJSON implements json.Marshaler.
-func (s nounsByStory) MarshalJSON() ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false) // as writeJSON: nouns such as "<3" stay readable
-	buf.WriteByte('{')
-	for i, id := range s.ids {
-		if i > 0 {
-			buf.WriteByte(',')
-		}
-		if err := enc.Encode(id); err != nil {
-			return nil, err
-		}
-		buf.WriteByte(':')
-		if err := enc.Encode(s.nouns[id]); err != nil {
-			return nil, err
-		}
+func newJSONObjectWriter(w io.Writer) *jsonObjectWriter {
+	o := &jsonObjectWriter{bw: bufio.NewWriterSize(w, 1<<16)}
+	o.enc = json.NewEncoder(&o.val)
+	o.enc.SetEscapeHTML(false) // as writeJSON: nouns such as "<3" stay readable
+	return o
+}
+
+// member writes "key": value.
+func (o *jsonObjectWriter) member(key string, v any) error {
+	o.val.Reset()
+	if err := o.enc.Encode(v); err != nil {
+		return err
 	}
-	buf.WriteByte('}')
-	return buf.Bytes(), nil
+	o.ind.Reset()
+	if err := json.Indent(&o.ind, bytes.TrimSuffix(o.val.Bytes(), []byte("\n")), "  ", "  "); err != nil {
+		return err
+	}
+	if o.n == 0 {
+		o.bw.WriteString("{\n  ")
+	} else {
+		o.bw.WriteString(",\n  ")
+	}
+	o.n++
+	o.bw.Write(appendJSONString(nil, key))
+	o.bw.WriteString(": ")
+	_, err := o.bw.Write(o.ind.Bytes())
+	return err
+}
+
+// close ends the object and flushes it.
+func (o *jsonObjectWriter) close() error {
+	if o.n == 0 {
+		o.bw.WriteString("{}\n")
+	} else {
+		o.bw.WriteString("\n}\n")
+	}
+	return o.bw.Flush()
 }

@@ -27,6 +27,7 @@ func runNR(args []string, stdout, stderr io.Writer) error {
 		"usage: storyeval nr [-set-jaccard] [-block N] [-error-on-empty-union] [-format json|csv] -stories FILE.json",
 		"\nPrints each story's score (\"nr\") in the input's order; the score is NaN (null in JSON) for a",
 		"story with fewer than two sentences, which the reference leaves undefined.",
+		streamedNote,
 	)
 	if err := parseFlags(fs, args, 0); err != nil {
 		return err
@@ -41,18 +42,31 @@ func runNR(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("-block %d: the block length must be at least 1", *block)
 	}
 	opts := rovist.NROptions{SetJaccard: *setJaccard, BlockLength: *block, ErrorOnEmptyUnion: *strict}
-	set, err := story.ReadJSON(*storiesPath, story.ReadOptions{})
+	tw, err := newTableWriter(stdout, *format, []string{"nr"}, nil)
 	if err != nil {
 		return err
 	}
-	ids, stories := set.IDs(), set.Texts()
-	results, errs := rovist.NonRedundancyAll(stories, opts)
-	t := &scoreTable{metrics: []string{"nr"}, ids: ids, items: make([][]float64, len(ids))}
-	for i, id := range ids {
-		if errs[i] != nil {
-			return fmt.Errorf("story %q: %w", id, errs[i])
+	// Each batch is scored and printed before the next is read: no
+	// story's per-pair results outlive its batch.
+	texts := make([]string, 0, batchStories)
+	err = eachStoryBatch(*storiesPath, func(batch []story.Story) error {
+		texts = texts[:0]
+		for _, st := range batch {
+			texts = append(texts, st.Text)
 		}
-		t.items[i] = []float64{results[i].Score}
+		results, errs := rovist.NonRedundancyAll(texts, opts)
+		for i, st := range batch {
+			if errs[i] != nil {
+				return fmt.Errorf("story %q: %w", st.ID, errs[i])
+			}
+			if err := tw.add(st.ID, []float64{results[i].Score}); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
 	}
-	return t.write(stdout, *format)
+	return tw.close(nil)
 }

@@ -36,6 +36,7 @@ type rovistFlags struct {
 	defaultIDF                                  string
 	batch                                       int
 	cache                                       cacheFlags
+	images                                      *imageFlags
 }
 
 func runRoViST(args []string, stdout, stderr io.Writer) error {
@@ -64,6 +65,7 @@ func runRoViST(args []string, stdout, stderr io.Writer) error {
 	fs.BoolVar(&f.scaledVG, "scaled-vg", false, "add the paper's scaled VG, 2/(1+exp(-VG/2))-1, in the overall score instead of the raw VG")
 	fs.IntVar(&f.batch, "batch", 0, "sentence pairs (C) or crops (VG) per forward pass (default: the library's)")
 	f.cache = addCacheFlags(fs)
+	f.images = addImageFlags(fs)
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: storyeval rovist -stories FILE.json [-coherence-model PATH] [-grounding-model PATH -glove FILE -idf FILE -regions CSV -crops DIR] [-metrics vg,c,nr] [-dhm] [-format csv|json]")
 		fmt.Fprintln(stderr, "       storyeval rovist train vg|c ...   (train RoViST-VG or RoViST-C; 'storyeval rovist train' lists their flags)")
@@ -122,7 +124,9 @@ func runRoViST(args []string, stdout, stderr io.Writer) error {
 			texts[i] = st.Text
 		}
 		var errs []error
-		nr, errs = rovist.NonRedundancyAll(texts, rovist.NROptions{})
+		// Scores only: the per-pair results of every story would take
+		// 15× the input (issue 24), and the output shows none of them.
+		nr, errs = rovist.NonRedundancyScores(texts, rovist.NROptions{})
 		for i, e := range errs {
 			if e != nil {
 				return fmt.Errorf("NR: story %q: %w", stories[i].ID, e)
@@ -280,7 +284,12 @@ func rovistGrounding(ctx context.Context, f rovistFlags, stories []story.Story, 
 	if err != nil {
 		return nil, err
 	}
-	g.Regions = rovist.CropFolder{Entities: ent, Dir: f.crops}
+	decode, err := f.images.options()
+	if err != nil {
+		return nil, err
+	}
+	g.Regions = rovist.CropFolder{Entities: ent, Dir: f.crops, Decode: decode}
+	defer boundHeap(decode)()
 	cache := f.cache.open("rovist", stderr)
 	defer cache.close()
 	if err := cache.grounder(g, ckpt, vit); err != nil {
@@ -296,8 +305,9 @@ func rovistGrounding(ctx context.Context, f rovistFlags, stories []story.Story, 
 	}
 	res, err := g.Score(ctx, stories, opts)
 	if err != nil {
-		return nil, fmt.Errorf("VG: %w", err)
+		return nil, fmt.Errorf("VG: %w", imageError(err))
 	}
+	cache.succeeded()
 	return res, nil
 }
 

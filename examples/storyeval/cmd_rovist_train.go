@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 
 	"github.com/storyeval/storyeval/rovist"
+	rovisttrain "github.com/storyeval/storyeval/rovist/train"
 	"github.com/storyeval/storyeval/story"
 )
 
@@ -86,30 +87,30 @@ func runRovistTrain(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	opts := rovist.VGTrainOptions{Epochs: *tf.epochs, BatchSize: *tf.batch, LearningRate: *tf.lr, LRDecay: *lrDecay,
+	opts := rovisttrain.VGTrainOptions{Epochs: *tf.epochs, BatchSize: *tf.batch, LearningRate: *tf.lr, LRDecay: *lrDecay,
 		WeightDecay: *weightDecay, NoWeightDecay: *weightDecay == 0, EarlyStop: *earlyStop, LearnTemperature: *learnTau,
 		Seed: *tf.seed, CheckpointDir: *tf.checkpoints}
 	if *earlyStop == 0 {
 		opts.EarlyStop = -1
 	}
-	var tr *rovist.VGTrainer
+	var tr *rovisttrain.VGTrainer
 	if *tf.resume != "" {
-		tr, err = rovist.ResumeVGTrainer(*tf.resume, opts)
+		tr, err = rovisttrain.ResumeVGTrainer(*tf.resume, opts)
 	} else {
 		file, dir, ferr := vgInit(*initPath, *vitDir)
 		if ferr != nil {
 			return ferr
 		}
-		tr, err = rovist.NewVGTrainer(file, dir, opts)
+		tr, err = rovisttrain.NewVGTrainer(file, dir, opts)
 	}
 	if err != nil {
 		return err
 	}
-	var hist []rovist.VGEpochResult
+	var hist []rovisttrain.VGEpochResult
 	ctx, stop := interruptContext()
 	defer stop()
 	err = runTraining(stderr, len(trainEx)*max(0, *tf.epochs-tr.Epoch()), "pairs", func(bar *epochBar) (err error) {
-		tr.SetProgress(func(p rovist.VGProgress) { bar.step(p.Done, p.Total) })
+		tr.SetProgress(func(p rovisttrain.VGProgress) { bar.step(p.Done, p.Total) })
 		hist, err = tr.Train(ctx, trainEx, validEx)
 		return err
 	})
@@ -122,7 +123,7 @@ func runRovistTrain(args []string, stdout, stderr io.Writer) error {
 	if err := tr.SaveModel(*tf.out); err != nil {
 		return err
 	}
-	res := rovistTrainOutput{Model: filepath.Join(*tf.out, rovist.VGModelFile), Temperature: Float(tr.Temperature())}
+	res := rovistTrainOutput{Model: filepath.Join(*tf.out, rovisttrain.VGModelFile), Temperature: Float(tr.Temperature())}
 	for _, h := range hist {
 		res.Epochs = append(res.Epochs, rovistTrainEpochOutput{Epoch: h.Epoch, LearningRate: Float(h.LearningRate),
 			TrainLoss: Float(h.TrainLoss), ValidationLoss: Float(h.ValidationLoss), Best: h.Best, Checkpoint: h.Checkpoint})
@@ -141,7 +142,7 @@ func vgInit(initPath, vitDir string) (file, dir string, err error) {
 	if st.IsDir() {
 		dir = initPath
 		file = ""
-		for _, name := range []string{rovist.VGModelFile, "pytorch_model.bin"} {
+		for _, name := range []string{rovisttrain.VGModelFile, "pytorch_model.bin"} {
 			if _, err := os.Stat(filepath.Join(initPath, name)); err == nil {
 				file = filepath.Join(initPath, name)
 				break

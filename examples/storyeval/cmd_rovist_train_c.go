@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/storyeval/storyeval/rovist"
+	rovisttrain "github.com/storyeval/storyeval/rovist/train"
 	"github.com/storyeval/storyeval/story"
 )
 
@@ -33,7 +33,7 @@ func runRovistTrainC(args []string, stdout, stderr io.Writer) error {
 	albertDir := fs.String("albert", "", "ALBERT folder to start from (config.json, spiece.model and, without -checkpoint, its pretrained weights), e.g. albert-large-v1")
 	ckptPath := fs.String("checkpoint", "", "classifier checkpoint to continue fine-tuning (e.g. sop_model_epoch4.pth.tar; default: a new head on -albert's weights)")
 	tf := addTrainFlags(fs, trainDefaults{epochs: 50, batch: 32, lr: 1e-5, valFraction: 0.1, item: "pairs",
-		outHelp:         "folder to write the trained model to (required; score with rovist -coherence-model OUT/" + rovist.CoherenceWeightsFile + " -albert OUT)",
+		outHelp:         "folder to write the trained model to (required; score with rovist -coherence-model OUT/" + rovisttrain.CoherenceWeightsFile + " -albert OUT)",
 		seedHelp:        "seed of the validation split, shuffling, dropout and a new head",
 		valFractionHelp: "share of the training pairs held out for validation when no -val-stories is given (0: none)"})
 	weightDecay := fs.Float64("weight-decay", 1e-5, "Adam's L2 weight decay (0: none)")
@@ -63,13 +63,13 @@ func runRovistTrainC(args []string, stdout, stderr io.Writer) error {
 	if len(train) == 0 {
 		return fmt.Errorf("%s: no story has two sentences to make a pair from", *storiesPath)
 	}
-	var val []rovist.SOPPair
+	var val []rovisttrain.SOPPair
 	if *valPath != "" {
 		if val, err = readSOPPairs(*valPath); err != nil {
 			return err
 		}
 	}
-	opts := rovist.CoherenceTrainOptions{Epochs: *tf.epochs, BatchSize: *tf.batch, LearningRate: *tf.lr, WeightDecay: *weightDecay, LRDecay: *lrDecay,
+	opts := rovisttrain.CoherenceTrainOptions{Epochs: *tf.epochs, BatchSize: *tf.batch, LearningRate: *tf.lr, WeightDecay: *weightDecay, LRDecay: *lrDecay,
 		EarlyStop: *earlyStop, Dropout: *dropout, NoDropout: *dropout == 0, Seed: *tf.seed, ValidationFraction: *tf.valFraction,
 		MaxLength: *maxLength, CheckpointDir: *tf.checkpoints}
 	if *weightDecay == 0 {
@@ -81,20 +81,20 @@ func runRovistTrainC(args []string, stdout, stderr io.Writer) error {
 	if *tf.valFraction == 0 {
 		opts.ValidationFraction = -1
 	}
-	var tr *rovist.CoherenceTrainer
+	var tr *rovisttrain.CoherenceTrainer
 	if *tf.resume != "" {
-		tr, err = rovist.ResumeCoherenceTrainer(*tf.resume, opts)
+		tr, err = rovisttrain.ResumeCoherenceTrainer(*tf.resume, opts)
 	} else {
-		tr, err = rovist.NewCoherenceTrainer(*ckptPath, *albertDir, opts)
+		tr, err = rovisttrain.NewCoherenceTrainer(*ckptPath, *albertDir, opts)
 	}
 	if err != nil {
 		return err
 	}
-	var hist []rovist.CoherenceEpoch
+	var hist []rovisttrain.CoherenceEpoch
 	ctx, stop := interruptContext()
 	defer stop()
 	err = runTraining(stderr, tf.perEpoch(len(train), val != nil)*max(0, *tf.epochs-tr.Epoch()), "pairs", func(bar *epochBar) (err error) {
-		tr.SetProgress(func(p rovist.CoherenceTrainProgress) { bar.stepEpoch(p.Epoch, p.Epochs, p.Done, p.Total, p.Loss) })
+		tr.SetProgress(func(p rovisttrain.CoherenceTrainProgress) { bar.stepEpoch(p.Epoch, p.Epochs, p.Done, p.Total, p.Loss) })
 		hist, err = tr.Train(ctx, train, val)
 		return err
 	})
@@ -113,12 +113,12 @@ func runRovistTrainC(args []string, stdout, stderr io.Writer) error {
 }
 
 // readSOPPairs reads a story set and makes its sentence-order pairs.
-func readSOPPairs(path string) ([]rovist.SOPPair, error) {
+func readSOPPairs(path string) ([]rovisttrain.SOPPair, error) {
 	set, err := story.ReadJSON(path, story.ReadOptions{MaxBytes: maxInputBytes})
 	if err != nil {
 		return nil, err
 	}
-	pairs, err := rovist.SOPPairs(set.Stories())
+	pairs, err := rovisttrain.SOPPairs(set.Stories())
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/storyeval/storyeval/internal/e2efixtures"
 	"github.com/storyeval/storyeval/rovist"
+	rovisttrain "github.com/storyeval/storyeval/rovist/train"
 	"github.com/storyeval/storyeval/story"
 )
 
@@ -54,11 +55,11 @@ func TestRovistTrainCThenScore(t *testing.T) {
 	}
 
 	stdout.Reset()
-	args = []string{"rovist", "-stories", stories, "-coherence-model", filepath.Join(out, rovist.CoherenceWeightsFile), "-albert", out, "-metrics", "c", "-format", "json"}
+	args = []string{"rovist", "-stories", stories, "-coherence-model", filepath.Join(out, rovisttrain.CoherenceWeightsFile), "-albert", out, "-metrics", "c", "-format", "json"}
 	if code := runMain(args, &stdout, &stderr); code != 0 {
 		t.Fatalf("rovist: exit %d: %s", code, stderr.String())
 	}
-	m, err := rovist.LoadCoherenceModelDir(out)
+	m, err := rovisttrain.LoadCoherenceModelDir(out)
 	if err != nil {
 		t.Fatal(err)
 	}

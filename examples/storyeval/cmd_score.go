@@ -177,6 +177,7 @@ func runScore(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	cacheRun.succeeded()
 	if err := writeScoreOutputs(*outDir, run); err != nil {
 		return err
 	}

@@ -9,7 +9,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 
+	"github.com/storyeval/storyeval/internal/atomicfile"
 	"github.com/storyeval/storyeval/stylem"
 )
 
@@ -32,11 +34,12 @@ func runStylemBuild(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("stylem build", stderr)
 	in := fs.String("in", "", `corpus: JSONL lines {"style", "caption", "image"} (required; .gz is read compressed)`)
 	inFormat := fs.String("in-format", "jsonl", "corpus format: jsonl, or personality-captions (the ParlAI JSON list)")
-	out := fs.String("out", "", "table file to write (required)")
+	out := fs.String("out", "", "table file to write (required; written to a temporary file beside it, then renamed)")
 	tokenize := fs.String("tokenize", "ptb", "tokenization after RETOK: ptb (COCO PTB tokenizer, as the reference) or simple (lower-case, split, drop punctuation)")
 	formula := fs.String("formula", "code", "CNG formula: code (reference code: mean over the other styles) or paper (eq. 4: divided by |S|)")
 	ecdf := fs.String("ecdf", "count-ratio", "ECDF values: count-ratio (count/m, as the golden fixture) or statsmodels (np.linspace steps; can differ in the last bit)")
 	keepAll := fs.Bool("keep-all-captions", false, "count every caption of every record (the reference keeps only the last caption per image+style)")
+	maxNgrams := fs.Int("max-ngrams", stylem.DefaultMaxNgrams, "fail when the corpus has more distinct n-grams than this (a bound on the build's memory: about 70 bytes each at its peak)")
 	setUsage(fs,
 		"usage: storyeval stylem build [-tokenize ptb|simple] [-formula code|paper] [-ecdf statsmodels|count-ratio] -in CORPUS.jsonl -out TABLE",
 	)
@@ -62,6 +65,11 @@ func runStylemBuild(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("-in: %w", err)
 	}
+	// The table is one large live heap built in many growing slices and
+	// maps; collecting at 25 % growth instead of 100 % keeps the peak near
+	// the live size (a 14 MB corpus: 283 MB instead of 381 MB peak RSS on
+	// the reference-order build) for a few percent more CPU.
+	defer debug.SetGCPercent(debug.SetGCPercent(25))
 	var recs []stylem.Record
 	switch *inFormat {
 	case "jsonl":
@@ -75,28 +83,36 @@ func runStylemBuild(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", *in, err)
 	}
-	tab, err := stylem.Build(recs, stylem.BuildOptions{Step: step, StepName: *tokenize, Formula: f, ECDF: kind, KeepAllCaptions: *keepAll})
+	if *maxNgrams < 1 {
+		return fmt.Errorf("-max-ngrams %d: want at least 1", *maxNgrams)
+	}
+	tab, err := stylem.Build(recs, stylem.BuildOptions{Step: step, StepName: *tokenize, Formula: f, ECDF: kind, KeepAllCaptions: *keepAll, MaxNgrams: *maxNgrams})
+	if errors.Is(err, stylem.ErrTooManyNgrams) {
+		return fmt.Errorf("%s: -max-ngrams %d: %w", *in, *maxNgrams, err)
+	}
 	if err != nil {
 		return fmt.Errorf("%s: %w", *in, err)
 	}
-	w, err := os.Create(*out)
+	nRecs := len(recs)
+	recs = nil // the table is what is left to write
+	// The table goes to a temporary file beside -out, renamed over it when
+	// complete: an interrupted or failed write leaves the previous table.
+	err = atomicfile.Write(*out, func(w io.Writer) error {
+		bw := bufio.NewWriterSize(w, 1<<20)
+		_, err := tab.WriteTo(bw)
+		if err == nil {
+			err = bw.Flush()
+		}
+		if err != nil {
+			return fmt.Errorf("%s: %w", *out, err)
+		}
+		return nil
+	})
 	if err != nil {
-		return err
-	}
-	bw := bufio.NewWriterSize(w, 1<<20)
-	if _, err := tab.WriteTo(bw); err != nil {
-		w.Close()
-		return fmt.Errorf("%s: %w", *out, err)
-	}
-	if err := bw.Flush(); err != nil {
-		w.Close()
-		return fmt.Errorf("%s: %w", *out, err)
-	}
-	if err := w.Close(); err != nil {
-		return err
+		return fmt.Errorf("-out: %w", err)
 	}
 	return writeJSON(stdout, map[string]any{
-		"records": len(recs), "styles": len(tab.Styles()), "ngrams": tab.NumNgrams(),
+		"records": nRecs, "styles": len(tab.Styles()), "ngrams": tab.NumNgrams(),
 		"tokenize": tab.Tokenization(), "formula": tab.Formula().String(), "ecdf": tab.ECDF().String(),
 	})
 }

@@ -1,11 +1,14 @@
 package main
 
 import (
+	"bufio"
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/storyeval/storyeval/encoders/tokenize"
+	"github.com/storyeval/storyeval/internal/parallel"
 	"github.com/storyeval/storyeval/story"
 )
 
@@ -40,6 +43,7 @@ func runTokenize(args []string, stdout, stderr io.Writer) error {
 		"usage: storyeval tokenize [flags] -family bert|albert|clip -model DIR -texts FILE.json",
 		"\nPrints one JSON object per text, in the input's order, as HuggingFace's tokenizer(...) returns it:",
 		`{"id": ..., "tokens": [...], "input_ids": [...], "attention_mask": [...], "token_type_ids": [...]}`,
+		streamedNote,
 	)
 	if err := parseFlags(fs, args, 0); err != nil {
 		return err
@@ -65,34 +69,85 @@ func runTokenize(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	set, err := story.ReadJSON(*textsPath, story.ReadOptions{})
-	if err != nil {
-		return err
-	}
-	ids := set.IDs()
-	encs, err := enc.EncodeBatch(set.Texts(), opt)
-	if err != nil {
-		return err
-	}
-	if *maxLength > 0 && opt.Truncation != tokenize.NoTruncation {
-		// HF's tokenizer, asked to truncate below the special tokens'
-		// length, logs an error and returns the text untruncated; say so
-		// rather than print over-long output without a word.
-		for i, e := range encs {
-			if len(e.IDs) > *maxLength {
-				return fmt.Errorf("text %q: -max-length %d is too short to truncate to: %d tokens remain after %s truncation (the special tokens alone may need more)", ids[i], *maxLength, len(e.IDs), *truncation)
-			}
-		}
-	}
-	out := json.NewEncoder(stdout)
-	out.SetEscapeHTML(false)
-	for i, e := range encs {
-		line := tokenizeLine{ID: ids[i], Tokens: e.Tokens, InputIDs: e.IDs, AttentionMask: e.AttentionMask, TokenTypeIDs: e.TypeIDs}
-		if err := out.Encode(line); err != nil {
+	// The texts are encoded and printed a batch at a time. Padding to the
+	// longest text of the whole file needs that text first: a first pass
+	// finds it, and the second pads each batch to it by encoding it along
+	// (dropping its line), so the output is what one batch of every text
+	// gives.
+	var longest *string
+	if opt.Padding == tokenize.PadLongest {
+		if longest, err = longestText(enc, *textsPath, opt); err != nil {
 			return err
 		}
 	}
-	return nil
+	bw := bufio.NewWriterSize(stdout, 1<<16)
+	out := json.NewEncoder(bw)
+	out.SetEscapeHTML(false)
+	var encs []tokenize.Encoding
+	err = eachStoryBatch(*textsPath, func(batch []story.Story) error {
+		encs = slices.Grow(encs[:0], len(batch))[:len(batch)]
+		// The tokenizers are safe for concurrent use: each worker encodes
+		// a slice of the batch (padded to the file's longest text, which
+		// it encodes along, when -padding longest).
+		errs := make([]error, parallel.Workers(len(batch), 64))
+		parallel.Chunks(len(batch), 64, func(w, lo, hi int) {
+			texts := make([]string, 0, hi-lo+1)
+			for _, st := range batch[lo:hi] {
+				texts = append(texts, st.Text)
+			}
+			if longest != nil {
+				texts = append(texts, *longest)
+			}
+			var e []tokenize.Encoding
+			e, errs[w] = enc.EncodeBatch(texts, opt)
+			copy(encs[lo:hi], e)
+		})
+		for _, err := range errs {
+			if err != nil {
+				return err
+			}
+		}
+		for i, st := range batch {
+			e := encs[i]
+			if *maxLength > 0 && opt.Truncation != tokenize.NoTruncation && len(e.IDs) > *maxLength {
+				// HF's tokenizer, asked to truncate below the special
+				// tokens' length, logs an error and returns the text
+				// untruncated; say so rather than print over-long output
+				// without a word.
+				return fmt.Errorf("text %q: -max-length %d is too short to truncate to: %d tokens remain after %s truncation (the special tokens alone may need more)", st.ID, *maxLength, len(e.IDs), *truncation)
+			}
+			line := tokenizeLine{ID: st.ID, Tokens: e.Tokens, InputIDs: e.IDs, AttentionMask: e.AttentionMask, TokenTypeIDs: e.TypeIDs}
+			if err := out.Encode(line); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	return bw.Flush()
+}
+
+// longestText returns the text of the file whose encoding (truncated as opt
+// says, unpadded) is the longest, the first of them on a tie.
+func longestText(enc tokenize.Encoder, path string, opt tokenize.Options) (*string, error) {
+	opt.Padding = tokenize.NoPadding
+	var longest string
+	n := -1
+	err := eachStoryBatch(path, func(batch []story.Story) error {
+		for _, st := range batch {
+			e, err := enc.EncodeWith(st.Text, opt)
+			if err != nil {
+				return fmt.Errorf("text %q: %w", st.ID, err)
+			}
+			if e.Len() > n {
+				longest, n = st.Text, e.Len()
+			}
+		}
+		return nil
+	})
+	return &longest, err
 }
 
 func loadEncoder(family, dir, cleaner string) (tokenize.Encoder, error) {

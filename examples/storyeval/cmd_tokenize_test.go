@@ -3,6 +3,9 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -65,5 +68,67 @@ func TestTokenizeCommand(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	if code := runMain([]string{"tokenize", "-family", "gpt2", "-model", "x", "-texts", texts}, &stdout, &stderr); code != 1 || !strings.Contains(stderr.String(), `unknown -family "gpt2"`) {
 		t.Errorf("unknown family: exit %d, stderr %q", code, stderr.String())
+	}
+}
+
+// TestTokenizePadLongestAcrossBatches: the texts are encoded a batch at a
+// time, and -padding longest must still pad every line to the longest text
+// of the whole file (here in the second batch), each line being the
+// unpadded encoding followed by [PAD] (id 0, attention 0).
+func TestTokenizePadLongestAcrossBatches(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("{")
+	n := batchStories + 100
+	longest := batchStories + 50
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		text := "hello world"
+		if i == longest {
+			text = strings.Repeat("a long text ", 20)
+		}
+		fmt.Fprintf(&b, "%q: %q", fmt.Sprintf("t%d", i), text)
+	}
+	b.WriteString("}")
+	path := filepath.Join(t.TempDir(), "texts.json")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run := func(padding string) []tokenizeLine {
+		var stdout, stderr bytes.Buffer
+		if code := runMain([]string{"tokenize", "-family", "bert", "-model", "../../testdata/encoders/fixtures/tokenizers/bert", "-padding", padding, "-texts", path}, &stdout, &stderr); code != 0 {
+			t.Fatalf("-padding %s: exit %d: %s", padding, code, stderr.String())
+		}
+		var lines []tokenizeLine
+		dec := json.NewDecoder(&stdout)
+		for dec.More() {
+			var l tokenizeLine
+			if err := dec.Decode(&l); err != nil {
+				t.Fatal(err)
+			}
+			lines = append(lines, l)
+		}
+		return lines
+	}
+	plain, padded := run("none"), run("longest")
+	if len(plain) != n || len(padded) != n {
+		t.Fatalf("%d and %d lines, want %d", len(plain), len(padded), n)
+	}
+	width := len(plain[longest].InputIDs)
+	for i := range padded {
+		p, q := plain[i], padded[i]
+		k := len(p.InputIDs)
+		if len(q.InputIDs) != width || !reflect.DeepEqual(q.InputIDs[:k], p.InputIDs) {
+			t.Fatalf("line %d: %v, want %v padded to %d", i, q.InputIDs, p.InputIDs, width)
+		}
+		for j := k; j < width; j++ {
+			if q.InputIDs[j] != 0 || q.AttentionMask[j] != 0 {
+				t.Fatalf("line %d: position %d is not padding: id %d, mask %d", i, j, q.InputIDs[j], q.AttentionMask[j])
+			}
+		}
+	}
+	if width <= len(plain[0].InputIDs) {
+		t.Fatalf("the longest text (%d ids) is not longer than the others (%d)", width, len(plain[0].InputIDs))
 	}
 }

@@ -1,9 +1,12 @@
 package main
 
 import (
+	"bufio"
 	"encoding/json"
 	"io"
+	"slices"
 
+	"github.com/storyeval/storyeval/internal/parallel"
 	"github.com/storyeval/storyeval/internal/sentences"
 	"github.com/storyeval/storyeval/internal/words"
 	"github.com/storyeval/storyeval/story"
@@ -32,6 +35,7 @@ func runTokens(args []string, stdout, stderr io.Writer) error {
 		"usage: storyeval tokens -stories FILE.json",
 		"\nPrints one JSON object per story, in the input's order:",
 		`{"id": ..., "sentences": nltk.sent_tokenize(story), "words": [nltk.word_tokenize(s) for s in sentences]}`,
+		streamedNote,
 	)
 	if err := parseFlags(fs, args, 0); err != nil {
 		return err
@@ -39,30 +43,46 @@ func runTokens(args []string, stdout, stderr io.Writer) error {
 	if err := requireFlags(fs, "stories"); err != nil {
 		return err
 	}
-	set, err := story.ReadJSON(*storiesPath, story.ReadOptions{})
+	// A batch of stories is split in parallel and printed before the next
+	// is read.
+	bw := bufio.NewWriterSize(stdout, 1<<16)
+	enc := json.NewEncoder(bw)
+	enc.SetEscapeHTML(false)
+	var lines []tokensLine
+	err := eachStoryBatch(*storiesPath, func(batch []story.Story) error {
+		lines = slices.Grow(lines[:0], len(batch))[:len(batch)]
+		parallel.Chunks(len(batch), 8, func(_, lo, hi int) {
+			for i := lo; i < hi; i++ {
+				lines[i] = storyTokens(batch[i])
+			}
+		})
+		for i := range lines {
+			if err := enc.Encode(lines[i]); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 	if err != nil {
 		return err
 	}
-	ids, texts := set.IDs(), set.Texts()
-	enc := json.NewEncoder(stdout)
-	enc.SetEscapeHTML(false)
-	for i, id := range ids {
-		line := tokensLine{ID: id, Sentences: sentences.Split(texts[i])}
-		if line.Sentences == nil {
-			line.Sentences = []string{} // [] rather than null for an empty story
-		}
-		line.Words = make([][]string, len(line.Sentences))
-		for i, s := range line.Sentences {
-			// word_tokenize re-splits each sentence with Punkt, as RoViST
-			// calls it.
-			line.Words[i] = words.Tokenize(s)
-			if line.Words[i] == nil {
-				line.Words[i] = []string{}
-			}
-		}
-		if err := enc.Encode(line); err != nil {
-			return err
+	return bw.Flush()
+}
+
+// storyTokens splits a story as RoViST does.
+func storyTokens(st story.Story) tokensLine {
+	line := tokensLine{ID: st.ID, Sentences: sentences.Split(st.Text)}
+	if line.Sentences == nil {
+		line.Sentences = []string{} // [] rather than null for an empty story
+	}
+	line.Words = make([][]string, len(line.Sentences))
+	for i, s := range line.Sentences {
+		// word_tokenize re-splits each sentence with Punkt, as RoViST
+		// calls it.
+		line.Words[i] = words.Tokenize(s)
+		if line.Words[i] == nil {
+			line.Words[i] = []string{}
 		}
 	}
-	return nil
+	return line
 }

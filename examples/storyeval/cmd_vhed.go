@@ -16,7 +16,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/storyeval/storyeval/correlation"
-	"github.com/storyeval/storyeval/internal/errquote"
+	"github.com/storyeval/storyeval/internal/errtext"
 	"github.com/storyeval/storyeval/vrank"
 )
 
@@ -483,7 +483,7 @@ func vhedReadScores(path string, pairs []vrank.VHEDPair) ([]vhedScoreColumn, err
 		h = strings.TrimSpace(h)
 		header[i] = h
 		if seen[h] {
-			return nil, fmt.Errorf("%s: column %s appears twice in the header", path, errquote.Quote(h))
+			return nil, fmt.Errorf("%s: column %s appears twice in the header", path, errtext.Quote(h))
 		}
 		seen[h] = true
 		switch h {
@@ -519,7 +519,7 @@ func vhedReadScores(path string, pairs []vrank.VHEDPair) ([]vhedScoreColumn, err
 		if keyed {
 			k := vrank.VHEDStoryKey{StoryID: strings.TrimSpace(rec[idCol]), Model: strings.TrimSpace(rec[modelCol])}
 			if prev, dup := keys[k]; dup {
-				return nil, fmt.Errorf("%s: row %d: story_id %s, model %s already scored in row %d", path, row, errquote.Quote(k.StoryID), errquote.Quote(k.Model), prev)
+				return nil, fmt.Errorf("%s: row %d: story_id %s, model %s already scored in row %d", path, row, errtext.Quote(k.StoryID), errtext.Quote(k.Model), prev)
 			}
 			keys[k] = row
 		}
@@ -527,7 +527,7 @@ func vhedReadScores(path string, pairs []vrank.VHEDPair) ([]vhedScoreColumn, err
 			field := strings.TrimSpace(rec[c])
 			v, err := strconv.ParseFloat(field, 64)
 			if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-				return nil, fmt.Errorf("%s: row %d, column %s: %s is not a finite number", path, row, errquote.Quote(header[c]), errquote.Quote(field))
+				return nil, fmt.Errorf("%s: row %d, column %s: %s is not a finite number", path, row, errtext.Quote(header[c]), errtext.Quote(field))
 			}
 			values[j] = append(values[j], v)
 		}
@@ -548,7 +548,7 @@ func vhedReadScores(path string, pairs []vrank.VHEDPair) ([]vhedScoreColumn, err
 		}
 		out[j].keyed = scores
 		if out[j].gaps, err = vrank.AssessGapsFromKeyedScores(pairs, scores); err != nil {
-			return nil, fmt.Errorf("%s: column %s: %w", path, errquote.Quote(header[c]), err)
+			return nil, fmt.Errorf("%s: column %s: %w", path, errtext.Quote(header[c]), err)
 		}
 	}
 	return out, nil
@@ -597,10 +597,10 @@ func vhedReadErrors(path string) ([]vhedErrorColumn, error) {
 		for j, c := range cols {
 			v, err := strconv.ParseBool(strings.TrimSpace(rec[c]))
 			if err != nil {
-				return nil, fmt.Errorf("%s: row %d, column %s: %s is not 0 or 1", path, row, errquote.Quote(out[j].name), errquote.Quote(rec[c]))
+				return nil, fmt.Errorf("%s: row %d, column %s: %s is not 0 or 1", path, row, errtext.Quote(out[j].name), errtext.Quote(rec[c]))
 			}
 			if _, dup := out[j].labels[k]; dup {
-				return nil, fmt.Errorf("%s: row %d: story_id %s, model %s labelled twice", path, row, errquote.Quote(k.StoryID), errquote.Quote(k.Model))
+				return nil, fmt.Errorf("%s: row %d: story_id %s, model %s labelled twice", path, row, errtext.Quote(k.StoryID), errtext.Quote(k.Model))
 			}
 			out[j].labels[k] = v
 		}
@@ -629,7 +629,7 @@ func vhedReadRefs(path string) (map[string][]string, error) {
 		}
 		for i, r := range rs {
 			if strings.TrimSpace(r) == "" {
-				return nil, fmt.Errorf("%s: %s: reference %d is empty", path, errquote.Quote(seq), i)
+				return nil, fmt.Errorf("%s: %s: reference %d is empty", path, errtext.Quote(seq), i)
 			}
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/storyeval/storyeval/vrank"
+	vranktrain "github.com/storyeval/storyeval/vrank/train"
 )
 
 func init() {
@@ -26,8 +27,12 @@ func runVrank(args []string, stdout, stderr io.Writer) error {
 
 // vrankTrainOutput is what vrank train prints: one entry per epoch.
 type vrankTrainOutput struct {
-	Model  string             `json:"model"`
-	Epochs []vrankEpochOutput `json:"epochs"`
+	// Model is -out, where the best epoch's model was saved.
+	Model string `json:"model"`
+	// BestEpoch is the epoch of highest validation accuracy (absent
+	// without validation pairs, when Model is the last epoch's).
+	BestEpoch int                `json:"best_epoch,omitempty"`
+	Epochs    []vrankEpochOutput `json:"epochs"`
 }
 
 type vrankEpochOutput struct {
@@ -44,11 +49,11 @@ func runVrankTrain(args []string, stdout, stderr io.Writer) error {
 	valPath := fs.String("val-csv", "", "validation pairs in the same format (default: a seeded share of -csv, see -val-fraction)")
 	encoder := fs.String("encoder", "", "pretrained BERT/SimCSE model folder to start from, e.g. sup-simcse-bert-base-uncased")
 	tf := addTrainFlags(fs, trainDefaults{epochs: 30, batch: 32, lr: 2e-5, valFraction: 0.1, seed: 7777, item: "pairs",
-		outHelp:         "folder to write the trained model to (required)",
+		outHelp:         "folder to write the trained model to, the epoch of highest validation accuracy (required)",
 		seedHelp:        "seed of the validation split, shuffling, dropout and the new head",
 		valFractionHelp: "share of -csv held out for validation when no -val-csv is given (0: none)"})
 	dropout := fs.Float64("dropout", 0.1, "dropout on the CLS feature during training (0: none)")
-	encDropout := fs.Float64("encoder-dropout", 0, "dropout inside the encoder during training, as BERT's hidden and attention dropout (0: none; BERT configs use 0.1)")
+	encDropout := fs.Float64("encoder-dropout", 0.1, "dropout inside the encoder during training, BERT's hidden and attention dropout in train mode as the paper fine-tuned (0: none)")
 	noAugment := fs.Bool("no-augment", false, "do not add each pair swapped with the negated gap")
 	feature := fs.String("feature", "cls", "head input: cls (raw CLS state) or pooler (BERT's pooler output)")
 	encoding := fs.String("encoding", "joined", "pair input: joined (\"story1 [SEP] story2\", token types 0) or pair (standard pair encoding)")
@@ -63,17 +68,17 @@ func runVrankTrain(args []string, stdout, stderr io.Writer) error {
 		fs.Usage()
 		return errors.New("give -csv, -out and exactly one of -encoder or -resume")
 	}
-	train, err := vrank.ReadTrainPairsFile(*csvPath)
+	train, err := vranktrain.ReadPairsFile(*csvPath)
 	if err != nil {
 		return err
 	}
-	var val []vrank.TrainPair
+	var val []vranktrain.Pair
 	if *valPath != "" {
-		if val, err = vrank.ReadTrainPairsFile(*valPath); err != nil {
+		if val, err = vranktrain.ReadPairsFile(*valPath); err != nil {
 			return err
 		}
 	}
-	opts := vrank.TrainOptions{Epochs: *tf.epochs, BatchSize: *tf.batch, LearningRate: *tf.lr, Dropout: *dropout, NoDropout: *dropout == 0, EncoderDropout: *encDropout,
+	opts := vranktrain.Options{Epochs: *tf.epochs, BatchSize: *tf.batch, LearningRate: *tf.lr, Dropout: *dropout, NoDropout: *dropout == 0, EncoderDropout: *encDropout, NoEncoderDropout: *encDropout == 0,
 		NoAugment: *noAugment, Seed: *tf.seed, ValidationFraction: *tf.valFraction, CheckpointDir: *tf.checkpoints}
 	if *tf.valFraction == 0 {
 		opts.ValidationFraction = -1
@@ -81,9 +86,9 @@ func runVrankTrain(args []string, stdout, stderr io.Writer) error {
 	if *tf.epochs <= 0 || *tf.batch <= 0 || *tf.lr <= 0 {
 		return errors.New("-epochs, -batch and -lr must be positive")
 	}
-	var tr *vrank.Trainer
+	var tr *vranktrain.Trainer
 	if *tf.resume != "" {
-		tr, err = vrank.ResumeTrainer(*tf.resume, opts)
+		tr, err = vranktrain.ResumeTrainer(*tf.resume, opts)
 	} else {
 		cfg := vrank.Config{}
 		switch *feature {
@@ -102,7 +107,7 @@ func runVrankTrain(args []string, stdout, stderr io.Writer) error {
 		}
 		var m *vrank.Model
 		if m, err = vrank.NewFromEncoder(*encoder, cfg, *tf.seed); err == nil {
-			tr, err = vrank.NewTrainer(m, opts)
+			tr, err = vranktrain.NewTrainer(m, opts)
 		}
 	}
 	if err != nil {
@@ -113,11 +118,11 @@ func runVrankTrain(args []string, stdout, stderr io.Writer) error {
 	if !*noAugment {
 		perEpoch *= 2
 	}
-	var hist []vrank.EpochResult
+	var hist []vranktrain.EpochResult
 	ctx, stop := interruptContext()
 	defer stop()
 	err = runTraining(stderr, perEpoch*max(0, *tf.epochs-tr.Epoch()), "pairs", func(bar *epochBar) (err error) {
-		tr.SetProgress(func(p vrank.Progress) {
+		tr.SetProgress(func(p vranktrain.Progress) {
 			if bar.step(p.Done, p.Total) {
 				fmt.Fprintf(stderr, "epoch %d/%d: train loss %.5g, %.1f pairs/s\n", p.Epoch, p.Epochs, p.Loss, p.ExamplesPerSecond)
 			}
@@ -128,7 +133,9 @@ func runVrankTrain(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	m, err := tr.Model()
+	// The output is the epoch of highest validation accuracy, as the paper
+	// keeps (the last epoch without validation pairs).
+	m, err := tr.BestModel()
 	if err != nil {
 		return err
 	}
@@ -136,6 +143,9 @@ func runVrankTrain(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	res := vrankTrainOutput{Model: *tf.out}
+	if best, ok := tr.Best(); ok {
+		res.BestEpoch = best.Epoch
+	}
 	for _, h := range hist {
 		res.Epochs = append(res.Epochs, vrankEpochOutput{Epoch: h.Epoch, TrainLoss: Float(h.TrainLoss),
 			ValidationLoss: Float(h.ValidationLoss), ValidationAccuracy: Float(h.ValidationAccuracy), Checkpoint: h.Checkpoint})

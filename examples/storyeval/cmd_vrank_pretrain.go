@@ -6,7 +6,7 @@ import (
 	"io"
 
 	"github.com/storyeval/storyeval/story"
-	"github.com/storyeval/storyeval/vrank"
+	vranktrain "github.com/storyeval/storyeval/vrank/train"
 )
 
 // vrankPretrainOutput is what vrank pretrain prints: one entry per epoch,
@@ -53,25 +53,25 @@ func runVrankPretrain(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	opts := vrank.PretrainOptions{Epochs: *tf.epochs, BatchSize: *tf.batch, LearningRate: *tf.lr, MaskProbability: *maskProb, MaxLength: *maxLength,
+	opts := vranktrain.PretrainOptions{Epochs: *tf.epochs, BatchSize: *tf.batch, LearningRate: *tf.lr, MaskProbability: *maskProb, MaxLength: *maxLength,
 		Dropout: *dropout, NoDropout: *dropout == 0, Seed: *tf.seed, ValidationFraction: *tf.valFraction, CheckpointDir: *tf.checkpoints}
 	if *tf.valFraction == 0 {
 		opts.ValidationFraction = -1
 	}
-	var pt *vrank.Pretrainer
+	var pt *vranktrain.Pretrainer
 	if *tf.resume != "" {
-		pt, err = vrank.ResumePretrainer(*tf.resume, opts)
+		pt, err = vranktrain.ResumePretrainer(*tf.resume, opts)
 	} else {
-		pt, err = vrank.NewPretrainer(*encoder, opts)
+		pt, err = vranktrain.NewPretrainer(*encoder, opts)
 	}
 	if err != nil {
 		return err
 	}
-	var hist []vrank.PretrainEpoch
+	var hist []vranktrain.PretrainEpoch
 	ctx, stop := interruptContext()
 	defer stop()
 	err = runTraining(stderr, tf.perEpoch(len(train), val != nil)*max(0, *tf.epochs-pt.Epoch()), "texts", func(bar *epochBar) (err error) {
-		pt.SetProgress(func(p vrank.PretrainProgress) { bar.stepEpoch(p.Epoch, p.Epochs, p.Done, p.Total, p.Loss) })
+		pt.SetProgress(func(p vranktrain.PretrainProgress) { bar.stepEpoch(p.Epoch, p.Epochs, p.Done, p.Total, p.Loss) })
 		hist, err = pt.Train(ctx, train, val)
 		return err
 	})

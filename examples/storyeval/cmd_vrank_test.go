@@ -8,6 +8,7 @@ import (
 	"math/rand"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -104,6 +105,20 @@ func TestVrankTrainThenPredict(t *testing.T) {
 	if err := json.Unmarshal(stdout.Bytes(), &res); err != nil || len(res.Epochs) != 3 {
 		t.Fatalf("resume output %s (%v)", stdout.String(), err)
 	}
+	// -out is the epoch of highest validation accuracy (the earliest of
+	// equal ones), whose checkpoint is kept beside the last.
+	best := res.Epochs[0]
+	for _, e := range res.Epochs {
+		if e.ValidationAccuracy > best.ValidationAccuracy {
+			best = e
+		}
+	}
+	if res.BestEpoch != best.Epoch {
+		t.Errorf("best_epoch %d, want %d of %+v", res.BestEpoch, best.Epoch, res.Epochs)
+	}
+	if err := sameVrankPredictions(t, out, filepath.Join(ckpt, fmt.Sprintf("epoch-%03d", best.Epoch)), testCSV); err != nil {
+		t.Errorf("-out and the best epoch's checkpoint: %v", err)
+	}
 
 	stdout.Reset()
 	if code := runMain([]string{"vrank", "predict", "-model", out, "-csv", testCSV}, &stdout, &stderr); code != 0 {
@@ -156,4 +171,25 @@ func TestVrankBadInput(t *testing.T) {
 	if !strings.Contains(stderr.String(), "row 2, column label") {
 		t.Errorf("bad label: %q", stderr.String())
 	}
+}
+
+// sameVrankPredictions reports whether the Vrank models of two folders
+// predict the same gaps for the pairs of csvPath.
+func sameVrankPredictions(t *testing.T, a, b, csvPath string) error {
+	t.Helper()
+	s1, s2 := vrankTestPairs(t, csvPath)
+	var preds [2][]float64
+	for i, dir := range []string{a, b} {
+		m, err := vrank.Load(dir)
+		if err != nil {
+			return err
+		}
+		if preds[i], err = m.Predict(t.Context(), s1, s2); err != nil {
+			return err
+		}
+	}
+	if !slices.Equal(preds[0], preds[1]) {
+		return fmt.Errorf("%s predicts %v, %s %v", a, preds[0], b, preds[1])
+	}
+	return nil
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"bytes"
-	"encoding/csv"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -147,93 +146,22 @@ type scoreTable struct {
 // {metric: value}}}, members in input order) or as CSV (header id,metrics…,
 // one row per item, then the corpus row with an empty id).
 func (t *scoreTable) write(w io.Writer, format string) error {
-	bw := bufio.NewWriterSize(w, 1<<16)
-	var err error
-	if format == formatCSV {
-		err = t.writeCSV(bw)
-	} else {
-		err = t.writeJSON(bw)
-	}
+	tw, err := newTableWriter(w, format, t.metrics, t.corpus)
 	if err != nil {
 		return err
 	}
-	return bw.Flush()
-}
-
-func (t *scoreTable) writeCSV(w io.Writer) error {
-	cw := csv.NewWriter(w)
-	row := append([]string{"id"}, t.metrics...)
-	if err := cw.Write(row); err != nil {
-		return err
-	}
 	for i, id := range t.ids {
-		row = append(row[:0], id)
-		for _, v := range t.items[i] {
-			row = append(row, formatFloat(v))
-		}
-		if err := cw.Write(row); err != nil {
+		if err := tw.add(id, t.items[i]); err != nil {
 			return err
 		}
 	}
-	if t.corpus != nil {
-		row = append(row[:0], "")
-		for _, v := range t.corpus {
-			row = append(row, formatFloat(v))
-		}
-		if err := cw.Write(row); err != nil {
-			return err
-		}
-	}
-	cw.Flush()
-	return cw.Error()
-}
-
-func (t *scoreTable) writeJSON(w *bufio.Writer) error {
-	var buf []byte
-	buf = append(buf, "{\n"...)
-	if t.corpus != nil {
-		buf = append(buf, `  "corpus": `...)
-		buf = t.appendMetrics(buf, t.corpus, "  ")
-		buf = append(buf, ",\n"...)
-	}
-	buf = append(buf, `  "items": {`...)
-	for i, id := range t.ids {
-		if i > 0 {
-			buf = append(buf, ',')
-		}
-		buf = append(buf, "\n    "...)
-		buf = appendJSONString(buf, id)
-		buf = append(buf, ": "...)
-		buf = t.appendMetrics(buf, t.items[i], "    ")
-		if len(buf) > 1<<15 {
-			if _, err := w.Write(buf); err != nil {
-				return err
-			}
-			buf = buf[:0]
-		}
-	}
-	if len(t.ids) > 0 {
-		buf = append(buf, "\n  "...)
-	}
-	buf = append(buf, '}')
-	if t.extraJSON != nil {
-		if _, err := w.Write(buf); err != nil {
-			return err
-		}
-		buf = buf[:0]
-		if err := t.extraJSON(w); err != nil {
-			return err
-		}
-	}
-	buf = append(buf, "\n}\n"...)
-	_, err := w.Write(buf)
-	return err
+	return tw.close(t.extraJSON)
 }
 
 // appendMetrics appends {"metric": value, ...} indented under indent.
-func (t *scoreTable) appendMetrics(buf []byte, values []float64, indent string) []byte {
+func appendMetrics(buf []byte, metrics []string, values []float64, indent string) []byte {
 	buf = append(buf, '{')
-	for m, name := range t.metrics {
+	for m, name := range metrics {
 		if m > 0 {
 			buf = append(buf, ',')
 		}

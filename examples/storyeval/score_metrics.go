@@ -205,14 +205,21 @@ func scoreNR(_ context.Context, s *story.Suite, system string, _ scoreConfig) ([
 	for i, seq := range s.All() {
 		texts[i] = seq.Stories[system]
 	}
-	results, errs := rovist.NonRedundancyAll(texts, rovist.NROptions{})
 	col := newColumn("RoViST-NR", system, len(texts))
-	for i, r := range results {
-		if errs[i] != nil {
-			return nil, fmt.Errorf("RoViST-NR of %q: %w", s.At(i).ID, errs[i])
+	errs := make([]error, len(texts))
+	// Each story's note is made while its pair scores are at hand, so
+	// that no more than one story's pairs per goroutine are kept.
+	rovist.NonRedundancyEach(texts, rovist.NROptions{}, func(i int, r *rovist.NRResult, err error) {
+		errs[i] = err
+		if err == nil {
+			col.Scores[system][i] = r.Score
+			col.Notes[system][i] = nrNote(*r)
 		}
-		col.Scores[system][i] = r.Score
-		col.Notes[system][i] = nrNote(r)
+	})
+	for i, err := range errs {
+		if err != nil {
+			return nil, fmt.Errorf("RoViST-NR of %q: %w", s.At(i).ID, err)
+		}
 	}
 	return []scoreColumn{col}, nil
 }

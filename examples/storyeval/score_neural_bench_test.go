@@ -13,7 +13,7 @@ import (
 
 	"github.com/storyeval/storyeval/encoders"
 	"github.com/storyeval/storyeval/encoders/tokenize"
-	"github.com/storyeval/storyeval/rovist"
+	rovisttrain "github.com/storyeval/storyeval/rovist/train"
 	"github.com/storyeval/storyeval/story"
 )
 
@@ -41,7 +41,7 @@ func BenchmarkScoreCoherenceVsCommand(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	tr, err := rovist.NewRandomCoherenceTrainer(cfg, tok, map[string][]byte{"config.json": cfgJSON, "spiece.model": spiece}, rovist.CoherenceTrainOptions{Seed: 1})
+	tr, err := rovisttrain.NewRandomCoherenceTrainer(cfg, tok, map[string][]byte{"config.json": cfgJSON, "spiece.model": spiece}, rovisttrain.CoherenceTrainOptions{Seed: 1})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -55,7 +55,7 @@ func BenchmarkScoreCoherenceVsCommand(b *testing.B) {
 		b.Fatal(err)
 	}
 	for link, target := range map[string]string{
-		"rovist/sop_model_epoch4.safetensors": filepath.Join(modelDir, rovist.CoherenceWeightsFile),
+		"rovist/sop_model_epoch4.safetensors": filepath.Join(modelDir, rovisttrain.CoherenceWeightsFile),
 		"rovist/albert-large-v1":              modelDir,
 	} {
 		if err := os.Symlink(target, filepath.Join(models, filepath.FromSlash(link))); err != nil {
@@ -88,7 +88,7 @@ func BenchmarkScoreCoherenceVsCommand(b *testing.B) {
 	storiesPath := write("stories.json", texts)
 	suitePath := write("suite.json", map[string]any{"sequences": seqs})
 	compareWithCommand(b, n, 0,
-		[][]string{{"rovist", "-stories", storiesPath, "-coherence-model", filepath.Join(modelDir, rovist.CoherenceWeightsFile), "-albert", modelDir, "-metrics", "c"}},
+		[][]string{{"rovist", "-stories", storiesPath, "-coherence-model", filepath.Join(modelDir, rovisttrain.CoherenceWeightsFile), "-albert", modelDir, "-metrics", "c"}},
 		[]string{"score", "-in", suitePath, "-models", models, "-metrics", "c", "-out", filepath.Join(dir, "out"), "-resamples", "100", "-rounds", "100"})
 }
 

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+
+	"github.com/storyeval/storyeval/internal/atomicfile"
 )
 
 // scoresCSV renders scores.csv: a header id,system,<metric>…, then one row
@@ -60,40 +62,27 @@ func writeScoreOutputs(dir string, run *scoreRun) error {
 		name string
 		data []byte
 	}{{"scores.csv", csvData}, {"summary.json", summary.Bytes()}, {"report.html", report}}
-	var temps []string
+	// All three are written to temporary files first and renamed only
+	// then, so a failure while writing replaces none of them.
+	var pending []*atomicfile.File
 	defer func() {
-		for _, t := range temps {
-			os.Remove(t) // no-op once renamed
+		for _, f := range pending {
+			f.Abort() // no-op once committed
 		}
 	}()
 	for _, f := range files {
-		tmp, err := os.CreateTemp(dir, "."+f.name+".*")
+		af, err := atomicfile.Create(filepath.Join(dir, f.name))
 		if err != nil {
 			return err
 		}
-		temps = append(temps, tmp.Name())
-		if err := tmp.Chmod(0o644); err != nil { // CreateTemp makes files private
-			tmp.Close()
-			return err
-		}
-		_, werr := tmp.Write(f.data)
-		cerr := tmp.Close()
-		if werr != nil || cerr != nil {
-			return fmt.Errorf("writing %s: %v", filepath.Join(dir, f.name), firstErr(werr, cerr))
+		pending = append(pending, af)
+		if _, err := af.Write(f.data); err != nil {
+			return fmt.Errorf("writing %s: %w", af.Name(), err)
 		}
 	}
-	for i, f := range files {
-		if err := os.Rename(temps[i], filepath.Join(dir, f.name)); err != nil {
+	for _, af := range pending {
+		if err := af.Commit(); err != nil {
 			return err
-		}
-	}
-	return nil
-}
-
-func firstErr(errs ...error) error {
-	for _, e := range errs {
-		if e != nil {
-			return e
 		}
 	}
 	return nil

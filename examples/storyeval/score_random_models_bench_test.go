@@ -15,6 +15,7 @@ import (
 	"slices"
 	"testing"
 
+	encrandmodel "github.com/storyeval/storyeval/encoders/randmodel"
 	"github.com/storyeval/storyeval/internal/randmodel"
 	"github.com/storyeval/storyeval/rovist"
 	"github.com/storyeval/storyeval/story"
@@ -39,12 +40,12 @@ func writeJSONFile(b *testing.B, path string, v any) string {
 // that goes with it.
 func writeRandomRoViSTVG(b *testing.B, dir string) (checkpoint, vitDir string) {
 	b.Helper()
-	cfg := randmodel.ViTB16In21k()
+	cfg := encrandmodel.ViTB16In21k()
 	vitDir = mkdir(b, filepath.Join(dir, "vit-base-patch16-224-in21k"))
 	writeJSONFile(b, filepath.Join(vitDir, "config.json"), cfg)
-	writeJSONFile(b, filepath.Join(vitDir, "preprocessor_config.json"), randmodel.ViTIn21kPreprocessor())
+	writeJSONFile(b, filepath.Join(vitDir, "preprocessor_config.json"), encrandmodel.ViTIn21kPreprocessor())
 	checkpoint = filepath.Join(dir, "r2p_model_epoch2.safetensors")
-	if err := randmodel.WriteSafetensors(checkpoint, randmodel.RoViSTVGParams(cfg), 1); err != nil {
+	if err := encrandmodel.WriteSafetensors(checkpoint, encrandmodel.RoViSTVGParams(cfg), 1); err != nil {
 		b.Fatal(err)
 	}
 	return checkpoint, vitDir
@@ -56,7 +57,7 @@ func writeRandomRoViSTVG(b *testing.B, dir string) (checkpoint, vitDir string) {
 // next to them, so that dir is a complete CLIP folder.
 func writeRandomCLIP(b *testing.B, dir string) {
 	b.Helper()
-	if err := randmodel.WriteCLIP(dir, randmodel.CLIPB32(), 1); err != nil {
+	if err := encrandmodel.WriteCLIP(dir, encrandmodel.CLIPB32(), 1); err != nil {
 		b.Fatal(err)
 	}
 	tokDir, err := filepath.Abs(filepath.Join("..", "..", "testdata", "encoders", "fixtures", "tokenizers", "clip_full"))

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -85,6 +86,9 @@ type processRun struct {
 	stdout, stderr []byte
 	wall           time.Duration
 	peakRSS        int64 // bytes; 0 where /proc is missing
+	// maxRSS is the child's ru_maxrss from wait4, in bytes: an upper bound
+	// only, since it includes the test binary's peak (see peakEnv).
+	maxRSS int64
 }
 
 // runProcess runs "storyeval args..." as a child process with the given
@@ -108,5 +112,8 @@ func runProcess(t testing.TB, env []string, args ...string) processRun {
 	}
 	r.code = cmd.ProcessState.ExitCode()
 	r.peakRSS = readPeakRSS(peakFile)
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		r.maxRSS = ru.Maxrss << 10
+	}
 	return r
 }

@@ -11,39 +11,16 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 )
 
-// largeInputBytes is the size of the generated inputs of issue 24's
-// large-input cases, and largeASLimit the address-space limit the
-// commands run under.
-const (
-	largeInputBytes = 200 << 20
-	largeASLimit    = 4 << 30
-)
-
-// runUnderASLimit runs "storyeval args..." as a child process whose
-// address space is limited to limit bytes (sh's ulimit -v, which exec
-// keeps), measuring its peak RSS as runProcess does.
-func runUnderASLimit(t *testing.T, limit int64, args ...string) processRun {
+// runUnderASLimit runs "storyeval args..." as runLimitedTo does, its
+// standard output kept in memory.
+func runUnderASLimit(t *testing.T, args ...string) processRun {
 	t.Helper()
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	peakFile := filepath.Join(t.TempDir(), "peak")
-	script := fmt.Sprintf(`ulimit -v %d && exec "$0" "$@"`, limit>>10)
-	cmd := exec.Command("sh", append([]string{"-c", script, exe}, args...)...)
-	cmd.Env = append(os.Environ(), mainEnv+"=1", peakEnv+"="+peakFile)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	start := time.Now()
-	err = cmd.Run()
-	if cmd.ProcessState == nil {
-		t.Fatalf("storyeval %q did not run: %v", args, err)
-	}
-	return processRun{code: cmd.ProcessState.ExitCode(), stdout: stdout.Bytes(), stderr: stderr.Bytes(),
-		wall: time.Since(start), peakRSS: readPeakRSS(peakFile)}
+	var stdout bytes.Buffer
+	r := runLimitedTo(t, &stdout, args...)
+	r.stdout = stdout.Bytes()
+	return r
 }
 
 // writeLargeVHED writes a VHED CSV of at least size bytes and returns the
@@ -152,7 +129,7 @@ func TestVHEDLargeInputs(t *testing.T) {
 		for _, scorer := range [][]string{{"-scores", gapsPath}, {"-metrics", "bleu"}} {
 			t.Logf("vhed assess %s", strings.Join(scorer, " "))
 			args := append([]string{"vhed", "assess", "-csv", csvPath, "-bootstrap", "0"}, scorer...)
-			r := runUnderASLimit(t, largeASLimit, args...)
+			r := runUnderASLimit(t, args...)
 			checkLargeRun(t, r, st.Size(), func(out []byte) error {
 				var v vhedTestJSON
 				if err := json.Unmarshal(out, &v); err != nil {
@@ -170,7 +147,7 @@ func TestVHEDLargeInputs(t *testing.T) {
 		csvPath := filepath.Join(dir, "long.csv")
 		rows := writeLargeVHED(t, csvPath, largeInputBytes, 20000, rng)
 		st, _ := os.Stat(csvPath)
-		r := runUnderASLimit(t, largeASLimit, "vrank", "predict", "-model", vrankTestModel, "-csv", csvPath)
+		r := runUnderASLimit(t, "vrank", "predict", "-model", vrankTestModel, "-csv", csvPath)
 		checkLargeRun(t, r, st.Size(), func(out []byte) error {
 			var preds []struct {
 				Pair int      `json:"pair"`

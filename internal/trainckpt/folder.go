@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -82,9 +83,16 @@ func Latest(dir string) (string, bool) {
 	return filepath.Join(dir, all[len(all)-1]), true
 }
 
-// Prune removes root's oldest epoch folders until at most keep remain.
-func Prune(root string, keep int) {
-	all := List(root)
+// Prune removes root's oldest epoch folders until at most keep remain,
+// besides the epochs of spare (e.g. the best validation epoch's), which are
+// never removed nor counted.
+func Prune(root string, keep int, spare ...int) {
+	var all []string
+	for _, name := range List(root) {
+		if !slices.ContainsFunc(spare, func(e int) bool { return filepath.Base(EpochDir(root, e)) == name }) {
+			all = append(all, name)
+		}
+	}
 	for len(all) > keep {
 		os.RemoveAll(filepath.Join(root, all[0]))
 		all = all[1:]

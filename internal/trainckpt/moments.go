@@ -3,9 +3,7 @@ package trainckpt
 import (
 	"fmt"
 	"path/filepath"
-	"slices"
 
-	"github.com/storyeval/storyeval/encoders/checkpoint"
 	"github.com/storyeval/storyeval/internal/safetensors"
 )
 
@@ -38,11 +36,20 @@ func WriteMoments(dir string, moments []Moment) error {
 	return safetensors.WriteFile(filepath.Join(dir, OptimizerFile), ts, map[string]string{"optimizer": "torch.optim.Adam"})
 }
 
-// ReadMoments fills each moment's M and V from dir/OptimizerFile; every
-// tensor must be there with the moment's shape.
-func ReadMoments(dir string, moments []Moment) error {
+// TensorFile is an opened safetensors file as ReadMoments reads it;
+// encoders/checkpoint's *State is one. Taking it as an interface keeps this
+// package below encoders, with no reader of its own.
+type TensorFile interface {
+	Has(name string) bool
+	ReadFloat32(name string, dst []float32) error
+	Close() error
+}
+
+// ReadMoments fills each moment's M and V from dir/OptimizerFile, opened
+// with open; every tensor must be there with the moment's element count.
+func ReadMoments(dir string, moments []Moment, open func(path string) (TensorFile, error)) error {
 	path := filepath.Join(dir, OptimizerFile)
-	ck, err := checkpoint.Open(path)
+	ck, err := open(path)
 	if err != nil {
 		return err
 	}
@@ -52,8 +59,7 @@ func ReadMoments(dir string, moments []Moment) error {
 			name string
 			data []float32
 		}{{"m." + mo.Name, mo.M}, {"v." + mo.Name, mo.V}} {
-			info, ok := ck.Info(part.name)
-			if !ok || !slices.Equal(info.Shape, mo.Shape) {
+			if !ck.Has(part.name) {
 				return fmt.Errorf("%s: no tensor %q of shape %v", path, part.name, mo.Shape)
 			}
 			if err := ck.ReadFloat32(part.name, part.data); err != nil {

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/storyeval/storyeval/encoders/checkpoint"
 )
 
 func TestWriteFolderListLatestPrune(t *testing.T) {
@@ -55,6 +57,10 @@ func TestWriteFolderListLatestPrune(t *testing.T) {
 	if _, err := ReadLatest(t.TempDir(), "test training", &st); err == nil || !strings.Contains(err.Error(), "no test training checkpoint") {
 		t.Errorf("ReadLatest of an empty folder: %v", err)
 	}
+	Prune(root, 1, 1)
+	if got := List(root); !slices.Equal(got, []string{"epoch-001", "epoch-003"}) {
+		t.Errorf("after Prune(1, spare 1): %v", got)
+	}
 	Prune(root, 1)
 	if got := List(root); !slices.Equal(got, []string{"epoch-003"}) {
 		t.Errorf("after Prune(1): %v", got)
@@ -74,7 +80,7 @@ func TestMomentsRoundTrip(t *testing.T) {
 		{Name: "a.weight", Shape: []int{2, 2}, M: make([]float32, 4), V: make([]float32, 4)},
 		{Name: "b", Shape: []int{1}, M: make([]float32, 1), V: make([]float32, 1)},
 	}
-	if err := ReadMoments(dir, out); err != nil {
+	if err := ReadMoments(dir, out, openCheckpoint); err != nil {
 		t.Fatal(err)
 	}
 	for i := range in {
@@ -83,7 +89,7 @@ func TestMomentsRoundTrip(t *testing.T) {
 		}
 	}
 	bad := []Moment{{Name: "b", Shape: []int{2}, M: make([]float32, 2), V: make([]float32, 2)}}
-	if err := ReadMoments(dir, bad); err == nil || !strings.Contains(err.Error(), `"m.b"`) {
+	if err := ReadMoments(dir, bad, openCheckpoint); err == nil || !strings.Contains(err.Error(), `"m.b"`) {
 		t.Errorf("a shape mismatch gives %v, want an error naming m.b", err)
 	}
 }
@@ -129,7 +135,17 @@ func TestWriteEpochHoldsModelMomentsAndState(t *testing.T) {
 		}
 	}
 	back := []Moment{{Name: "w", Shape: []int{1}, M: make([]float32, 1), V: make([]float32, 1)}}
-	if err := ReadMoments(dir, back); err != nil || back[0].M[0] != 0.5 || back[0].V[0] != 0.25 {
+	if err := ReadMoments(dir, back, openCheckpoint); err != nil || back[0].M[0] != 0.5 || back[0].V[0] != 0.25 {
 		t.Errorf("moments read back %+v, %v", back[0], err)
 	}
+}
+
+// openCheckpoint opens a tensor file with encoders/checkpoint, as the
+// trainers do.
+func openCheckpoint(path string) (TensorFile, error) {
+	st, err := checkpoint.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	return st, nil
 }

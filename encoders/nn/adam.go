@@ -1,0 +1,62 @@
+package nn
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/storyeval/storyeval/internal/parallel"
+)
+
+// Adam is torch.optim.Adam (PyTorch 1.13, amsgrad off, maximize off) over a
+// list of float32 tensors. The caller owns the parameters, gradients and
+// the moment estimates m and v (tensors of the parameters' shapes, zero at
+// the start), so that it can save and restore them; Step counts the updates
+// made so far. The zero value needs LR, Beta1, Beta2 and Eps set.
+type Adam struct {
+	LR, Beta1, Beta2, Eps float64
+	// WeightDecay is torch's L2 penalty: the gradient gets WeightDecay·p
+	// added before the moments are updated (not AdamW's decoupled decay).
+	WeightDecay float64
+	Step        int
+}
+
+// Update applies one Adam step to every tensor params[i] with gradient
+// grads[i] and moments m[i], v[i]. It follows torch's _single_tensor_adam:
+// g += wd·p; m = β₁m + (1−β₁)g; v = β₂v + (1−β₂)g²;
+// p −= lr/(1−β₁ᵗ) · m / (√v/√(1−β₂ᵗ) + eps), with the tensor arithmetic in
+// float32 and the bias corrections in float64, as torch computes them.
+// grads is not modified.
+func (a *Adam) Update(params, grads, m, v [][]float32) error {
+	if len(grads) != len(params) || len(m) != len(params) || len(v) != len(params) {
+		return fmt.Errorf("nn: Adam.Update: %d parameters, %d gradients, %d and %d moments", len(params), len(grads), len(m), len(v))
+	}
+	for i, p := range params {
+		if len(grads[i]) != len(p) || len(m[i]) != len(p) || len(v[i]) != len(p) {
+			return fmt.Errorf("nn: Adam.Update: tensor %d has %d elements, its gradient %d, its moments %d and %d", i, len(p), len(grads[i]), len(m[i]), len(v[i]))
+		}
+	}
+	a.Step++
+	bc1 := 1 - math.Pow(a.Beta1, float64(a.Step))
+	bc2 := 1 - math.Pow(a.Beta2, float64(a.Step))
+	stepSize := float32(a.LR / bc1)
+	bc2Sqrt := float32(math.Sqrt(bc2))
+	b1, b2 := float32(a.Beta1), float32(a.Beta2)
+	c1, c2 := float32(1-a.Beta1), float32(1-a.Beta2)
+	eps, wd := float32(a.Eps), float32(a.WeightDecay)
+	for ti := range params {
+		pd, gd, md, vd := params[ti], grads[ti], m[ti], v[ti]
+		parallel.Chunks(len(pd), 1<<14, func(_, lo, hi int) {
+			for i := lo; i < hi; i++ {
+				gi := gd[i]
+				if wd != 0 {
+					gi += wd * pd[i]
+				}
+				md[i] = md[i]*b1 + gi*c1
+				vd[i] = vd[i]*b2 + c2*gi*gi
+				denom := float32(math.Sqrt(float64(vd[i])))/bc2Sqrt + eps
+				pd[i] -= stepSize * (md[i] / denom)
+			}
+		})
+	}
+	return nil
+}

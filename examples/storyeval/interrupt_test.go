@@ -1,0 +1,234 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/storyeval/storyeval/internal/safetensors"
+)
+
+// writeCaptionCorpus writes n JSONL corpus lines {"style", "caption",
+// "image"} over nStyles styles (captions of 5–19 words from a 10,000-word
+// Zipf vocabulary, a fifth of them style words), the shape of the StyleM
+// benchmark corpus, and returns the file's size.
+func writeCaptionCorpus(t testing.TB, path string, seed uint64, n, nStyles int) int64 {
+	t.Helper()
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := bufio.NewWriterSize(f, 1<<20)
+	rng := rand.New(rand.NewPCG(seed, 2))
+	zipf := rand.NewZipf(rng, 1.1, 2, 9999)
+	for i := 0; i < n; i++ {
+		k := rng.IntN(nStyles)
+		fmt.Fprintf(w, `{"style": "Style%d", "image": "%016x", "caption": "The`, k, rng.Uint64())
+		for j := 4 + rng.IntN(15); j > 0; j-- {
+			if rng.IntN(5) == 0 {
+				fmt.Fprintf(w, " s%dx%d", k, rng.IntN(60))
+			} else {
+				fmt.Fprintf(w, " w%d", zipf.Uint64())
+			}
+		}
+		w.WriteString([]string{".\"}\n", "!\"}\n", "?\"}\n"}[rng.IntN(3)])
+	}
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	st, err := f.Stat()
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	return st.Size()
+}
+
+// tempSize returns the size of the temporary file that atomicfile writes
+// for target (".NAME.tmp*" beside it), or -1 when there is none.
+func tempSize(target string) int64 {
+	matches, _ := filepath.Glob(filepath.Join(filepath.Dir(target), "."+filepath.Base(target)+".tmp*"))
+	if len(matches) == 0 {
+		return -1
+	}
+	st, err := os.Stat(matches[0])
+	if err != nil {
+		return -1
+	}
+	return st.Size()
+}
+
+// killDuringWrite runs "storyeval args..." as a child process points
+// times, each time killing it with SIGKILL (which no cleanup survives) once
+// the temporary file of watch holds i/points of want bytes (i = 0 …
+// points-1: from the first byte towards the end), and checks that watch
+// and the other files in keep still hold exactly what they held before. It
+// returns how many of the kills came while the temporary file was being
+// written (not before it was created or after the rename), which the
+// caller requires to be all of them.
+func killDuringWrite(t *testing.T, watch string, want int64, points int, keep []string, args ...string) int {
+	t.Helper()
+	keep = append([]string{watch}, keep...)
+	before := make([][]byte, len(keep))
+	for i, path := range keep {
+		var err error
+		if before[i], err = os.ReadFile(path); err != nil {
+			t.Fatal(err)
+		}
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	mid := 0
+	for i := 0; i < points; i++ {
+		threshold := want * int64(i) / int64(points)
+		cmd := exec.Command(exe, args...)
+		cmd.Env = append(os.Environ(), mainEnv+"=1")
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan struct{})
+		go func() { cmd.Wait(); close(done) }()
+		size := int64(-1)
+	poll:
+		for {
+			select {
+			case <-done:
+				break poll
+			default:
+			}
+			if size = tempSize(watch); size >= threshold {
+				cmd.Process.Signal(syscall.SIGKILL)
+				<-done
+				break
+			}
+			time.Sleep(50 * time.Microsecond)
+		}
+		if tempSize(watch) >= 0 {
+			mid++
+		}
+		for k, path := range keep {
+			after, err := os.ReadFile(path)
+			if err != nil || !bytes.Equal(after, before[k]) {
+				t.Fatalf("kill %d (temporary file at %d of %d bytes): %s changed (%d bytes, %v); stderr %s",
+					i, size, want, path, len(after), err, stderr.String())
+			}
+		}
+		t.Logf("kill %d: temporary file of %s at %d of %d bytes; %d files unchanged", i, filepath.Base(watch), size, want, len(keep))
+		for _, path := range keep {
+			matches, _ := filepath.Glob(filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+".tmp*"))
+			for _, m := range matches {
+				os.Remove(m)
+			}
+		}
+	}
+	return mid
+}
+
+// TestStylemBuildKilledMidWriteKeepsPreviousTable kills `stylem build -out`
+// at 10 points of the table's write; the previous table must read back
+// byte for byte every time (issue 24: os.Create used to leave a stub).
+func TestStylemBuildKilledMidWriteKeepsPreviousTable(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: builds 11 tables in child processes")
+	}
+	dir := t.TempDir()
+	table := filepath.Join(dir, "styles.tbl")
+	if r := runProcess(t, nil, "stylem", "build", "-in", "samples/stylem_corpus.jsonl", "-out", table); r.code != 0 {
+		t.Fatalf("stylem build: %s", r.stderr)
+	}
+	// A corpus whose table takes many buffered writes (about 10 MB).
+	corpus := filepath.Join(dir, "corpus.jsonl")
+	writeCaptionCorpus(t, corpus, 1, 40000, 215)
+	full := filepath.Join(dir, "full.tbl")
+	r := runProcess(t, nil, "stylem", "build", "-in", corpus, "-out", full)
+	if r.code != 0 {
+		t.Fatalf("stylem build: %s", r.stderr)
+	}
+	st, err := os.Stat(full)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if mid := killDuringWrite(t, table, st.Size(), 10, nil, "stylem", "build", "-in", corpus, "-out", table); mid != 10 {
+		t.Errorf("%d of 10 kills came while the table was being written, want all", mid)
+	}
+	// What is left still reads as a table.
+	r = runProcess(t, nil, "stylem", "score", "-table", table, "-in", "samples/stylem_captions.jsonl")
+	if r.code != 0 || !strings.Contains(string(r.stdout), "onlystyle") {
+		t.Fatalf("the kept table does not score: %s", r.stderr)
+	}
+}
+
+// TestScoreKilledMidWriteKeepsPreviousReport kills `score -out` while it
+// writes report.html (scores.csv and summary.json are written, still
+// under temporary names): the previous scores.csv, summary.json and
+// report.html must all be unchanged.
+func TestScoreKilledMidWriteKeepsPreviousReport(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: scores a suite in 4 child processes")
+	}
+	dir := t.TempDir()
+	out := filepath.Join(dir, "report")
+	if r := runProcess(t, nil, "score", "-demo", "-metrics", "nr", "-resamples", "10", "-rounds", "10", "-out", out); r.code != 0 {
+		t.Fatalf("score: %s", r.stderr)
+	}
+	// A suite large enough that its report takes many writes.
+	suite := filepath.Join(dir, "suite.json")
+	writeLargeSuite(t, suite, 4<<20)
+	args := []string{"score", "-in", suite, "-metrics", "nr", "-resamples", "10", "-rounds", "10", "-out"}
+	full := filepath.Join(dir, "full")
+	if r := runProcess(t, nil, append(args, full)...); r.code != 0 {
+		t.Fatalf("score: %s", r.stderr)
+	}
+	st, err := os.Stat(filepath.Join(full, "report.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	keep := []string{filepath.Join(out, "scores.csv"), filepath.Join(out, "summary.json")}
+	if mid := killDuringWrite(t, filepath.Join(out, "report.html"), st.Size(), 3, keep, append(args, out)...); mid != 3 {
+		t.Errorf("%d of 3 kills came while the report was being written, want all", mid)
+	}
+}
+
+// TestModelsConvertKilledMidWriteKeepsPreviousFile kills `models convert`
+// at 5 points of a 32 MB safetensors write: the previous file must be
+// unchanged.
+func TestModelsConvertKilledMidWriteKeepsPreviousFile(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: converts a 32 MB checkpoint in 6 child processes")
+	}
+	dir := t.TempDir()
+	small, big := filepath.Join(dir, "small.safetensors"), filepath.Join(dir, "big.safetensors")
+	weights := make([]float32, 8<<20)
+	for i := range weights {
+		weights[i] = float32(i%1000) / 7
+	}
+	if err := safetensors.WriteFile(small, []safetensors.Tensor{{Name: "w", Shape: []int{2}, F32: []float32{1, 2}}}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := safetensors.WriteFile(big, []safetensors.Tensor{{Name: "w", Shape: []int{len(weights)}, F32: weights}}, nil); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out.safetensors")
+	if r := runProcess(t, nil, "models", "convert", "-in", small, "-out", out); r.code != 0 {
+		t.Fatalf("models convert: %s", r.stderr)
+	}
+	st, err := os.Stat(big)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if mid := killDuringWrite(t, out, st.Size(), 5, nil, "models", "convert", "-in", big, "-out", out); mid != 5 {
+		t.Errorf("%d of 5 kills came while the file was being written, want all", mid)
+	}
+}
