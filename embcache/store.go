@@ -252,8 +252,9 @@ func (s *Store) Stats() (Stats, error) {
 	return st, nil
 }
 
-// Clear deletes every entry. The file keeps its size; later writes reuse
-// its pages.
+// Clear deletes every embedding (the remembered file digests of
+// DigestFile stay). The file keeps its size; later writes reuse its
+// pages.
 func (s *Store) Clear() error {
 	s.mu.Lock()
 	s.touched = map[Key]struct{}{}

@@ -258,3 +258,40 @@ func TestOpenRebuildsOtherVersionAndForeignFile(t *testing.T) {
 	}
 	expectRebuilt(t, foreign, "invalid database")
 }
+
+// TestStoreConcurrentGoroutines: goroutines writing and reading one Store
+// at once (run under -race in CI) leave every entry readable and intact.
+func TestStoreConcurrentGoroutines(t *testing.T) {
+	s := openT(t, filepath.Join(t.TempDir(), FileName), Options{})
+	defer s.Close()
+	const workers, each = 4, 30
+	errs := make(chan error, workers)
+	for w := range workers {
+		go func() {
+			for i := range each {
+				n := w*1000 + i
+				if err := s.Put(key(n), vec(n, 8)); err != nil {
+					errs <- err
+					return
+				}
+				if v, ok, err := s.Get(key(n)); err != nil || !ok || !bitsEqual(v, vec(n, 8)) {
+					errs <- fmt.Errorf("entry %d: ok %v err %v", n, ok, err)
+					return
+				}
+				if _, err := s.Stats(); err != nil {
+					errs <- err
+					return
+				}
+			}
+			errs <- nil
+		}()
+	}
+	for range workers {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	if st, _ := s.Stats(); st.Entries != workers*each || st.Hits != workers*each {
+		t.Fatalf("stats %+v, want %d entries and hits", st, workers*each)
+	}
+}
