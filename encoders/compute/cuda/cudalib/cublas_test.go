@@ -121,6 +121,9 @@ func TestArgsPacking(t *testing.T) {
 	var a Args
 	a.Ptr(0xdeadbeef00).Int(-2).Int64(-3).Uint64(1 << 63).Float32(1.5).Float64(-0.25)
 	want := []uint64{0xdeadbeef00, 0xfffffffe, math.MaxUint64 - 2, 1 << 63, uint64(math.Float32bits(1.5)), math.Float64bits(-0.25)}
+	if a.Kinds() != "pilufd" {
+		t.Errorf("kinds %q, want pilufd", a.Kinds())
+	}
 	if a.Len() != len(want) {
 		t.Fatalf("%d arguments, want %d", a.Len(), len(want))
 	}
@@ -130,7 +133,7 @@ func TestArgsPacking(t *testing.T) {
 		}
 	}
 	a.Reset()
-	if a.Len() != 0 {
+	if a.Len() != 0 || a.Kinds() != "" {
 		t.Errorf("Reset left %d arguments", a.Len())
 	}
 }

@@ -13,36 +13,46 @@ type Dim3 struct{ X, Y, Z uint32 }
 // cuLaunchKernel reads them: an array of pointers to the values. The zero
 // value is an empty list; an Args may be reused after Reset.
 type Args struct {
-	vals []uint64
+	vals  []uint64
+	kinds []byte
 }
 
 // Reset empties the list.
-func (a *Args) Reset() { a.vals = a.vals[:0] }
+func (a *Args) Reset() { a.vals, a.kinds = a.vals[:0], a.kinds[:0] }
 
 // Len returns the number of arguments.
 func (a *Args) Len() int { return len(a.vals) }
 
-// Ptr appends a device pointer (a T* parameter).
-func (a *Args) Ptr(p DevicePtr) *Args { a.vals = append(a.vals, uint64(p)); return a }
+// Kinds returns the C types of the arguments so far, one letter each:
+// p pointer, i int, l long long, u unsigned long long, f float, d double
+// (the letters of the kernel table, kernels.Param), so that a launcher can
+// check them against the kernel's parameters.
+func (a *Args) Kinds() string { return string(a.kinds) }
 
-// Int appends an int parameter (32 bits, the low half of the slot on a
-// little-endian machine).
-func (a *Args) Int(v int32) *Args { a.vals = append(a.vals, uint64(uint32(v))); return a }
-
-// Int64 appends a long long parameter.
-func (a *Args) Int64(v int64) *Args { a.vals = append(a.vals, uint64(v)); return a }
-
-// Uint64 appends an unsigned long long parameter.
-func (a *Args) Uint64(v uint64) *Args { a.vals = append(a.vals, v); return a }
-
-// Float32 appends a float parameter.
-func (a *Args) Float32(v float32) *Args {
-	a.vals = append(a.vals, uint64(math.Float32bits(v)))
+func (a *Args) add(kind byte, v uint64) *Args {
+	a.vals = append(a.vals, v)
+	a.kinds = append(a.kinds, kind)
 	return a
 }
 
+// Ptr appends a device pointer (a T* parameter).
+func (a *Args) Ptr(p DevicePtr) *Args { return a.add('p', uint64(p)) }
+
+// Int appends an int parameter (32 bits, the low half of the slot on a
+// little-endian machine).
+func (a *Args) Int(v int32) *Args { return a.add('i', uint64(uint32(v))) }
+
+// Int64 appends a long long parameter.
+func (a *Args) Int64(v int64) *Args { return a.add('l', uint64(v)) }
+
+// Uint64 appends an unsigned long long parameter.
+func (a *Args) Uint64(v uint64) *Args { return a.add('u', v) }
+
+// Float32 appends a float parameter.
+func (a *Args) Float32(v float32) *Args { return a.add('f', uint64(math.Float32bits(v))) }
+
 // Float64 appends a double parameter.
-func (a *Args) Float64(v float64) *Args { a.vals = append(a.vals, math.Float64bits(v)); return a }
+func (a *Args) Float64(v float64) *Args { return a.add('d', math.Float64bits(v)) }
 
 // Launch queues kernel f on stream s with args. The argument values and
 // the pointer array are pinned for the call, so that the driver may read
