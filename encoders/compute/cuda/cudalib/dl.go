@@ -15,37 +15,36 @@ type handle struct {
 	h    uintptr
 }
 
-// open dlopens the file f names (after its companion library from the same
-// folder, see companion), reporting what was rejected on the way when it
-// fails.
+// open dlopens the file f names, after its companion library from the
+// same folder (see companion). When no folder held the library, each of its
+// file names is left to the dynamic loader in turn (which resolves a
+// companion by itself).
 func open(f Found) (*handle, error) {
-	path := f.Path
-	if path == "" {
-		path = f.Library.FileNames()[0]
-	}
-	if c := companion(filepath.Base(path)); c != "" {
-		cp := c
-		if filepath.IsAbs(path) {
-			cp = filepath.Join(filepath.Dir(path), c)
+	if f.Path == "" {
+		for _, name := range f.Library.FileNames() {
+			if h, err := purego.Dlopen(name, purego.RTLD_NOW|purego.RTLD_GLOBAL); err == nil {
+				return &handle{lib: f.Library, path: name, h: h}, nil
+			}
 		}
+		return nil, notFound(f)
+	}
+	if c := companion(filepath.Base(f.Path)); c != "" {
+		cp := filepath.Join(filepath.Dir(f.Path), c)
 		// RTLD_GLOBAL so that the library's own dependency resolves to it.
 		if _, err := purego.Dlopen(cp, purego.RTLD_NOW|purego.RTLD_GLOBAL); err != nil {
-			return nil, fmt.Errorf("cuda: %s needs %s: %v", path, cp, err)
+			return nil, fmt.Errorf("cuda: %s needs %s: %v", f.Path, cp, err)
 		}
 	}
-	h, err := purego.Dlopen(path, purego.RTLD_NOW|purego.RTLD_GLOBAL)
+	h, err := purego.Dlopen(f.Path, purego.RTLD_NOW|purego.RTLD_GLOBAL)
 	if err != nil {
-		if f.Path == "" {
-			return nil, notFound(f, err)
-		}
-		return nil, fmt.Errorf("cuda: %s cannot be loaded: %v", path, err)
+		return nil, fmt.Errorf("cuda: %s cannot be loaded: %v", f.Path, err)
 	}
-	return &handle{lib: f.Library, path: path, h: h}, nil
+	return &handle{lib: f.Library, path: f.Path, h: h}, nil
 }
 
 // notFound is the error of a library that no folder held and the dynamic
 // loader did not know either.
-func notFound(f Found, err error) error {
+func notFound(f Found) error {
 	msg := fmt.Sprintf("cuda: %s not found (%s) in %s or by the dynamic loader",
 		f.Library, strings.Join(f.Library.FileNames(), ", "), EnvLibPath+", CUDA_HOME, CUDA_PATH and the system folders")
 	if len(f.Rejected) > 0 {
@@ -54,7 +53,6 @@ func notFound(f Found, err error) error {
 			msg += fmt.Sprintf(" and %d more", len(f.Rejected)-1)
 		}
 	}
-	_ = err // the loader's own message repeats the file name only
 	return fmt.Errorf("%s", msg)
 }
 

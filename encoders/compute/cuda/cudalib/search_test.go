@@ -113,7 +113,7 @@ func TestOpenErrorsAreOneLine(t *testing.T) {
 		{"cuBLAS without its cublasLt", func() error { _, err := OpenBLAS(Options{Paths: []string{noLt}}); return err },
 			[]string{"cuda: " + filepath.Join(noLt, "libcublas.so.12") + " needs " + filepath.Join(noLt, "libcublasLt.so.12")}},
 		{"found nowhere", func() error {
-			return notFound(Found{Library: Driver, Rejected: []string{text + ": not an ELF shared library", "x: y"}}, nil)
+			return notFound(Found{Library: Driver, Rejected: []string{text + ": not an ELF shared library", "x: y"}})
 		}, []string{"cuda: CUDA driver not found (libcuda.so.1) in " + EnvLibPath, "rejected " + text + ": not an ELF shared library and 1 more"}},
 	} {
 		err := c.err()
