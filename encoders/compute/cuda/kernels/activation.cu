@@ -3,11 +3,33 @@
 // (encoders/activation.go) computes in float64 and narrows; the bias is
 // added in float first, as encoders.linear adds it before the activation.
 
+// se_erf32 is internal/npmath's Erf32, the erf the CPU path's GELU uses
+// (Eigen's float32 minimax rational function, evaluated in double): the
+// same operations in the same order, so with --fmad=false the GELU of the
+// two paths is the same float.
+__device__ double se_erf32(double x) {
+  x = fmin(fmax(x, -4.0), 4.0);
+  double x2 = x * x;
+  double p = -2.72614225801306e-10;
+  p = p * x2 + 2.77068142495902e-08;
+  p = p * x2 - 2.10102402082508e-06;
+  p = p * x2 - 5.69250639462346e-05;
+  p = p * x2 - 7.34990630326855e-04;
+  p = p * x2 - 2.95459980854025e-03;
+  p = p * x2 - 1.60960333262415e-02;
+  double q = -1.45660718464996e-05;
+  q = q * x2 - 2.13374055278905e-04;
+  q = q * x2 - 1.68282697438203e-03;
+  q = q * x2 - 7.37332916720468e-03;
+  q = q * x2 - 1.42647390514189e-02;
+  return x * p / q;
+}
+
 __device__ float se_act(float v, int act) {
   double f = (double)v;
   switch (act) {
-  case SE_ACT_GELU:
-    return (float)(0.5 * f * (1.0 + erf(f * 0.70710678118654752440)));
+  case SE_ACT_GELU: // x / sqrt(2), as encoders' geluErf
+    return (float)(0.5 * f * (1.0 + se_erf32(f / 1.41421356237309504880)));
   case SE_ACT_GELU_TANH:
     return (float)(0.5 * f * (1.0 + tanh(0.79788456080286535588 * (f + 0.044715 * f * f * f))));
   case SE_ACT_QUICK_GELU:
@@ -26,7 +48,7 @@ __device__ double se_act_grad(float v, int act) {
   switch (act) {
   case SE_ACT_GELU: {
     // Phi(x) + x*phi(x), as internal/backprop's GELUBackward.
-    double cdf = 0.5 * (1.0 + erf(f * 0.70710678118654752440));
+    double cdf = 0.5 * (1.0 + se_erf32(f * 0.70710678118654752440));
     return cdf + f * exp(-0.5 * f * f) * 0.39894228040143267794;
   }
   case SE_ACT_GELU_TANH: {
