@@ -124,3 +124,22 @@ func TestDiscoverWithFakeLibraries(t *testing.T) {
 	}
 	t.Logf("%s", msg)
 }
+
+// TestReportOnThisMachine prints what Discover finds here (what `storyeval
+// devices -v` prints); with STORYEVAL_REQUIRE_CUDA=1 (the GPU check) GPU 0
+// must be usable. Its errors are one line either way.
+func TestReportOnThisMachine(t *testing.T) {
+	r := Discover(cudalib.Options{})
+	var b strings.Builder
+	if err := r.WriteText(&b, true); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("\n%s", b.String())
+	err := r.Usable(0)
+	if os.Getenv(EnvRequireCUDA) == "1" && err != nil {
+		t.Fatalf("%s=1 but: %v", EnvRequireCUDA, err)
+	}
+	if s := r.Summary(); strings.Contains(s, "\n") || (err != nil && strings.Contains(err.Error(), "\n")) {
+		t.Errorf("summary %q or error %v spans lines", s, err)
+	}
+}
