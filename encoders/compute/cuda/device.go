@@ -61,6 +61,10 @@ type Queue struct {
 	mu     sync.Mutex
 	stream cudalib.Stream
 	handle cudalib.BLASHandle
+	// scratch are the queue's grow-only work buffers (attention's heads
+	// and scores, uploaded ids and masks), reused call after call: the
+	// stream orders a call's use after the previous call's.
+	scratch [numScratch]Buffer
 }
 
 // Open brings up GPU o.Index: it loads the libraries, retains the primary
@@ -209,6 +213,11 @@ func (d *Device) Close() error {
 		errs = append(errs, d.drv.Synchronize())
 		for _, q := range d.queues {
 			errs = append(errs, d.blas.Destroy(q.handle), d.drv.DestroyStream(q.stream))
+			for _, b := range q.scratch {
+				if b.Ptr != 0 {
+					errs = append(errs, d.drv.Free(b.Ptr))
+				}
+			}
 		}
 		if d.module != 0 {
 			errs = append(errs, d.drv.UnloadModule(d.module))

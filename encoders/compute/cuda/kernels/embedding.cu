@@ -62,11 +62,52 @@ extern "C" __global__ void vit_embed_f32(float* x, const float* patches, const f
 }
 
 // gather_rows_f32: dst[i] = x[idx[i]] for n rows of H values (the CLS
-// token of each sequence for BERT's pooler, CLIP's end-of-text token).
+// token of each sequence for BERT's pooler, CLIP's end-of-text token, ViT's
+// class token); a negative idx[i] leaves dst row i as it is.
 extern "C" __global__ void gather_rows_f32(float* dst, const float* x, const int* idx, int n, int H) {
   SE_FOR(i, (long long)n * H) {
     int r = (int)(i / H), j = (int)(i % H);
-    dst[i] = x[(long long)idx[r] * H + j];
+    if (idx[r] >= 0) dst[i] = x[(long long)idx[r] * H + j];
+  }
+}
+
+// embed_gather_f32 writes (accumulate 0) or adds (accumulate 1) one table's
+// rows to dst [rows, width]: row ids[r] of table, or with ids null row
+// r % period (absolute positions), or row r itself when period is 0 (table
+// may then be dst). Calling it for each table in order, the first writing,
+// sums the tables left to right in float as compute.CPUBackend.Embed.
+extern "C" __global__ void embed_gather_f32(float* dst, const float* table, const int* ids, int rows, int width,
+                                            int period, int accumulate) {
+  SE_FOR(i, (long long)rows * width) {
+    int r = (int)(i / width), j = (int)(i % width);
+    long long at = ids ? ids[r] : (period > 0 ? r % period : r);
+    float v = table[at * width + j];
+    dst[i] = accumulate ? dst[i] + v : v;
+  }
+}
+
+// split_heads_f32 copies src [B*S, heads*dh] (the rows of a Q, K or V
+// projection) to dst [B, heads, S, dh], so that every (sequence, head) is
+// one matrix of a strided batched GEMM.
+extern "C" __global__ void split_heads_f32(float* dst, const float* src, int B, int S, int heads, int dh) {
+  int H = heads * dh;
+  SE_FOR(i, (long long)B * S * H) {
+    long long row = i / H;
+    int c = (int)(i % H);
+    int b = (int)(row / S), s = (int)(row % S), h = c / dh, e = c % dh;
+    dst[(((long long)b * heads + h) * S + s) * dh + e] = src[i];
+  }
+}
+
+// merge_heads_f32 is split_heads_f32's inverse: src [B, heads, S, dh] to
+// dst [B*S, heads*dh] (the attention context, before the output projection).
+extern "C" __global__ void merge_heads_f32(float* dst, const float* src, int B, int S, int heads, int dh) {
+  int H = heads * dh;
+  SE_FOR(i, (long long)B * S * H) {
+    long long row = i / H;
+    int c = (int)(i % H);
+    int b = (int)(row / S), s = (int)(row % S), h = c / dh, e = c % dh;
+    dst[i] = src[(((long long)b * heads + h) * S + s) * dh + e];
   }
 }
 

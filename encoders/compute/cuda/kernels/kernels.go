@@ -1,8 +1,9 @@
 // Package kernels holds the CUDA C sources of the CUDA backend's own
 // kernels — what cuBLAS does not do: bias + activation (erf GELU, gelu_new,
 // quick_gelu, ReLU, tanh) and their derivatives, LayerNorm forward and
-// backward, masked/causal softmax and its backward, token embeddings and
-// their backward, patch im2col and ViT's embedding, row gathers and L2
+// backward, masked/causal softmax and its backward, splitting and merging
+// attention heads, token embeddings (fixed and per-table gathers) and their
+// backward, patch im2col and ViT's embedding, row gathers and L2
 // normalisation, Adam, dropout, and the elementwise operations and
 // reductions of the losses — and the table of their entry points and
 // parameters, which the backend launches by.
@@ -125,6 +126,9 @@ var Kernels = []Kernel{
 	{Name: "im2col_f32", Params: sig("ppiiii")},
 	{Name: "vit_embed_f32", Params: sig("ppppiii")},
 	{Name: "gather_rows_f32", Params: sig("pppii")},
+	{Name: "embed_gather_f32", Params: sig("pppiiii")},
+	{Name: "split_heads_f32", Params: sig("ppiiii")},
+	{Name: "merge_heads_f32", Params: sig("ppiiii")},
 	{Name: "l2_normalize_f32", Params: sig("piif"), RowBlocks: true},
 	{Name: "adam_f32", Params: sig("pppplffffffff")},
 	{Name: "dropout_f32", Params: sig("pluuluf")},
