@@ -44,13 +44,15 @@ const (
 // gemmAlgoDefault is CUBLAS_GEMM_DEFAULT: cuBLAS's heuristic choice.
 const gemmAlgoDefault = -1
 
+// blasFuncs are the bound cuBLAS calls (see bindAll); each returns a
+// cublasStatus_t.
 type blasFuncs struct {
-	cublasCreate              func(h *uintptr) int32
-	cublasDestroy             func(h uintptr) int32
-	cublasSetStream           func(h, s uintptr) int32
+	cublasCreate              func(h *uintptr) int32   `sym:"cublasCreate_v2"`
+	cublasDestroy             func(h uintptr) int32    `sym:"cublasDestroy_v2"`
+	cublasSetStream           func(h, s uintptr) int32 `sym:"cublasSetStream_v2"`
 	cublasSetMathMode         func(h uintptr, mode int32) int32
 	cublasGetProperty         func(prop int32, v *int32) int32
-	cublasSgemm               func(h uintptr, ta, tb, m, n, k int32, alpha *float32, a uint64, lda int32, b uint64, ldb int32, beta *float32, c uint64, ldc int32) int32
+	cublasSgemm               func(h uintptr, ta, tb, m, n, k int32, alpha *float32, a uint64, lda int32, b uint64, ldb int32, beta *float32, c uint64, ldc int32) int32 `sym:"cublasSgemm_v2"`
 	cublasSgemmStridedBatched func(h uintptr, ta, tb, m, n, k int32, alpha *float32, a uint64, lda int32, sa int64, b uint64, ldb int32, sb int64, beta *float32, c uint64, ldc int32, sc int64, batch int32) int32
 	cublasGemmEx              func(h uintptr, ta, tb, m, n, k int32, alpha unsafe.Pointer, a uint64, at, lda int32, b uint64, bt, ldb int32, beta unsafe.Pointer, c uint64, ct, ldc, compute, algo int32) int32
 }
@@ -71,17 +73,8 @@ func OpenBLAS(o Options) (*BLAS, error) {
 		return nil, err
 	}
 	var f blasFuncs
-	b := &binder{h: h}
-	b.bind(&f.cublasCreate, "cublasCreate_v2")
-	b.bind(&f.cublasDestroy, "cublasDestroy_v2")
-	b.bind(&f.cublasSetStream, "cublasSetStream_v2")
-	b.bind(&f.cublasSetMathMode, "cublasSetMathMode")
-	b.bind(&f.cublasGetProperty, "cublasGetProperty")
-	b.bind(&f.cublasSgemm, "cublasSgemm_v2")
-	b.bind(&f.cublasSgemmStridedBatched, "cublasSgemmStridedBatched")
-	b.bind(&f.cublasGemmEx, "cublasGemmEx")
-	if b.err != nil {
-		return nil, b.err
+	if err := bindAll(h, &f); err != nil {
+		return nil, err
 	}
 	l := &BLAS{Path: h.path, f: f}
 	var v [3]int32

@@ -3,7 +3,9 @@ package cudalib
 import (
 	"fmt"
 	"path/filepath"
+	"reflect"
 	"strings"
+	"unsafe"
 
 	"github.com/ebitengine/purego"
 )
@@ -56,22 +58,25 @@ func notFound(f Found) error {
 	return fmt.Errorf("%s", msg)
 }
 
-// binder registers C functions of one library into Go function variables,
-// keeping the first missing symbol as its error.
-type binder struct {
-	h   *handle
-	err error
-}
-
-// bind makes *fptr (a pointer to a func variable) call the C function name.
-func (b *binder) bind(fptr any, name string) {
-	if b.err != nil {
-		return
+// bindAll makes every func field of the struct *fns call the C function
+// its `sym` tag names (the versioned symbol cuda.h's macros select, e.g.
+// cuMemAlloc_v2), or its own name; it fails naming the first symbol the
+// library lacks.
+func bindAll(h *handle, fns any) error {
+	v := reflect.ValueOf(fns).Elem()
+	for i := 0; i < v.NumField(); i++ {
+		field := v.Type().Field(i)
+		name := field.Tag.Get("sym")
+		if name == "" {
+			name = field.Name
+		}
+		sym, err := purego.Dlsym(h.h, name)
+		if err != nil || sym == 0 {
+			return fmt.Errorf("cuda: %s (%s) lacks %s: too old a version", h.lib, h.path, name)
+		}
+		// The fields are unexported: reach them through their address.
+		fptr := reflect.NewAt(field.Type, unsafe.Pointer(v.Field(i).UnsafeAddr())).Interface()
+		purego.RegisterFunc(fptr, sym)
 	}
-	sym, err := purego.Dlsym(b.h.h, name)
-	if err != nil || sym == 0 {
-		b.err = fmt.Errorf("cuda: %s (%s) lacks %s: too old a version", b.h.lib, b.h.path, name)
-		return
-	}
-	purego.RegisterFunc(fptr, sym)
+	return nil
 }

@@ -38,8 +38,8 @@ const ComputeModeProhibited = 2
 // GPU do not wait for each other.
 const streamNonBlocking = 1
 
-// driverFuncs are the bound driver API calls; each returns a CUresult.
-// Versioned names (_v2) are the symbols cuda.h's macros select.
+// driverFuncs are the bound driver API calls (see bindAll); each returns a
+// CUresult.
 type driverFuncs struct {
 	cuInit                    func(flags uint32) int32
 	cuDriverGetVersion        func(v *int32) int32
@@ -49,22 +49,22 @@ type driverFuncs struct {
 	cuDeviceGet               func(d *int32, ordinal int32) int32
 	cuDeviceGetName           func(name *byte, n int32, d int32) int32
 	cuDeviceGetAttribute      func(v *int32, attr int32, d int32) int32
-	cuDeviceTotalMem          func(bytes *uint64, d int32) int32
+	cuDeviceTotalMem          func(bytes *uint64, d int32) int32 `sym:"cuDeviceTotalMem_v2"`
 	cuDevicePrimaryCtxRetain  func(c *uintptr, d int32) int32
-	cuDevicePrimaryCtxRelease func(d int32) int32
+	cuDevicePrimaryCtxRelease func(d int32) int32 `sym:"cuDevicePrimaryCtxRelease_v2"`
 	cuCtxSetCurrent           func(c uintptr) int32
 	cuCtxSynchronize          func() int32
-	cuMemGetInfo              func(free, total *uint64) int32
-	cuMemAlloc                func(p *uint64, bytes uint64) int32
-	cuMemFree                 func(p uint64) int32
-	cuMemAllocHost            func(p *unsafe.Pointer, bytes uint64) int32
+	cuMemGetInfo              func(free, total *uint64) int32             `sym:"cuMemGetInfo_v2"`
+	cuMemAlloc                func(p *uint64, bytes uint64) int32         `sym:"cuMemAlloc_v2"`
+	cuMemFree                 func(p uint64) int32                        `sym:"cuMemFree_v2"`
+	cuMemAllocHost            func(p *unsafe.Pointer, bytes uint64) int32 `sym:"cuMemAllocHost_v2"`
 	cuMemFreeHost             func(p unsafe.Pointer) int32
-	cuMemcpyHtoDAsync         func(dst uint64, src unsafe.Pointer, bytes uint64, s uintptr) int32
-	cuMemcpyDtoHAsync         func(dst unsafe.Pointer, src uint64, bytes uint64, s uintptr) int32
-	cuMemcpyDtoDAsync         func(dst, src uint64, bytes uint64, s uintptr) int32
+	cuMemcpyHtoDAsync         func(dst uint64, src unsafe.Pointer, bytes uint64, s uintptr) int32 `sym:"cuMemcpyHtoDAsync_v2"`
+	cuMemcpyDtoHAsync         func(dst unsafe.Pointer, src uint64, bytes uint64, s uintptr) int32 `sym:"cuMemcpyDtoHAsync_v2"`
+	cuMemcpyDtoDAsync         func(dst, src uint64, bytes uint64, s uintptr) int32                `sym:"cuMemcpyDtoDAsync_v2"`
 	cuMemsetD32Async          func(dst uint64, v uint32, n uint64, s uintptr) int32
 	cuStreamCreate            func(s *uintptr, flags uint32) int32
-	cuStreamDestroy           func(s uintptr) int32
+	cuStreamDestroy           func(s uintptr) int32 `sym:"cuStreamDestroy_v2"`
 	cuStreamSynchronize       func(s uintptr) int32
 	cuModuleLoadData          func(m *uintptr, image unsafe.Pointer) int32
 	cuModuleUnload            func(m uintptr) int32
@@ -74,48 +74,7 @@ type driverFuncs struct {
 	cuEventRecord             func(e, s uintptr) int32
 	cuEventSynchronize        func(e uintptr) int32
 	cuEventElapsedTime        func(ms *float32, start, end uintptr) int32
-	cuEventDestroy            func(e uintptr) int32
-}
-
-// bindDriver binds every driver call, or reports the first one missing.
-func bindDriver(h *handle) (driverFuncs, error) {
-	var f driverFuncs
-	b := &binder{h: h}
-	b.bind(&f.cuInit, "cuInit")
-	b.bind(&f.cuDriverGetVersion, "cuDriverGetVersion")
-	b.bind(&f.cuGetErrorName, "cuGetErrorName")
-	b.bind(&f.cuGetErrorString, "cuGetErrorString")
-	b.bind(&f.cuDeviceGetCount, "cuDeviceGetCount")
-	b.bind(&f.cuDeviceGet, "cuDeviceGet")
-	b.bind(&f.cuDeviceGetName, "cuDeviceGetName")
-	b.bind(&f.cuDeviceGetAttribute, "cuDeviceGetAttribute")
-	b.bind(&f.cuDeviceTotalMem, "cuDeviceTotalMem_v2")
-	b.bind(&f.cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain")
-	b.bind(&f.cuDevicePrimaryCtxRelease, "cuDevicePrimaryCtxRelease_v2")
-	b.bind(&f.cuCtxSetCurrent, "cuCtxSetCurrent")
-	b.bind(&f.cuCtxSynchronize, "cuCtxSynchronize")
-	b.bind(&f.cuMemGetInfo, "cuMemGetInfo_v2")
-	b.bind(&f.cuMemAlloc, "cuMemAlloc_v2")
-	b.bind(&f.cuMemFree, "cuMemFree_v2")
-	b.bind(&f.cuMemAllocHost, "cuMemAllocHost_v2")
-	b.bind(&f.cuMemFreeHost, "cuMemFreeHost")
-	b.bind(&f.cuMemcpyHtoDAsync, "cuMemcpyHtoDAsync_v2")
-	b.bind(&f.cuMemcpyDtoHAsync, "cuMemcpyDtoHAsync_v2")
-	b.bind(&f.cuMemcpyDtoDAsync, "cuMemcpyDtoDAsync_v2")
-	b.bind(&f.cuMemsetD32Async, "cuMemsetD32Async")
-	b.bind(&f.cuStreamCreate, "cuStreamCreate")
-	b.bind(&f.cuStreamDestroy, "cuStreamDestroy_v2")
-	b.bind(&f.cuStreamSynchronize, "cuStreamSynchronize")
-	b.bind(&f.cuModuleLoadData, "cuModuleLoadData")
-	b.bind(&f.cuModuleUnload, "cuModuleUnload")
-	b.bind(&f.cuModuleGetFunction, "cuModuleGetFunction")
-	b.bind(&f.cuLaunchKernel, "cuLaunchKernel")
-	b.bind(&f.cuEventCreate, "cuEventCreate")
-	b.bind(&f.cuEventRecord, "cuEventRecord")
-	b.bind(&f.cuEventSynchronize, "cuEventSynchronize")
-	b.bind(&f.cuEventElapsedTime, "cuEventElapsedTime")
-	b.bind(&f.cuEventDestroy, "cuEventDestroy_v2")
-	return f, b.err
+	cuEventDestroy            func(e uintptr) int32 `sym:"cuEventDestroy_v2"`
 }
 
 // DriverAPI is the opened CUDA driver (libcuda.so.1). It holds no state
@@ -135,8 +94,8 @@ func OpenDriver(o Options) (*DriverAPI, error) {
 	if err != nil {
 		return nil, err
 	}
-	f, err := bindDriver(h)
-	if err != nil {
+	var f driverFuncs
+	if err := bindAll(h, &f); err != nil {
 		return nil, err
 	}
 	d := &DriverAPI{Path: h.path, f: f}

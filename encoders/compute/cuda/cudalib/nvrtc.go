@@ -7,6 +7,8 @@ import (
 	"unsafe"
 )
 
+// nvrtcFuncs are the bound NVRTC calls (see bindAll); each but
+// nvrtcGetErrorString returns an nvrtcResult.
 type nvrtcFuncs struct {
 	nvrtcVersion              func(major, minor *int32) int32
 	nvrtcGetErrorString       func(code int32) string
@@ -37,20 +39,8 @@ func OpenNVRTC(o Options) (*Compiler, error) {
 		return nil, err
 	}
 	var f nvrtcFuncs
-	b := &binder{h: h}
-	b.bind(&f.nvrtcVersion, "nvrtcVersion")
-	b.bind(&f.nvrtcGetErrorString, "nvrtcGetErrorString")
-	b.bind(&f.nvrtcGetNumSupportedArchs, "nvrtcGetNumSupportedArchs")
-	b.bind(&f.nvrtcGetSupportedArchs, "nvrtcGetSupportedArchs")
-	b.bind(&f.nvrtcCreateProgram, "nvrtcCreateProgram")
-	b.bind(&f.nvrtcCompileProgram, "nvrtcCompileProgram")
-	b.bind(&f.nvrtcGetPTXSize, "nvrtcGetPTXSize")
-	b.bind(&f.nvrtcGetPTX, "nvrtcGetPTX")
-	b.bind(&f.nvrtcGetProgramLogSize, "nvrtcGetProgramLogSize")
-	b.bind(&f.nvrtcGetProgramLog, "nvrtcGetProgramLog")
-	b.bind(&f.nvrtcDestroyProgram, "nvrtcDestroyProgram")
-	if b.err != nil {
-		return nil, b.err
+	if err := bindAll(h, &f); err != nil {
+		return nil, err
 	}
 	c := &Compiler{Path: h.path, f: f}
 	var major, minor int32

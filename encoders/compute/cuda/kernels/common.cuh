@@ -20,9 +20,11 @@
 #define SE_ACT_RELU 4
 #define SE_ACT_TANH 5
 
-// se_sum_double returns the sum of v over the block (every thread gets it).
-__device__ double se_sum_double(double v) {
-  __shared__ double buf[SE_BLOCK];
+// se_sum returns the sum of v over the block (every thread gets it), in
+// T: double for the sums the CPU path takes in float64, float for those it
+// takes in float32 (LayerNorm's backward).
+template <typename T> __device__ T se_sum(T v) {
+  __shared__ T buf[SE_BLOCK];
   unsigned t = threadIdx.x;
   buf[t] = v;
   __syncthreads();
@@ -30,23 +32,7 @@ __device__ double se_sum_double(double v) {
     if (t < s) buf[t] += buf[t + s];
     __syncthreads();
   }
-  double r = buf[0];
-  __syncthreads();
-  return r;
-}
-
-// se_sum_float is se_sum_double in float, for the sums the CPU path takes in
-// float32 (LayerNorm's backward).
-__device__ float se_sum_float(float v) {
-  __shared__ float buf[SE_BLOCK];
-  unsigned t = threadIdx.x;
-  buf[t] = v;
-  __syncthreads();
-  for (unsigned s = SE_BLOCK / 2; s > 0; s >>= 1) {
-    if (t < s) buf[t] += buf[t + s];
-    __syncthreads();
-  }
-  float r = buf[0];
+  T r = buf[0];
   __syncthreads();
   return r;
 }

@@ -120,6 +120,6 @@ extern "C" __global__ void l2_normalize_f32(float* x, int rows, int H, float min
   float* xr = x + (long long)r * H;
   double s = 0.0;
   for (int j = threadIdx.x; j < H; j += SE_BLOCK) s += (double)xr[j] * (double)xr[j];
-  float n = fmaxf((float)sqrt(se_sum_double(s)), min_norm);
+  float n = fmaxf((float)sqrt(se_sum<double>(s)), min_norm);
   for (int j = threadIdx.x; j < H; j += SE_BLOCK) xr[j] = xr[j] / n;
 }

@@ -16,13 +16,13 @@ extern "C" __global__ void layernorm_fwd_f32(const float* x, const float* gamma,
   float* yr = y + (long long)r * H;
   double s = 0.0;
   for (int j = threadIdx.x; j < H; j += SE_BLOCK) s += (double)xr[j];
-  double mean = se_sum_double(s) / H;
+  double mean = se_sum<double>(s) / H;
   double q = 0.0;
   for (int j = threadIdx.x; j < H; j += SE_BLOCK) {
     double d = (double)xr[j] - mean;
     q += d * d;
   }
-  double var = se_sum_double(q) / H;
+  double var = se_sum<double>(q) / H;
   double inv = 1.0 / sqrt(var + eps);
   if (xhat == 0) {
     for (int j = threadIdx.x; j < H; j += SE_BLOCK)
@@ -54,8 +54,8 @@ extern "C" __global__ void layernorm_bwd_f32(const float* dy, const float* xhat,
     s += d;
     dot += d * xh[j];
   }
-  s = se_sum_float(s) / (float)H;
-  dot = se_sum_float(dot) / (float)H;
+  s = se_sum<float>(s) / (float)H;
+  dot = se_sum<float>(dot) / (float)H;
   float rs = rstd[r];
   float* out = dx + (long long)r * H;
   for (int j = threadIdx.x; j < H; j += SE_BLOCK) out[j] = rs * (dr[j] * gamma[j] - s - xh[j] * dot);

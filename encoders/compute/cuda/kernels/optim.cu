@@ -52,7 +52,7 @@ extern "C" __global__ void add_f32(float* dst, const float* a, long long n) {
 extern "C" __global__ void sum_f32(const float* x, long long n, double* out) {
   double s = 0.0;
   for (long long i = threadIdx.x; i < n; i += SE_BLOCK) s += (double)x[i];
-  s = se_sum_double(s);
+  s = se_sum<double>(s);
   if (threadIdx.x == 0) out[0] = s;
 }
 
@@ -83,7 +83,7 @@ extern "C" __global__ void xent_f32(const float* logits, const int* labels, int 
   m = se_max_float(m, has, &any);
   double s = 0.0;
   for (int j = threadIdx.x; j < cols; j += SE_BLOCK) s += exp((double)x[j] - (double)m);
-  s = se_sum_double(s);
+  s = se_sum<double>(s);
   double inv = 1.0 / s;
   for (int j = threadIdx.x; j < cols; j += SE_BLOCK)
     d[j] = (float)(exp((double)x[j] - (double)m) * inv - (j == label ? 1.0 : 0.0));

@@ -36,7 +36,7 @@ extern "C" __global__ void masked_softmax_f32(float* scores, const unsigned char
     int ok = !any || ((key_valid == 0 || key_valid[(long long)b * S + j]) && !(causal && j > q));
     if (ok) s += exp((double)(any ? x[j] - m : 0.0f));
   }
-  double inv = 1.0 / se_sum_double(s);
+  double inv = 1.0 / se_sum<double>(s);
   for (int j = threadIdx.x; j < S; j += SE_BLOCK) {
     int ok = !any || ((key_valid == 0 || key_valid[(long long)b * S + j]) && !(causal && j > q));
     x[j] = ok ? (float)(exp((double)(any ? x[j] - m : 0.0f)) * inv) : 0.0f;
@@ -54,7 +54,7 @@ extern "C" __global__ void softmax_bwd_f32(const float* p, float* dp, int rows, 
   float* dr = dp + r * S;
   double d = 0.0;
   for (int j = threadIdx.x; j < S; j += SE_BLOCK) d += (double)pr[j] * (double)dr[j];
-  double dot = se_sum_double(d);
+  double dot = se_sum<double>(d);
   for (int j = threadIdx.x; j < S; j += SE_BLOCK)
     dr[j] = (float)((double)pr[j] * ((double)dr[j] - dot) / (double)divisor);
 }
