@@ -68,15 +68,11 @@ type BLAS struct {
 // OpenBLAS loads cuBLAS (of CUDA 13, else 12) and its libcublasLt from o's
 // search path and binds the calls the backend makes.
 func OpenBLAS(o Options) (*BLAS, error) {
-	h, err := open(o.Find(CuBLAS))
+	h, f, err := load[blasFuncs](o, CuBLAS)
 	if err != nil {
 		return nil, err
 	}
-	var f blasFuncs
-	if err := bindAll(h, &f); err != nil {
-		return nil, err
-	}
-	l := &BLAS{Path: h.path, f: f}
+	l := &BLAS{Path: h.path, f: *f}
 	var v [3]int32
 	for i := range v { // MAJOR_VERSION, MINOR_VERSION, PATCH_LEVEL
 		if err := l.check(f.cublasGetProperty(int32(i), &v[i]), "cublasGetProperty"); err != nil {

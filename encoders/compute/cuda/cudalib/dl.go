@@ -80,3 +80,16 @@ func bindAll(h *handle, fns any) error {
 	}
 	return nil
 }
+
+// load opens lib from o's search path and binds the func fields of F.
+func load[F any](o Options, lib Library) (*handle, *F, error) {
+	h, err := open(o.Find(lib))
+	if err != nil {
+		return nil, nil, err
+	}
+	f := new(F)
+	if err := bindAll(h, f); err != nil {
+		return nil, nil, err
+	}
+	return h, f, nil
+}

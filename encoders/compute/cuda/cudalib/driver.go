@@ -90,15 +90,11 @@ type DriverAPI struct {
 // the library, a function of it, or a driver that finds no usable GPU
 // (CUDA_ERROR_NO_DEVICE).
 func OpenDriver(o Options) (*DriverAPI, error) {
-	h, err := open(o.Find(Driver))
+	h, f, err := load[driverFuncs](o, Driver)
 	if err != nil {
 		return nil, err
 	}
-	var f driverFuncs
-	if err := bindAll(h, &f); err != nil {
-		return nil, err
-	}
-	d := &DriverAPI{Path: h.path, f: f}
+	d := &DriverAPI{Path: h.path, f: *f}
 	if err := d.check(f.cuInit(0), "cuInit"); err != nil {
 		return nil, err
 	}

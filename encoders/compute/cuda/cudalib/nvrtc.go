@@ -34,15 +34,11 @@ type Compiler struct {
 // OpenNVRTC loads NVRTC (of CUDA 13, else 12, else 11.2+) from o's search
 // path and binds the calls the backend makes.
 func OpenNVRTC(o Options) (*Compiler, error) {
-	h, err := open(o.Find(NVRTC))
+	h, f, err := load[nvrtcFuncs](o, NVRTC)
 	if err != nil {
 		return nil, err
 	}
-	var f nvrtcFuncs
-	if err := bindAll(h, &f); err != nil {
-		return nil, err
-	}
-	c := &Compiler{Path: h.path, f: f}
+	c := &Compiler{Path: h.path, f: *f}
 	var major, minor int32
 	if err := c.check(f.nvrtcVersion(&major, &minor), "nvrtcVersion", ""); err != nil {
 		return nil, err
