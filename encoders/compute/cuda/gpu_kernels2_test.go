@@ -308,3 +308,42 @@ func TestGPUOutOfMemory(t *testing.T) {
 		t.Errorf("4 TiB allocation: %v; want a one-line out-of-memory error naming the size", err)
 	}
 }
+
+// TestGPUPinnedCopies round-trips values through page-locked buffers.
+func TestGPUPinnedCopies(t *testing.T) {
+	d := openGPU(t)
+	const n = 1 << 20
+	in, err := d.AllocHost(n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.FreeHost(in)
+	out, err := d.AllocHost(n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.FreeHost(out)
+	for i := range in.Data {
+		in.Data[i] = float32(i) * 0.5
+	}
+	b, err := d.Alloc(n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Free(b)
+	if err := d.CopyInAsync(b, in); err != nil {
+		t.Fatal(err)
+	}
+	launch(t, d.Queue, "scale_f32", Shape{Elems: n}, new(cudalib.Args).Ptr(b.Ptr).Int64(n).Float32(2))
+	if err := d.DownloadAsync(out, b); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Synchronize(); err != nil {
+		t.Fatal(err)
+	}
+	for i, v := range out.Data {
+		if v != float32(i) {
+			t.Fatalf("value %d came back as %v, want %d", i, v, i)
+		}
+	}
+}
