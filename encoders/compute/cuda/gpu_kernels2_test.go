@@ -347,3 +347,45 @@ func TestGPUPinnedCopies(t *testing.T) {
 		}
 	}
 }
+
+// TestGPUFastModes measures the TF32 and BF16 products' deviation from
+// float64 on a BERT-sized product: within those formats' rounding (10 and
+// 7 stored mantissa bits), and not zero (the mode is really in use).
+func TestGPUFastModes(t *testing.T) {
+	d := openGPU(t)
+	tf, err := Open(Options{TF32: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tf.Close()
+	r := rand.New(rand.NewPCG(27, 28))
+	const m, n, k = 128, 768, 768
+	a, b := randomValues(r, m*k, 1), randomValues(r, n*k, 1)
+	want := gemmRef(false, true, m, n, k, a, k, b, k)
+	for _, c := range []struct {
+		name    string
+		q       *Queue
+		bf16    bool
+		lo, tol float64
+	}{{"float32", d.Queue, false, 0, 2e-5}, {"TF32", tf.Queue, false, 1e-5, 2e-2}, {"BF16", d.Queue, true, 1e-4, 1e-1}} {
+		ab, bb := upload(t, c.q, a), upload(t, c.q, b)
+		cb := upload(t, c.q, make([]float32, m*n))
+		g := cudalib.Gemm{TransB: true, M: m, N: n, K: k, Alpha: 1, A: ab.Ptr, B: bb.Ptr, C: cb.Ptr, LDA: k, LDB: k, LDC: n}
+		gemm := c.q.Gemm
+		if c.bf16 {
+			gemm = c.q.GemmBF16
+		}
+		if err := gemm(g); err != nil {
+			t.Fatal(err)
+		}
+		got := download(t, c.q, cb)
+		worst := 0.0
+		for i := range want {
+			worst = math.Max(worst, math.Abs(float64(got[i]-want[i]))/math.Max(1, math.Abs(float64(want[i]))))
+		}
+		t.Logf("%s product %d×%d×%d: largest relative deviation from float64 %.3g", c.name, m, n, k, worst)
+		if worst > c.tol || worst < c.lo {
+			t.Errorf("%s: deviation %.3g, want within [%g, %g]", c.name, worst, c.lo, c.tol)
+		}
+	}
+}

@@ -200,9 +200,10 @@ func (l *BLAS) Sgemm(h BLASHandle, g Gemm) error {
 }
 
 // GemmEx computes g (one product) with A and B of type in, C float32, and
-// the products in compute precision: BFloat16 inputs with
-// Compute32FFastBF16, or Float32 inputs with Compute32FFastTF32 — the
-// faster modes, off by default.
+// the products in compute precision: Float32 operands with
+// Compute32FFastBF16 or Compute32FFastTF32 (cuBLAS rounds them for the
+// tensor cores: the faster modes, off by default), or BFloat16 operands
+// with Compute32F.
 func (l *BLAS) GemmEx(h BLASHandle, g Gemm, in DataType, compute ComputeType) error {
 	c, err := g.toColMajor("cublasGemmEx")
 	if err != nil {
