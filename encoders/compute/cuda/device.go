@@ -81,15 +81,15 @@ func Open(o Options) (*Device, error) {
 	if err := r.Usable(o.Index); err != nil {
 		return nil, err
 	}
-	drv, err := cudalib.OpenDriver(o.Libraries)
+	drv, err := cudalib.OpenDriver(r.opts)
 	if err != nil {
 		return nil, err
 	}
-	blas, err := cudalib.OpenBLAS(o.Libraries)
+	blas, err := cudalib.OpenBLAS(r.opts)
 	if err != nil {
 		return nil, err
 	}
-	nvrtc, err := cudalib.OpenNVRTC(o.Libraries)
+	nvrtc, err := cudalib.OpenNVRTC(r.opts)
 	if err != nil {
 		return nil, err
 	}

@@ -46,6 +46,9 @@ type Report struct {
 	DriverErr error
 	// archs are the architectures NVRTC compiles for, when it loaded.
 	archs []int
+	// opts are the options the libraries were found with (MaxCUDAMajor
+	// set from the driver), for Open to load the same files.
+	opts cudalib.Options
 }
 
 // Discover looks for the CUDA libraries and GPUs. It never fails: what is
@@ -65,6 +68,9 @@ func Discover(o cudalib.Options) Report {
 				drv, info.Path = d, d.Path
 				if v, err := d.Version(); err == nil {
 					info.Version = fmt.Sprintf("%d.%d", v/1000, v%1000/10)
+					if o.MaxCUDAMajor == 0 {
+						o.MaxCUDAMajor = v / 1000 // newer cuBLAS or NVRTC would not run
+					}
 				}
 			}
 		case cudalib.CuBLAS:
@@ -83,6 +89,7 @@ func Discover(o cudalib.Options) Report {
 		}
 		r.Libraries = append(r.Libraries, info)
 	}
+	r.opts = o
 	if drv == nil {
 		r.DriverErr = r.Libraries[0].Err
 		return r

@@ -19,11 +19,14 @@ type handle struct {
 
 // open dlopens the file f names, after its companion library from the
 // same folder (see companion). When no folder held the library, each of its
-// file names is left to the dynamic loader in turn (which resolves a
-// companion by itself).
-func open(f Found) (*handle, error) {
+// file names that fits o is left to the dynamic loader in turn (which
+// resolves a companion by itself).
+func open(o Options, f Found) (*handle, error) {
 	if f.Path == "" {
 		for _, name := range f.Library.FileNames() {
+			if !o.fits(f.Library, name) {
+				continue
+			}
 			if h, err := purego.Dlopen(name, purego.RTLD_NOW|purego.RTLD_GLOBAL); err == nil {
 				return &handle{lib: f.Library, path: name, h: h}, nil
 			}
@@ -83,7 +86,7 @@ func bindAll(h *handle, fns any) error {
 
 // load opens lib from o's search path and binds the func fields of F.
 func load[F any](o Options, lib Library) (*handle, *F, error) {
-	h, err := open(o.Find(lib))
+	h, err := open(o, o.Find(lib))
 	if err != nil {
 		return nil, nil, err
 	}

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 )
 
@@ -70,6 +71,11 @@ func companion(name string) string {
 type Options struct {
 	// Paths are folders searched before all others.
 	Paths []string
+	// MaxCUDAMajor, when nonzero, skips cuBLAS and NVRTC files of a newer
+	// CUDA major version: a driver supports the CUDA versions up to its
+	// own (cuDriverGetVersion), and cuBLAS 13 or NVRTC 13's PTX fail on a
+	// CUDA 12 driver. Discover sets it from the driver it finds.
+	MaxCUDAMajor int
 }
 
 // systemDirs are the usual locations of the driver and the toolkit on
@@ -135,6 +141,9 @@ func (o Options) Find(lib Library) Found {
 		for _, name := range lib.FileNames() {
 			p := filepath.Join(dir, name)
 			err := checkELF(p)
+			if err == nil && !o.fits(lib, name) {
+				err = fmt.Errorf("a CUDA %d library, newer than the driver's CUDA %d", fileMajor(name), o.MaxCUDAMajor)
+			}
 			if err == nil {
 				f.Path = p
 				return f
@@ -145,6 +154,26 @@ func (o Options) Find(lib Library) Found {
 		}
 	}
 	return f
+}
+
+// fits reports whether file name of lib suits o.MaxCUDAMajor.
+func (o Options) fits(lib Library, name string) bool {
+	return lib == Driver || o.MaxCUDAMajor == 0 || fileMajor(name) <= o.MaxCUDAMajor
+}
+
+// fileMajor returns the major version of a library file name
+// ("libcublas.so.13" → 13, "libnvrtc.so.11.2" → 11), 0 if it has none.
+func fileMajor(name string) int {
+	_, v, ok := strings.Cut(name, ".so.")
+	if !ok {
+		return 0
+	}
+	major, _, _ := strings.Cut(v, ".")
+	n, err := strconv.Atoi(major)
+	if err != nil {
+		return 0
+	}
+	return n
 }
 
 // elfMagic begins every ELF file.

@@ -106,7 +106,7 @@ func TestOpenErrorsAreOneLine(t *testing.T) {
 		err  func() error
 		want []string
 	}{
-		{"not a library", func() error { _, err := open(Found{Library: Driver, Path: text}); return err },
+		{"not a library", func() error { _, err := open(Options{}, Found{Library: Driver, Path: text}); return err },
 			[]string{"cuda: " + text + " cannot be loaded"}},
 		{"lacks the driver's functions", func() error { _, err := OpenDriver(Options{Paths: []string{filepath.Dir(libm)}}); return err },
 			[]string{"cuda: CUDA driver (" + libm + ") lacks cuInit"}},
@@ -129,6 +129,32 @@ func TestOpenErrorsAreOneLine(t *testing.T) {
 			if !strings.Contains(msg, w) {
 				t.Errorf("%s: error %q lacks %q", c.name, msg, w)
 			}
+		}
+	}
+}
+
+// TestFindSkipsNewerThanTheDriver checks that with the driver's CUDA major
+// version set, a newer cuBLAS is passed over (and said why) for an older
+// one that the driver runs.
+func TestFindSkipsNewerThanTheDriver(t *testing.T) {
+	t.Setenv(EnvLibPath, "")
+	dir := t.TempDir()
+	lib := realSharedLibrary(t)
+	copyFile(t, lib, filepath.Join(dir, "libcublas.so.13"))
+	copyFile(t, lib, filepath.Join(dir, "libcublas.so.12"))
+	f := Options{Paths: []string{dir}, MaxCUDAMajor: 12}.Find(CuBLAS)
+	if want := filepath.Join(dir, "libcublas.so.12"); f.Path != want {
+		t.Errorf("driver of CUDA 12: found %q, want %q", f.Path, want)
+	}
+	if want := filepath.Join(dir, "libcublas.so.13") + ": a CUDA 13 library, newer than the driver's CUDA 12"; len(f.Rejected) != 1 || f.Rejected[0] != want {
+		t.Errorf("rejected %q, want [%q]", f.Rejected, want)
+	}
+	if f := (Options{Paths: []string{dir}, MaxCUDAMajor: 13}).Find(CuBLAS); f.Path != filepath.Join(dir, "libcublas.so.13") {
+		t.Errorf("driver of CUDA 13: found %q", f.Path)
+	}
+	for name, want := range map[string]int{"libcublas.so.13": 13, "libnvrtc.so.11.2": 11, "libcuda.so.1": 1, "libx.so": 0} {
+		if got := fileMajor(name); got != want {
+			t.Errorf("fileMajor(%q) = %d, want %d", name, got, want)
 		}
 	}
 }
