@@ -4,8 +4,11 @@
 //
 // Row kernels (one block per row) run with SE_BLOCK threads: their
 // reductions use a fixed tree over SE_BLOCK partial sums, so that results do
-// not change from run to run.
+// not change from run to run. (The CPU emulation of testdata/emu.h
+// compiles them with fewer threads; NVRTC always with 256.)
+#ifndef SE_BLOCK
 #define SE_BLOCK 256
+#endif
 
 // Grid-stride loop over n elements.
 #define SE_FOR(i, n) \

@@ -32,6 +32,15 @@
 // bit-identical to the CPU's). What remains different is the order of the
 // additions of the per-row reductions (a tree of SE_BLOCK partial sums
 // instead of a loop), below float32 rounding where the sums are in double.
+//
+// # Tests without a GPU
+//
+// The table is checked against the sources' signatures; NVRTC, where
+// installed, compiles every kernel and the PTX entries are checked against
+// the table; and the kernels' logic runs on the CPU, compiled as C++
+// against a small emulation of CUDA's blocks, threads, shared memory and
+// barriers (testdata/emu.h, testdata/emu_test.cpp). The GPU tests of
+// package cuda check the numbers on a device.
 package kernels
 
 import (
