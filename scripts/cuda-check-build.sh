@@ -22,6 +22,7 @@ flags=(-trimpath -ldflags='-s -w')
 # folder, where the tests find their testdata. Packages whose tests run on
 # the CUDA backend are added here as the backend reaches them.
 packages=(
+  ./encoders
   ./encoders/compute/cuda/cudalib
   ./encoders/compute/cuda/kernels
   ./encoders/compute/cuda
