@@ -1,9 +1,11 @@
 package cuda
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"os"
+	"sync"
 	"testing"
 
 	"github.com/storyeval/storyeval/encoders/compute/cuda/cudalib"
@@ -14,22 +16,37 @@ import (
 // opened fails instead of passing with everything skipped).
 const EnvRequireCUDA = "STORYEVAL_REQUIRE_CUDA"
 
-// openGPU opens GPU 0 for a test, or skips it saying why.
+// shared is the GPU the tests share (opened once: each Open compiles the
+// kernels), with why it could not be opened.
+var shared struct {
+	once sync.Once
+	d    *Device
+	err  error
+}
+
+// TestMain closes the shared GPU after the tests.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if shared.d != nil {
+		if err := shared.d.Close(); err != nil {
+			fmt.Fprintln(os.Stderr, "closing the GPU:", err)
+			code = 1
+		}
+	}
+	os.Exit(code)
+}
+
+// openGPU returns GPU 0 for a test, or skips it saying why.
 func openGPU(t testing.TB) *Device {
 	t.Helper()
-	d, err := Open(Options{})
-	if err != nil {
+	shared.once.Do(func() { shared.d, shared.err = Open(Options{}) })
+	if shared.err != nil {
 		if os.Getenv(EnvRequireCUDA) == "1" {
-			t.Fatalf("%s=1 but: %v", EnvRequireCUDA, err)
+			t.Fatalf("%s=1 but: %v", EnvRequireCUDA, shared.err)
 		}
-		t.Skipf("no usable GPU: %v", err)
+		t.Skipf("no usable GPU: %v", shared.err)
 	}
-	t.Cleanup(func() {
-		if err := d.Close(); err != nil {
-			t.Errorf("Close: %v", err)
-		}
-	})
-	return d
+	return shared.d
 }
 
 func randomValues(r *rand.Rand, n int, scale float32) []float32 {
