@@ -60,9 +60,8 @@ type blasFuncs struct {
 // BLAS is the opened cuBLAS. It may be shared by goroutines; each uses
 // handles of its own.
 type BLAS struct {
-	// Path is the file that was loaded; Version its version, e.g. "13.0.2".
-	Path, Version string
-	f             blasFuncs
+	Loaded
+	f blasFuncs
 }
 
 // OpenBLAS loads cuBLAS (of CUDA 13, else 12) and its libcublasLt from o's
@@ -72,7 +71,7 @@ func OpenBLAS(o Options) (*BLAS, error) {
 	if err != nil {
 		return nil, err
 	}
-	l := &BLAS{Path: h.path, f: *f}
+	l := &BLAS{Loaded: Loaded{Path: h.path}, f: *f}
 	var v [3]int32
 	for i := range v { // MAJOR_VERSION, MINOR_VERSION, PATCH_LEVEL
 		if err := l.check(f.cublasGetProperty(int32(i), &v[i]), "cublasGetProperty"); err != nil {

@@ -10,6 +10,13 @@ import (
 	"github.com/ebitengine/purego"
 )
 
+// Loaded says which file a library was loaded from.
+type Loaded struct {
+	// Path is the file that was loaded; Version the library's version
+	// (e.g. cuBLAS "13.0.2", NVRTC "13.0").
+	Path, Version string
+}
+
 // handle is an opened shared library.
 type handle struct {
 	lib  Library

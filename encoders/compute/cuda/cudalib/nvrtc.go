@@ -26,9 +26,8 @@ type nvrtcFuncs struct {
 // Compiler is the opened NVRTC, which compiles CUDA C to PTX at run time
 // (no GPU needed). It may be shared by goroutines.
 type Compiler struct {
-	// Path is the file that was loaded; Version its version, e.g. "13.0".
-	Path, Version string
-	f             nvrtcFuncs
+	Loaded
+	f nvrtcFuncs
 }
 
 // OpenNVRTC loads NVRTC (of CUDA 13, else 12, else 11.2+) from o's search
@@ -38,7 +37,7 @@ func OpenNVRTC(o Options) (*Compiler, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &Compiler{Path: h.path, f: *f}
+	c := &Compiler{Loaded: Loaded{Path: h.path}, f: *f}
 	var major, minor int32
 	if err := c.check(f.nvrtcVersion(&major, &minor), "nvrtcVersion", ""); err != nil {
 		return nil, err
