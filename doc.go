@@ -27,8 +27,10 @@
 //     the same image sequences with human references — and their readers.
 //   - stylem: StyleM's contrastive n-gram (CNG) tables, OnlyStyle and
 //     StyleCIDEr.
-//   - encoders: the ViT, CLIP, ALBERT and BERT/SimCSE forward passes on
-//     gorgonia.org/tensor, which the neural metrics share, with its
+//   - encoders: the ViT, CLIP, ALBERT and BERT/SimCSE forward passes,
+//     which the neural metrics share, on a per-model compute backend
+//     (encoders/compute) with gorgonia.org/tensor at the API, the shared
+//     layers with their backward passes (encoders/nn), and the
 //     subpackages checkpoint (safetensors and PyTorch checkpoints), tokenize
 //     (WordPiece, SentencePiece, CLIP BPE) and imageproc (Pillow-exact image
 //     preprocessing).
@@ -39,6 +41,11 @@
 // Every metric defaults to the behaviour of its reference code, quirks
 // included, so that published numbers reproduce; where a paper defines a
 // metric differently from its code, the paper's variant is an explicit option.
+// The design decisions behind the neural code — why hand-written gradients
+// rather than gorgonia.org/gorgonia's graphs, the per-model compute backend
+// of encoders/compute and where a new one plugs in, the parameter walk of
+// encoders/nn — are recorded in docs/design.md.
+//
 // The command in examples/storyeval runs the metrics on JSON and CSV files;
 // its score subcommand runs every available metric on a Suite and writes a
 // comparison report with significance tests and correlations with human

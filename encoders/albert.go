@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/storyeval/storyeval/encoders/checkpoint"
+	"github.com/storyeval/storyeval/encoders/compute"
 	"github.com/storyeval/storyeval/encoders/tokenize"
 	"gorgonia.org/tensor"
 )
@@ -33,8 +34,9 @@ type ALBERTConfig struct {
 // (sentence-order prediction, sequence classification, masked LM). It is
 // immutable and safe for concurrent use.
 type ALBERT struct {
-	cfg                      ALBERTConfig
-	wordEmb, posEmb, typeEmb []float32
+	cfg ALBERTConfig
+	model
+	wordEmb, posEmb, typeEmb compute.Tensor
 	embNorm                  layerNorm
 	mapIn                    linear
 	groups                   [][]encoderLayer
@@ -49,16 +51,26 @@ type albertMLMHead struct {
 	dense   linear
 	norm    layerNorm
 	decoder linear
-	act     activation
+	act     compute.Activation
 }
 
-// LoadALBERT loads an ALBERT model from a HuggingFace model directory.
-func LoadALBERT(dir string) (*ALBERT, error) { return loadModel(dir, NewALBERT) }
+// LoadALBERT loads an ALBERT model from a HuggingFace model directory onto
+// the backend opts choose (default: the CPU).
+func LoadALBERT(dir string, opts ...Options) (*ALBERT, error) {
+	return loadModel(dir, opts, NewALBERT)
+}
 
 // NewALBERT builds an ALBERT model from a configuration and an open
 // checkpoint; the weights are copied, so st may be closed afterwards.
-func NewALBERT(cfg ALBERTConfig, st *checkpoint.State) (*ALBERT, error) {
-	return buildFromState(st, cfg, newALBERT, albertParams.wordEmb, albertParams.prefixes...)
+func NewALBERT(cfg ALBERTConfig, st *checkpoint.State, opts ...Options) (*ALBERT, error) {
+	return NewALBERTFrom(cfg, CheckpointWeights(st), opts...)
+}
+
+// NewALBERTFrom builds a ALBERT model from a configuration and weights from any
+// source (a checkpoint, a trainer's tensors in memory, random values) onto
+// the backend opts choose.
+func NewALBERTFrom(cfg ALBERTConfig, w Weights, opts ...Options) (*ALBERT, error) {
+	return buildFrom(w, opts, cfg, newALBERT, albertParams.wordEmb, albertParams.prefixes...)
 }
 
 // newALBERT builds the model from any weight source (a checkpoint, or random
@@ -73,9 +85,10 @@ func newALBERT(cfg ALBERTConfig, r *weightReader) (*ALBERT, error) {
 	eps := cfg.LayerNormEps
 	m := &ALBERT{
 		cfg:     cfg,
-		wordEmb: r.tensor(p.wordEmb, cfg.VocabSize, E),
-		posEmb:  r.tensor(p.posEmb, cfg.MaxPositionEmbeddings, E),
-		typeEmb: r.tensor(p.typeEmb, cfg.TypeVocabSize, E),
+		model:   model{be: r.be},
+		wordEmb: r.param(p.wordEmb, cfg.VocabSize, E),
+		posEmb:  r.param(p.posEmb, cfg.MaxPositionEmbeddings, E),
+		typeEmb: r.param(p.typeEmb, cfg.TypeVocabSize, E),
 		embNorm: r.layerNorm(p.embNorm, E, eps),
 		mapIn:   r.linear(p.mapIn, H, E, true),
 	}
@@ -120,12 +133,12 @@ func newALBERT(cfg ALBERTConfig, r *weightReader) (*ALBERT, error) {
 		// files written by HF omit it.
 		head.decoder = linear{w: m.wordEmb, in: E, out: cfg.VocabSize}
 		if root.has(p.mlmDecoder) {
-			head.decoder.w = root.tensor(p.mlmDecoder, cfg.VocabSize, E)
+			head.decoder.w = root.param(p.mlmDecoder, cfg.VocabSize, E)
 		}
 		if root.has(p.mlmDecoderBias) {
-			head.decoder.b = root.tensor(p.mlmDecoderBias, cfg.VocabSize)
+			head.decoder.b = root.param(p.mlmDecoderBias, cfg.VocabSize)
 		} else {
-			head.decoder.b = root.tensor(p.mlmBias, cfg.VocabSize)
+			head.decoder.b = root.param(p.mlmBias, cfg.VocabSize)
 		}
 		m.mlm = head
 	}
@@ -134,6 +147,7 @@ func newALBERT(cfg ALBERTConfig, r *weightReader) (*ALBERT, error) {
 			return nil, e
 		}
 	}
+	m.walk = *r.walk
 	return m, nil
 }
 
@@ -155,60 +169,60 @@ func (m *ALBERT) Forward(ctx context.Context, encs []tokenize.Encoding, opts For
 	}
 	E, H := m.cfg.EmbeddingSize, m.cfg.HiddenSize
 	rows := tb.batch * tb.seq
-	emb := make([]float32, rows*E)
-	sumEmbeddings(emb, tb, m.wordEmb, m.posEmb, m.typeEmb, E)
-	m.embNorm.apply(emb, emb)
-	x := make([]float32, rows*H)
-	m.mapIn.apply(x, emb, rows)
-	out := &ALBERTOutput{EmbeddingOutput: denseOf(emb, tb.batch, tb.seq, E)}
+	be := m.be
+	emb := be.Alloc(rows * E)
+	tb.embed(be, emb, E, m.wordEmb, m.posEmb, m.typeEmb)
+	m.embNorm.apply(be, emb, emb)
+	x := be.Alloc(rows * H)
+	m.mapIn.apply(be, x, emb, rows)
+	out := &ALBERTOutput{EmbeddingOutput: outputDense(be, emb, tb.batch, tb.seq, E)}
 	perGroup := m.cfg.NumHiddenLayers / m.cfg.NumHiddenGroups
 	// AlbertTransformer: layer i runs group i / (layers / groups).
-	out.HiddenStates, err = runLayers(ctx, x, tb.batch, tb.seq, H, m.cfg.IntermediateSize, attentionMask{keyValid: tb.keyValid},
+	out.HiddenStates, err = runLayers(ctx, be, x, tb.batch, tb.seq, H, m.cfg.IntermediateSize, compute.Mask{KeyValid: tb.keyValid},
 		opts, m.cfg.NumHiddenLayers, func(i int) []encoderLayer { return m.groups[i/perGroup] })
 	if err != nil {
+		be.Free(x)
 		return nil, err
 	}
-	out.LastHiddenState = denseOf(x, tb.batch, tb.seq, H)
 	if m.pooler != nil {
-		out.PoolerOutput = denseOf(poolCLS(m.pooler, x, tb.batch, tb.seq), tb.batch, H)
+		out.PoolerOutput = outputDense(be, poolCLS(be, m.pooler, x, tb.batch, tb.seq), tb.batch, H)
 	}
+	out.LastHiddenState = outputDense(be, x, tb.batch, tb.seq, H)
 	out.mask = tb.keyValid
 	return out, nil
 }
 
 // headLogits applies a linear head to the pooled output.
-func headLogits(head *linear, what string, out *ALBERTOutput) (*tensor.Dense, error) {
+func (m *ALBERT) headLogits(head *linear, what string, out *ALBERTOutput) (*tensor.Dense, error) {
 	if head == nil {
 		return nil, fmt.Errorf("encoders: the checkpoint has no %s head", what)
 	}
 	if out == nil || out.PoolerOutput == nil {
 		return nil, fmt.Errorf("encoders: the checkpoint has no pooler, which the %s head reads", what)
 	}
-	return applyHead(head, what, out.PoolerOutput)
+	return applyHead(m.be, head, what, out.PoolerOutput)
 }
 
 // applyHead applies a model's own head to a caller's [batch, in] tensor.
-func applyHead(head *linear, what string, x *tensor.Dense) (*tensor.Dense, error) {
+func applyHead(be compute.Backend, head *linear, what string, x *tensor.Dense) (*tensor.Dense, error) {
 	data, shape, err := float32Values(what+" head input", x, anySize, head.in)
 	if err != nil {
 		return nil, fmt.Errorf("encoders: %w", err)
 	}
 	B := shape[0]
-	logits := make([]float32, B*head.out)
-	head.apply(logits, data, B)
-	return denseOf(logits, B, head.out), nil
+	return denseOf(head.applyHost(be, data, B), B, head.out), nil
 }
 
 // SOPLogits returns the sentence-order-prediction logits [batch, 2] of
 // AlbertForPreTraining (sop_classifier on the pooled output).
 func (m *ALBERT) SOPLogits(out *ALBERTOutput) (*tensor.Dense, error) {
-	return headLogits(m.sop, "sentence-order (sop_classifier)", out)
+	return m.headLogits(m.sop, "sentence-order (sop_classifier)", out)
 }
 
 // ClassifierLogits returns AlbertForSequenceClassification's logits
 // [batch, num_labels].
 func (m *ALBERT) ClassifierLogits(out *ALBERTOutput) (*tensor.Dense, error) {
-	return headLogits(m.classifier, "sequence classification (classifier)", out)
+	return m.headLogits(m.classifier, "sequence classification (classifier)", out)
 }
 
 // MLMLogits returns the masked-LM vocabulary logits at the given
@@ -234,13 +248,15 @@ func (m *ALBERT) MLMLogits(out *ALBERTOutput, positions [][2]int) (*tensor.Dense
 	}
 	n := len(positions)
 	E := m.cfg.EmbeddingSize
-	h := make([]float32, n*E)
-	m.mlm.dense.apply(h, sel, n)
-	m.mlm.act(h)
-	m.mlm.norm.apply(h, h)
-	logits := make([]float32, n*m.cfg.VocabSize)
-	m.mlm.decoder.apply(logits, h, n)
-	return denseOf(logits, n, m.cfg.VocabSize), nil
+	be := m.be
+	in, h := be.Upload(sel), be.Alloc(n*E)
+	m.mlm.dense.applyAct(be, h, in, n, m.mlm.act)
+	m.mlm.norm.apply(be, h, h)
+	logits := be.Alloc(n * m.cfg.VocabSize)
+	m.mlm.decoder.apply(be, logits, h, n)
+	be.Free(in)
+	be.Free(h)
+	return outputDense(be, logits, n, m.cfg.VocabSize), nil
 }
 
 // FLOPs returns the floating-point operations of one forward pass over a

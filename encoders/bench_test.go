@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/storyeval/storyeval/encoders/compute"
 	"github.com/storyeval/storyeval/encoders/imageproc"
 	"github.com/storyeval/storyeval/encoders/tokenize"
 )
@@ -19,7 +20,11 @@ import (
 //	CGO_LDFLAGS=-lopenblas go test -tags openblas -run='^$' -bench=FullSize -benchtime=3x ./encoders/
 
 func randomReader(seed int64) *weightReader {
-	return &weightReader{random: rand.New(rand.NewSource(seed))}
+	r, err := RandomWeights(seed).reader(compute.CPU(), "")
+	if err != nil {
+		panic(err) // random weights have no missing parameter
+	}
+	return r
 }
 
 func randomEncodings(batch, seq, vocab int, seed int64) []tokenize.Encoding {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/storyeval/storyeval/encoders/checkpoint"
+	"github.com/storyeval/storyeval/encoders/compute"
 	"github.com/storyeval/storyeval/encoders/tokenize"
 )
 
@@ -27,20 +28,29 @@ type BERTConfig struct {
 // optional pooler tanh(dense(h_CLS)). It is immutable and safe for
 // concurrent use.
 type BERT struct {
-	cfg                      BERTConfig
-	wordEmb, posEmb, typeEmb []float32
+	cfg BERTConfig
+	model
+	wordEmb, posEmb, typeEmb compute.Tensor
 	embNorm                  layerNorm
 	layers                   []encoderLayer
 	pooler                   *linear
 }
 
-// LoadBERT loads a BERT model from a HuggingFace model directory.
-func LoadBERT(dir string) (*BERT, error) { return loadModel(dir, NewBERT) }
+// LoadBERT loads a BERT model from a HuggingFace model directory onto the
+// backend opts choose (default: the CPU).
+func LoadBERT(dir string, opts ...Options) (*BERT, error) { return loadModel(dir, opts, NewBERT) }
 
 // NewBERT builds a BERT model from a configuration and an open checkpoint;
 // the weights are copied, so st may be closed afterwards.
-func NewBERT(cfg BERTConfig, st *checkpoint.State) (*BERT, error) {
-	return buildFromState(st, cfg, newBERT, bertParams.wordEmb, bertParams.prefixes...)
+func NewBERT(cfg BERTConfig, st *checkpoint.State, opts ...Options) (*BERT, error) {
+	return NewBERTFrom(cfg, CheckpointWeights(st), opts...)
+}
+
+// NewBERTFrom builds a BERT model from a configuration and weights from any
+// source (a checkpoint, a trainer's tensors in memory, random values) onto
+// the backend opts choose.
+func NewBERTFrom(cfg BERTConfig, w Weights, opts ...Options) (*BERT, error) {
+	return buildFrom(w, opts, cfg, newBERT, bertParams.wordEmb, bertParams.prefixes...)
 }
 
 // newBERT builds the model from any weight source (a checkpoint, or random
@@ -54,9 +64,10 @@ func newBERT(cfg BERTConfig, r *weightReader) (*BERT, error) {
 	H, I := cfg.HiddenSize, cfg.IntermediateSize
 	m := &BERT{
 		cfg:     cfg,
-		wordEmb: r.tensor(p.wordEmb, cfg.VocabSize, H),
-		posEmb:  r.tensor(p.posEmb, cfg.MaxPositionEmbeddings, H),
-		typeEmb: r.tensor(p.typeEmb, cfg.TypeVocabSize, H),
+		model:   model{be: r.be},
+		wordEmb: r.param(p.wordEmb, cfg.VocabSize, H),
+		posEmb:  r.param(p.posEmb, cfg.MaxPositionEmbeddings, H),
+		typeEmb: r.param(p.typeEmb, cfg.TypeVocabSize, H),
 		embNorm: r.layerNorm(p.embNorm, H, cfg.LayerNormEps),
 	}
 	for i := 0; i < cfg.NumHiddenLayers; i++ {
@@ -81,6 +92,7 @@ func newBERT(cfg BERTConfig, r *weightReader) (*BERT, error) {
 	if r.err != nil {
 		return nil, r.err
 	}
+	m.walk = *r.walk
 	return m, nil
 }
 
@@ -98,26 +110,27 @@ func (m *BERT) Forward(ctx context.Context, encs []tokenize.Encoding, opts Forwa
 	}
 	H := m.cfg.HiddenSize
 	rows := tb.batch * tb.seq
-	x := make([]float32, rows*H)
+	x := m.be.Alloc(rows * H)
 	m.embed(x, tb)
 	out := &TextOutput{}
-	out.HiddenStates, err = runLayers(ctx, x, tb.batch, tb.seq, H, m.cfg.IntermediateSize, attentionMask{keyValid: tb.keyValid},
+	out.HiddenStates, err = runLayers(ctx, m.be, x, tb.batch, tb.seq, H, m.cfg.IntermediateSize, compute.Mask{KeyValid: tb.keyValid},
 		opts, len(m.layers), oneLayer(m.layers))
 	if err != nil {
+		m.be.Free(x)
 		return nil, err
 	}
-	out.LastHiddenState = denseOf(x, tb.batch, tb.seq, H)
 	if m.pooler != nil {
-		out.PoolerOutput = denseOf(poolCLS(m.pooler, x, tb.batch, tb.seq), tb.batch, H)
+		out.PoolerOutput = outputDense(m.be, poolCLS(m.be, m.pooler, x, tb.batch, tb.seq), tb.batch, H)
 	}
+	out.LastHiddenState = outputDense(m.be, x, tb.batch, tb.seq, H)
 	out.mask = tb.keyValid
 	return out, nil
 }
 
 // embed writes LayerNorm(word + position + token type embeddings) into x.
-func (m *BERT) embed(x []float32, tb *textBatch) {
-	sumEmbeddings(x, tb, m.wordEmb, m.posEmb, m.typeEmb, m.cfg.HiddenSize)
-	m.embNorm.apply(x, x)
+func (m *BERT) embed(x compute.Tensor, tb *textBatch) {
+	tb.embed(m.be, x, m.cfg.HiddenSize, m.wordEmb, m.posEmb, m.typeEmb)
+	m.embNorm.apply(m.be, x, x)
 }
 
 // FLOPs returns the floating-point operations of one forward pass over a

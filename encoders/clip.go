@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"github.com/storyeval/storyeval/encoders/checkpoint"
+	"github.com/storyeval/storyeval/encoders/compute"
 	"github.com/storyeval/storyeval/encoders/imageproc"
 	"github.com/storyeval/storyeval/encoders/tokenize"
 	"gorgonia.org/tensor"
@@ -40,12 +41,13 @@ type CLIPConfig struct {
 // immutable and safe for concurrent use.
 type CLIP struct {
 	cfg CLIPConfig
+	model
 
-	tokenEmb, textPos []float32
+	tokenEmb, textPos compute.Tensor
 	textLayers        []encoderLayer
 	finalNorm         layerNorm
 
-	classEmb, visionPos []float32
+	classEmb, visionPos compute.Tensor
 	patch               patchEmbedding
 	preNorm, postNorm   layerNorm
 	visionLayers        []encoderLayer
@@ -54,11 +56,12 @@ type CLIP struct {
 	logitScale           float32 // as stored: logits use exp(logitScale)
 }
 
-// LoadCLIP loads a CLIP model from a HuggingFace model directory.
-func LoadCLIP(dir string) (*CLIP, error) { return loadModel(dir, NewCLIP) }
+// LoadCLIP loads a CLIP model from a HuggingFace model directory onto the
+// backend opts choose (default: the CPU).
+func LoadCLIP(dir string, opts ...Options) (*CLIP, error) { return loadModel(dir, opts, NewCLIP) }
 
 // clipTowerLayers reads a tower's pre-LN layers.
-func clipTowerLayers(r *weightReader, tower string, c CLIPTowerConfig, act activation) []encoderLayer {
+func clipTowerLayers(r *weightReader, tower string, c CLIPTowerConfig, act compute.Activation) []encoderLayer {
 	p := clipParams
 	H, I := c.HiddenSize, c.IntermediateSize
 	var layers []encoderLayer
@@ -92,37 +95,43 @@ func (c *CLIPTowerConfig) defaults() {
 }
 
 // NewCLIP builds a CLIP model from a configuration and an open checkpoint.
-func NewCLIP(cfg CLIPConfig, st *checkpoint.State) (*CLIP, error) {
-	return buildFromState(st, cfg, newCLIP, clipParams.text+clipParams.tokenEmb, "clip.", "model.")
+func NewCLIP(cfg CLIPConfig, st *checkpoint.State, opts ...Options) (*CLIP, error) {
+	return NewCLIPFrom(cfg, CheckpointWeights(st), opts...)
+}
+
+// NewCLIPFrom builds a CLIP model from a configuration and weights from any
+// source (a checkpoint, a trainer's tensors in memory, random values) onto
+// the backend opts choose.
+func NewCLIPFrom(cfg CLIPConfig, w Weights, opts ...Options) (*CLIP, error) {
+	return buildFrom(w, opts, cfg, newCLIP, clipParams.text+clipParams.tokenEmb, "clip.", "model.")
 }
 
 // newCLIP builds the model from any weight source (a checkpoint, or random
 // weights for benchmarks).
 func newCLIP(cfg CLIPConfig, r *weightReader) (*CLIP, error) {
-	ensureBLAS()
 	t, v := &cfg.TextConfig, &cfg.VisionConfig
 	t.defaults()
 	v.defaults()
 	if err := cfg.validate("CLIP config", r); err != nil {
 		return nil, err
 	}
-	tact, err := activationByName(t.HiddenAct)
+	tact, err := compute.ActivationByName(t.HiddenAct)
 	if err != nil {
 		return nil, fmt.Errorf("text_config: %w", err)
 	}
-	vact, err := activationByName(v.HiddenAct)
+	vact, err := compute.ActivationByName(v.HiddenAct)
 	if err != nil {
 		return nil, fmt.Errorf("vision_config: %w", err)
 	}
 	p := clipParams
-	m := &CLIP{cfg: cfg, patch: patchEmbedding{channels: v.NumChannels, patch: v.PatchSize, imgSize: v.ImageSize}}
-	m.tokenEmb = r.tensor(p.text+p.tokenEmb, t.VocabSize, t.HiddenSize)
-	m.textPos = r.tensor(p.text+p.textPos, t.MaxPositionEmbeddings, t.HiddenSize)
+	m := &CLIP{cfg: cfg, model: model{be: r.be}, patch: patchEmbedding{channels: v.NumChannels, patch: v.PatchSize, imgSize: v.ImageSize}}
+	m.tokenEmb = r.param(p.text+p.tokenEmb, t.VocabSize, t.HiddenSize)
+	m.textPos = r.param(p.text+p.textPos, t.MaxPositionEmbeddings, t.HiddenSize)
 	m.textLayers = clipTowerLayers(r, p.text, *t, tact)
 	m.finalNorm = r.layerNorm(p.text+p.finalNorm, t.HiddenSize, t.LayerNormEps)
-	m.classEmb = r.tensor(p.vision+p.classEmb, v.HiddenSize)
+	m.classEmb = r.param(p.vision+p.classEmb, v.HiddenSize)
 	m.patch.proj = r.convAsLinear(p.vision+p.patch, v.HiddenSize, v.NumChannels, v.PatchSize, false)
-	m.visionPos = r.tensor(p.vision+p.visionPos, m.patch.numPatches()+1, v.HiddenSize)
+	m.visionPos = r.param(p.vision+p.visionPos, m.patch.numPatches()+1, v.HiddenSize)
 	m.preNorm = r.layerNorm(p.vision+p.preNorm, v.HiddenSize, v.LayerNormEps)
 	m.visionLayers = clipTowerLayers(r, p.vision, *v, vact)
 	m.postNorm = r.layerNorm(p.vision+p.postNorm, v.HiddenSize, v.LayerNormEps)
@@ -136,6 +145,7 @@ func newCLIP(cfg CLIPConfig, r *weightReader) (*CLIP, error) {
 	if r.err != nil {
 		return nil, r.err
 	}
+	m.walk = *r.walk
 	return m, nil
 }
 
@@ -176,23 +186,19 @@ func (m *CLIP) EncodeText(ctx context.Context, encs []tokenize.Encoding, opts Fo
 		return nil, fmt.Errorf("encoders: CLIP text input: %w", err)
 	}
 	B, T, H := tb.batch, tb.seq, c.HiddenSize
-	x := make([]float32, B*T*H)
-	for i := 0; i < B*T; i++ {
-		row, tok, pos := x[i*H:(i+1)*H], m.tokenEmb[tb.ids[i]*H:], m.textPos[(i%T)*H:]
-		for j := range row {
-			row[j] = tok[j] + pos[j]
-		}
-	}
+	be := m.be
+	x := be.Alloc(B * T * H)
+	be.Embed(x, H, []compute.Tensor{m.tokenEmb, m.textPos}, [][]int{tb.ids, nil}, []int{0, T})
 	out := &CLIPOutput{}
-	out.HiddenStates, err = runLayers(ctx, x, B, T, H, c.IntermediateSize, attentionMask{keyValid: tb.keyValid, causal: true},
+	out.HiddenStates, err = runLayers(ctx, be, x, B, T, H, c.IntermediateSize, compute.Mask{KeyValid: tb.keyValid, Causal: true},
 		opts, len(m.textLayers), oneLayer(m.textLayers))
 	if err != nil {
+		be.Free(x)
 		return nil, err
 	}
-	m.finalNorm.apply(x, x)
-	out.LastHiddenState = denseOf(x, B, T, H)
-	pooled := make([]float32, B*H)
+	m.finalNorm.apply(be, x, x)
 	out.EOSIndex = make([]int, B)
+	rows := make([]int, B)
 	for b := 0; b < B; b++ {
 		best := 0
 		for t := 1; t < T; t++ {
@@ -201,10 +207,13 @@ func (m *CLIP) EncodeText(ctx context.Context, encs []tokenize.Encoding, opts Fo
 			}
 		}
 		out.EOSIndex[b] = best
-		copy(pooled[b*H:(b+1)*H], x[(b*T+best)*H:])
+		rows[b] = b*T + best
 	}
-	out.PoolerOutput = denseOf(pooled, B, H)
+	pooled := be.Alloc(B * H)
+	be.Rows(pooled, x, H, rows)
 	m.project(out, &m.textProj, pooled, B)
+	out.PoolerOutput = outputDense(be, pooled, B, H)
+	out.LastHiddenState = outputDense(be, x, B, T, H)
 	return out, nil
 }
 
@@ -217,48 +226,39 @@ func (m *CLIP) EncodeImages(ctx context.Context, imgs []imageproc.PixelValues, o
 	c := m.cfg.VisionConfig
 	B, N, H := len(imgs), m.patch.numPatches(), c.HiddenSize
 	seq := N + 1
-	x := m.patch.embed(imgs, m.classEmb, m.visionPos)
-	m.preNorm.apply(x, x)
+	be := m.be
+	x := m.patch.embed(be, imgs, m.classEmb, m.visionPos)
+	m.preNorm.apply(be, x, x)
 	out := &CLIPOutput{}
 	var err error
-	out.HiddenStates, err = runLayers(ctx, x, B, seq, H, c.IntermediateSize, attentionMask{}, opts, len(m.visionLayers), oneLayer(m.visionLayers))
+	out.HiddenStates, err = runLayers(ctx, be, x, B, seq, H, c.IntermediateSize, compute.Mask{}, opts, len(m.visionLayers), oneLayer(m.visionLayers))
 	if err != nil {
+		be.Free(x)
 		return nil, err
 	}
-	out.LastHiddenState = denseOf(x, B, seq, H)
-	pooled := make([]float32, B*H)
-	for b := 0; b < B; b++ {
-		copy(pooled[b*H:(b+1)*H], x[b*seq*H:])
-	}
-	m.postNorm.apply(pooled, pooled)
-	out.PoolerOutput = denseOf(pooled, B, H)
+	pooled := firstRows(be, x, B, seq, H)
+	m.postNorm.apply(be, pooled, pooled)
 	m.project(out, &m.visualProj, pooled, B)
+	out.PoolerOutput = outputDense(be, pooled, B, H)
+	out.LastHiddenState = outputDense(be, x, B, seq, H)
 	return out, nil
 }
 
-// project fills Features and Embeds from the pooled outputs.
-func (m *CLIP) project(out *CLIPOutput, proj *linear, pooled []float32, B int) {
+// project fills Features and Embeds (Features scaled to unit length) from
+// the pooled outputs.
+func (m *CLIP) project(out *CLIPOutput, proj *linear, pooled compute.Tensor, B int) {
 	D := m.cfg.ProjectionDim
-	feat := make([]float32, B*D)
-	proj.apply(feat, pooled, B)
-	out.Features = denseOf(feat, B, D)
-	emb := append([]float32(nil), feat...)
-	for b := 0; b < B; b++ {
-		normalizeRow(emb[b*D : (b+1)*D])
+	be := m.be
+	feat, emb := be.Alloc(B*D), be.Alloc(B*D)
+	proj.apply(be, feat, pooled, B)
+	same := make([]int, B)
+	for b := range same {
+		same[b] = b
 	}
-	out.Embeds = denseOf(emb, B, D)
-}
-
-// normalizeRow scales v to unit L2 norm (v / ‖v‖, as torch's x / x.norm()).
-func normalizeRow(v []float32) {
-	var ss float64
-	for _, x := range v {
-		ss += float64(x) * float64(x)
-	}
-	n := float32(math.Sqrt(ss))
-	for i := range v {
-		v[i] /= n
-	}
+	be.Rows(emb, feat, D, same)
+	be.Normalize(emb, D)
+	out.Features = outputDense(be, feat, B, D)
+	out.Embeds = outputDense(be, emb, B, D)
 }
 
 // Logits returns CLIP's logits_per_text [texts, images] and logits_per_image
@@ -275,8 +275,14 @@ func (m *CLIP) Logits(textEmbeds, imageEmbeds *tensor.Dense) (perText, perImage 
 		return nil, nil, fmt.Errorf("encoders: CLIP logits: %w", err)
 	}
 	nt, ni, d := ts[0], is[0], D
+	be := m.be
+	tt, it, logits := be.Upload(td), be.Upload(id), be.Alloc(nt*ni)
+	be.Gemm(false, true, nt, ni, d, m.LogitScale(), tt, d, it, d, 0, logits, ni)
 	pt := make([]float32, nt*ni)
-	gemm(false, true, nt, ni, d, m.LogitScale(), td, d, id, d, 0, pt, ni)
+	be.Download(pt, logits)
+	for _, t := range []compute.Tensor{tt, it, logits} {
+		be.Free(t)
+	}
 	pi := make([]float32, ni*nt)
 	for i := 0; i < nt; i++ {
 		for j := 0; j < ni; j++ {

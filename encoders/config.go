@@ -36,7 +36,7 @@ func ReadConfig(dir string, v any) error {
 // loadModel reads dir/config.json into a C, opens the weights of dir (see
 // checkpoint.OpenDir) and builds the model; the weights are copied, so the
 // checkpoint is closed again.
-func loadModel[C any, M any](dir string, build func(C, *checkpoint.State) (M, error)) (M, error) {
+func loadModel[C any, M any](dir string, opts []Options, build func(C, *checkpoint.State, ...Options) (M, error)) (M, error) {
 	var zero M
 	var cfg C
 	if err := ReadConfig(dir, &cfg); err != nil {
@@ -47,7 +47,7 @@ func loadModel[C any, M any](dir string, build func(C, *checkpoint.State) (M, er
 		return zero, fmt.Errorf("encoders: %w", err)
 	}
 	defer st.Close()
-	m, err := build(cfg, st)
+	m, err := build(cfg, st, opts...)
 	if err != nil {
 		return zero, fmt.Errorf("encoders: %s: %w", dir, err)
 	}

@@ -55,12 +55,12 @@ func (r *weightReader) checkShapes(what string, checks ...shapeCheck) error {
 		return nil
 	}
 	for _, c := range checks {
-		info, ok := r.st.Info(r.prefix + c.param)
+		shape, ok := r.info(c.param)
 		if !ok {
 			return fmt.Errorf("%s: parameter %s%s (from %s) is not in the checkpoint", what, r.prefix, c.param, c.fields)
 		}
-		if !slices.Equal(info.Shape, c.shape) {
-			return fmt.Errorf("%s: parameter %s%s is %v in the checkpoint, %v by %s", what, r.prefix, c.param, info.Shape, c.shape, c.fields)
+		if !slices.Equal(shape, c.shape) {
+			return fmt.Errorf("%s: parameter %s%s is %v in the checkpoint, %v by %s", what, r.prefix, c.param, shape, c.shape, c.fields)
 		}
 	}
 	return nil

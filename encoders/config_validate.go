@@ -3,6 +3,8 @@ package encoders
 import (
 	"cmp"
 	"fmt"
+
+	"github.com/storyeval/storyeval/encoders/compute"
 )
 
 // modelConfig is a single-tower architecture's config.json.
@@ -17,15 +19,14 @@ type modelConfig interface {
 // prepareConfig readies a config for building a model: the BLAS is
 // chosen (if the program chose none), defaults filled, sizes and shapes
 // validated, and the hidden activation looked up.
-func prepareConfig(c modelConfig, what string, r *weightReader) (activation, error) {
-	ensureBLAS()
+func prepareConfig(c modelConfig, what string, r *weightReader) (compute.Activation, error) {
 	c.setDefaults()
 	if err := c.validate(what, r); err != nil {
-		return nil, err
+		return compute.Identity, err
 	}
-	act, err := activationByName(c.activation())
+	act, err := compute.ActivationByName(c.activation())
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", what, err)
+		return compute.Identity, fmt.Errorf("%s: %w", what, err)
 	}
 	return act, nil
 }

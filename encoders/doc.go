@@ -19,13 +19,14 @@
 // (weights), tokenize (WordPiece, SentencePiece, CLIP BPE) and imageproc
 // (Pillow-exact image preprocessing).
 //
-// Models are immutable after loading and safe for concurrent use. Matrix
-// products go through gorgonia.org/tensor's BLAS (its process-wide
-// tensor.Use switch), which importing this package leaves alone: a program
-// chooses with UseBLAS or UseDefaultBLAS, and if it chose nothing, building
-// the first model installs DefaultBLAS — gonum's pure-Go BLAS with a faster
-// Sgemm written in Go and Go assembly (no cgo), or, built with the
-// "openblas" tag, OpenBLAS through cgo.
+// Models are immutable after loading and safe for concurrent use. Each
+// model runs on the compute backend its Options name (Load*/New* take them
+// as a last, optional argument): the default, compute.CPU(), multiplies
+// matrices with the project's SGEMM — written in Go and Go assembly, no
+// cgo — or, built with the "openblas" tag, with OpenBLAS through cgo. There
+// is no process-wide switch: two models of one program may run on
+// different backends. See docs/design.md for why the backend interface has
+// the shape it has.
 //
 // Metrics attach their own heads to these encoders: Linear (LoadLinear reads
 // one from a checkpoint by module name) applies a PyTorch nn.Linear to the

@@ -4,12 +4,12 @@ import (
 	"context"
 	"fmt"
 	"log"
-	"reflect"
 
 	"github.com/storyeval/storyeval/encoders"
 	"github.com/storyeval/storyeval/encoders/checkpoint"
+	"github.com/storyeval/storyeval/encoders/compute"
 	"github.com/storyeval/storyeval/encoders/tokenize"
-	"gorgonia.org/tensor"
+	"gonum.org/v1/gonum/blas/gonum"
 )
 
 // A metric attaches its own head to an encoder stored in a larger training
@@ -57,11 +57,21 @@ func ExampleLoadLinear() {
 	// Output: head 48 → 2 logits (1, 2)
 }
 
-// Importing encoders leaves gorgonia's BLAS alone; a program picks one with
-// UseBLAS or UseDefaultBLAS, or the first model it builds installs
-// DefaultBLAS (this package's SGEMM, or OpenBLAS with the openblas tag).
-func ExampleUseDefaultBLAS() {
-	encoders.UseDefaultBLAS()
-	fmt.Println(reflect.TypeOf(tensor.WhichBLAS()) == reflect.TypeOf(encoders.DefaultBLAS()))
-	// Output: true
+// The backend is chosen per model: the zero Options run on the CPU with
+// the build's BLAS (this package's SGEMM, or OpenBLAS with the openblas
+// tag); another model of the same program may name another backend, here
+// the CPU with gonum's pure-Go BLAS.
+func ExampleOptions() {
+	be := compute.CPUBackend{BLAS: gonum.Implementation{}}
+	fmt.Println(be.Name())
+	head, err := encoders.NewLinear([]float32{1, 2, 3, 4}, []float32{0.5, -0.5}, 2, 2, encoders.Options{Backend: be})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	y, err := head.ApplyRows([]float32{1, 1})
+	fmt.Println(y, err)
+	// Output:
+	// cpu/gonum.Implementation
+	// [3.5 6.5] <nil>
 }

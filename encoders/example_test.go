@@ -51,3 +51,27 @@ func ExampleCLIP_Logits() {
 	fmt.Printf("self-similarity logit %.2f = exp(logit_scale) %.2f\n", perText.Data().([]float32)[0], m.LogitScale())
 	// Output: self-similarity logit 40.45 = exp(logit_scale) 40.45
 }
+
+// A model built in memory from another's parameters — a trainer's tensors
+// become the scoring model without a file — computes the same outputs.
+func ExampleNewBERTFrom() {
+	cfg := encoders.BERTConfig{VocabSize: 30, HiddenSize: 8, NumHiddenLayers: 2, NumAttentionHeads: 2,
+		IntermediateSize: 16, MaxPositionEmbeddings: 16, TypeVocabSize: 2}
+	trained, err := encoders.NewBERTFrom(cfg, encoders.RandomWeights(1))
+	if err != nil {
+		log.Fatal(err)
+	}
+	params := trained.Params() // names as a BertModel checkpoint holds them
+	fmt.Println(len(params), params[0].Name, params[0].Shape)
+	scorer, err := encoders.NewBERTFrom(cfg, encoders.ParamWeights(params))
+	if err != nil {
+		log.Fatal(err)
+	}
+	enc := tokenize.Encoding{IDs: []int{1, 5, 7, 2}, TypeIDs: make([]int, 4), AttentionMask: []int{1, 1, 1, 1}, Tokens: make([]string, 4)}
+	a, _ := trained.Forward(context.Background(), []tokenize.Encoding{enc}, encoders.ForwardOptions{})
+	b, _ := scorer.Forward(context.Background(), []tokenize.Encoding{enc}, encoders.ForwardOptions{})
+	fmt.Println(a.LastHiddenState.Data().([]float32)[0] == b.LastHiddenState.Data().([]float32)[0])
+	// Output:
+	// 39 embeddings.word_embeddings.weight [30 8]
+	// true
+}

@@ -5,7 +5,11 @@ import (
 	"testing"
 )
 
-func TestALBERTGoldens(t *testing.T) {
+func TestALBERTGoldens(t *testing.T) { runALBERTGoldens(t, Options{}) }
+
+// runALBERTGoldens checks every ALBERT golden of the fixture set with models on
+// the backend opts choose.
+func runALBERTGoldens(t *testing.T, opts Options) {
 	for name, dir := range fixtureModels(t, "albert") {
 		g := loadGolden(t, dir)
 		var cfg ALBERTConfig
@@ -14,7 +18,7 @@ func TestALBERTGoldens(t *testing.T) {
 		}
 		for file := range g.weightFiles() {
 			st := g.open(file)
-			m, err := NewALBERT(cfg, st)
+			m, err := NewALBERT(cfg, st, opts)
 			st.Close()
 			if err != nil {
 				t.Fatalf("%s/%s: %v", name, file, err)

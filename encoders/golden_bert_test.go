@@ -5,7 +5,11 @@ import (
 	"testing"
 )
 
-func TestBERTGoldens(t *testing.T) {
+func TestBERTGoldens(t *testing.T) { runBERTGoldens(t, Options{}) }
+
+// runBERTGoldens checks every BERT golden of the fixture set with models on
+// the backend opts choose.
+func runBERTGoldens(t *testing.T, opts Options) {
 	for name, dir := range fixtureModels(t, "bert") {
 		g := loadGolden(t, dir)
 		var cfg BERTConfig
@@ -14,7 +18,7 @@ func TestBERTGoldens(t *testing.T) {
 		}
 		for file, outPrefix := range g.weightFiles() {
 			st := g.open(file)
-			m, err := NewBERT(cfg, st)
+			m, err := NewBERT(cfg, st, opts)
 			st.Close()
 			if err != nil {
 				t.Fatalf("%s/%s: %v", name, file, err)

@@ -5,7 +5,11 @@ import (
 	"testing"
 )
 
-func TestCLIPGoldens(t *testing.T) {
+func TestCLIPGoldens(t *testing.T) { runCLIPGoldens(t, Options{}) }
+
+// runCLIPGoldens checks every CLIP golden of the fixture set with models on
+// the backend opts choose.
+func runCLIPGoldens(t *testing.T, opts Options) {
 	for name, dir := range fixtureModels(t, "clip") {
 		g := loadGolden(t, dir)
 		var cfg CLIPConfig
@@ -14,7 +18,7 @@ func TestCLIPGoldens(t *testing.T) {
 		}
 		for file := range g.weightFiles() {
 			st := g.open(file)
-			m, err := NewCLIP(cfg, st)
+			m, err := NewCLIP(cfg, st, opts)
 			st.Close()
 			if err != nil {
 				t.Fatalf("%s/%s: %v", name, file, err)

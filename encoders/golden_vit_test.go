@@ -18,7 +18,11 @@ func (g *golden) pixels(name string) []imageproc.PixelValues {
 	return out
 }
 
-func TestViTGoldens(t *testing.T) {
+func TestViTGoldens(t *testing.T) { runViTGoldens(t, Options{}) }
+
+// runViTGoldens checks every ViT golden of the fixture set with models on
+// the backend opts choose.
+func runViTGoldens(t *testing.T, opts Options) {
 	for name, dir := range fixtureModels(t, "vit") {
 		g := loadGolden(t, dir)
 		var cfg ViTConfig
@@ -27,7 +31,7 @@ func TestViTGoldens(t *testing.T) {
 		}
 		for file, outPrefix := range g.weightFiles() {
 			st := g.open(file)
-			m, err := NewViT(cfg, st)
+			m, err := NewViT(cfg, st, opts)
 			st.Close()
 			if err != nil {
 				t.Fatalf("%s/%s: %v", name, file, err)

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/storyeval/storyeval/encoders/compute"
 	"github.com/storyeval/storyeval/encoders/imageproc"
 	"github.com/storyeval/storyeval/encoders/tokenize"
 	"gorgonia.org/tensor"
@@ -42,7 +43,7 @@ func tinyViT(t *testing.T) *ViT {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m.classifier = &linear{w: make([]float32, 3*8), b: make([]float32, 3), in: 8, out: 3}
+	m.classifier = &linear{w: compute.Host(make([]float32, 3*8)), b: compute.Host(make([]float32, 3)), in: 8, out: 3}
 	return m
 }
 

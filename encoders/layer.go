@@ -1,5 +1,7 @@
 package encoders
 
+import "github.com/storyeval/storyeval/encoders/compute"
+
 // encoderLayer is one transformer layer: self-attention and a two-layer MLP,
 // each with a residual connection and a LayerNorm — after the residual in
 // BERT and ALBERT (post-LN), before the sublayer in ViT and CLIP (pre-LN).
@@ -7,42 +9,44 @@ type encoderLayer struct {
 	attn     selfAttention
 	ln1, ln2 layerNorm // post-LN: after attention / after MLP; pre-LN: before them
 	fc1, fc2 linear
-	act      activation
+	act      compute.Activation
 	preNorm  bool
 }
 
+// layerNorm is a torch.nn.LayerNorm's weight, bias and eps.
+type layerNorm struct {
+	gamma, beta compute.Tensor
+	eps         float64
+	width       int
+}
+
+// apply normalises the rows of x into dst (which may be x).
+func (ln *layerNorm) apply(be compute.Backend, dst, x compute.Tensor) {
+	be.LayerNorm(dst, x, ln.gamma, ln.beta, ln.width, ln.eps)
+}
+
 // apply runs the layer on x [B·T, H] in place.
-func (l *encoderLayer) apply(x []float32, batch, seq int, mask attentionMask, s *scratch) {
+func (l *encoderLayer) apply(be compute.Backend, x compute.Tensor, batch, seq int, mask compute.Mask, s *scratch) {
 	rows := batch * seq
-	hidden := l.fc2.out
-	n := rows * hidden
 	if l.preNorm {
 		// h = x + attn(LN1(x)); x = h + fc2(act(fc1(LN2(h)))).
-		l.ln1.apply(s.h1[:n], x[:n])
-		l.attn.apply(s.attn[:n], s.h1[:n], batch, seq, mask, s)
-		addInPlace(x[:n], s.attn[:n])
-		l.ln2.apply(s.h1[:n], x[:n])
-		l.fc1.apply(s.mlp, s.h1[:n], rows)
-		l.act(s.mlp[:rows*l.fc1.out])
-		l.fc2.apply(s.attn[:n], s.mlp, rows)
-		addInPlace(x[:n], s.attn[:n])
+		l.ln1.apply(be, s.h1, x)
+		l.attn.apply(be, s.attn, s.h1, batch, seq, mask, s)
+		be.Add(x, s.attn)
+		l.ln2.apply(be, s.h1, x)
+		l.fc1.applyAct(be, s.mlp, s.h1, rows, l.act)
+		l.fc2.apply(be, s.attn, s.mlp, rows)
+		be.Add(x, s.attn)
 		return
 	}
 	// h = LN1(x + attn(x)); x = LN2(h + fc2(act(fc1(h)))).
-	l.attn.apply(s.attn[:n], x[:n], batch, seq, mask, s)
-	addInPlace(s.attn[:n], x[:n])
-	l.ln1.apply(s.h1[:n], s.attn[:n])
-	l.fc1.apply(s.mlp, s.h1[:n], rows)
-	l.act(s.mlp[:rows*l.fc1.out])
-	l.fc2.apply(x[:n], s.mlp, rows)
-	addInPlace(x[:n], s.h1[:n])
-	l.ln2.apply(x[:n], x[:n])
-}
-
-func addInPlace(dst, x []float32) {
-	for i, v := range x {
-		dst[i] += v
-	}
+	l.attn.apply(be, s.attn, x, batch, seq, mask, s)
+	be.Add(s.attn, x)
+	l.ln1.apply(be, s.h1, s.attn)
+	l.fc1.applyAct(be, s.mlp, s.h1, rows, l.act)
+	l.fc2.apply(be, x, s.mlp, rows)
+	be.Add(x, s.h1)
+	l.ln2.apply(be, x, x)
 }
 
 // flops counts the multiply-adds (×2) of one application of the layer.

@@ -4,27 +4,27 @@ import (
 	"fmt"
 
 	"github.com/storyeval/storyeval/encoders/checkpoint"
+	"github.com/storyeval/storyeval/encoders/compute"
 	"gorgonia.org/tensor"
 )
 
 // linear is a fully connected layer y = x·Wᵀ + b with PyTorch's layout: W is
 // [out, in] row-major. b may be nil (CLIP's projections have no bias).
 type linear struct {
-	w       []float32
-	b       []float32
+	w, b    compute.Tensor
 	in, out int
 }
 
 // apply writes rows×out outputs of the rows×in inputs x into dst.
-func (l *linear) apply(dst, x []float32, rows int) {
-	gemm(false, true, rows, l.out, l.in, 1, x, l.in, l.w, l.in, 0, dst, l.out)
-	if l.b != nil {
-		for r := 0; r < rows; r++ {
-			row := dst[r*l.out : (r+1)*l.out]
-			for j, bj := range l.b {
-				row[j] += bj
-			}
-		}
+func (l *linear) apply(be compute.Backend, dst, x compute.Tensor, rows int) {
+	l.applyAct(be, dst, x, rows, compute.Identity)
+}
+
+// applyAct is apply followed by an activation, fused with the bias add.
+func (l *linear) applyAct(be compute.Backend, dst, x compute.Tensor, rows int, act compute.Activation) {
+	be.Gemm(false, true, rows, l.out, l.in, 1, x, l.in, l.w, l.in, 0, dst, l.out)
+	if l.b != nil || act != compute.Identity {
+		be.BiasAct(dst, l.b, l.out, act)
 	}
 }
 
@@ -35,11 +35,15 @@ func (l *linear) flops(rows int) float64 { return 2 * float64(rows) * float64(l.
 // row-major and an optional bias [out]: the building block of the heads a
 // metric attaches to an encoder's pooled or [CLS] outputs. It is immutable
 // and safe for concurrent use.
-type Linear struct{ l linear }
+type Linear struct {
+	l  linear
+	be compute.Backend
+}
 
 // NewLinear builds a Linear from a weight [out, in] (row-major, out·in
-// values) and a bias of out values, or nil for none. The slices are copied.
-func NewLinear(weight, bias []float32, out, in int) (*Linear, error) {
+// values) and a bias of out values, or nil for none. The slices are copied
+// (to opts' backend).
+func NewLinear(weight, bias []float32, out, in int, opts ...Options) (*Linear, error) {
 	if out <= 0 || in <= 0 {
 		return nil, fmt.Errorf("encoders: linear layer of shape [%d, %d]", out, in)
 	}
@@ -49,19 +53,19 @@ func NewLinear(weight, bias []float32, out, in int) (*Linear, error) {
 	if bias != nil && len(bias) != out {
 		return nil, fmt.Errorf("encoders: linear bias has %d values, want %d", len(bias), out)
 	}
-	ensureBLAS()
-	l := linear{w: append([]float32(nil), weight...), in: in, out: out}
+	be := optionsOf(opts).backend()
+	l := linear{w: be.Upload(weight), in: in, out: out}
 	if bias != nil {
-		l.b = append([]float32(nil), bias...)
+		l.b = be.Upload(bias)
 	}
-	return &Linear{l: l}, nil
+	return &Linear{l: l, be: be}, nil
 }
 
 // LoadLinear reads the nn.Linear module named module from st: module+".weight",
 // a 2-D [out, in] tensor, and module+".bias" [out] when present. The
 // weights are copied, so st may be closed afterwards. With a prefixed
 // checkpoint, pass st.Sub(prefix) or the full module name.
-func LoadLinear(st *checkpoint.State, module string) (*Linear, error) {
+func LoadLinear(st *checkpoint.State, module string, opts ...Options) (*Linear, error) {
 	if st == nil {
 		return nil, fmt.Errorf("encoders: LoadLinear %q: nil checkpoint", module)
 	}
@@ -76,13 +80,13 @@ func LoadLinear(st *checkpoint.State, module string) (*Linear, error) {
 	if err := checkLinearSize(module, out, in); err != nil {
 		return nil, err
 	}
-	r := &weightReader{st: st}
+	be := optionsOf(opts).backend()
+	r := &weightReader{st: st, be: be}
 	l := r.linear(module, out, in, st.Has(module+".bias"))
 	if r.err != nil {
 		return nil, fmt.Errorf("encoders: %w", r.err)
 	}
-	ensureBLAS()
-	return &Linear{l: l}, nil
+	return &Linear{l: l, be: be}, nil
 }
 
 // checkLinearSize bounds a linear module's stored shape before it is read.
@@ -108,10 +112,19 @@ func (l *Linear) ApplyRows(x []float32) ([]float32, error) {
 	if len(x) == 0 || len(x)%l.l.in != 0 {
 		return nil, fmt.Errorf("encoders: linear input of %d values is not a whole number of rows of %d", len(x), l.l.in)
 	}
-	rows := len(x) / l.l.in
-	dst := make([]float32, rows*l.l.out)
-	l.l.apply(dst, x, rows)
-	return dst, nil
+	return l.l.applyHost(l.be, x, len(x)/l.l.in), nil
+}
+
+// applyHost applies the layer to host rows: upload, product, download.
+func (l *linear) applyHost(be compute.Backend, x []float32, rows int) []float32 {
+	in := be.Upload(x)
+	out := be.Alloc(rows * l.out)
+	l.apply(be, out, in, rows)
+	dst := make([]float32, rows*l.out)
+	be.Download(dst, out)
+	be.Free(in)
+	be.Free(out)
+	return dst
 }
 
 // Apply applies the layer to a float32 tensor [rows, in] and returns
@@ -124,7 +137,5 @@ func (l *Linear) Apply(x *tensor.Dense) (*tensor.Dense, error) {
 	if shape[0] == 0 {
 		return nil, fmt.Errorf("encoders: linear input has no rows")
 	}
-	dst := make([]float32, shape[0]*l.l.out)
-	l.l.apply(dst, data, shape[0])
-	return denseOf(dst, shape[0], l.l.out), nil
+	return denseOf(l.l.applyHost(l.be, data, shape[0]), shape[0], l.l.out), nil
 }

@@ -3,6 +3,7 @@ package encoders
 import (
 	"fmt"
 
+	"github.com/storyeval/storyeval/encoders/compute"
 	"github.com/storyeval/storyeval/encoders/imageproc"
 )
 
@@ -34,8 +35,9 @@ func (p *patchEmbedding) checkImages(imgs []imageproc.PixelValues) error {
 	return nil
 }
 
-// apply writes the patch embeddings of every image, [B·N, hidden], into dst.
-func (p *patchEmbedding) apply(dst []float32, imgs []imageproc.PixelValues) {
+// apply returns the patch embeddings of every image, [B·N, hidden]: the
+// patches laid out as rows on the host (im2col), uploaded, multiplied.
+func (p *patchEmbedding) apply(be compute.Backend, imgs []imageproc.PixelValues) compute.Tensor {
 	g := p.imgSize / p.patch
 	n := g * g
 	k := p.channels * p.patch * p.patch
@@ -55,37 +57,42 @@ func (p *patchEmbedding) apply(dst []float32, imgs []imageproc.PixelValues) {
 			}
 		}
 	}
-	p.proj.apply(dst, cols, len(imgs)*n)
+	in := compute.Adopt(be, cols)
+	dst := be.Alloc(len(imgs) * n * p.proj.out)
+	p.proj.apply(be, dst, in, len(imgs)*n)
+	be.Free(in)
+	return dst
 }
 
 // convAsLinear reads a Conv2d weight [out, c, k, k] as a linear layer over
 // flattened patches.
 func (r *weightReader) convAsLinear(prefix string, out, channels, patch int, bias bool) linear {
-	l := linear{w: r.tensor(prefix+".weight", out, channels, patch, patch), in: channels * patch * patch, out: out}
+	l := linear{w: r.param(prefix+".weight", out, channels, patch, patch), in: channels * patch * patch, out: out}
 	if bias {
-		l.b = r.tensor(prefix+".bias", out)
+		l.b = r.param(prefix+".bias", out)
 	}
 	return l
 }
 
-// embed writes the input of the first layer, [B·(1+N), hidden]: the class
-// embedding followed by the patch embeddings of each image, plus the
+// embed returns the input of the first layer, [B·(1+N), hidden]: the
+// class embedding followed by the patch embeddings of each image, plus the
 // position embeddings pos [(1+N), hidden].
-func (p *patchEmbedding) embed(imgs []imageproc.PixelValues, class, pos []float32) []float32 {
+func (p *patchEmbedding) embed(be compute.Backend, imgs []imageproc.PixelValues, class, pos compute.Tensor) compute.Tensor {
 	B, N, H := len(imgs), p.numPatches(), p.proj.out
 	seq := N + 1
-	patches := make([]float32, B*N*H)
-	p.apply(patches, imgs)
-	x := make([]float32, B*seq*H)
-	for b := 0; b < B; b++ {
-		copy(x[b*seq*H:], class[:H])
-		copy(x[(b*seq+1)*H:(b+1)*seq*H], patches[b*N*H:(b+1)*N*H])
-	}
-	for i := 0; i < B*seq; i++ {
-		row, ps := x[i*H:(i+1)*H], pos[(i%seq)*H:]
-		for j := range row {
-			row[j] += ps[j]
+	patches := p.apply(be, imgs)
+	x := be.Alloc(B * seq * H)
+	fromPatches, fromClass := make([]int, B*seq), make([]int, B*seq)
+	for i := range fromPatches {
+		b, t := i/seq, i%seq
+		fromPatches[i], fromClass[i] = b*N+t-1, -1
+		if t == 0 {
+			fromPatches[i], fromClass[i] = -1, 0
 		}
 	}
+	be.Rows(x, patches, H, fromPatches)
+	be.Rows(x, class, H, fromClass)
+	be.Free(patches)
+	be.Embed(x, H, []compute.Tensor{x, pos}, [][]int{nil, nil}, []int{0, seq})
 	return x
 }

@@ -3,6 +3,7 @@ package encoders
 import (
 	"fmt"
 
+	"github.com/storyeval/storyeval/encoders/compute"
 	"github.com/storyeval/storyeval/encoders/tokenize"
 	"gorgonia.org/tensor"
 )
@@ -60,9 +61,9 @@ func denseOf(data []float32, shape ...int) *tensor.Dense {
 	return tensor.New(tensor.WithShape(shape...), tensor.WithBacking(data))
 }
 
-// gather writes rows idx of the table [n, width] into dst [len(idx), width].
-func gather(dst, table []float32, width int, idx []int) {
-	for i, id := range idx {
-		copy(dst[i*width:(i+1)*width], table[id*width:(id+1)*width])
-	}
+// embed writes word + absolute position + token type embeddings of width w
+// for every token of the batch into x (BERT's and ALBERT's embeddings
+// before their LayerNorm).
+func (tb *textBatch) embed(be compute.Backend, x compute.Tensor, w int, word, pos, typ compute.Tensor) {
+	be.Embed(x, w, []compute.Tensor{word, pos, typ}, [][]int{tb.ids, nil, tb.types}, []int{0, tb.seq, 0})
 }

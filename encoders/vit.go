@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/storyeval/storyeval/encoders/checkpoint"
+	"github.com/storyeval/storyeval/encoders/compute"
 	"github.com/storyeval/storyeval/encoders/imageproc"
 	"gorgonia.org/tensor"
 )
@@ -28,8 +29,9 @@ type ViTConfig struct {
 // pooler tanh(dense(LN(h)_CLS)); plus the image-classification head when the
 // checkpoint holds one. It is immutable and safe for concurrent use.
 type ViT struct {
-	cfg        ViTConfig
-	cls, pos   []float32
+	cfg ViTConfig
+	model
+	cls, pos   compute.Tensor
 	patch      patchEmbedding
 	layers     []encoderLayer
 	norm       layerNorm
@@ -37,12 +39,20 @@ type ViT struct {
 	classifier *linear
 }
 
-// LoadViT loads a ViT model from a HuggingFace model directory.
-func LoadViT(dir string) (*ViT, error) { return loadModel(dir, NewViT) }
+// LoadViT loads a ViT model from a HuggingFace model directory onto the
+// backend opts choose (default: the CPU).
+func LoadViT(dir string, opts ...Options) (*ViT, error) { return loadModel(dir, opts, NewViT) }
 
 // NewViT builds a ViT model from a configuration and an open checkpoint.
-func NewViT(cfg ViTConfig, st *checkpoint.State) (*ViT, error) {
-	return buildFromState(st, cfg, newViT, vitParams.cls, vitParams.prefixes...)
+func NewViT(cfg ViTConfig, st *checkpoint.State, opts ...Options) (*ViT, error) {
+	return NewViTFrom(cfg, CheckpointWeights(st), opts...)
+}
+
+// NewViTFrom builds a ViT model from a configuration and weights from any
+// source (a checkpoint, a trainer's tensors in memory, random values) onto
+// the backend opts choose.
+func NewViTFrom(cfg ViTConfig, w Weights, opts ...Options) (*ViT, error) {
+	return buildFrom(w, opts, cfg, newViT, vitParams.cls, vitParams.prefixes...)
 }
 
 // newViT builds the model from any weight source (a checkpoint, or random
@@ -55,9 +65,9 @@ func newViT(cfg ViTConfig, r *weightReader) (*ViT, error) {
 	p := vitParams
 	H, I, eps := cfg.HiddenSize, cfg.IntermediateSize, cfg.LayerNormEps
 	qkvBias := cfg.QKVBias == nil || *cfg.QKVBias
-	m := &ViT{cfg: cfg, patch: patchEmbedding{channels: cfg.NumChannels, patch: cfg.PatchSize, imgSize: cfg.ImageSize}}
-	m.cls = r.tensor(p.cls, 1, 1, H)
-	m.pos = r.tensor(p.pos, 1, m.patch.numPatches()+1, H)
+	m := &ViT{cfg: cfg, model: model{be: r.be}, patch: patchEmbedding{channels: cfg.NumChannels, patch: cfg.PatchSize, imgSize: cfg.ImageSize}}
+	m.cls = r.param(p.cls, 1, 1, H)
+	m.pos = r.param(p.pos, 1, m.patch.numPatches()+1, H)
 	m.patch.proj = r.convAsLinear(p.patch, H, cfg.NumChannels, cfg.PatchSize, true)
 	for i := 0; i < cfg.NumHiddenLayers; i++ {
 		name := func(f string) string { return fmt.Sprintf(f, i) }
@@ -90,6 +100,7 @@ func newViT(cfg ViTConfig, r *weightReader) (*ViT, error) {
 			return nil, e
 		}
 	}
+	m.walk = *r.walk
 	return m, nil
 }
 
@@ -115,18 +126,20 @@ func (m *ViT) Forward(ctx context.Context, imgs []imageproc.PixelValues, opts Fo
 	}
 	B, N, H := len(imgs), m.patch.numPatches(), m.cfg.HiddenSize
 	seq := N + 1
-	x := m.patch.embed(imgs, m.cls, m.pos)
+	be := m.be
+	x := m.patch.embed(be, imgs, m.cls, m.pos)
 	out := &ImageOutput{}
 	var err error
-	out.HiddenStates, err = runLayers(ctx, x, B, seq, H, m.cfg.IntermediateSize, attentionMask{}, opts, len(m.layers), oneLayer(m.layers))
+	out.HiddenStates, err = runLayers(ctx, be, x, B, seq, H, m.cfg.IntermediateSize, compute.Mask{}, opts, len(m.layers), oneLayer(m.layers))
 	if err != nil {
+		be.Free(x)
 		return nil, err
 	}
-	m.norm.apply(x, x)
-	out.LastHiddenState = denseOf(x, B, seq, H)
+	m.norm.apply(be, x, x)
 	if m.pooler != nil {
-		out.PoolerOutput = denseOf(poolCLS(m.pooler, x, B, seq), B, H)
+		out.PoolerOutput = outputDense(be, poolCLS(be, m.pooler, x, B, seq), B, H)
 	}
+	out.LastHiddenState = outputDense(be, x, B, seq, H)
 	return out, nil
 }
 
@@ -143,7 +156,7 @@ func (m *ViT) ClassifierLogits(out *ImageOutput) (*tensor.Dense, error) {
 	if err != nil {
 		return nil, err
 	}
-	return applyHead(m.classifier, "ViT image-classification", cls)
+	return applyHead(m.be, m.classifier, "ViT image-classification", cls)
 }
 
 // CLS returns the final-LayerNorm hidden state of the class token,

@@ -27,6 +27,24 @@ type textGroup struct {
 	ids    [][]int
 	mask   [][]int
 	types  [][]int // nil when the index has no token_type_ids
+	// truncates is whether the recorded options truncate (at max_length,
+	// or the model's maximum): the rows may have been cut there.
+	truncates bool
+}
+
+// truncates reports whether recorded HF options truncate.
+func (o encodeOptions) truncates() bool {
+	var v any
+	if o.Truncation == nil || json.Unmarshal(o.Truncation, &v) != nil {
+		return false
+	}
+	switch v := v.(type) {
+	case bool:
+		return v
+	case string:
+		return v != "do_not_truncate" && v != "false"
+	}
+	return false
 }
 
 // forEachTextGroup calls fn for every text group of every model index of
@@ -42,7 +60,11 @@ func forEachTextGroup(t *testing.T, root string, fn func(index string, g *textGr
 			t.Fatal(err)
 		}
 		var idx modelIndex
+		var top encodeOptions
 		if err := json.Unmarshal(data, &idx); err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(data, &top); err != nil {
 			t.Fatal(err)
 		}
 		dir := filepath.Dir(path)
@@ -58,7 +80,7 @@ func forEachTextGroup(t *testing.T, root string, fn func(index string, g *textGr
 			} else if json.Unmarshal(raw, &in) != nil || (in.Texts == nil && in.Text == nil) {
 				continue
 			}
-			g := &textGroup{prefix: prefix, pair: in.Text != nil}
+			g := &textGroup{prefix: prefix, pair: in.Text != nil, truncates: top.over(in.encodeOptions).truncates()}
 			read := func(name string) [][]int {
 				if a, ok := idx.Arrays[prefix+name]; ok {
 					return readIntArray(t, filepath.Join(dir, a.File))
@@ -142,13 +164,36 @@ func (g *textGroup) repad(rows [][]int, n []int, width, pad int) [][]int {
 }
 
 func TestModelInputGoldensMaxLengthPadding(t *testing.T) {
+	maxLengthVariant(t)
+	TestModelInputGoldens(t)
+}
+
+// TestModelInputGoldensMaxLengthPaddingOfTruncatedSet derives the
+// max-length set from a truncated one, as a full-size fixture profile is
+// (CLIP texts cut at 77 tokens): the padding must not move the truncation.
+func TestModelInputGoldensMaxLengthPaddingOfTruncatedSet(t *testing.T) {
+	truncatedVariant(t)
+	maxLengthVariant(t)
+	TestModelInputGoldens(t)
+}
+
+// maxLengthVariant derives a set recorded with padding="max_length" from
+// the current one.
+func maxLengthVariant(t *testing.T) {
 	fixturedir.Variant(t, func(root string) {
 		n := forEachTextGroup(t, root, func(index string, g *textGroup) (bool, map[string]any) {
 			pad, ok := g.padID()
 			if !ok {
 				return false, nil
 			}
+			// HF pads and truncates at the same max_length: when the
+			// options truncate, a width beyond the rows' own would make HF
+			// keep tokens the rows were cut before (a 77-token CLIP row
+			// padded to 80 is HF's 80-token row), so pad to the widest row.
 			width := len(g.ids[0]) + 3
+			if g.truncates {
+				width = len(g.ids[0])
+			}
 			lens := make([]int, len(g.ids))
 			ones := make([][]int, len(g.ids))
 			for r := range g.ids {
@@ -169,10 +214,16 @@ func TestModelInputGoldensMaxLengthPadding(t *testing.T) {
 			t.Fatal("no padded text group to derive a max-length set from")
 		}
 	})
-	TestModelInputGoldens(t)
 }
 
 func TestModelInputGoldensTruncation(t *testing.T) {
+	truncatedVariant(t)
+	TestModelInputGoldens(t)
+}
+
+// truncatedVariant derives a set recorded with truncation="longest_first"
+// and a max_length two tokens below the longest row from the current one.
+func truncatedVariant(t *testing.T) {
 	fixturedir.Variant(t, func(root string) {
 		n := forEachTextGroup(t, root, func(index string, g *textGroup) (bool, map[string]any) {
 			pad, ok := g.padID()
@@ -213,7 +264,6 @@ func TestModelInputGoldensTruncation(t *testing.T) {
 			t.Fatal("no text group long enough to derive a truncated set from")
 		}
 	})
-	TestModelInputGoldens(t)
 }
 
 // truncateRow applies HF's longest_first truncation to max length limit to

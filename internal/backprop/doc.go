@@ -1,16 +1,8 @@
-// Package backprop holds the hand-written forward and backward passes of
-// the transformer blocks that storyeval's trainers compose (linear layers,
-// LayerNorm, exact GELU, masked multi-head attention, counter-based dropout
-// masks), the encoder layers built from them (EncoderLayer with its
-// post-LN passes for BERT and ALBERT and pre-LN passes for ViT), BERT's
-// token embeddings, the listing of parameters under their state_dict names
-// (TensorNamer), the buffers they reuse between steps (Arena) and torch's
-// Adam.
+// Package backprop is what remains of the trainers' former transformer
+// blocks: every name is now an alias of, or a one-line call into,
+// encoders/nn, which holds the forward and backward passes, the dropout
+// masks, the parameter walk and Adam. It keeps the trainers compiling
+// until they import encoders/nn themselves; no math is written here.
 //
-// Every block is generic over float32 (training) and float64 (the
-// finite-difference checks of the backward passes), runs its matrix
-// products through the BLAS the encoders package installs, and sums its
-// reductions in a fixed order, so results do not depend on the number of
-// workers. Backward passes accumulate parameter gradients (+=) into a
-// gradient value of the same type as the parameters (Linear, Norm).
+// Deprecated: use github.com/storyeval/storyeval/encoders/nn.
 package backprop

@@ -1,14 +1,14 @@
-package encoders
+package compute
 
 import "math"
 
-// expNonPositive returns e^x for x ≤ 0 to within 1e-8 relative (float32
+// ExpNonPositive returns e^x for x ≤ 0 to within 1e-8 relative (float32
 // needs 6e-8), about three times faster than math.Exp: softmax evaluates
 // it for every attention score. x = k·ln2 + r with |r| ≤ ln2/2, e^r from
 // its degree-7 Taylor polynomial (truncation error r⁸/8! ≤ 5.5e-9), and
 // 2^k put into the exponent bits. Below −708 the result is 0, as a float32
 // softmax weight of e^−708 would be anyway.
-func expNonPositive(x float64) float64 {
+func ExpNonPositive(x float64) float64 {
 	if x < -708 {
 		return 0
 	}

@@ -1,4 +1,4 @@
-package backprop
+package nn
 
 import (
 	"slices"

@@ -1,4 +1,4 @@
-package backprop
+package nn
 
 // EncoderLayer holds one transformer encoder layer's parameters: the
 // attention's query, key, value and output projections, the feed-forward

@@ -1,6 +1,6 @@
 //go:build openblas
 
-package encoders
+package compute
 
 // #cgo LDFLAGS: -lopenblas
 // void openblas_set_num_threads(int num_threads);
@@ -12,13 +12,12 @@ import (
 	"github.com/storyeval/storyeval/internal/parallel"
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/netlib/blas/netlib"
-	"gorgonia.org/tensor"
 )
 
 // DefaultBLAS returns the BLAS of this build (openblas tag): OpenBLAS
 // through gonum's cgo netlib bindings. Build with Debian's libopenblas-dev:
 //
-//	CGO_LDFLAGS=-lopenblas go test -tags openblas ./encoders/
+//	CGO_LDFLAGS=-lopenblas go test -tags openblas ./encoders/...
 //
 // OpenBLAS runs single-threaded and large products are split by rows across
 // GOMAXPROCS goroutines instead: OpenBLAS's own worker threads spin between
@@ -29,7 +28,7 @@ import (
 // AVX-512 Xeons this project is measured on (85–95 GFLOP/s for a
 // 1024×768·768×3072 product); exporting OPENBLAS_CORETYPE=SkylakeX before
 // the program starts selects the AVX-512 kernels.
-func DefaultBLAS() tensor.BLAS {
+func DefaultBLAS() BLAS {
 	openblasThreads.Do(func() { C.openblas_set_num_threads(1) })
 	return rowParallelBLAS{}
 }

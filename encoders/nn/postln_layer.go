@@ -1,4 +1,4 @@
-package backprop
+package nn
 
 import "github.com/storyeval/storyeval/internal/parallel"
 

@@ -1,17 +1,17 @@
-package encoders
+package compute
 
 import (
 	"math"
 	"testing"
 )
 
-// expNonPositive must stay within 1e-8 relative of math.Exp on [-708, 0]
+// ExpNonPositive must stay within 1e-8 relative of math.Exp on [-708, 0]
 // and give 0 below.
 func TestExpNonPositive(t *testing.T) {
 	worst, at := 0.0, 0.0
 	for x := -708.0; x <= 0; x += 1.0 / 1024 {
 		want := math.Exp(x)
-		if d := math.Abs(expNonPositive(x)-want) / want; d > worst {
+		if d := math.Abs(ExpNonPositive(x)-want) / want; d > worst {
 			worst, at = d, x
 		}
 	}
@@ -19,11 +19,11 @@ func TestExpNonPositive(t *testing.T) {
 		t.Fatalf("relative error %.3g at x = %g, want ≤ 1e-8", worst, at)
 	}
 	for _, x := range []float64{-709, -1e10, -math.MaxFloat32, math.Inf(-1)} {
-		if got := expNonPositive(x); got != 0 {
-			t.Errorf("expNonPositive(%g) = %g, want 0", x, got)
+		if got := ExpNonPositive(x); got != 0 {
+			t.Errorf("ExpNonPositive(%g) = %g, want 0", x, got)
 		}
 	}
-	if expNonPositive(0) != 1 {
-		t.Errorf("expNonPositive(0) = %g, want 1", expNonPositive(0))
+	if ExpNonPositive(0) != 1 {
+		t.Errorf("ExpNonPositive(0) = %g, want 1", ExpNonPositive(0))
 	}
 }

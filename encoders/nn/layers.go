@@ -1,8 +1,9 @@
-package backprop
+package nn
 
 import (
 	"math"
 
+	"github.com/storyeval/storyeval/encoders/compute"
 	"github.com/storyeval/storyeval/internal/npmath"
 	"github.com/storyeval/storyeval/internal/parallel"
 )
@@ -78,17 +79,7 @@ func LayerNormForward[T Float](n *Norm[T], x []T, rows, H int, eps float64, y []
 	parallel.Chunks(rows, MinRows, func(_, lo, hi int) {
 		for r := lo; r < hi; r++ {
 			xr := x[r*H : (r+1)*H]
-			var mean float64
-			for _, v := range xr {
-				mean += float64(v)
-			}
-			mean /= float64(H)
-			var variance float64
-			for _, v := range xr {
-				d := float64(v) - mean
-				variance += d * d
-			}
-			variance /= float64(H)
+			mean, variance := compute.RowMoments(xr)
 			rstd := T(1 / sqrtF(variance+eps))
 			c.rstd[r] = rstd
 			xh, yr := c.xhat[r*H:(r+1)*H], y[r*H:(r+1)*H]

@@ -1,4 +1,4 @@
-package backprop
+package nn
 
 // TensorNamer lists a model's parameter tensors under their checkpoint
 // (state_dict) names: it is called once per tensor with the name, the

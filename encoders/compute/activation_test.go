@@ -1,4 +1,4 @@
-package encoders
+package compute
 
 import (
 	"testing"
@@ -8,7 +8,7 @@ import (
 // input) as element by element.
 func TestActivationsParallelMatchesSerial(t *testing.T) {
 	n := 1<<15 + 3
-	for name, act := range map[string]activation{"gelu": geluErf, "gelu_new": geluTanh, "quick_gelu": quickGELU} {
+	for name, act := range map[string]Activation{"gelu": GELU, "gelu_new": GELUTanh, "quick_gelu": QuickGELU} {
 		long := make([]float32, n)
 		for i := range long {
 			long[i] = float32(i%997)/100 - 5
@@ -16,10 +16,10 @@ func TestActivationsParallelMatchesSerial(t *testing.T) {
 		want := make([]float32, n)
 		for i, v := range long {
 			one := []float32{v}
-			act(one)
+			act.Apply(one)
 			want[i] = one[0]
 		}
-		act(long)
+		act.Apply(long)
 		for i := range long {
 			if long[i] != want[i] {
 				t.Fatalf("%s: element %d parallel %g, serial %g", name, i, long[i], want[i])

@@ -1,4 +1,4 @@
-package backprop
+package nn
 
 // Linear is a torch nn.Linear: W is [Out, In] row-major and y = x·Wᵀ + B.
 // The same type holds the gradients of a layer (see LinearBackward).

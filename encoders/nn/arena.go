@@ -1,4 +1,4 @@
-package backprop
+package nn
 
 // Arena hands out the activation and gradient buffers of one training step
 // and keeps them for the next: a step asks for the same buffers in the same

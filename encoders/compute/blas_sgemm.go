@@ -1,10 +1,9 @@
 //go:build !openblas
 
-package encoders
+package compute
 
 import (
 	"github.com/storyeval/storyeval/encoders/internal/sgemm"
-	"gorgonia.org/tensor"
 )
 
 // DefaultBLAS returns the BLAS of this build: gonum's pure-Go implementation
@@ -12,7 +11,7 @@ import (
 // cache-blocked, parallel, with AVX-512/AVX2 kernels in Go assembly (no
 // cgo) and a portable Go kernel elsewhere. Its results do not depend on
 // GOMAXPROCS. Build with the openblas tag for OpenBLAS instead.
-func DefaultBLAS() tensor.BLAS { return sgemm.Implementation{} }
+func DefaultBLAS() BLAS { return sgemm.Implementation{} }
 
 // BLASName names the BLAS DefaultBLAS returns in this build.
 const BLASName = "sgemm"

@@ -1,4 +1,4 @@
-package backprop
+package nn
 
 // PreLNCache keeps one pre-LN layer's activations for the backward pass.
 type PreLNCache[T Float] struct {

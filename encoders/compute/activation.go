@@ -1,4 +1,4 @@
-package encoders
+package compute
 
 import (
 	"fmt"
@@ -8,24 +8,58 @@ import (
 	"github.com/storyeval/storyeval/internal/parallel"
 )
 
-// activation is an elementwise nonlinearity applied in place.
-type activation func(x []float32)
+// Activation is an elementwise nonlinearity, fused with a bias add in
+// Backend.BiasAct. The zero value applies none.
+type Activation int
 
-// activationByName returns the activation a HF config's hidden_act names.
-func activationByName(name string) (activation, error) {
+const (
+	// Identity applies no nonlinearity.
+	Identity Activation = iota
+	// GELU is the exact x·Φ(x) (HF "gelu").
+	GELU
+	// GELUTanh is GELU's tanh approximation (HF "gelu_new",
+	// "gelu_pytorch_tanh", "gelu_fast"; ALBERT v2).
+	GELUTanh
+	// QuickGELU is CLIP's x·σ(1.702x).
+	QuickGELU
+	// ReLU is max(x, 0).
+	ReLU
+	// Tanh is tanh(x) (BERT's pooler).
+	Tanh
+)
+
+// ActivationByName returns the activation a HF config's hidden_act names.
+func ActivationByName(name string) (Activation, error) {
 	switch name {
 	case "gelu":
-		return geluErf, nil
+		return GELU, nil
 	case "gelu_new", "gelu_pytorch_tanh", "gelu_fast":
-		return geluTanh, nil
+		return GELUTanh, nil
 	case "quick_gelu":
-		return quickGELU, nil
+		return QuickGELU, nil
 	case "relu":
-		return relu, nil
+		return ReLU, nil
 	case "tanh":
-		return tanhInPlace, nil
+		return Tanh, nil
 	}
-	return nil, fmt.Errorf("unsupported hidden_act %q (want gelu, gelu_new, quick_gelu, relu or tanh)", name)
+	return Identity, fmt.Errorf("unsupported hidden_act %q (want gelu, gelu_new, quick_gelu, relu or tanh)", name)
+}
+
+// Apply applies the activation to x in place on the host, as the CPU
+// backend does.
+func (a Activation) Apply(x []float32) {
+	switch a {
+	case GELU:
+		geluErf(x)
+	case GELUTanh:
+		geluTanh(x)
+	case QuickGELU:
+		quickGELU(x)
+	case ReLU:
+		relu(x)
+	case Tanh:
+		tanhInPlace(x)
+	}
 }
 
 // geluErf is the exact GELU, x·Φ(x) = 0.5·x·(1 + erf(x/√2)) (HF "gelu").
@@ -33,19 +67,19 @@ func activationByName(name string) (activation, error) {
 // this activation in float32), and the work is split across cores: it is
 // the largest cost of a BERT forward pass after the matrix products.
 func geluErf(x []float32) {
-	inFloat64(x, func(fs []float64) {
+	InFloat64(x, func(fs []float64) {
 		for i, f := range fs {
 			fs[i] = 0.5 * f * (1 + npmath.Erf32(f/math.Sqrt2))
 		}
 	})
 }
 
-// inFloat64 applies fn, which computes in float64, to x in blocks, on
+// InFloat64 applies fn, which computes in float64, to x in blocks, on
 // several cores for long inputs. Widening and narrowing happen in loops of
 // their own: a float32↔float64 conversion on amd64 depends on its
 // destination register, and inside the arithmetic loop that dependency
 // serialises iterations (three times slower).
-func inFloat64(x []float32, fn func(fs []float64)) {
+func InFloat64(x []float32, fn func(fs []float64)) {
 	parallel.Chunks(len(x), minActivationChunk, func(_, lo, hi int) {
 		var block [256]float64
 		for start := lo; start < hi; start += len(block) {
@@ -65,7 +99,7 @@ func inFloat64(x []float32, fn func(fs []float64)) {
 // geluTanh is GELU's tanh approximation (HF "gelu_new", used by ALBERT v2).
 func geluTanh(x []float32) {
 	c := math.Sqrt(2 / math.Pi)
-	inFloat64(x, func(fs []float64) {
+	InFloat64(x, func(fs []float64) {
 		for i, f := range fs {
 			fs[i] = 0.5 * f * (1 + math.Tanh(c*(f+0.044715*f*f*f)))
 		}
@@ -74,7 +108,7 @@ func geluTanh(x []float32) {
 
 // quickGELU is CLIP's x·σ(1.702x).
 func quickGELU(x []float32) {
-	inFloat64(x, func(fs []float64) {
+	InFloat64(x, func(fs []float64) {
 		for i, f := range fs {
 			fs[i] = f / (1 + math.Exp(-1.702*f))
 		}
