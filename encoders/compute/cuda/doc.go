@@ -19,8 +19,19 @@
 // the STORYEVAL_CUDA_LIB_PATH environment variable, then the usual system
 // locations (see cudalib).
 //
-// What is here: discovery, the device's host side (memory, copies, kernel
-// launches checked against the kernel table, row-major GEMMs) and batch
-// planning. The compute.Backend adapter over Device is the next step (it
-// follows the interface of encoders/compute).
+// Backend is compute.Backend on a Device: pass it to the encoders
+// (encoders.Options{Backend: b}) and the model's weights are uploaded once,
+// its activations stay on the GPU between operations, and only the outputs
+// come back. Its temporaries are recycled through a pool (cuMemAlloc is
+// slow and cuMemFree waits for the whole GPU). compute.Backend's
+// operations return no error, so Backend keeps the first failure (out of
+// memory, say: one line naming the GPU, the operation and the size) and
+// does nothing after it; callers check Err after a forward pass and may
+// retry with a smaller batch (BatchPlan sizes batches to free memory).
+//
+// Device is the host side underneath: memory, page-locked host buffers,
+// copies, kernel launches checked against the kernel table, row-major
+// GEMMs (float32; TF32 or BF16 tensor cores as options) and a fused
+// attention (one batched GEMM for all scores, a masked softmax kernel, one
+// for the context).
 package cuda

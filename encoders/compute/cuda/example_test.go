@@ -1,11 +1,14 @@
 package cuda_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
 
+	"github.com/storyeval/storyeval/encoders"
 	"github.com/storyeval/storyeval/encoders/compute/cuda"
 	"github.com/storyeval/storyeval/encoders/compute/cuda/cudalib"
+	"github.com/storyeval/storyeval/encoders/imageproc"
 )
 
 // A -device flag's value: the CPU, or a GPU by index.
@@ -44,4 +47,26 @@ func ExampleReport_Usable() {
 	// Output:
 	// cuda: CUDA driver not found (libcuda.so.1) in STORYEVAL_CUDA_LIB_PATH, CUDA_HOME, CUDA_PATH and the system folders or by the dynamic loader
 	// no usable GPU: CUDA driver not found (libcuda.so.1) in STORYEVAL_CUDA_LIB_PATH, CUDA_HOME, CUDA_PATH and the system folders or by the dynamic loader
+}
+
+// Running an encoder on GPU 0: the model's weights go to the GPU once and
+// its forward passes run there; without a usable GPU NewBackend says, in
+// one line, what is missing. (Not run: its output depends on the machine.)
+func ExampleNewBackend() {
+	b, err := cuda.NewBackend(cuda.Options{})
+	if err != nil {
+		fmt.Println(err) // e.g. cuda: CUDA driver not found (libcuda.so.1) in ...
+		return
+	}
+	defer b.Close()
+	m, err := encoders.LoadViT("path/to/vit", encoders.Options{Backend: b})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	out, err := m.Forward(context.Background(), []imageproc.PixelValues{ /* preprocessed crops */ }, encoders.ForwardOptions{})
+	if err == nil {
+		err = b.Err() // a failed CUDA call (out of memory, say) is kept here
+	}
+	fmt.Println(out.LastHiddenState.Shape(), err)
 }
