@@ -2,10 +2,10 @@
 # Builds what scripts/cuda-check.sh runs on a GPU machine that has no Go:
 # the test binaries of the CUDA packages (go test -c), for linux/amd64
 # without cgo (the CUDA libraries are loaded at run time), stripped, into
-# .cuda-check/bin (git-ignored), a few MB each: the device tool carries at
-# most 64 MiB with the repository (about 33 MB), so the 28 MB storyeval
-# command stays behind (package cuda's TestReportOnThisMachine prints what
-# `storyeval devices -v` prints). Carry that
+# .cuda-check/bin (git-ignored), gzipped (37 MB become about 12): the
+# device tool carries at most 64 MiB with the repository (about 33 MB), so
+# the 28 MB storyeval command stays behind too (package cuda's
+# TestReportOnThisMachine prints what `storyeval devices -v` prints). Carry that
 # folder to the GPU machine with the repository and run
 #   bash scripts/cuda-check.sh
 # there. Run this from anywhere: bash scripts/cuda-check-build.sh
@@ -30,6 +30,7 @@ packages=(
 for p in "${packages[@]}"; do
   name=$(echo "${p#./}" | tr / _)
   go test -c "${flags[@]}" -o "$bin/$name.test" "$p"
+  gzip -9 "$bin/$name.test"
   echo "${p#./}" >"$bin/$name.pkg"
 done
 git rev-parse HEAD >"$bin/commit" 2>/dev/null || true

@@ -13,7 +13,12 @@
 # run; a step with under 10 s left is skipped.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-bin=$root/.cuda-check/bin
+# The carried test binaries are gzipped; unpack them beside the run.
+bin=$(mktemp -d)
+trap 'rm -rf "$bin"' EXIT
+cp "$root"/.cuda-check/bin/* "$bin"/ 2>/dev/null
+gunzip -f "$bin"/*.gz 2>/dev/null
+chmod +x "$bin"/*.test 2>/dev/null
 out=${1:-${OUT:-$root/.cuda-check/out}}
 mkdir -p "$out"
 summary=$out/cuda-check-summary.txt
@@ -131,7 +136,7 @@ speed() {
   rc=$?
   echo "$o"
   local lines
-  lines=$(echo "$o" | grep -E '^BenchmarkGPU' | sed -E 's/^BenchmarkGPU([^ \t]*)-[0-9]+[ \t].* ([0-9.]+) items\/s.*/\1 \2\/s/' | paste -sd';' -)
+  lines=$(echo "$o" | grep -E '^BenchmarkGPU.*items/s' | sed -E 's/^BenchmarkGPU([^ \t]*)-[0-9]+[ \t].* ([0-9.]+) items\/s.*/\1 \2\/s/' | paste -sd';' -)
   [ -n "$lines" ] && echo "detail: $lines"
   return $rc
 }
