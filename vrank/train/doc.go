@@ -57,5 +57,5 @@
 // and Adam; SaveEncoder writes a folder vrank.NewFromEncoder starts from.
 //
 // ReadPairsCSV is the minimal reader of the VHED columns training needs
-// (sent1, sent2, label); the VHED assessments are in package vrank.
+// (sent1, sent2, label); the VHED dataset and assessments are in package vhed.
 package train

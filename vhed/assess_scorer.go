@@ -1,4 +1,4 @@
-package vrank
+package vhed
 
 import (
 	"context"
@@ -18,7 +18,7 @@ import (
 // AssessFixedGaps.
 type AssessPairScorer interface {
 	// ScorePairs returns one prediction per pair, in input order.
-	ScorePairs(ctx context.Context, pairs []VHEDPair) ([]float64, error)
+	ScorePairs(ctx context.Context, pairs []Pair) ([]float64, error)
 }
 
 // AssessGapFunc adapts a pairwise gap predictor, such as the Vrank model's
@@ -28,7 +28,7 @@ type AssessPairScorer interface {
 type AssessGapFunc func(ctx context.Context, story1, story2 []string) ([]float64, error)
 
 // ScorePairs implements AssessPairScorer.
-func (f AssessGapFunc) ScorePairs(ctx context.Context, pairs []VHEDPair) ([]float64, error) {
+func (f AssessGapFunc) ScorePairs(ctx context.Context, pairs []Pair) ([]float64, error) {
 	s1 := make([]string, len(pairs))
 	s2 := make([]string, len(pairs))
 	for i, p := range pairs {
@@ -39,7 +39,7 @@ func (f AssessGapFunc) ScorePairs(ctx context.Context, pairs []VHEDPair) ([]floa
 		return nil, err
 	}
 	if len(gaps) != len(pairs) {
-		return nil, fmt.Errorf("vrank: gap predictor returned %d predictions for %d pairs", len(gaps), len(pairs))
+		return nil, fmt.Errorf("vhed: gap predictor returned %d predictions for %d pairs", len(gaps), len(pairs))
 	}
 	return gaps, nil
 }
@@ -54,7 +54,7 @@ func (f AssessGapFunc) ScorePairs(ctx context.Context, pairs []VHEDPair) ([]floa
 type AssessStoryFunc func(ctx context.Context, stories []string) ([]float64, error)
 
 // ScorePairs implements AssessPairScorer.
-func (f AssessStoryFunc) ScorePairs(ctx context.Context, pairs []VHEDPair) ([]float64, error) {
+func (f AssessStoryFunc) ScorePairs(ctx context.Context, pairs []Pair) ([]float64, error) {
 	index := make(map[string]int)
 	var texts []string
 	idx := func(s string) int {
@@ -76,7 +76,7 @@ func (f AssessStoryFunc) ScorePairs(ctx context.Context, pairs []VHEDPair) ([]fl
 		return nil, err
 	}
 	if len(scores) != len(texts) {
-		return nil, fmt.Errorf("vrank: story metric returned %d scores for %d stories", len(scores), len(texts))
+		return nil, fmt.Errorf("vhed: story metric returned %d scores for %d stories", len(scores), len(texts))
 	}
 	gaps := make([]float64, len(pairs))
 	for i := range pairs {
@@ -91,9 +91,9 @@ func (f AssessStoryFunc) ScorePairs(ctx context.Context, pairs []VHEDPair) ([]fl
 type AssessFixedGaps []float64
 
 // ScorePairs implements AssessPairScorer; it returns a copy of g.
-func (g AssessFixedGaps) ScorePairs(ctx context.Context, pairs []VHEDPair) ([]float64, error) {
+func (g AssessFixedGaps) ScorePairs(ctx context.Context, pairs []Pair) ([]float64, error) {
 	if len(g) != len(pairs) {
-		return nil, fmt.Errorf("vrank: %d fixed predictions for %d pairs", len(g), len(pairs))
+		return nil, fmt.Errorf("vhed: %d fixed predictions for %d pairs", len(g), len(pairs))
 	}
 	return append([]float64(nil), g...), nil
 }
@@ -101,10 +101,10 @@ func (g AssessFixedGaps) ScorePairs(ctx context.Context, pairs []VHEDPair) ([]fl
 // AssessStory is one story of the VHED pairs as AssessStoryScorer sees it:
 // its key, its text and its image sequence, for metrics that need the
 // images (GROOViST, RoViST-VG): ImageSeq as written, ImageSeqKey its ids
-// joined by commas (VHEDPair.ImageSeqKey; empty for a hand-made pair
+// joined by commas (Pair.ImageSeqKey; empty for a hand-made pair
 // without one), on which lookups should match.
 type AssessStory struct {
-	Key         VHEDStoryKey
+	Key         StoryKey
 	Text        string
 	ImageSeq    string
 	ImageSeqKey string
@@ -118,7 +118,7 @@ type AssessStory struct {
 type AssessStoryScorer func(ctx context.Context, stories []AssessStory) ([]float64, error)
 
 // ScorePairs implements AssessPairScorer.
-func (f AssessStoryScorer) ScorePairs(ctx context.Context, pairs []VHEDPair) ([]float64, error) {
+func (f AssessStoryScorer) ScorePairs(ctx context.Context, pairs []Pair) ([]float64, error) {
 	index := make(map[AssessStory]int)
 	var stories []AssessStory
 	idx := func(s AssessStory) int {
@@ -142,7 +142,7 @@ func (f AssessStoryScorer) ScorePairs(ctx context.Context, pairs []VHEDPair) ([]
 		return nil, err
 	}
 	if len(scores) != len(stories) {
-		return nil, fmt.Errorf("vrank: story scorer returned %d scores for %d stories", len(scores), len(stories))
+		return nil, fmt.Errorf("vhed: story scorer returned %d scores for %d stories", len(scores), len(stories))
 	}
 	gaps := make([]float64, len(pairs))
 	for i := range pairs {
