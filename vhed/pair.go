@@ -81,6 +81,10 @@ type ReadOptions struct {
 	// the other columns are neither required nor checked, and rows are not
 	// checked for duplicates. The other fields of the pairs are zero.
 	StoriesOnly bool
+	// Label, with StoriesOnly, also requires the label column and reads it
+	// into Pair.Label and Pair.Gap as written, unchecked against the rank
+	// columns: the regression target a Vrank trainer fits (vrank/train).
+	Label bool
 }
 
 // ReadFile reads the VHED CSV at path (see Decode). Errors name the

@@ -73,7 +73,7 @@ func NewReader(r io.Reader, opts ReadOptions) (*Reader, error) {
 	if err != nil {
 		return nil, vhedCSVError(err, limit)
 	}
-	col, err := vhedIndexColumns(header, opts.StoriesOnly)
+	col, err := vhedIndexColumns(header, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -183,7 +183,8 @@ func vhedCSVError(err error, limit int64) error {
 }
 
 // vhedIndexColumns finds each column's field index in the header.
-func vhedIndexColumns(header []string, storiesOnly bool) (vhedColumnIndex, error) {
+func vhedIndexColumns(header []string, opts ReadOptions) (vhedColumnIndex, error) {
+	storiesOnly := opts.StoriesOnly
 	at := make(map[string]int, len(header))
 	for i, name := range header {
 		name = strings.TrimSpace(name)
@@ -208,7 +209,10 @@ func vhedIndexColumns(header []string, storiesOnly bool) (vhedColumnIndex, error
 	}
 	need := vhedColumns[:]
 	if storiesOnly {
-		need = need[:2]
+		need = need[:2] // sent1, sent2
+		if opts.Label {
+			need = vhedColumns[:3] // and label
+		}
 	}
 	var missing []string
 	for _, name := range need {
@@ -277,11 +281,15 @@ func (r *Reader) parseRow(rec []string, line int) (Pair, error) {
 	if p.Story2, err = text(r.col.sent2, "sent2"); err != nil {
 		return p, err
 	}
-	if r.opts.StoriesOnly {
+	if r.opts.StoriesOnly && !r.opts.Label {
 		return p, nil
 	}
 	if p.Label, err = num(r.col.label, "label"); err != nil {
 		return p, err
+	}
+	if r.opts.StoriesOnly {
+		p.Gap = p.Label
+		return p, nil
 	}
 	p.StoryID = strings.TrimSpace(rec[r.col.storyID])
 	p.Model1 = strings.TrimSpace(rec[r.col.model1])

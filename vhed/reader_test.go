@@ -460,3 +460,34 @@ func TestReaderStreams(t *testing.T) {
 		t.Errorf("stories only without sent2: %v", err)
 	}
 }
+
+// TestReaderStoriesAndLabel reads the training columns: the label as
+// written becomes Gap even where the rank columns say the reverse
+// (line 2: label +1 with avg_rank_base 1 < avg_rank_comp 2), other columns
+// are neither required nor checked, and a bad label is named.
+func TestReaderStoriesAndLabel(t *testing.T) {
+	opts := ReadOptions{StoriesOnly: true, Label: true}
+	pairs, err := Decode(strings.NewReader("label,sent1,avg_rank_base,sent2,avg_rank_comp\n1,a,1,b,2\n-2.5,c,x,d,\n"), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Pair{{Story1: "a", Story2: "b", Gap: 1, Label: 1}, {Story1: "c", Story2: "d", Gap: -2.5, Label: -2.5}}
+	if len(pairs) != len(want) {
+		t.Fatalf("%d pairs, want %d", len(pairs), len(want))
+	}
+	for i, w := range want {
+		p := pairs[i]
+		if p.Story1 != w.Story1 || p.Story2 != w.Story2 || p.Gap != w.Gap || p.Label != w.Label || p.StoryID != "" {
+			t.Errorf("pair %d: %+v, want %+v", i, p, w)
+		}
+	}
+	for _, tc := range []struct{ in, want string }{
+		{"sent1,sent2\na,b\n", "missing column(s) label"},
+		{"sent1,sent2,label\na,b,1\nc,d,worse\n", `line 3, column label: "worse" is not a finite number`},
+		{"sent1,sent2,label\na,b,NaN\n", "line 2, column label"},
+	} {
+		if _, err := Decode(strings.NewReader(tc.in), opts); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: error %v, want one containing %q", tc.in, err, tc.want)
+		}
+	}
+}
