@@ -55,28 +55,39 @@ type AssessStoryFunc func(ctx context.Context, stories []string) ([]float64, err
 
 // ScorePairs implements AssessPairScorer.
 func (f AssessStoryFunc) ScorePairs(ctx context.Context, pairs []Pair) ([]float64, error) {
-	index := make(map[string]int)
-	var texts []string
-	idx := func(s string) int {
+	texts := func(p Pair) (string, string) { return p.Story1, p.Story2 }
+	return assessStoryGaps(ctx, pairs, texts, f, "story metric")
+}
+
+// assessStoryGaps scores each distinct story of pairs once, in order of
+// first appearance (stories tells a pair's two stories apart), and returns
+// score(story 2) − score(story 1) per pair; what names the scorer in the
+// error for a wrong number of scores.
+func assessStoryGaps[S comparable](ctx context.Context, pairs []Pair, stories func(Pair) (S, S),
+	score func(context.Context, []S) ([]float64, error), what string) ([]float64, error) {
+	index := make(map[S]int)
+	var distinct []S
+	idx := func(s S) int {
 		i, ok := index[s]
 		if !ok {
-			i = len(texts)
+			i = len(distinct)
 			index[s] = i
-			texts = append(texts, s)
+			distinct = append(distinct, s)
 		}
 		return i
 	}
 	i1 := make([]int, len(pairs))
 	i2 := make([]int, len(pairs))
 	for i, p := range pairs {
-		i1[i], i2[i] = idx(p.Story1), idx(p.Story2)
+		s1, s2 := stories(p)
+		i1[i], i2[i] = idx(s1), idx(s2)
 	}
-	scores, err := f(ctx, texts)
+	scores, err := score(ctx, distinct)
 	if err != nil {
 		return nil, err
 	}
-	if len(scores) != len(texts) {
-		return nil, fmt.Errorf("vhed: story metric returned %d scores for %d stories", len(scores), len(texts))
+	if len(scores) != len(distinct) {
+		return nil, fmt.Errorf("vhed: %s returned %d scores for %d stories", what, len(scores), len(distinct))
 	}
 	gaps := make([]float64, len(pairs))
 	for i := range pairs {
@@ -119,34 +130,9 @@ type AssessStoryScorer func(ctx context.Context, stories []AssessStory) ([]float
 
 // ScorePairs implements AssessPairScorer.
 func (f AssessStoryScorer) ScorePairs(ctx context.Context, pairs []Pair) ([]float64, error) {
-	index := make(map[AssessStory]int)
-	var stories []AssessStory
-	idx := func(s AssessStory) int {
-		i, ok := index[s]
-		if !ok {
-			i = len(stories)
-			index[s] = i
-			stories = append(stories, s)
-		}
-		return i
-	}
-	i1 := make([]int, len(pairs))
-	i2 := make([]int, len(pairs))
-	for i, p := range pairs {
+	stories := func(p Pair) (AssessStory, AssessStory) {
 		k1, k2 := p.Keys()
-		i1[i] = idx(AssessStory{k1, p.Story1, p.ImageSeq, p.ImageSeqKey})
-		i2[i] = idx(AssessStory{k2, p.Story2, p.ImageSeq, p.ImageSeqKey})
+		return AssessStory{k1, p.Story1, p.ImageSeq, p.ImageSeqKey}, AssessStory{k2, p.Story2, p.ImageSeq, p.ImageSeqKey}
 	}
-	scores, err := f(ctx, stories)
-	if err != nil {
-		return nil, err
-	}
-	if len(scores) != len(stories) {
-		return nil, fmt.Errorf("vhed: story scorer returned %d scores for %d stories", len(scores), len(stories))
-	}
-	gaps := make([]float64, len(pairs))
-	for i := range pairs {
-		gaps[i] = scores[i2[i]] - scores[i1[i]]
-	}
-	return gaps, nil
+	return assessStoryGaps(ctx, pairs, stories, f, "story scorer")
 }
