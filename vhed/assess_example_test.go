@@ -1,4 +1,4 @@
-package vrank_test
+package vhed_test
 
 import (
 	"context"
@@ -7,12 +7,12 @@ import (
 	"strings"
 
 	"github.com/storyeval/storyeval/ngram"
-	"github.com/storyeval/storyeval/vrank"
+	"github.com/storyeval/storyeval/vhed"
 )
 
 // Three pairs ranked by annotators; the gap is story 1's average rank
 // minus story 2's, so a negative gap means story 1 was ranked better.
-var assessExamplePairs = []vrank.VHEDPair{
+var assessExamplePairs = []vhed.Pair{
 	{Story1: "the dog ran to the park and played .", Story2: "dog dog dog park .", Gap: -2, Agreement: 5,
 		Model1: "human", Model2: "glac", ImageSeq: "s1"},
 	{Story1: "a dog played in the park .", Story2: "the dog ran to the park and played .", Gap: -1, Agreement: 3,
@@ -29,7 +29,7 @@ var assessExamplePairs = []vrank.VHEDPair{
 // holds one pair; the union Ω^{4,5} holds pairs 1 and 3, over which the
 // reference–machine and machine–machine split is taken.
 func ExampleAssess() {
-	distinct := vrank.AssessStoryFunc(func(_ context.Context, stories []string) ([]float64, error) {
+	distinct := vhed.AssessStoryFunc(func(_ context.Context, stories []string) ([]float64, error) {
 		out := make([]float64, len(stories))
 		for i, s := range stories {
 			seen := map[string]bool{}
@@ -40,7 +40,7 @@ func ExampleAssess() {
 		}
 		return out, nil
 	})
-	rep, err := vrank.Assess(context.Background(), assessExamplePairs, distinct, vrank.AssessOptions{})
+	rep, err := vhed.Assess(context.Background(), assessExamplePairs, distinct, vhed.AssessOptions{})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -66,14 +66,14 @@ func ExampleAssess() {
 // glac stories): right only on pair 2, and it puts the machine story
 // first in both reference–machine pairs, the annotators in one.
 func ExampleAssessGapFunc() {
-	shorterFirst := vrank.AssessGapFunc(func(_ context.Context, s1, s2 []string) ([]float64, error) {
+	shorterFirst := vhed.AssessGapFunc(func(_ context.Context, s1, s2 []string) ([]float64, error) {
 		out := make([]float64, len(s1))
 		for i := range s1 {
 			out[i] = float64(len(s1[i]) - len(s2[i]))
 		}
 		return out, nil
 	})
-	rep, err := vrank.Assess(context.Background(), assessExamplePairs, shorterFirst, vrank.AssessOptions{})
+	rep, err := vhed.Assess(context.Background(), assessExamplePairs, shorterFirst, vhed.AssessOptions{})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -93,7 +93,7 @@ func ExampleRefAbsentScorer() {
 		"the dog ran to the park and played .",
 		"a dog ran to the park to play .",
 	}}
-	scorer := vrank.RefAbsentScorer{Metric: vrank.AssessSacreBLEU(ngram.SacreBLEUOptions{}), References: refs}
+	scorer := vhed.RefAbsentScorer{Metric: vhed.AssessSacreBLEU(ngram.SacreBLEUOptions{}), References: refs}
 	gaps, err := scorer.ScorePairs(context.Background(), assessExamplePairs)
 	if err != nil {
 		log.Fatal(err)

@@ -1,4 +1,4 @@
-package vrank
+package vhed
 
 import (
 	"context"

@@ -1,4 +1,4 @@
-package vrank
+package vhed
 
 import (
 	"math/rand/v2"
@@ -9,16 +9,16 @@ import (
 
 // assessBenchPairs makes n synthetic pairs with VHED's shape: gaps in
 // steps of 0.2, agreements 1..5, a third of them reference–machine.
-func assessBenchPairs(n int) ([]VHEDPair, []float64) {
+func assessBenchPairs(n int) ([]Pair, []float64) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	pairs := make([]VHEDPair, n)
+	pairs := make([]Pair, n)
 	pred := make([]float64, n)
 	for i := range pairs {
 		m1 := "modelA"
 		if i%3 == 0 {
 			m1 = "human"
 		}
-		pairs[i] = VHEDPair{Gap: float64(rng.IntN(41)-20) / 5, Agreement: 1 + rng.IntN(5), Model1: m1, Model2: "modelB"}
+		pairs[i] = Pair{Gap: float64(rng.IntN(41)-20) / 5, Agreement: 1 + rng.IntN(5), Model1: m1, Model2: "modelB"}
 		pred[i] = rng.NormFloat64()
 	}
 	return pairs, pred

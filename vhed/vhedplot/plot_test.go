@@ -1,24 +1,34 @@
-package vrank
+package vhedplot
 
 import (
 	"bytes"
 	"encoding/xml"
 	"image/png"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/storyeval/storyeval/vhed"
 	"gonum.org/v1/plot"
 )
 
+// smallOverlapGaps are the Reference Absent predictions of the overlap
+// metric on ../testdata/vhed_small.csv, computed by hand in
+// vhed/assess_test.go (assessSmallRAOverlap).
+var smallOverlapGaps = []float64{0, -4, 3, -2, 0, -1, math.NaN(), math.NaN(), -4}
+
 // plotSeriesSmall assesses two scorers on the test file: the overlap
 // metric with the Reference Absent algorithm and "story 2 is better".
-func plotSeriesSmall(t *testing.T) []PlotSeries {
+func plotSeriesSmall(t *testing.T) []Series {
 	t.Helper()
-	pairs := vhedLoadSmall(t)
-	ra, err := AssessPredictions(pairs, assessSmallRAOverlap, AssessOptions{})
+	pairs, err := vhed.ReadFile("../testdata/vhed_small.csv", vhed.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ra, err := vhed.AssessPredictions(pairs, smallOverlapGaps, vhed.AssessOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -28,28 +38,28 @@ func plotSeriesSmall(t *testing.T) []PlotSeries {
 	}
 	// With story 2 always better, bucket [0.2, 0.3) holds only P1
 	// (rank_norm −0.24): 0/1 right.
-	second, err := AssessPredictions(pairs, ones, AssessOptions{})
+	second, err := vhed.AssessPredictions(pairs, ones, vhed.AssessOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return []PlotSeries{{"overlap (RA)", ra}, {"story 2", second}}
+	return []Series{{"overlap (RA)", ra}, {"story 2", second}}
 }
 
 func TestPlotFormats(t *testing.T) {
 	series := plotSeriesSmall(t)
 	dir := t.TempDir()
-	byGap, err := PlotAccuracyByGap(series)
+	byGap, err := AccuracyByGap(series)
 	if err != nil {
 		t.Fatal(err)
 	}
-	byOmega, err := PlotAccuracyByOmega(series)
+	byOmega, err := AccuracyByOmega(series)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for name, p := range map[string]*plot.Plot{"gap": byGap, "omega": byOmega} {
 		for _, ext := range []string{"png", "svg"} {
 			path := filepath.Join(dir, name+"."+ext)
-			if err := PlotSave(path, p); err != nil {
+			if err := Save(path, p); err != nil {
 				t.Fatal(err)
 			}
 			data, err := os.ReadFile(path)
@@ -79,7 +89,7 @@ func plotCheckPNG(t *testing.T, path string, data []byte) {
 		t.Fatalf("%s: %v", path, err)
 	}
 	b := img.Bounds()
-	if want := int(PlotWidth.Dots(96) + 0.5); b.Dx() != want {
+	if want := int(Width.Dots(96) + 0.5); b.Dx() != want {
 		t.Errorf("%s: %d pixels wide, want %d", path, b.Dx(), want)
 	}
 	colors := map[[4]uint32]bool{}
@@ -96,7 +106,7 @@ func plotCheckPNG(t *testing.T, path string, data []byte) {
 
 // plotCheckSVG parses the figure as XML and checks that the title, the
 // axis ticks and both legend entries are written in it.
-func plotCheckSVG(t *testing.T, path string, data []byte, series []PlotSeries) {
+func plotCheckSVG(t *testing.T, path string, data []byte, series []Series) {
 	t.Helper()
 	dec := xml.NewDecoder(bytes.NewReader(data))
 	var text strings.Builder
@@ -134,27 +144,27 @@ func plotCheckSVG(t *testing.T, path string, data []byte, series []PlotSeries) {
 }
 
 func TestPlotErrors(t *testing.T) {
-	if _, err := PlotAccuracyByGap(nil); err == nil {
+	if _, err := AccuracyByGap(nil); err == nil {
 		t.Error("no series accepted")
 	}
 	series := plotSeriesSmall(t)
 	series[1].Report.Buckets = series[1].Report.Buckets[:2]
-	if _, err := PlotAccuracyByGap(series); err == nil {
+	if _, err := AccuracyByGap(series); err == nil {
 		t.Error("different buckets accepted")
 	}
 	series[1].Report.OmegaUnion.Ks = []int{5}
-	if _, err := PlotAccuracyByOmega(series); err == nil {
+	if _, err := AccuracyByOmega(series); err == nil {
 		t.Error("different Ω unions accepted")
 	}
 	series[1].Report.Omega = series[1].Report.Omega[:1]
-	if _, err := PlotAccuracyByOmega(series); err == nil {
+	if _, err := AccuracyByOmega(series); err == nil {
 		t.Error("different Ω subsets accepted")
 	}
-	p, err := PlotAccuracyByOmega(series[:1])
+	p, err := AccuracyByOmega(series[:1])
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := PlotSave(filepath.Join(t.TempDir(), "x.pdf"), p); err == nil {
+	if err := Save(filepath.Join(t.TempDir(), "x.pdf"), p); err == nil {
 		t.Error(".pdf accepted")
 	}
 }

@@ -1,4 +1,4 @@
-package vrank
+package vhed
 
 import (
 	"fmt"
@@ -6,44 +6,44 @@ import (
 	"strings"
 )
 
-// VHEDLabelSign is the sign convention of a VHED file's label column, as
+// LabelSign is the sign convention of a VHED file's label column, as
 // found by comparing it with the rank columns on load. The paper's text
 // (§3) defines the ranking gap as story 1's average rank minus story 2's;
 // the worked pairs of the official VHED workflow figure show the reverse
 // (story 1 ranked 1.6, story 2 ranked 2.2: gap +0.6). The rank columns
-// decide the human order either way, so VHEDPair.Gap does not depend on
+// decide the human order either way, so Pair.Gap does not depend on
 // the label's convention.
-type VHEDLabelSign int
+type LabelSign int
 
 const (
-	// VHEDLabelUnchecked: the file has no rank columns, so the label is
+	// LabelUnchecked: the file has no rank columns, so the label is
 	// taken as avg_rank_base − avg_rank_comp (the paper's text) unchecked.
-	VHEDLabelUnchecked VHEDLabelSign = iota
-	// VHEDLabelRank1MinusRank2: on every row the label has the sign of
+	LabelUnchecked LabelSign = iota
+	// LabelRank1MinusRank2: on every row the label has the sign of
 	// avg_rank_base − avg_rank_comp, as the paper's text defines it.
-	VHEDLabelRank1MinusRank2
-	// VHEDLabelRank2MinusRank1: on every row the label has the sign of
+	LabelRank1MinusRank2
+	// LabelRank2MinusRank1: on every row the label has the sign of
 	// avg_rank_comp − avg_rank_base, as in the VHED workflow figure: the
 	// file is read with the human order from its ranks.
-	VHEDLabelRank2MinusRank1
-	// VHEDLabelAllTies: every row has equal ranks and a zero label, so the
+	LabelRank2MinusRank1
+	// LabelAllTies: every row has equal ranks and a zero label, so the
 	// label's sign decides nothing.
-	VHEDLabelAllTies
+	LabelAllTies
 )
 
 // String describes the convention in words.
-func (s VHEDLabelSign) String() string {
+func (s LabelSign) String() string {
 	switch s {
-	case VHEDLabelUnchecked:
+	case LabelUnchecked:
 		return "unchecked (no rank columns): label read as avg_rank_base − avg_rank_comp"
-	case VHEDLabelRank1MinusRank2:
+	case LabelRank1MinusRank2:
 		return "avg_rank_base − avg_rank_comp (the paper's text)"
-	case VHEDLabelRank2MinusRank1:
+	case LabelRank2MinusRank1:
 		return "avg_rank_comp − avg_rank_base (reversed, as the VHED workflow figure): human order taken from the ranks"
-	case VHEDLabelAllTies:
+	case LabelAllTies:
 		return "undetermined: every pair is a human tie"
 	}
-	return "VHEDLabelSign(" + strconv.Itoa(int(s)) + ")"
+	return "LabelSign(" + strconv.Itoa(int(s)) + ")"
 }
 
 // vhedMaxNamedLines is how many lines an error about the label's sign
@@ -110,12 +110,12 @@ func (t *vhedSignTally) add(label, rank1, rank2 float64, line int) {
 // naming the rows that contradict their own ranks (a zero label with
 // different ranks or the reverse) and, when both conventions occur, the
 // rows of the less frequent one.
-func (t *vhedSignTally) result(hasRanks bool) (VHEDLabelSign, error) {
+func (t *vhedSignTally) result(hasRanks bool) (LabelSign, error) {
 	if !hasRanks {
-		return VHEDLabelUnchecked, nil
+		return LabelUnchecked, nil
 	}
 	if t.contradict.n > 0 {
-		return VHEDLabelUnchecked, fmt.Errorf("vrank: VHED: label contradicts avg_rank_base and avg_rank_comp on %d row(s), line(s) %s: one is zero and the other is not", t.contradict.n, t.contradict)
+		return LabelUnchecked, fmt.Errorf("vhed: label contradicts avg_rank_base and avg_rank_comp on %d row(s), line(s) %s: one is zero and the other is not", t.contradict.n, t.contradict)
 	}
 	switch {
 	case t.same.n > 0 && t.reversed.n > 0:
@@ -123,12 +123,12 @@ func (t *vhedSignTally) result(hasRanks bool) (VHEDLabelSign, error) {
 		if t.reversed.n > t.same.n {
 			minority, majority, conv = t.same, t.reversed, "avg_rank_comp − avg_rank_base"
 		}
-		return VHEDLabelUnchecked, fmt.Errorf("vrank: VHED: label contradicts avg_rank_base and avg_rank_comp on %d row(s), line(s) %s: its sign is the reverse of the other %d rows' convention (label = %s)",
+		return LabelUnchecked, fmt.Errorf("vhed: label contradicts avg_rank_base and avg_rank_comp on %d row(s), line(s) %s: its sign is the reverse of the other %d rows' convention (label = %s)",
 			minority.n, minority, majority.n, conv)
 	case t.same.n > 0:
-		return VHEDLabelRank1MinusRank2, nil
+		return LabelRank1MinusRank2, nil
 	case t.reversed.n > 0:
-		return VHEDLabelRank2MinusRank1, nil
+		return LabelRank2MinusRank1, nil
 	}
-	return VHEDLabelAllTies, nil
+	return LabelAllTies, nil
 }

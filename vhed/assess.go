@@ -1,4 +1,4 @@
-package vrank
+package vhed
 
 import (
 	"context"
@@ -15,7 +15,7 @@ import (
 // agreement exactly k and their union Ω^{4,5}, the reference–machine /
 // machine–machine split on Ω^{4,5}, buckets of the normalised ranking gap
 // |rank_norm| with edges 0, 0.1, 0.2, 0.3, references recognised by
-// VHEDIsReferenceModel, and no bootstrap intervals.
+// IsReferenceModel, and no bootstrap intervals.
 type AssessOptions struct {
 	// Agreements are the k of the subsets Ω^k = {pairs with Agreement = k}:
 	// "Ω^k denotes a sub-dataset containing story pairs with human
@@ -43,7 +43,7 @@ type AssessOptions struct {
 	// of average ranks) instead of |RankNorm|.
 	RawGap bool
 	// IsReference tells whether a model name denotes a human reference
-	// story (nil: VHEDIsReferenceModel).
+	// story (nil: IsReferenceModel).
 	IsReference func(model string) bool
 	// Intervals adds percentile bootstrap confidence intervals to every
 	// accuracy, drawn with correlation.Bootstrap and the options in
@@ -114,7 +114,7 @@ type AssessOutrank struct {
 //
 // Accuracy follows eq. 1–2 of Hsu et al. (ACL 2022): a pair is correct iff
 // the predicted order is strict and agrees with the human order (the sign
-// of VHEDPair.Gap, from the average ranks), so predicted ties are wrong.
+// of Pair.Gap, from the average ranks), so predicted ties are wrong.
 // Pairs whose human gap is 0 have no human order and are left out of every
 // accuracy; HumanTies counts them. A quantity without pairs to define it
 // is NaN (undefined), never an error.
@@ -160,9 +160,13 @@ type AssessReport struct {
 	ErrorGap correlation.Result
 }
 
+// RawGap reports whether the gap buckets are on the raw ranking gap
+// (AssessOptions.RawGap) rather than rank_norm, for a figure's axis.
+func (r AssessReport) RawGap() bool { return r.rawGap }
+
 // Assess scores pairs with scorer and assesses the predictions (see
 // AssessPredictions).
-func Assess(ctx context.Context, pairs []VHEDPair, scorer AssessPairScorer, opts AssessOptions) (AssessReport, error) {
+func Assess(ctx context.Context, pairs []Pair, scorer AssessPairScorer, opts AssessOptions) (AssessReport, error) {
 	pred, err := scorer.ScorePairs(ctx, pairs)
 	if err != nil {
 		return AssessReport{}, err
@@ -172,10 +176,10 @@ func Assess(ctx context.Context, pairs []VHEDPair, scorer AssessPairScorer, opts
 
 // AssessPredictions assesses predicted gaps, one per pair in input order,
 // against the human gaps (see AssessReport for the definitions).
-func AssessPredictions(pairs []VHEDPair, predicted []float64, opts AssessOptions) (AssessReport, error) {
+func AssessPredictions(pairs []Pair, predicted []float64, opts AssessOptions) (AssessReport, error) {
 	rep := AssessReport{SplitAllPairs: opts.SplitAllPairs, rawGap: opts.RawGap}
 	if len(predicted) != len(pairs) {
-		return rep, fmt.Errorf("vrank: %d predictions for %d pairs", len(predicted), len(pairs))
+		return rep, fmt.Errorf("vhed: %d predictions for %d pairs", len(predicted), len(pairs))
 	}
 	agreements := opts.Agreements
 	if agreements == nil {
@@ -197,7 +201,7 @@ func AssessPredictions(pairs []VHEDPair, predicted []float64, opts AssessOptions
 	}
 	isRef := opts.IsReference
 	if isRef == nil {
-		isRef = VHEDIsReferenceModel
+		isRef = IsReferenceModel
 	}
 
 	// Per-subset 0/1 outcomes, kept for the bootstrap.
@@ -299,7 +303,7 @@ func AssessPredictions(pairs []VHEDPair, predicted []float64, opts AssessOptions
 	// One assessed pair defines no correlation: undefined, not an error.
 	if len(wrong) >= 2 {
 		if rep.ErrorGap, err = correlation.PointBiserial(wrong, absGap); err != nil {
-			return rep, fmt.Errorf("vrank: error–gap correlation: %w", err)
+			return rep, fmt.Errorf("vhed: error–gap correlation: %w", err)
 		}
 	}
 	return rep, nil
@@ -322,10 +326,10 @@ func (o *AssessOutrank) add(machineFirst bool, human, predicted float64) {
 func assessCheckEdges(edges []float64) error {
 	for i, e := range edges {
 		if math.IsNaN(e) || math.IsInf(e, 0) {
-			return fmt.Errorf("vrank: gap bucket edge %v is not finite", e)
+			return fmt.Errorf("vhed: gap bucket edge %v is not finite", e)
 		}
 		if i > 0 && !(e > edges[i-1]) {
-			return fmt.Errorf("vrank: gap bucket edges %v are not increasing", edges)
+			return fmt.Errorf("vhed: gap bucket edges %v are not increasing", edges)
 		}
 	}
 	return nil
@@ -384,18 +388,18 @@ func assessAccuracy(xs []float64, opts AssessOptions) (Accuracy, error) {
 	if opts.Intervals {
 		iv, err := correlation.Bootstrap(xs, xs, assessMean, opts.Bootstrap)
 		if err != nil {
-			return a, fmt.Errorf("vrank: bootstrap of an accuracy: %w", err)
+			return a, fmt.Errorf("vhed: bootstrap of an accuracy: %w", err)
 		}
 		a.Low, a.High = iv.Low, iv.High
 	}
 	return a, nil
 }
 
-// VHEDIsReferenceModel reports whether a VHED model name denotes a human
+// IsReferenceModel reports whether a VHED model name denotes a human
 // reference story: "human", "gt", "groundtruth", "ground_truth",
 // "reference" or "ref", in any case. Pass another function in
 // AssessOptions.IsReference for other names.
-func VHEDIsReferenceModel(model string) bool {
+func IsReferenceModel(model string) bool {
 	switch strings.ToLower(strings.TrimSpace(model)) {
 	case "human", "gt", "groundtruth", "ground_truth", "reference", "ref":
 		return true

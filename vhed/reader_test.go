@@ -1,4 +1,4 @@
-package vrank
+package vhed
 
 import (
 	"bytes"
@@ -21,23 +21,23 @@ import (
 // lists quoted as pandas writes them.
 const vhedSmallPath = "testdata/vhed_small.csv"
 
-func vhedLoadSmall(t testing.TB) []VHEDPair {
+func vhedLoadSmall(t testing.TB) []Pair {
 	t.Helper()
-	pairs, err := VHEDReadFile(vhedSmallPath, VHEDReadOptions{})
+	pairs, err := ReadFile(vhedSmallPath, ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	return pairs
 }
 
-func TestVHEDReadFile(t *testing.T) {
+func TestReadFile(t *testing.T) {
 	pairs := vhedLoadSmall(t)
 	if len(pairs) != 9 {
 		t.Fatalf("read %d pairs, want 9", len(pairs))
 	}
 	// The gap is avg_rank_base − avg_rank_comp in float64 arithmetic.
 	diff := func(a, b float64) float64 { return a - b }
-	want := VHEDPair{
+	want := Pair{
 		Story1: "n o p q r m", Story2: "s t u v w x", Gap: diff(4.6, 1.4), Label: 3.2, StoryID: "300",
 		Model1: "modelB", Model2: "human", Agreement: 5, ImageSeq: "[301, 302, 303, 304, 305]",
 		ImageSeqKey: "301,302,303,304,305", AvgRank1: 4.6, AvgRank2: 1.4, Order: 5, RankNorm: 0.64, Line: 9,
@@ -50,12 +50,12 @@ func TestVHEDReadFile(t *testing.T) {
 	}
 }
 
-func TestVHEDDecodeQuotedAndReordered(t *testing.T) {
+func TestDecodeQuotedAndReordered(t *testing.T) {
 	// Columns in another order, a BOM, CRLF line ends, a quoted story with
 	// a comma, a quote and a line break, and pandas' "5.0" for an integer.
 	in := "\ufeffrank_norm,order,avg_rank_comp,avg_rank_base,img_seq,agreement,model_comp,model_base,story_id,label,sent2,sent1\r\n" +
 		"0.2,5.0,1.0,2.0,\"[1, 2]\",3,human,m,7,1.0,\"the end , \"\"quoted\"\"\nnext line\",first story\r\n"
-	pairs, err := VHEDDecode(strings.NewReader(in), VHEDReadOptions{})
+	pairs, err := Decode(strings.NewReader(in), ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,7 +66,7 @@ func TestVHEDDecodeQuotedAndReordered(t *testing.T) {
 	}
 }
 
-func TestVHEDDecodeErrors(t *testing.T) {
+func TestDecodeErrors(t *testing.T) {
 	header := strings.Join(vhedColumns[:], ",")
 	good := "a b,b c,-1,7,m1,m2,3,s,1,2,5,-0.2"
 	if len(strings.Split(good, ",")) != len(vhedColumns) {
@@ -103,7 +103,7 @@ func TestVHEDDecodeErrors(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			_, err := VHEDDecode(strings.NewReader(c.in), VHEDReadOptions{})
+			_, err := Decode(strings.NewReader(c.in), ReadOptions{})
 			if err == nil {
 				t.Fatal("no error")
 			}
@@ -116,48 +116,48 @@ func TestVHEDDecodeErrors(t *testing.T) {
 	}
 }
 
-func TestVHEDDecodeSizeLimit(t *testing.T) {
+func TestDecodeSizeLimit(t *testing.T) {
 	data, err := os.ReadFile(vhedSmallPath)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := VHEDDecode(bytes.NewReader(data), VHEDReadOptions{MaxBytes: int64(len(data))}); err != nil {
+	if _, err := Decode(bytes.NewReader(data), ReadOptions{MaxBytes: int64(len(data))}); err != nil {
 		t.Errorf("file of exactly the limit: %v", err)
 	}
-	_, err = VHEDDecode(bytes.NewReader(data), VHEDReadOptions{MaxBytes: int64(len(data) - 1)})
+	_, err = Decode(bytes.NewReader(data), ReadOptions{MaxBytes: int64(len(data) - 1)})
 	if err == nil || !strings.Contains(err.Error(), "limit") {
 		t.Errorf("file one byte over the limit: err = %v", err)
 	}
 }
 
-func TestVHEDReadFileNamesFile(t *testing.T) {
+func TestReadFileNamesFile(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "empty.csv")
 	if err := os.WriteFile(path, nil, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	_, err := VHEDReadFile(path, VHEDReadOptions{})
+	_, err := ReadFile(path, ReadOptions{})
 	if err == nil || !strings.Contains(err.Error(), path) {
 		t.Errorf("err = %v, want it to name %s", err, path)
 	}
-	_, err = VHEDReadFile(filepath.Join(t.TempDir(), "absent.csv"), VHEDReadOptions{})
+	_, err = ReadFile(filepath.Join(t.TempDir(), "absent.csv"), ReadOptions{})
 	if !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("absent file: err = %v", err)
 	}
 }
 
-func TestVHEDColumnsIsACopy(t *testing.T) {
-	c := VHEDColumns()
+func TestColumnsIsACopy(t *testing.T) {
+	c := Columns()
 	c[0] = "changed"
-	if VHEDColumns()[0] != "sent1" {
-		t.Error("VHEDColumns exposes the package's table")
+	if Columns()[0] != "sent1" {
+		t.Error("Columns exposes the package's table")
 	}
 }
 
-// FuzzVHEDReader feeds arbitrary bytes to the streaming reader, in both
+// FuzzReader feeds arbitrary bytes to the streaming reader, in both
 // modes, and checks what it accepts: valid pairs in increasing line order,
 // gaps that follow the rank columns, no repeated row key, and the same
-// pairs as VHEDDecode.
-func FuzzVHEDReader(f *testing.F) {
+// pairs as Decode.
+func FuzzReader(f *testing.F) {
 	data, err := os.ReadFile(vhedSmallPath)
 	if err != nil {
 		f.Fatal(err)
@@ -169,12 +169,12 @@ func FuzzVHEDReader(f *testing.F) {
 	f.Add([]byte(""))
 	f.Fuzz(func(t *testing.T, in []byte) {
 		for _, storiesOnly := range []bool{false, true} {
-			opts := VHEDReadOptions{MaxBytes: 1 << 16, StoriesOnly: storiesOnly}
-			r, err := NewVHEDReader(bytes.NewReader(in), opts)
+			opts := ReadOptions{MaxBytes: 1 << 16, StoriesOnly: storiesOnly}
+			r, err := NewReader(bytes.NewReader(in), opts)
 			if err != nil {
 				continue
 			}
-			var pairs []VHEDPair
+			var pairs []Pair
 			keys := map[[3]string]bool{}
 			for {
 				p, err := r.Next()
@@ -202,9 +202,9 @@ func FuzzVHEDReader(f *testing.F) {
 				}
 				pairs = append(pairs, p)
 			}
-			whole, err := VHEDDecode(bytes.NewReader(in), opts)
+			whole, err := Decode(bytes.NewReader(in), opts)
 			if (err == nil) != (pairs != nil) || len(whole) != len(pairs) {
-				t.Fatalf("VHEDDecode: %d pairs, %v; the reader: %d pairs", len(whole), err, len(pairs))
+				t.Fatalf("Decode: %d pairs, %v; the reader: %d pairs", len(whole), err, len(pairs))
 			}
 		}
 	})
@@ -259,24 +259,24 @@ func negateLabel(f map[string]string) {
 	}
 }
 
-// TestVHEDLabelSign covers the four cases of the label's sign check:
+// TestLabelSign covers the four cases of the label's sign check:
 // consistent with the rank columns (the test file), reversed throughout
 // (the VHED figure's convention: recognised, same gaps), contradictory
 // (an error naming the rows) and without rank columns (label read as
 // avg_rank_base − avg_rank_comp, unchecked).
-func TestVHEDLabelSign(t *testing.T) {
+func TestLabelSign(t *testing.T) {
 	base := vhedLoadSmall(t)
-	read := func(in string) ([]VHEDPair, VHEDLabelSign, error) {
-		return VHEDReadAll(strings.NewReader(in), VHEDReadOptions{})
+	read := func(in string) ([]Pair, LabelSign, error) {
+		return ReadAll(strings.NewReader(in), ReadOptions{})
 	}
 	_, sign, err := read(vhedSmallVariant(t, nil))
-	if err != nil || sign != VHEDLabelRank1MinusRank2 {
-		t.Errorf("test file: %v, %v; want %v", sign, err, VHEDLabelRank1MinusRank2)
+	if err != nil || sign != LabelRank1MinusRank2 {
+		t.Errorf("test file: %v, %v; want %v", sign, err, LabelRank1MinusRank2)
 	}
 
 	pairs, sign, err := read(vhedSmallVariant(t, func(_ int, f map[string]string) { negateLabel(f) }))
-	if err != nil || sign != VHEDLabelRank2MinusRank1 {
-		t.Fatalf("reversed labels: %v, %v; want %v", sign, err, VHEDLabelRank2MinusRank1)
+	if err != nil || sign != LabelRank2MinusRank1 {
+		t.Fatalf("reversed labels: %v, %v; want %v", sign, err, LabelRank2MinusRank1)
 	}
 	for i, p := range pairs {
 		if p.Gap != base[i].Gap || p.Label != -base[i].Label {
@@ -312,7 +312,7 @@ func TestVHEDLabelSign(t *testing.T) {
 	// Without the rank columns the label decides, read as rank(story 1) −
 	// rank(story 2), and the ranks are NaN.
 	pairs, sign, err = read(vhedSmallVariant(t, nil, "avg_rank_base", "avg_rank_comp"))
-	if err != nil || sign != VHEDLabelUnchecked {
+	if err != nil || sign != LabelUnchecked {
 		t.Fatalf("no rank columns: %v, %v", sign, err)
 	}
 	for i, p := range pairs {
@@ -324,16 +324,16 @@ func TestVHEDLabelSign(t *testing.T) {
 	_, sign, err = read(vhedSmallVariant(t, func(_ int, f map[string]string) {
 		f["label"], f["avg_rank_comp"] = "0", f["avg_rank_base"]
 	}))
-	if err != nil || sign != VHEDLabelAllTies {
+	if err != nil || sign != LabelAllTies {
 		t.Errorf("all ties: %v, %v", sign, err)
 	}
 }
 
-// TestVHEDAssessReversedLabels: a file with the figure's label convention
+// TestAssessReversedLabels: a file with the figure's label convention
 // assesses exactly as the test file, since the human order comes from the
 // ranks.
-func TestVHEDAssessReversedLabels(t *testing.T) {
-	pairs, _, err := VHEDReadAll(strings.NewReader(vhedSmallVariant(t, func(_ int, f map[string]string) { negateLabel(f) })), VHEDReadOptions{})
+func TestAssessReversedLabels(t *testing.T) {
+	pairs, _, err := ReadAll(strings.NewReader(vhedSmallVariant(t, func(_ int, f map[string]string) { negateLabel(f) })), ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -351,7 +351,7 @@ func TestVHEDAssessReversedLabels(t *testing.T) {
 	}
 }
 
-func TestVHEDImageIDs(t *testing.T) {
+func TestImageIDs(t *testing.T) {
 	for _, c := range []struct {
 		in   string
 		want []string
@@ -363,26 +363,26 @@ func TestVHEDImageIDs(t *testing.T) {
 		{"101,102", []string{"101", "102"}},
 		{"s1", []string{"s1"}},
 	} {
-		got, err := VHEDImageIDs(c.in)
+		got, err := ImageIDs(c.in)
 		if err != nil || !slices.Equal(got, c.want) {
-			t.Errorf("VHEDImageIDs(%q) = %q, %v; want %q", c.in, got, err, c.want)
+			t.Errorf("ImageIDs(%q) = %q, %v; want %q", c.in, got, err, c.want)
 		}
 	}
 	for _, in := range []string{"", "[]", "[1,,2]", "[1, [2]]", "1, 2 3", "['1', '2]"} {
-		if ids, err := VHEDImageIDs(in); err == nil {
-			t.Errorf("VHEDImageIDs(%q) = %q, want an error", in, ids)
+		if ids, err := ImageIDs(in); err == nil {
+			t.Errorf("ImageIDs(%q) = %q, want an error", in, ids)
 		}
 	}
 }
 
-// TestVHEDReferencesMatchIDs: references keyed by an img_seq written
+// TestReferencesMatchIDs: references keyed by an img_seq written
 // otherwise than in the CSV find their pairs; two keys of one sequence are
 // an error.
-func TestVHEDReferencesMatchIDs(t *testing.T) {
+func TestReferencesMatchIDs(t *testing.T) {
 	pairs := vhedLoadSmall(t)
 	refs := map[string][]string{}
 	for seq, rs := range assessSmallRefs() {
-		ids, err := VHEDImageIDs(seq)
+		ids, err := ImageIDs(seq)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -404,17 +404,17 @@ func TestVHEDReferencesMatchIDs(t *testing.T) {
 	}
 }
 
-// TestVHEDReaderStreams reads the test file row by row: each Next returns
+// TestReaderStreams reads the test file row by row: each Next returns
 // the next pair, io.EOF ends, and a StoriesOnly reader needs only sent1
 // and sent2.
-func TestVHEDReaderStreams(t *testing.T) {
+func TestReaderStreams(t *testing.T) {
 	want := vhedLoadSmall(t)
 	f, err := os.Open(vhedSmallPath)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	r, err := NewVHEDReader(f, VHEDReadOptions{})
+	r, err := NewReader(f, ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -437,7 +437,7 @@ func TestVHEDReaderStreams(t *testing.T) {
 		t.Errorf("Next after EOF: %v", err)
 	}
 
-	r, err = NewVHEDReader(strings.NewReader("\ufeffsent2,x,sent1\nb,,a\n\"d\ne\",1,c\n"), VHEDReadOptions{StoriesOnly: true})
+	r, err = NewReader(strings.NewReader("\ufeffsent2,x,sent1\nb,,a\n\"d\ne\",1,c\n"), ReadOptions{StoriesOnly: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -452,11 +452,42 @@ func TestVHEDReaderStreams(t *testing.T) {
 		}
 		got = append(got, p.Story1+"|"+p.Story2)
 	}
-	if !slices.Equal(got, []string{"a|b", "c|d\ne"}) || r.LabelSign() != VHEDLabelUnchecked {
+	if !slices.Equal(got, []string{"a|b", "c|d\ne"}) || r.LabelSign() != LabelUnchecked {
 		t.Errorf("stories only: %q, %v", got, r.LabelSign())
 	}
-	if _, err := NewVHEDReader(strings.NewReader("sent1,label\na,1\n"), VHEDReadOptions{StoriesOnly: true}); err == nil ||
+	if _, err := NewReader(strings.NewReader("sent1,label\na,1\n"), ReadOptions{StoriesOnly: true}); err == nil ||
 		!strings.Contains(err.Error(), "missing column(s) sent2") {
 		t.Errorf("stories only without sent2: %v", err)
+	}
+}
+
+// TestReaderStoriesAndLabel reads the training columns: the label as
+// written becomes Gap even where the rank columns say the reverse
+// (line 2: label +1 with avg_rank_base 1 < avg_rank_comp 2), other columns
+// are neither required nor checked, and a bad label is named.
+func TestReaderStoriesAndLabel(t *testing.T) {
+	opts := ReadOptions{StoriesOnly: true, Label: true}
+	pairs, err := Decode(strings.NewReader("label,sent1,avg_rank_base,sent2,avg_rank_comp\n1,a,1,b,2\n-2.5,c,x,d,\n"), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Pair{{Story1: "a", Story2: "b", Gap: 1, Label: 1}, {Story1: "c", Story2: "d", Gap: -2.5, Label: -2.5}}
+	if len(pairs) != len(want) {
+		t.Fatalf("%d pairs, want %d", len(pairs), len(want))
+	}
+	for i, w := range want {
+		p := pairs[i]
+		if p.Story1 != w.Story1 || p.Story2 != w.Story2 || p.Gap != w.Gap || p.Label != w.Label || p.StoryID != "" {
+			t.Errorf("pair %d: %+v, want %+v", i, p, w)
+		}
+	}
+	for _, tc := range []struct{ in, want string }{
+		{"sent1,sent2\na,b\n", "missing column(s) label"},
+		{"sent1,sent2,label\na,b,1\nc,d,worse\n", `line 3, column label: "worse" is not a finite number`},
+		{"sent1,sent2,label\na,b,NaN\n", "line 2, column label"},
+	} {
+		if _, err := Decode(strings.NewReader(tc.in), opts); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: error %v, want one containing %q", tc.in, err, tc.want)
+		}
 	}
 }

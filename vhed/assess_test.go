@@ -1,4 +1,4 @@
-package vrank
+package vhed
 
 import (
 	"context"
@@ -126,8 +126,8 @@ func TestAssessRefScorersWithoutReferences(t *testing.T) {
 	}
 }
 
-func TestVHEDReferencesFromPairs(t *testing.T) {
-	refs := VHEDReferences(vhedLoadSmall(t), nil)
+func TestReferencesFromPairs(t *testing.T) {
+	refs := References(vhedLoadSmall(t), nil)
 	// Keyed by the sequences' ids.
 	want := map[string]string{
 		"101,102,103,104,105": "a b c d e f",
@@ -441,9 +441,9 @@ func TestAssessErrorCorrelationByHand(t *testing.T) {
 	// Errors in stories with scores 1 and 2, none in 3 and 4: group means
 	// 1.5 and 3.5, population variance of 1..4 is 1.25, p = q = 1/2, so
 	// r = (1.5 − 3.5)·(1/2)/√1.25 = −1/√1.25.
-	k := func(m string) VHEDStoryKey { return VHEDStoryKey{StoryID: "1", Model: m} }
-	labels := map[VHEDStoryKey]bool{k("a"): true, k("b"): false, k("c"): true, k("d"): false}
-	scores := map[VHEDStoryKey]float64{k("a"): 1, k("b"): 3, k("c"): 2, k("d"): 4, k("e"): 9}
+	k := func(m string) StoryKey { return StoryKey{StoryID: "1", Model: m} }
+	labels := map[StoryKey]bool{k("a"): true, k("b"): false, k("c"): true, k("d"): false}
+	scores := map[StoryKey]float64{k("a"): 1, k("b"): 3, k("c"): 2, k("d"): 4, k("e"): 9}
 	r, n, err := AssessErrorCorrelation(labels, scores)
 	if err != nil {
 		t.Fatal(err)
@@ -459,7 +459,7 @@ func TestAssessErrorCorrelationByHand(t *testing.T) {
 
 func TestAssessGapsFromKeyedScores(t *testing.T) {
 	pairs := vhedLoadSmall(t)[:3]
-	scores := map[VHEDStoryKey]float64{{"100", "human"}: 3, {"100", "modelA"}: 2, {"100", "modelB"}: 1}
+	scores := map[StoryKey]float64{{"100", "human"}: 3, {"100", "modelA"}: 2, {"100", "modelB"}: 1}
 	got, err := AssessGapsFromKeyedScores(pairs, scores)
 	if err != nil {
 		t.Fatal(err)
@@ -468,7 +468,7 @@ func TestAssessGapsFromKeyedScores(t *testing.T) {
 	if got[0] != -1 || got[1] != -1 || got[2] != 2 {
 		t.Errorf("got %v, want [-1 -1 2]", got)
 	}
-	delete(scores, VHEDStoryKey{"100", "modelB"})
+	delete(scores, StoryKey{"100", "modelB"})
 	if _, err := AssessGapsFromKeyedScores(pairs, scores); err == nil || !strings.Contains(err.Error(), "line 3") {
 		t.Errorf("missing score: err = %v", err)
 	}
@@ -493,7 +493,7 @@ func TestAssessStoryScorer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(seen) != 9 || seen[2] != (AssessStory{VHEDStoryKey{"100", "modelB"}, "t u v w a z", "[101, 102, 103, 104, 105]", "101,102,103,104,105"}) {
+	if len(seen) != 9 || seen[2] != (AssessStory{StoryKey{"100", "modelB"}, "t u v w a z", "[101, 102, 103, 104, 105]", "101,102,103,104,105"}) {
 		t.Errorf("stories %+v", seen)
 	}
 	if got[0] != 1 || got[2] != -2 {

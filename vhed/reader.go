@@ -1,4 +1,4 @@
-package vrank
+package vhed
 
 import (
 	"bufio"
@@ -14,12 +14,12 @@ import (
 	"github.com/storyeval/storyeval/internal/errtext"
 )
 
-// VHEDReader decodes a VHED CSV one row at a time, so that a large file is
+// Reader decodes a VHED CSV one row at a time, so that a large file is
 // never held whole: memory is bounded by the longest row plus what the
 // caller keeps, and a small table of (story_id, model_base, model_comp)
 // keys for the duplicate check.
 //
-// The input is a header row naming the VHEDColumns, then one pair per
+// The input is a header row naming the Columns, then one pair per
 // row. Fields may be quoted as RFC 4180 (and pandas) quote them; a UTF-8
 // byte order mark is skipped. Every value is checked: an empty story, a
 // label, rank or normalised gap that is not a finite number, an agreement
@@ -33,12 +33,12 @@ import (
 // The label column's sign is checked against the rank columns as rows
 // arrive; a file whose rows disagree on it, or a row whose label
 // contradicts its own ranks, makes the call that reaches the end of the
-// input return an error naming the rows (see VHEDLabelSign). A
-// VHEDReader is not safe for concurrent use.
-type VHEDReader struct {
+// input return an error naming the rows (see LabelSign). A
+// Reader is not safe for concurrent use.
+type Reader struct {
 	cr    *csv.Reader
 	col   vhedColumnIndex
-	opts  VHEDReadOptions
+	opts  ReadOptions
 	limit int64
 	rows  int
 	seen  map[[3]string]int // row key → its line, for the duplicate check
@@ -53,12 +53,12 @@ type vhedColumnIndex struct {
 	rank1, rank2, order, rankNorm int
 }
 
-// NewVHEDReader reads the header row from r and returns a reader of the
+// NewReader reads the header row from r and returns a reader of the
 // rows after it.
-func NewVHEDReader(r io.Reader, opts VHEDReadOptions) (*VHEDReader, error) {
+func NewReader(r io.Reader, opts ReadOptions) (*Reader, error) {
 	limit := opts.MaxBytes
 	if limit <= 0 {
-		limit = VHEDDefaultMaxBytes
+		limit = DefaultMaxBytes
 	}
 	br := bufio.NewReaderSize(&vhedLimitReader{r: r, n: limit}, 64<<10)
 	if bom, err := br.Peek(3); err == nil && bytes.Equal(bom, []byte("\xef\xbb\xbf")) {
@@ -68,16 +68,16 @@ func NewVHEDReader(r io.Reader, opts VHEDReadOptions) (*VHEDReader, error) {
 	cr.ReuseRecord = true
 	header, err := cr.Read()
 	if err == io.EOF {
-		return nil, errors.New("vrank: VHED: empty input: no header row")
+		return nil, errors.New("vhed: empty input: no header row")
 	}
 	if err != nil {
 		return nil, vhedCSVError(err, limit)
 	}
-	col, err := vhedIndexColumns(header, opts.StoriesOnly)
+	col, err := vhedIndexColumns(header, opts)
 	if err != nil {
 		return nil, err
 	}
-	vr := &VHEDReader{cr: cr, col: col, opts: opts, limit: limit}
+	vr := &Reader{cr: cr, col: col, opts: opts, limit: limit}
 	if !opts.StoriesOnly {
 		vr.seen = make(map[[3]string]int)
 	}
@@ -85,14 +85,14 @@ func NewVHEDReader(r io.Reader, opts VHEDReadOptions) (*VHEDReader, error) {
 }
 
 // HasRankColumns reports whether the file has avg_rank_base and
-// avg_rank_comp, from which VHEDPair.Gap is then computed.
-func (r *VHEDReader) HasRankColumns() bool { return r.col.rank1 >= 0 }
+// avg_rank_comp, from which Pair.Gap is then computed.
+func (r *Reader) HasRankColumns() bool { return r.col.rank1 >= 0 }
 
 // LabelSign returns the sign convention of the label column found in the
 // rows read so far; after Next has returned io.EOF it holds for the file.
-func (r *VHEDReader) LabelSign() VHEDLabelSign {
+func (r *Reader) LabelSign() LabelSign {
 	if r.opts.StoriesOnly {
-		return VHEDLabelUnchecked
+		return LabelUnchecked
 	}
 	s, _ := r.sign.result(r.HasRankColumns())
 	return s
@@ -100,9 +100,9 @@ func (r *VHEDReader) LabelSign() VHEDLabelSign {
 
 // Next returns the next pair, or io.EOF after the last one. Any other
 // error is final: later calls return it again.
-func (r *VHEDReader) Next() (VHEDPair, error) {
+func (r *Reader) Next() (Pair, error) {
 	if r.err != nil {
-		return VHEDPair{}, r.err
+		return Pair{}, r.err
 	}
 	p, err := r.next()
 	if err != nil {
@@ -111,26 +111,26 @@ func (r *VHEDReader) Next() (VHEDPair, error) {
 	return p, err
 }
 
-func (r *VHEDReader) next() (VHEDPair, error) {
+func (r *Reader) next() (Pair, error) {
 	rec, err := r.cr.Read()
 	if err == io.EOF {
 		if r.rows == 0 {
-			return VHEDPair{}, errors.New("vrank: VHED: no rows after the header")
+			return Pair{}, errors.New("vhed: no rows after the header")
 		}
 		if !r.opts.StoriesOnly {
 			if _, err := r.sign.result(r.HasRankColumns()); err != nil {
-				return VHEDPair{}, err
+				return Pair{}, err
 			}
 		}
-		return VHEDPair{}, io.EOF
+		return Pair{}, io.EOF
 	}
 	if err != nil {
-		return VHEDPair{}, vhedCSVError(err, r.limit)
+		return Pair{}, vhedCSVError(err, r.limit)
 	}
 	line, _ := r.cr.FieldPos(0)
 	p, err := r.parseRow(rec, line)
 	if err != nil {
-		return VHEDPair{}, err
+		return Pair{}, err
 	}
 	r.rows++
 	if r.opts.StoriesOnly {
@@ -138,7 +138,7 @@ func (r *VHEDReader) next() (VHEDPair, error) {
 	}
 	key := [3]string{p.StoryID, p.Model1, p.Model2}
 	if prev, dup := r.seen[key]; dup {
-		return VHEDPair{}, fmt.Errorf("vrank: VHED: line %d: story_id %s, model_base %s, model_comp %s repeat the row on line %d",
+		return Pair{}, fmt.Errorf("vhed: line %d: story_id %s, model_base %s, model_comp %s repeat the row on line %d",
 			line, errtext.Quote(p.StoryID), errtext.Quote(p.Model1), errtext.Quote(p.Model2), prev)
 	}
 	r.seen[key] = line
@@ -177,18 +177,19 @@ func (l *vhedLimitReader) Read(p []byte) (int, error) {
 // column, not the data) or of the size limit.
 func vhedCSVError(err error, limit int64) error {
 	if errors.Is(err, errVHEDTooLarge) {
-		return fmt.Errorf("vrank: VHED: input larger than the %d-byte limit", limit)
+		return fmt.Errorf("vhed: input larger than the %d-byte limit", limit)
 	}
-	return fmt.Errorf("vrank: VHED: %w", err)
+	return fmt.Errorf("vhed: %w", err)
 }
 
 // vhedIndexColumns finds each column's field index in the header.
-func vhedIndexColumns(header []string, storiesOnly bool) (vhedColumnIndex, error) {
+func vhedIndexColumns(header []string, opts ReadOptions) (vhedColumnIndex, error) {
+	storiesOnly := opts.StoriesOnly
 	at := make(map[string]int, len(header))
 	for i, name := range header {
 		name = strings.TrimSpace(name)
 		if _, dup := at[name]; dup && vhedIsColumn(name) {
-			return vhedColumnIndex{}, fmt.Errorf("vrank: VHED: header: column %q appears twice", name)
+			return vhedColumnIndex{}, fmt.Errorf("vhed: header: column %q appears twice", name)
 		}
 		if _, dup := at[name]; !dup {
 			at[name] = i
@@ -208,7 +209,10 @@ func vhedIndexColumns(header []string, storiesOnly bool) (vhedColumnIndex, error
 	}
 	need := vhedColumns[:]
 	if storiesOnly {
-		need = need[:2]
+		need = need[:2] // sent1, sent2
+		if opts.Label {
+			need = vhedColumns[:3] // and label
+		}
 	}
 	var missing []string
 	for _, name := range need {
@@ -225,7 +229,7 @@ func vhedIndexColumns(header []string, storiesOnly bool) (vhedColumnIndex, error
 		missing = append(missing, absent)
 	}
 	if len(missing) > 0 {
-		return c, fmt.Errorf("vrank: VHED: header: missing column(s) %s (need %s)",
+		return c, fmt.Errorf("vhed: header: missing column(s) %s (need %s)",
 			strings.Join(missing, ", "), strings.Join(need, ","))
 	}
 	return c, nil
@@ -241,10 +245,10 @@ func vhedIsColumn(name string) bool {
 }
 
 // parseRow converts one record; line is its first line in the file.
-func (r *VHEDReader) parseRow(rec []string, line int) (VHEDPair, error) {
-	p := VHEDPair{Line: line, AvgRank1: math.NaN(), AvgRank2: math.NaN()}
+func (r *Reader) parseRow(rec []string, line int) (Pair, error) {
+	p := Pair{Line: line, AvgRank1: math.NaN(), AvgRank2: math.NaN()}
 	bad := func(name, why string) error {
-		return fmt.Errorf("vrank: VHED: line %d, column %s: %s", line, name, why)
+		return fmt.Errorf("vhed: line %d, column %s: %s", line, name, why)
 	}
 	text := func(i int, name string) (string, error) {
 		s := rec[i]
@@ -277,11 +281,15 @@ func (r *VHEDReader) parseRow(rec []string, line int) (VHEDPair, error) {
 	if p.Story2, err = text(r.col.sent2, "sent2"); err != nil {
 		return p, err
 	}
-	if r.opts.StoriesOnly {
+	if r.opts.StoriesOnly && !r.opts.Label {
 		return p, nil
 	}
 	if p.Label, err = num(r.col.label, "label"); err != nil {
 		return p, err
+	}
+	if r.opts.StoriesOnly {
+		p.Gap = p.Label
+		return p, nil
 	}
 	p.StoryID = strings.TrimSpace(rec[r.col.storyID])
 	p.Model1 = strings.TrimSpace(rec[r.col.model1])
@@ -295,7 +303,7 @@ func (r *VHEDReader) parseRow(rec []string, line int) (VHEDPair, error) {
 			return p, bad(c.name, "empty value")
 		}
 	}
-	ids, err := VHEDImageIDs(p.ImageSeq)
+	ids, err := ImageIDs(p.ImageSeq)
 	if err != nil {
 		return p, bad("img_seq", err.Error())
 	}

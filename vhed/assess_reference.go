@@ -1,4 +1,4 @@
-package vrank
+package vhed
 
 import (
 	"context"
@@ -7,16 +7,16 @@ import (
 	"strings"
 )
 
-// VHEDReferences collects the human reference stories of each image
+// References collects the human reference stories of each image
 // sequence from the pairs themselves: the stories whose model isRef
-// accepts (nil: VHEDIsReferenceModel), keyed by the image sequence's ids
-// joined by commas (VHEDPair.ImageSeqKey, e.g. "101,102,103"), each text
+// accepts (nil: IsReferenceModel), keyed by the image sequence's ids
+// joined by commas (Pair.ImageSeqKey, e.g. "101,102,103"), each text
 // once, in order of first appearance. Use it for RefAbsentScorer when no
 // other reference set (such as VIST's five stories per sequence) is at
 // hand.
-func VHEDReferences(pairs []VHEDPair, isRef func(model string) bool) map[string][]string {
+func References(pairs []Pair, isRef func(model string) bool) map[string][]string {
 	if isRef == nil {
-		isRef = VHEDIsReferenceModel
+		isRef = IsReferenceModel
 	}
 	refs := make(map[string][]string)
 	seen := make(map[[2]string]bool)
@@ -66,15 +66,15 @@ type RefAbsentScorer struct {
 	Metric AssessRefMetric
 	// References holds the reference stories of each image sequence,
 	// keyed by an img_seq value: keys are parsed into their ids (see
-	// VHEDImageIDs) and matched to the pairs' ids, so "[1, 2]" finds the
-	// pairs of "1,2" (see VHEDReferences).
+	// ImageIDs) and matched to the pairs' ids, so "[1, 2]" finds the
+	// pairs of "1,2" (see References).
 	References map[string][]string
 }
 
 // ScorePairs implements AssessPairScorer.
-func (s RefAbsentScorer) ScorePairs(ctx context.Context, pairs []VHEDPair) ([]float64, error) {
+func (s RefAbsentScorer) ScorePairs(ctx context.Context, pairs []Pair) ([]float64, error) {
 	if s.Metric == nil {
-		return nil, fmt.Errorf("vrank: RefAbsentScorer without a metric")
+		return nil, fmt.Errorf("vhed: RefAbsentScorer without a metric")
 	}
 	index, err := vhedReferenceIndex(s.References)
 	if err != nil {
@@ -134,9 +134,9 @@ type AssessRefScorer struct {
 }
 
 // ScorePairs implements AssessPairScorer.
-func (s AssessRefScorer) ScorePairs(ctx context.Context, pairs []VHEDPair) ([]float64, error) {
+func (s AssessRefScorer) ScorePairs(ctx context.Context, pairs []Pair) ([]float64, error) {
 	if s.Metric == nil {
-		return nil, fmt.Errorf("vrank: AssessRefScorer without a metric")
+		return nil, fmt.Errorf("vhed: AssessRefScorer without a metric")
 	}
 	index, err := vhedReferenceIndex(s.References)
 	if err != nil {
@@ -204,7 +204,7 @@ func (it *assessItems) score(ctx context.Context, m AssessRefMetric) ([]float64,
 		return nil, err
 	}
 	if len(scores) != len(it.cands) {
-		return nil, fmt.Errorf("vrank: %s returned %d scores for %d items", m.Name(), len(scores), len(it.cands))
+		return nil, fmt.Errorf("vhed: %s returned %d scores for %d items", m.Name(), len(scores), len(it.cands))
 	}
 	return scores, nil
 }

@@ -1,4 +1,4 @@
-package vrank
+package vhedplot
 
 import (
 	"fmt"
@@ -10,32 +10,33 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/storyeval/storyeval/vhed"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
 )
 
-// PlotWidth and PlotHeight are the size PlotWrite and PlotSave draw at.
+// Width and Height are the size Write and Save draw at.
 const (
-	PlotWidth  = 16 * vg.Centimeter
-	PlotHeight = 10 * vg.Centimeter
+	Width  = 16 * vg.Centimeter
+	Height = 10 * vg.Centimeter
 )
 
-// PlotSeries is the assessment of one scorer, named in the legend.
-type PlotSeries struct {
+// Series is the assessment of one scorer, named in the legend.
+type Series struct {
 	Name   string
-	Report AssessReport
+	Report vhed.AssessReport
 }
 
-// PlotAccuracyByGap draws the story-pair ranking accuracy per ranking-gap
+// AccuracyByGap draws the story-pair ranking accuracy per ranking-gap
 // bucket, one line per series, as the Vrank paper's figure of accuracy
 // against the human ranking gap (Figure 3). Every series must have the
-// same buckets (the same AssessOptions.GapEdges and RawGap). An empty
+// same buckets (the same vhed.AssessOptions.GapEdges and RawGap). An empty
 // bucket leaves a gap in the line.
-func PlotAccuracyByGap(series []PlotSeries) (*plot.Plot, error) {
+func AccuracyByGap(series []Series) (*plot.Plot, error) {
 	if len(series) == 0 {
-		return nil, fmt.Errorf("vrank: plot: no series")
+		return nil, fmt.Errorf("vhedplot: no series")
 	}
 	ref := series[0].Report.Buckets
 	labels := make([]string, len(ref))
@@ -45,7 +46,7 @@ func PlotAccuracyByGap(series []PlotSeries) (*plot.Plot, error) {
 	p := plot.New()
 	p.Title.Text = "Story-pair ranking accuracy by human ranking gap"
 	p.X.Label.Text = "|normalised ranking gap| (rank_norm)"
-	if series[0].Report.rawGap {
+	if series[0].Report.RawGap() {
 		p.X.Label.Text = "|ranking gap| (difference of average ranks)"
 	}
 	p.Y.Label.Text = "accuracy"
@@ -54,7 +55,7 @@ func PlotAccuracyByGap(series []PlotSeries) (*plot.Plot, error) {
 	for si, s := range series {
 		bs := s.Report.Buckets
 		if len(bs) != len(ref) {
-			return nil, fmt.Errorf("vrank: plot: series %q has %d gap buckets, %q has %d", s.Name, len(bs), series[0].Name, len(ref))
+			return nil, fmt.Errorf("vhedplot: series %q has %d gap buckets, %q has %d", s.Name, len(bs), series[0].Name, len(ref))
 		}
 		var run plotter.XYs
 		legend := true
@@ -64,7 +65,7 @@ func PlotAccuracyByGap(series []PlotSeries) (*plot.Plot, error) {
 			}
 			l, pts, err := plotter.NewLinePoints(run)
 			if err != nil {
-				return fmt.Errorf("vrank: plot: %w", err)
+				return fmt.Errorf("vhedplot: %w", err)
 			}
 			l.Color = plotutil.Color(si)
 			l.Dashes = plotutil.Dashes(si)
@@ -80,7 +81,7 @@ func PlotAccuracyByGap(series []PlotSeries) (*plot.Plot, error) {
 		}
 		for i, b := range bs {
 			if b.MinGap != ref[i].MinGap || b.MaxGap != ref[i].MaxGap {
-				return nil, fmt.Errorf("vrank: plot: series %q and %q have different gap buckets", s.Name, series[0].Name)
+				return nil, fmt.Errorf("vhedplot: series %q and %q have different gap buckets", s.Name, series[0].Name)
 			}
 			if math.IsNaN(b.Value) {
 				if err := flush(); err != nil {
@@ -98,14 +99,14 @@ func PlotAccuracyByGap(series []PlotSeries) (*plot.Plot, error) {
 	return p, nil
 }
 
-// PlotAccuracyByOmega draws, as grouped bars, the accuracy on all pairs,
+// AccuracyByOmega draws, as grouped bars, the accuracy on all pairs,
 // on each Ω^k (agreement exactly k) and on their union Ω^{4,5}, one bar per
 // series in each group (paper Table 4). Every series must have the same
-// subsets (AssessOptions.Agreements and Union). An empty subset draws no
+// subsets (vhed.AssessOptions.Agreements and Union). An empty subset draws no
 // bar.
-func PlotAccuracyByOmega(series []PlotSeries) (*plot.Plot, error) {
+func AccuracyByOmega(series []Series) (*plot.Plot, error) {
 	if len(series) == 0 {
-		return nil, fmt.Errorf("vrank: plot: no series")
+		return nil, fmt.Errorf("vhedplot: no series")
 	}
 	ref := series[0].Report.Omega
 	labels := []string{"all pairs"}
@@ -121,22 +122,22 @@ func PlotAccuracyByOmega(series []PlotSeries) (*plot.Plot, error) {
 	width := vg.Points(math.Max(4, 240/float64(len(series)*len(labels))))
 	for si, s := range series {
 		if len(s.Report.Omega) != len(ref) {
-			return nil, fmt.Errorf("vrank: plot: series %q has %d Ω subsets, %q has %d", s.Name, len(s.Report.Omega), series[0].Name, len(ref))
+			return nil, fmt.Errorf("vhedplot: series %q has %d Ω subsets, %q has %d", s.Name, len(s.Report.Omega), series[0].Name, len(ref))
 		}
 		vals := plotter.Values{plotZeroNaN(s.Report.Overall.Value)}
 		for i, o := range s.Report.Omega {
 			if o.K != ref[i].K {
-				return nil, fmt.Errorf("vrank: plot: series %q and %q have different Ω subsets", s.Name, series[0].Name)
+				return nil, fmt.Errorf("vhedplot: series %q and %q have different Ω subsets", s.Name, series[0].Name)
 			}
 			vals = append(vals, plotZeroNaN(o.Value))
 		}
 		if !slices.Equal(s.Report.OmegaUnion.Ks, series[0].Report.OmegaUnion.Ks) {
-			return nil, fmt.Errorf("vrank: plot: series %q and %q have different Ω unions", s.Name, series[0].Name)
+			return nil, fmt.Errorf("vhedplot: series %q and %q have different Ω unions", s.Name, series[0].Name)
 		}
 		vals = append(vals, plotZeroNaN(s.Report.OmegaUnion.Value))
 		bars, err := plotter.NewBarChart(vals, width)
 		if err != nil {
-			return nil, fmt.Errorf("vrank: plot: %w", err)
+			return nil, fmt.Errorf("vhedplot: %w", err)
 		}
 		bars.LineStyle.Width = 0
 		bars.Color = plotutil.Color(si)
@@ -173,39 +174,39 @@ func plotBucketLabel(lo, hi float64) string {
 	return "[" + f(lo) + ", " + f(hi) + ")"
 }
 
-// PlotWrite draws p at PlotWidth × PlotHeight to w in format "png" or
+// Write draws p at Width × Height to w in format "png" or
 // "svg".
-func PlotWrite(w io.Writer, p *plot.Plot, format string) error {
+func Write(w io.Writer, p *plot.Plot, format string) error {
 	format = strings.ToLower(format)
 	if format != "png" && format != "svg" {
-		return fmt.Errorf("vrank: plot: format %q is not png or svg", format)
+		return fmt.Errorf("vhedplot: format %q is not png or svg", format)
 	}
-	wt, err := p.WriterTo(PlotWidth, PlotHeight, format)
+	wt, err := p.WriterTo(Width, Height, format)
 	if err != nil {
-		return fmt.Errorf("vrank: plot: %w", err)
+		return fmt.Errorf("vhedplot: %w", err)
 	}
 	if _, err := wt.WriteTo(w); err != nil {
-		return fmt.Errorf("vrank: plot: %w", err)
+		return fmt.Errorf("vhedplot: %w", err)
 	}
 	return nil
 }
 
-// PlotSave writes p to path in the format its extension names (.png or
+// Save writes p to path in the format its extension names (.png or
 // .svg), through a temporary file renamed into place, so that a failed
 // write leaves no partial figure.
-func PlotSave(path string, p *plot.Plot) error {
+func Save(path string, p *plot.Plot) error {
 	format := strings.TrimPrefix(strings.ToLower(filepath.Ext(path)), ".")
 	if format != "png" && format != "svg" {
-		return fmt.Errorf("vrank: plot: %s: extension is not .png or .svg", path)
+		return fmt.Errorf("vhedplot: %s: extension is not .png or .svg", path)
 	}
 	f, err := os.CreateTemp(filepath.Dir(path), ".plot-*")
 	if err != nil {
-		return fmt.Errorf("vrank: plot: %w", err)
+		return fmt.Errorf("vhedplot: %w", err)
 	}
 	tmp := f.Name()
 	err = f.Chmod(0o644) // CreateTemp's 0600 suits no figure
 	if err == nil {
-		err = PlotWrite(f, p, format)
+		err = Write(f, p, format)
 	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
@@ -215,7 +216,7 @@ func PlotSave(path string, p *plot.Plot) error {
 	}
 	if err != nil {
 		os.Remove(tmp)
-		return fmt.Errorf("vrank: plot: %s: %w", path, err)
+		return fmt.Errorf("vhedplot: %s: %w", path, err)
 	}
 	return nil
 }

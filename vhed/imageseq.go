@@ -1,4 +1,4 @@
-package vrank
+package vhed
 
 import (
 	"fmt"
@@ -9,14 +9,14 @@ import (
 	"github.com/storyeval/storyeval/internal/errtext"
 )
 
-// VHEDImageIDs parses an img_seq value into its image ids, so that the
+// ImageIDs parses an img_seq value into its image ids, so that the
 // same sequence written differently — "[101, 102]" as pandas writes a
 // list, "['101', '102']", "(101,102)", "101 102" — matches the same
 // references. Brackets or parentheses around the list are dropped, ids are
 // separated by commas (or, without commas, by white space), and quotes
 // around an id are dropped. An empty list, an empty id, or an id with
 // brackets, quotes or white space inside is an error.
-func VHEDImageIDs(seq string) ([]string, error) {
+func ImageIDs(seq string) ([]string, error) {
 	s := strings.TrimSpace(seq)
 	if len(s) >= 2 && (s[0] == '[' && s[len(s)-1] == ']' || s[0] == '(' && s[len(s)-1] == ')') {
 		s = strings.TrimSpace(s[1 : len(s)-1])
@@ -47,7 +47,7 @@ func VHEDImageIDs(seq string) ([]string, error) {
 // vhedImageKey is the key references are matched on: the ids of seq
 // joined by commas.
 func vhedImageKey(seq string) (string, error) {
-	ids, err := VHEDImageIDs(seq)
+	ids, err := ImageIDs(seq)
 	if err != nil {
 		return "", err
 	}
@@ -55,14 +55,14 @@ func vhedImageKey(seq string) (string, error) {
 }
 
 // imageKey returns the pair's ImageSeqKey, parsing ImageSeq for a pair not
-// read by VHEDReader.
-func (p VHEDPair) imageKey() (string, error) {
+// read by Reader.
+func (p Pair) imageKey() (string, error) {
 	if p.ImageSeqKey != "" {
 		return p.ImageSeqKey, nil
 	}
 	k, err := vhedImageKey(p.ImageSeq)
 	if err != nil {
-		return "", fmt.Errorf("vrank: line %d: %w", p.Line, err)
+		return "", fmt.Errorf("vhed: line %d: %w", p.Line, err)
 	}
 	return k, nil
 }
@@ -78,10 +78,10 @@ func vhedReferenceIndex(refs map[string][]string) (map[string][]string, error) {
 		rs := refs[seq]
 		k, err := vhedImageKey(seq)
 		if err != nil {
-			return nil, fmt.Errorf("vrank: references: %w", err)
+			return nil, fmt.Errorf("vhed: references: %w", err)
 		}
 		if prev, dup := from[k]; dup {
-			return nil, fmt.Errorf("vrank: references: keys %s and %s name the same image sequence", errtext.Quote(prev), errtext.Quote(seq))
+			return nil, fmt.Errorf("vhed: references: keys %s and %s name the same image sequence", errtext.Quote(prev), errtext.Quote(seq))
 		}
 		from[k] = seq
 		out[k] = rs

@@ -1,21 +1,4 @@
-// VHED, the VIST Human Evaluation Data of Hsu et al., "Learning to Rank
-// Visual Stories From Human Ranking Data" (ACL 2022), and the assessments
-// that paper applies to story metrics. The files vhed*.go read the VHED CSV
-// (github.com/AcademiaSinicaNLPLab/VHED) row by row; assess*.go compute, for
-// any scorer — the Vrank model, an n-gram metric from package ngram,
-// RoViST, GROOViST or a column of scores read from a file — the story-pair
-// ranking accuracy overall, on the agreement subsets Ω^k and their union
-// Ω^{4,5}, per ranking-gap bucket and for reference–machine versus
-// machine–machine pairs, the Reference Absent algorithm for
-// reference-based metrics, point-biserial correlations and bootstrap
-// confidence intervals; plot*.go draws the accuracy figures.
-//
-// Sign convention, shared with the Vrank model: a ranking gap is
-// rank(story 1) − rank(story 2) where a lower rank is better, so a gap < 0
-// means story 1 is the better story. VHEDPair.Gap follows it whatever the
-// sign convention of the CSV's label column (see VHEDLabelSign).
-
-package vrank
+package vhed
 
 import (
 	"fmt"
@@ -23,13 +6,13 @@ import (
 	"os"
 )
 
-// VHEDDefaultMaxBytes is the size limit VHEDReader applies when
-// VHEDReadOptions.MaxBytes is zero. The published VHED file is about 15 MB.
-const VHEDDefaultMaxBytes = 1 << 30
+// DefaultMaxBytes is the size limit Reader applies when
+// ReadOptions.MaxBytes is zero. The published VHED file is about 15 MB.
+const DefaultMaxBytes = 1 << 30
 
-// VHEDPair is one row of the VHED CSV: two stories written for the same
+// Pair is one row of the VHED CSV: two stories written for the same
 // image sequence and how human annotators ranked them.
-type VHEDPair struct {
+type Pair struct {
 	// Story1 and Story2 are the texts (columns sent1 and sent2).
 	Story1, Story2 string
 	// Gap is the human ranking gap rank(story 1) − rank(story 2) (lower
@@ -41,14 +24,14 @@ type VHEDPair struct {
 	// dataset README ("difference between the two average rankings").
 	Gap float64
 	// Label is the label column as written. Its sign convention is checked
-	// against the rank columns on load (see VHEDLabelSign): the paper's
+	// against the rank columns on load (see LabelSign): the paper's
 	// text and the official VHED figure disagree on it.
 	Label float64
 	// StoryID identifies the ranking task both stories belong to (story_id).
 	StoryID string
 	// Model1 and Model2 name the systems that wrote story 1 and story 2
 	// (model_base and model_comp); human references carry a reference name
-	// such as "human" (see VHEDIsReferenceModel).
+	// such as "human" (see IsReferenceModel).
 	Model1, Model2 string
 	// Agreement is the number of annotators who agree on the pair's order
 	// (agreement); the subset Ω^k holds the pairs with Agreement = k
@@ -58,7 +41,7 @@ type VHEDPair struct {
 	ImageSeq string
 	// ImageSeqKey is ImageSeq parsed into its ids and joined by commas
 	// ("[101, 102]" and "['101','102']" are both "101,102"; see
-	// VHEDImageIDs); references are matched on it.
+	// ImageIDs); references are matched on it.
 	ImageSeqKey string
 	// AvgRank1 and AvgRank2 are the stories' average rankings
 	// (avg_rank_base, avg_rank_comp); NaN when the file lacks the columns.
@@ -75,61 +58,65 @@ type VHEDPair struct {
 
 // vhedColumns are the columns a VHED CSV has, in the order of the
 // dataset's README. avg_rank_base and avg_rank_comp may be absent together
-// (see VHEDPair.Gap).
+// (see Pair.Gap).
 var vhedColumns = [...]string{
 	"sent1", "sent2", "label", "story_id", "model_base", "model_comp",
 	"agreement", "img_seq", "avg_rank_base", "avg_rank_comp", "order", "rank_norm",
 }
 
-// VHEDColumns returns the names of the columns of a VHED CSV, in the order
+// Columns returns the names of the columns of a VHED CSV, in the order
 // of the dataset's README. All are required except the pair avg_rank_base,
 // avg_rank_comp, which may be absent together. Other columns (such as a
 // pandas index) are ignored, and the order of the columns in a file does
 // not matter.
-func VHEDColumns() []string { return append([]string(nil), vhedColumns[:]...) }
+func Columns() []string { return append([]string(nil), vhedColumns[:]...) }
 
-// VHEDReadOptions configures VHEDReader, VHEDDecode and VHEDReadFile. The
-// zero value reads every column with the VHEDDefaultMaxBytes limit.
-type VHEDReadOptions struct {
+// ReadOptions configures Reader, Decode and ReadFile. The
+// zero value reads every column with the DefaultMaxBytes limit.
+type ReadOptions struct {
 	// MaxBytes bounds the bytes read; a larger input is an error
-	// (0: VHEDDefaultMaxBytes).
+	// (0: DefaultMaxBytes).
 	MaxBytes int64
 	// StoriesOnly reads only sent1 and sent2, as a pair predictor needs:
 	// the other columns are neither required nor checked, and rows are not
 	// checked for duplicates. The other fields of the pairs are zero.
 	StoriesOnly bool
+	// Label, with StoriesOnly, also requires the label column and reads it
+	// into Pair.Label and Pair.Gap as written, unchecked against the rank
+	// columns: the regression target a Vrank trainer fits (vrank/train).
+	Label bool
 }
 
-// VHEDReadFile reads the VHED CSV at path (see VHEDDecode). Errors name the
+// ReadFile reads the VHED CSV at path (see Decode). Errors name the
 // file.
-func VHEDReadFile(path string, opts VHEDReadOptions) ([]VHEDPair, error) {
+func ReadFile(path string, opts ReadOptions) ([]Pair, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("vrank: VHED: %w", err)
+		return nil, fmt.Errorf("vhed: %w", err)
 	}
 	defer f.Close()
-	pairs, _, err := VHEDReadAll(f, opts)
+	pairs, _, err := ReadAll(f, opts)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return pairs, nil
 }
 
-// VHEDDecode reads a whole VHED CSV from r with a VHEDReader and returns
+// Decode reads a whole VHED CSV from r with a Reader and returns
 // its pairs in file order.
-func VHEDDecode(r io.Reader, opts VHEDReadOptions) ([]VHEDPair, error) {
-	pairs, _, err := VHEDReadAll(r, opts)
+func Decode(r io.Reader, opts ReadOptions) ([]Pair, error) {
+	pairs, _, err := ReadAll(r, opts)
 	return pairs, err
 }
 
-// VHEDReadAll is VHEDDecode that also returns the sign convention the
+// ReadAll is Decode that also returns the sign convention the
 // file's label column follows.
-func VHEDReadAll(r io.Reader, opts VHEDReadOptions) ([]VHEDPair, VHEDLabelSign, error) {
-	vr, err := NewVHEDReader(r, opts)
+func ReadAll(r io.Reader, opts ReadOptions) ([]Pair, LabelSign, error) {
+	vr, err := NewReader(r, opts)
 	if err != nil {
 		return nil, 0, err
 	}
-	var pairs []VHEDPair
+	var pairs []Pair
 	for {
 		p, err := vr.Next()
 		if err == io.EOF {

@@ -1,4 +1,4 @@
-package vrank
+package vhed
 
 import (
 	"context"
@@ -18,7 +18,7 @@ import (
 // AssessFixedGaps.
 type AssessPairScorer interface {
 	// ScorePairs returns one prediction per pair, in input order.
-	ScorePairs(ctx context.Context, pairs []VHEDPair) ([]float64, error)
+	ScorePairs(ctx context.Context, pairs []Pair) ([]float64, error)
 }
 
 // AssessGapFunc adapts a pairwise gap predictor, such as the Vrank model's
@@ -28,7 +28,7 @@ type AssessPairScorer interface {
 type AssessGapFunc func(ctx context.Context, story1, story2 []string) ([]float64, error)
 
 // ScorePairs implements AssessPairScorer.
-func (f AssessGapFunc) ScorePairs(ctx context.Context, pairs []VHEDPair) ([]float64, error) {
+func (f AssessGapFunc) ScorePairs(ctx context.Context, pairs []Pair) ([]float64, error) {
 	s1 := make([]string, len(pairs))
 	s2 := make([]string, len(pairs))
 	for i, p := range pairs {
@@ -39,7 +39,7 @@ func (f AssessGapFunc) ScorePairs(ctx context.Context, pairs []VHEDPair) ([]floa
 		return nil, err
 	}
 	if len(gaps) != len(pairs) {
-		return nil, fmt.Errorf("vrank: gap predictor returned %d predictions for %d pairs", len(gaps), len(pairs))
+		return nil, fmt.Errorf("vhed: gap predictor returned %d predictions for %d pairs", len(gaps), len(pairs))
 	}
 	return gaps, nil
 }
@@ -54,29 +54,40 @@ func (f AssessGapFunc) ScorePairs(ctx context.Context, pairs []VHEDPair) ([]floa
 type AssessStoryFunc func(ctx context.Context, stories []string) ([]float64, error)
 
 // ScorePairs implements AssessPairScorer.
-func (f AssessStoryFunc) ScorePairs(ctx context.Context, pairs []VHEDPair) ([]float64, error) {
-	index := make(map[string]int)
-	var texts []string
-	idx := func(s string) int {
+func (f AssessStoryFunc) ScorePairs(ctx context.Context, pairs []Pair) ([]float64, error) {
+	texts := func(p Pair) (string, string) { return p.Story1, p.Story2 }
+	return assessStoryGaps(ctx, pairs, texts, f, "story metric")
+}
+
+// assessStoryGaps scores each distinct story of pairs once, in order of
+// first appearance (stories tells a pair's two stories apart), and returns
+// score(story 2) − score(story 1) per pair; what names the scorer in the
+// error for a wrong number of scores.
+func assessStoryGaps[S comparable](ctx context.Context, pairs []Pair, stories func(Pair) (S, S),
+	score func(context.Context, []S) ([]float64, error), what string) ([]float64, error) {
+	index := make(map[S]int)
+	var distinct []S
+	idx := func(s S) int {
 		i, ok := index[s]
 		if !ok {
-			i = len(texts)
+			i = len(distinct)
 			index[s] = i
-			texts = append(texts, s)
+			distinct = append(distinct, s)
 		}
 		return i
 	}
 	i1 := make([]int, len(pairs))
 	i2 := make([]int, len(pairs))
 	for i, p := range pairs {
-		i1[i], i2[i] = idx(p.Story1), idx(p.Story2)
+		s1, s2 := stories(p)
+		i1[i], i2[i] = idx(s1), idx(s2)
 	}
-	scores, err := f(ctx, texts)
+	scores, err := score(ctx, distinct)
 	if err != nil {
 		return nil, err
 	}
-	if len(scores) != len(texts) {
-		return nil, fmt.Errorf("vrank: story metric returned %d scores for %d stories", len(scores), len(texts))
+	if len(scores) != len(distinct) {
+		return nil, fmt.Errorf("vhed: %s returned %d scores for %d stories", what, len(scores), len(distinct))
 	}
 	gaps := make([]float64, len(pairs))
 	for i := range pairs {
@@ -91,9 +102,9 @@ func (f AssessStoryFunc) ScorePairs(ctx context.Context, pairs []VHEDPair) ([]fl
 type AssessFixedGaps []float64
 
 // ScorePairs implements AssessPairScorer; it returns a copy of g.
-func (g AssessFixedGaps) ScorePairs(ctx context.Context, pairs []VHEDPair) ([]float64, error) {
+func (g AssessFixedGaps) ScorePairs(ctx context.Context, pairs []Pair) ([]float64, error) {
 	if len(g) != len(pairs) {
-		return nil, fmt.Errorf("vrank: %d fixed predictions for %d pairs", len(g), len(pairs))
+		return nil, fmt.Errorf("vhed: %d fixed predictions for %d pairs", len(g), len(pairs))
 	}
 	return append([]float64(nil), g...), nil
 }
@@ -101,10 +112,10 @@ func (g AssessFixedGaps) ScorePairs(ctx context.Context, pairs []VHEDPair) ([]fl
 // AssessStory is one story of the VHED pairs as AssessStoryScorer sees it:
 // its key, its text and its image sequence, for metrics that need the
 // images (GROOViST, RoViST-VG): ImageSeq as written, ImageSeqKey its ids
-// joined by commas (VHEDPair.ImageSeqKey; empty for a hand-made pair
+// joined by commas (Pair.ImageSeqKey; empty for a hand-made pair
 // without one), on which lookups should match.
 type AssessStory struct {
-	Key         VHEDStoryKey
+	Key         StoryKey
 	Text        string
 	ImageSeq    string
 	ImageSeqKey string
@@ -118,35 +129,10 @@ type AssessStory struct {
 type AssessStoryScorer func(ctx context.Context, stories []AssessStory) ([]float64, error)
 
 // ScorePairs implements AssessPairScorer.
-func (f AssessStoryScorer) ScorePairs(ctx context.Context, pairs []VHEDPair) ([]float64, error) {
-	index := make(map[AssessStory]int)
-	var stories []AssessStory
-	idx := func(s AssessStory) int {
-		i, ok := index[s]
-		if !ok {
-			i = len(stories)
-			index[s] = i
-			stories = append(stories, s)
-		}
-		return i
-	}
-	i1 := make([]int, len(pairs))
-	i2 := make([]int, len(pairs))
-	for i, p := range pairs {
+func (f AssessStoryScorer) ScorePairs(ctx context.Context, pairs []Pair) ([]float64, error) {
+	stories := func(p Pair) (AssessStory, AssessStory) {
 		k1, k2 := p.Keys()
-		i1[i] = idx(AssessStory{k1, p.Story1, p.ImageSeq, p.ImageSeqKey})
-		i2[i] = idx(AssessStory{k2, p.Story2, p.ImageSeq, p.ImageSeqKey})
+		return AssessStory{k1, p.Story1, p.ImageSeq, p.ImageSeqKey}, AssessStory{k2, p.Story2, p.ImageSeq, p.ImageSeqKey}
 	}
-	scores, err := f(ctx, stories)
-	if err != nil {
-		return nil, err
-	}
-	if len(scores) != len(stories) {
-		return nil, fmt.Errorf("vrank: story scorer returned %d scores for %d stories", len(scores), len(stories))
-	}
-	gaps := make([]float64, len(pairs))
-	for i := range pairs {
-		gaps[i] = scores[i2[i]] - scores[i1[i]]
-	}
-	return gaps, nil
+	return assessStoryGaps(ctx, pairs, stories, f, "story scorer")
 }
