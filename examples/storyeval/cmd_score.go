@@ -76,6 +76,7 @@ func runScore(args []string, stdout, stderr io.Writer) error {
 	rounds := fs.Int("rounds", 9999, "random rounds of the paired randomization test (stories ≤ 20: exact test)")
 	confidence := fs.Float64("confidence", 0.95, "coverage of the confidence intervals, in (0, 1)")
 	seed := fs.Uint64("seed", 0, "seed of the bootstrap and randomization tests")
+	images := addImageFlags(fs)
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: storyeval score -in STORIES.json|DIR [-metrics all|LIST] [-human ratings.csv] [-out DIR] [flags]")
 		fmt.Fprintln(stderr, "\nScores every system's stories with every metric whose inputs are present, then writes")
@@ -104,6 +105,10 @@ func runScore(args []string, stdout, stderr io.Writer) error {
 		return errors.New("-stylem-table and -style go together")
 	}
 	selected, err := parseScoreMetrics(*metrics)
+	if err != nil {
+		return err
+	}
+	decode, err := images.options()
 	if err != nil {
 		return err
 	}
@@ -146,8 +151,13 @@ func runScore(args []string, stdout, stderr io.Writer) error {
 	for _, m := range selected {
 		want[m.name] = true
 	}
-	if cfg.models, err = loadScoreModels(*models, *regions, *crops, suite, want); err != nil {
+	if cfg.models, err = loadScoreModels(*models, *regions, *crops, suite, want, decode); err != nil {
 		return err
+	}
+	if m := cfg.models; m.grounder != nil || m.groovist != nil || m.clipScorer != nil {
+		// Only a run that decodes images gets the heap bound: the n-gram
+		// metrics of a large suite may need more than the decode budget.
+		defer boundHeap(decode)()
 	}
 	cfg.vgDefaultIDF = *vgDefaultIDF
 	for _, m := range selected {
@@ -169,7 +179,7 @@ func runScore(args []string, stdout, stderr io.Writer) error {
 	settings := scoreSettings{Resamples: *resamples, Rounds: *rounds, Confidence: *confidence, Seed: *seed}
 	run, err := scoreSuite(ctx, suite, selected, cfg, ratings, settings, stderr)
 	if err != nil {
-		return err
+		return imageError(err)
 	}
 	if err := writeScoreOutputs(*outDir, run); err != nil {
 		return err
