@@ -19,9 +19,12 @@
 //     ablations and its T and P analyses) and the CLIPScore / RefCLIPScore
 //     baselines, on CLIP.
 //   - vrank: the Vrank story-pair ranker on BERT/SimCSE — prediction,
-//     training with hand-written backward passes and Adam, safetensors model
-//     folders — and the VHED assessments (pair ranking accuracy, Ω^k, gap
-//     buckets, Reference Absent, point-biserial) of any metric.
+//     training with hand-written backward passes and Adam (vrank/train),
+//     safetensors model folders.
+//   - vhed: the VHED human rankings of story pairs (reader, image-sequence
+//     ids, references) and the assessments of any metric against them (pair
+//     ranking accuracy, Ω^k, gap buckets, Reference Absent, point-biserial);
+//     vhed/vhedplot draws the accuracy figures.
 //   - story: the input types — a Story (text and ordered images with
 //     regions), a Set of stories, and a Suite of several systems' stories for
 //     the same image sequences with human references — and their readers.

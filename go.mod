@@ -3,6 +3,7 @@ module github.com/storyeval/storyeval
 go 1.26
 
 require (
+	github.com/ebitengine/purego v0.11.3
 	github.com/kljensen/snowball v0.10.0
 	github.com/schollz/progressbar/v3 v3.19.1
 	github.com/x448/float16 v0.8.4

@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/storyeval/storyeval/embcache"
 	"github.com/storyeval/storyeval/encoders/imageproc"
@@ -235,6 +234,14 @@ func (c CropFolder) RegionCrops(img story.Image) ([]RegionCrop, error) {
 // Regions (story.Image.Regions, boxes in pixels) cut from the decoded image
 // of Images[image id], or from the file at story.Image.Path when Images
 // has none. Crops follow PIL's Image.crop (imageproc.Crop).
+//
+// An image file is decoded for each of its regions, within the decode
+// budget (Decode.Budget, else the Grounder's VGOptions.Budget), and
+// dropped once the region's pixel values are made: no decoded image
+// outlives its crop, so a run holds no more images at once than the
+// budget allows, whatever the number of images (decoding the file once
+// for all its regions would keep it alive until the last of them, which
+// the Grounder may reach batches later).
 type ImageBoxes struct {
 	Images map[string]*imageproc.RGB
 	Decode imageproc.DecodeOptions
@@ -243,34 +250,53 @@ type ImageBoxes struct {
 // RegionCrops implements RegionSource.
 func (b ImageBoxes) RegionCrops(img story.Image) ([]RegionCrop, error) {
 	src, ok := b.Images[img.ID]
-	var load func() (*imageproc.RGB, error)
 	var key string
 	var digest func() (embcache.Digest, error)
 	switch {
 	case ok && src != nil:
 		key = "image:" + img.ID
-		load = func() (*imageproc.RGB, error) { return src, nil }
 		digest = pixelsDigest(src)
 	case img.Path != "":
 		key = "file:" + img.Path
-		opts := b.Decode
-		path := img.Path
-		// Decoded once for all its regions, whichever worker asks first.
-		load = sync.OnceValues(func() (*imageproc.RGB, error) { return imageproc.DecodeFile(path, opts) })
-		digest = fileDigest(path)
+		digest = fileDigest(img.Path)
 	default:
 		return nil, fmt.Errorf("image %q: no decoded image and no path", img.ID)
 	}
 	out := make([]RegionCrop, len(img.Regions))
 	for i, r := range img.Regions {
 		box := imageproc.Box{Left: r.Box[0], Top: r.Box[1], Right: r.Box[2], Bottom: r.Box[3]}
-		out[i] = RegionCrop{Key: fmt.Sprintf("%s#%v", key, r.Box), Label: r.Label, Load: func() (*imageproc.RGB, error) {
-			im, err := load()
-			if err != nil {
-				return nil, err
-			}
-			return imageproc.Crop(im, box)
-		}, Identity: identityOf(digest, embcache.DecodeRegion(b.Decode, &box))}
+		out[i] = RegionCrop{Key: fmt.Sprintf("%s#%v", key, r.Box), Label: r.Label, Identity: identityOf(digest, embcache.DecodeRegion(b.Decode, &box))}
+		if src != nil {
+			out[i].Load = func() (*imageproc.RGB, error) { return imageproc.Crop(src, box) }
+			continue
+		}
+		out[i].Load, out[i].LoadPixels = b.fileCrop(img.Path, box)
 	}
 	return out, nil
+}
+
+// fileCrop returns the loaders of the crop box of the image file at path:
+// Load decodes the file whole (for callers without a Processor), LoadPixels
+// decodes and preprocesses it within the budget.
+func (b ImageBoxes) fileCrop(path string, box imageproc.Box) (func() (*imageproc.RGB, error), func(context.Context, *imageproc.Processor, *imageproc.DecodeBudget) (imageproc.PixelValues, error)) {
+	opts := b.Decode
+	load := func() (*imageproc.RGB, error) {
+		im, err := imageproc.DecodeFile(path, opts)
+		if err != nil {
+			return nil, err
+		}
+		return imageproc.Crop(im, box)
+	}
+	loadPixels := func(ctx context.Context, p *imageproc.Processor, budget *imageproc.DecodeBudget) (imageproc.PixelValues, error) {
+		o := opts
+		if o.Budget == nil {
+			o.Budget = budget
+		}
+		px, err := p.PreprocessFileRegions(ctx, path, []imageproc.Box{box}, o)
+		if err != nil {
+			return imageproc.PixelValues{}, err
+		}
+		return px[0], nil
+	}
+	return load, loadPixels
 }

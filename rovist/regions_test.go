@@ -4,7 +4,10 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"image"
+	"image/png"
 	"os"
+	"path/filepath"
 	"sync/atomic"
 	"testing"
 
@@ -123,10 +126,53 @@ func TestGroundingImageBoxes(t *testing.T) {
 			t.Errorf("noun %d: recall %v, crop folder %v", n, got[0].Nouns[n].Recall, want[0].Nouns[n].Recall)
 		}
 	}
+	// The same canvases as PNG files, decoded per region within a budget
+	// smaller than one canvas (so every decode runs alone), score the same.
+	filed := boxed
+	filed.Images = nil
+	dir := t.TempDir()
+	budget := int64(1 << 62)
+	for _, im := range boxed.Images {
+		c := images[im.ID]
+		path := filepath.Join(dir, im.ID+".png")
+		writePNG(t, path, c)
+		budget = min(budget, 4*int64(c.Width)*int64(c.Height))
+		im.Path = path
+		filed.Images = append(filed.Images, im)
+	}
+	var loads atomic.Int64
+	bg.Regions = countingSource{ImageBoxes{Decode: imageproc.DecodeOptions{Budget: imageproc.NewDecodeBudget(budget)}}, &loads}
+	fromFiles, err := bg.Score(context.Background(), []story.Story{filed}, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fromFiles[0].Score != want[0].Score {
+		t.Errorf("image files: %v, crop folder: %v", fromFiles[0].Score, want[0].Score)
+	}
+	if loads.Load() == 0 {
+		t.Error("no region of the image files was loaded")
+	}
 	// No image and no path is an error naming the image.
 	bg.Regions = ImageBoxes{}
 	_, err = bg.Score(context.Background(), []story.Story{boxed}, opts)
 	wantErr(t, err, boxed.Images[0].ID)
+}
+
+// writePNG writes img to path as an 8-bit RGB PNG.
+func writePNG(t *testing.T, path string, img *imageproc.RGB) {
+	t.Helper()
+	m := image.NewNRGBA(image.Rect(0, 0, img.Width, img.Height))
+	for i := range img.Width * img.Height {
+		copy(m.Pix[4*i:4*i+3], img.Pix[3*i:3*i+3])
+		m.Pix[4*i+3] = 255
+	}
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, m); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // TestLoadGloVeGzip reads the fixture GloVe file gzipped and plain.

@@ -1,6 +1,5 @@
-// Package vrank is the Vrank story-pair ranker and the VHED assessments of
-// story metrics (Hsu et al., "Learning to Rank Visual Stories From Human
-// Ranking Data", ACL 2022).
+// Package vrank is the Vrank story-pair ranker (Hsu et al., "Learning to
+// Rank Visual Stories From Human Ranking Data", ACL 2022).
 //
 // # The model
 //
@@ -31,10 +30,11 @@
 //
 // # VHED
 //
-// The VHED loader and the assessments of any metric against VHED's human
-// rankings (story-pair ranking accuracy, Ω^k subsets, ranking-gap buckets,
-// the Reference Absent algorithm, point-biserial correlations, plots) live
-// in the vhed*.go, assess*.go and plot*.go files of this package.
-// vrank/train's ReadPairsCSV is the minimal reader of the VHED columns
-// training needs (sent1, sent2, label).
+// The VHED dataset reader and the assessments of any metric against VHED's
+// human rankings (story-pair ranking accuracy, Ω^k subsets, ranking-gap
+// buckets, the Reference Absent algorithm, point-biserial correlations)
+// are package vhed; the figures are package vhed/vhedplot. Model.Predict
+// returns gaps in vhed's sign convention, so vhed.AssessGapFunc wraps it
+// directly. vrank/train's ReadPairsCSV reads the VHED columns training
+// needs (sent1, sent2, label) through vhed's reader.
 package vrank

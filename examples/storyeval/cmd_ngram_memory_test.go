@@ -16,6 +16,9 @@ func TestNgramCIDErPeakRSSWithinTenTimesInput(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("peak RSS is read from /proc")
 	}
+	if raceDetector {
+		t.Skip("the race detector's shadow memory inflates the child's RSS (measured 28.8x under -race vs 8.2-8.5x without)")
+	}
 	path := filepath.Join(t.TempDir(), "random11MB.json")
 	writeRandomCorpus(t, path, 11<<20, 1)
 	st, err := os.Stat(path)

@@ -77,6 +77,7 @@ func runScore(args []string, stdout, stderr io.Writer) error {
 	confidence := fs.Float64("confidence", 0.95, "coverage of the confidence intervals, in (0, 1)")
 	seed := fs.Uint64("seed", 0, "seed of the bootstrap and randomization tests")
 	cache := addCacheFlags(fs)
+	images := addImageFlags(fs)
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: storyeval score -in STORIES.json|DIR [-metrics all|LIST] [-human ratings.csv] [-out DIR] [flags]")
 		fmt.Fprintln(stderr, "\nScores every system's stories with every metric whose inputs are present, then writes")
@@ -105,6 +106,10 @@ func runScore(args []string, stdout, stderr io.Writer) error {
 		return errors.New("-stylem-table and -style go together")
 	}
 	selected, err := parseScoreMetrics(*metrics)
+	if err != nil {
+		return err
+	}
+	decode, err := images.options()
 	if err != nil {
 		return err
 	}
@@ -147,7 +152,7 @@ func runScore(args []string, stdout, stderr io.Writer) error {
 	for _, m := range selected {
 		want[m.name] = true
 	}
-	if cfg.models, err = loadScoreModels(*models, *regions, *crops, suite, want); err != nil {
+	if cfg.models, err = loadScoreModels(*models, *regions, *crops, suite, want, decode); err != nil {
 		return err
 	}
 	cacheRun, err := cfg.models.useCache(cache, stderr)
@@ -155,6 +160,11 @@ func runScore(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer cacheRun.close()
+	if m := cfg.models; m.grounder != nil || m.groovist != nil || m.clipScorer != nil {
+		// Only a run that decodes images gets the heap bound: the n-gram
+		// metrics of a large suite may need more than the decode budget.
+		defer boundHeap(decode)()
+	}
 	cfg.vgDefaultIDF = *vgDefaultIDF
 	for _, m := range selected {
 		if m.name == "meteor" && m.available(suite, cfg) {
@@ -175,7 +185,7 @@ func runScore(args []string, stdout, stderr io.Writer) error {
 	settings := scoreSettings{Resamples: *resamples, Rounds: *rounds, Confidence: *confidence, Seed: *seed}
 	run, err := scoreSuite(ctx, suite, selected, cfg, ratings, settings, stderr)
 	if err != nil {
-		return err
+		return imageError(err)
 	}
 	cacheRun.succeeded()
 	if err := writeScoreOutputs(*outDir, run); err != nil {

@@ -7,12 +7,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"html/template"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/storyeval/storyeval/encoders"
+	"github.com/storyeval/storyeval/encoders/imageproc"
 	"github.com/storyeval/storyeval/encoders/tokenize"
 	"github.com/storyeval/storyeval/groovist"
 	"github.com/storyeval/storyeval/internal/e2efixtures"
@@ -248,6 +250,40 @@ func TestScoreLearnedMetricsMatchPackages(t *testing.T) {
 		}
 	}
 	t.Logf("checked %d learned-metric scores", checked)
+
+	// The image flags reach every metric that decodes images: a pixel
+	// limit below any crop's size stops RoViST-VG and CLIPScore with the
+	// flag named; GROOViST, as the reference, scores a story without the
+	// images whose crops do not load, so every score changes.
+	for _, metric := range []string{"vg", "groovist", "clipscore"} {
+		stdout.Reset()
+		stderr.Reset()
+		args := []string{"score", "-in", suitePath, "-models", models, "-regions", regions, "-crops", crops, "-metrics", metric, "-vg-default-idf", "1.5", "-out", out, "-max-image-pixels", "4", "-image-memory", "1"}
+		code := runMain(args, &stdout, &stderr)
+		if metric != "groovist" {
+			if code != 1 || !strings.Contains(stderr.String(), "-max-image-pixels") {
+				t.Errorf("-metrics %s -max-image-pixels 4: exit %d, stderr %q; want exit 1 naming the flag", metric, code, stderr.String())
+			}
+			continue
+		}
+		if code != 0 {
+			t.Fatalf("-metrics groovist -max-image-pixels 4: exit %d: %s", code, stderr.String())
+		}
+		changed := 0
+		for _, row := range readScoresCSV(t, filepath.Join(out, "scores.csv"))[1:] {
+			w := want["GROOViST"][[2]string{row[0], row[1]}]
+			if math.IsNaN(w) {
+				continue // undefined (no noun phrases) either way
+			}
+			if got := parseCSVFloat(t, row[2]); sameFloat(got, w) {
+				t.Errorf("GROOViST of %s/%s with no crop loadable: %v, as with every crop", row[0], row[1], got)
+			}
+			changed++
+		}
+		if changed == 0 {
+			t.Error("-metrics groovist -max-image-pixels 4: no defined score to compare")
+		}
+	}
 }
 
 // A models folder without the RoViST-VG files disables that metric with a
@@ -529,7 +565,7 @@ func TestScoreSharesCLIPBetweenGROOViSTAndCLIPScore(t *testing.T) {
 		t.Fatal(err)
 	}
 	vg := e2efixtures.Metric("rovist_vg")
-	m, err := loadScoreModels(fixtureModelsDir(t), filepath.Join(vg, "vist_entities.csv"), filepath.Join(vg, "vist-entities"), suite, map[string]bool{"groovist": true, "clipscore": true})
+	m, err := loadScoreModels(fixtureModelsDir(t), filepath.Join(vg, "vist_entities.csv"), filepath.Join(vg, "vist-entities"), suite, map[string]bool{"groovist": true, "clipscore": true}, imageproc.DecodeOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,7 +17,8 @@ import (
 
 	"github.com/storyeval/storyeval/correlation"
 	"github.com/storyeval/storyeval/internal/errtext"
-	"github.com/storyeval/storyeval/vrank"
+	"github.com/storyeval/storyeval/vhed"
+	"github.com/storyeval/storyeval/vhed/vhedplot"
 )
 
 func init() {
@@ -34,7 +35,7 @@ type vhedOutput struct {
 	CSV  string `json:"csv"`
 	Rows int    `json:"rows"`
 	// LabelSign says which sign convention the CSV's label column follows,
-	// checked against its rank columns (vrank.VHEDLabelSign).
+	// checked against its rank columns (vhed.LabelSign).
 	LabelSign string `json:"label_sign"`
 	HumanTies int    `json:"human_ties"`
 	// Gap names what the gap buckets bucket: rank_norm or the raw gap.
@@ -116,11 +117,11 @@ type vhedCorrelateOut struct {
 	P Float `json:"p"`
 }
 
-func vhedAccuracy(a vrank.Accuracy) vhedAccuracyOut {
+func vhedAccuracy(a vhed.Accuracy) vhedAccuracyOut {
 	return vhedAccuracyOut{a.Correct, a.Total, Float(a.Value), Float(a.Low), Float(a.High)}
 }
 
-func vhedScorerOutput(name, source string, r vrank.AssessReport) vhedScorerOut {
+func vhedScorerOutput(name, source string, r vhed.AssessReport) vhedScorerOut {
 	o := vhedScorerOut{
 		Name: name, Source: source, Pairs: r.Pairs, PredictedTies: r.PredictedTies, Undecided: r.Undecided,
 		Accuracy:           vhedAccuracy(r.Overall),
@@ -154,7 +155,7 @@ func runVHED(args []string, stdout, stderr io.Writer) error {
 
 func runVHEDAssess(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("vhed assess", stderr)
-	csvPath := fs.String("csv", "", "the VHED CSV (columns "+strings.Join(vrank.VHEDColumns(), ",")+") (required)")
+	csvPath := fs.String("csv", "", "the VHED CSV (columns "+strings.Join(vhed.Columns(), ",")+") (required)")
 	scoresPath := fs.String("scores", "", "CSV of scores to assess: with columns story_id and model, one row per story and one column per metric (higher is better);\n"+
 		"otherwise one row per VHED row, in order, and one column per scorer holding predicted gaps (< 0: story 1 is better), as the Vrank model predicts")
 	metrics := fs.String("metrics", "", "comma-separated reference-based metrics to assess: bleu (BLEU-4), bleu1..bleu4, meteor, rouge, cider, sacrebleu,\n"+
@@ -187,7 +188,7 @@ func runVHEDAssess(args []string, stdout, stderr io.Writer) error {
 	if *format != "json" && *format != "table" {
 		return fmt.Errorf("-format %q: want json or table", *format)
 	}
-	opts := vrank.AssessOptions{RawGap: *rawGap, SplitAllPairs: *splitAll}
+	opts := vhed.AssessOptions{RawGap: *rawGap, SplitAllPairs: *splitAll}
 	var err error
 	if opts.Agreements, err = vhedParseInts(*agreements); err != nil {
 		return fmt.Errorf("-agreements: %w", err)
@@ -221,7 +222,7 @@ func runVHEDAssess(args []string, stdout, stderr io.Writer) error {
 	}
 	type job struct {
 		name, source string
-		scorer       vrank.AssessPairScorer
+		scorer       vhed.AssessPairScorer
 		errors       []vhedErrorOut
 	}
 	var jobs []job
@@ -240,12 +241,12 @@ func runVHEDAssess(args []string, stdout, stderr io.Writer) error {
 			}
 		}
 		for _, c := range cols {
-			j := job{name: c.name, source: *scoresPath, scorer: vrank.AssessFixedGaps(c.gaps)}
+			j := job{name: c.name, source: *scoresPath, scorer: vhed.AssessFixedGaps(c.gaps)}
 			for _, l := range labels {
 				if c.keyed == nil {
 					return fmt.Errorf("-errors needs per-story -scores (columns story_id and model) in %s", *scoresPath)
 				}
-				r, n, err := vrank.AssessErrorCorrelation(l.labels, c.keyed)
+				r, n, err := vhed.AssessErrorCorrelation(l.labels, c.keyed)
 				if err != nil {
 					return fmt.Errorf("%s: error %q, scores %q: %w", *errorsPath, l.name, c.name, err)
 				}
@@ -255,7 +256,7 @@ func runVHEDAssess(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	if *metrics != "" {
-		refs := vrank.VHEDReferences(pairs, opts.IsReference)
+		refs := vhed.References(pairs, opts.IsReference)
 		refSource := "human stories of " + *csvPath
 		if *refsPath != "" {
 			if refs, err = vhedReadRefs(*refsPath); err != nil {
@@ -264,16 +265,16 @@ func runVHEDAssess(args []string, stdout, stderr io.Writer) error {
 			refSource = *refsPath
 		}
 		for _, name := range strings.Split(*metrics, ",") {
-			m, err := vrank.AssessRefMetricByName(name)
+			m, err := vhed.AssessRefMetricByName(name)
 			if err != nil {
 				return fmt.Errorf("-metrics: %w", err)
 			}
 			if *refAbsent {
 				jobs = append(jobs, job{name: m.Name(), source: "Reference Absent, references: " + refSource,
-					scorer: vrank.RefAbsentScorer{Metric: m, References: refs}})
+					scorer: vhed.RefAbsentScorer{Metric: m, References: refs}})
 			} else {
 				jobs = append(jobs, job{name: m.Name(), source: "all references: " + refSource,
-					scorer: vrank.AssessRefScorer{Metric: m, References: refs}})
+					scorer: vhed.AssessRefScorer{Metric: m, References: refs}})
 			}
 		}
 	}
@@ -288,9 +289,9 @@ func runVHEDAssess(args []string, stdout, stderr io.Writer) error {
 	if *splitAll {
 		out.Split = "all pairs"
 	}
-	var series []vrank.PlotSeries
+	var series []vhedplot.Series
 	for _, j := range jobs {
-		rep, err := vrank.Assess(ctx, pairs, j.scorer, opts)
+		rep, err := vhed.Assess(ctx, pairs, j.scorer, opts)
 		if err != nil {
 			prog.Finish()
 			return fmt.Errorf("%s: %w", j.name, err)
@@ -300,7 +301,7 @@ func runVHEDAssess(args []string, stdout, stderr io.Writer) error {
 		so := vhedScorerOutput(j.name, j.source, rep)
 		so.ErrorLabels = j.errors
 		out.Scorers = append(out.Scorers, so)
-		series = append(series, vrank.PlotSeries{Name: j.name, Report: rep})
+		series = append(series, vhedplot.Series{Name: j.name, Report: rep})
 	}
 	prog.Finish()
 	if opts.Intervals {
@@ -320,13 +321,13 @@ func runVHEDAssess(args []string, stdout, stderr io.Writer) error {
 // vhedReadPairs reads the VHED CSV at path row by row (a .gz file is
 // decompressed on the way, within the input bound), returning its pairs
 // and the sign convention of its label column. Errors name the file.
-func vhedReadPairs(path string) ([]vrank.VHEDPair, vrank.VHEDLabelSign, error) {
+func vhedReadPairs(path string) ([]vhed.Pair, vhed.LabelSign, error) {
 	r, closeFile, err := openMaybeGzip(path)
 	if err != nil {
 		return nil, 0, err
 	}
 	defer closeFile()
-	pairs, sign, err := vrank.VHEDReadAll(r, vrank.VHEDReadOptions{MaxBytes: maxInputBytes})
+	pairs, sign, err := vhed.ReadAll(r, vhed.ReadOptions{MaxBytes: maxInputBytes})
 	if err != nil {
 		return nil, 0, fmt.Errorf("%s: %w", path, err)
 	}
@@ -343,23 +344,23 @@ func vhedJoinInts(ks []int) string {
 }
 
 // vhedWritePlots writes both figures in both formats into dir.
-func vhedWritePlots(dir string, series []vrank.PlotSeries) error {
+func vhedWritePlots(dir string, series []vhedplot.Series) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	byGap, err := vrank.PlotAccuracyByGap(series)
+	byGap, err := vhedplot.AccuracyByGap(series)
 	if err != nil {
 		return err
 	}
-	byOmega, err := vrank.PlotAccuracyByOmega(series)
+	byOmega, err := vhedplot.AccuracyByOmega(series)
 	if err != nil {
 		return err
 	}
 	for _, ext := range []string{".png", ".svg"} {
-		if err := vrank.PlotSave(filepath.Join(dir, "accuracy_by_gap"+ext), byGap); err != nil {
+		if err := vhedplot.Save(filepath.Join(dir, "accuracy_by_gap"+ext), byGap); err != nil {
 			return err
 		}
-		if err := vrank.PlotSave(filepath.Join(dir, "accuracy_by_omega"+ext), byOmega); err != nil {
+		if err := vhedplot.Save(filepath.Join(dir, "accuracy_by_omega"+ext), byOmega); err != nil {
 			return err
 		}
 	}
@@ -436,7 +437,7 @@ func vhedWriteTable(w io.Writer, out vhedOutput) error {
 type vhedScoreColumn struct {
 	name  string
 	gaps  []float64
-	keyed map[vrank.VHEDStoryKey]float64
+	keyed map[vhed.StoryKey]float64
 }
 
 // vhedOpenCSV opens a CSV file (a .gz one decompressed on the way, within
@@ -470,7 +471,7 @@ func vhedOpenCSV(path string) (*csv.Reader, []string, func() error, error) {
 
 // vhedReadScores reads a scores file (see the -scores flag) and returns one
 // column of pair predictions per scorer, in the file's column order.
-func vhedReadScores(path string, pairs []vrank.VHEDPair) ([]vhedScoreColumn, error) {
+func vhedReadScores(path string, pairs []vhed.Pair) ([]vhedScoreColumn, error) {
 	r, header, closeFile, err := vhedOpenCSV(path)
 	if err != nil {
 		return nil, err
@@ -507,7 +508,7 @@ func vhedReadScores(path string, pairs []vrank.VHEDPair) ([]vhedScoreColumn, err
 		return nil, fmt.Errorf("%s: no score columns besides story_id and model", path)
 	}
 	values := make([][]float64, len(cols))
-	keys := map[vrank.VHEDStoryKey]int{}
+	keys := map[vhed.StoryKey]int{}
 	for row := 2; ; row++ {
 		rec, err := r.Read()
 		if errors.Is(err, io.EOF) {
@@ -517,7 +518,7 @@ func vhedReadScores(path string, pairs []vrank.VHEDPair) ([]vhedScoreColumn, err
 			return nil, fmt.Errorf("%s: %w", path, err)
 		}
 		if keyed {
-			k := vrank.VHEDStoryKey{StoryID: strings.TrimSpace(rec[idCol]), Model: strings.TrimSpace(rec[modelCol])}
+			k := vhed.StoryKey{StoryID: strings.TrimSpace(rec[idCol]), Model: strings.TrimSpace(rec[modelCol])}
 			if prev, dup := keys[k]; dup {
 				return nil, fmt.Errorf("%s: row %d: story_id %s, model %s already scored in row %d", path, row, errtext.Quote(k.StoryID), errtext.Quote(k.Model), prev)
 			}
@@ -542,12 +543,12 @@ func vhedReadScores(path string, pairs []vrank.VHEDPair) ([]vhedScoreColumn, err
 			out[j].gaps = values[j]
 			continue
 		}
-		scores := make(map[vrank.VHEDStoryKey]float64, len(keys))
+		scores := make(map[vhed.StoryKey]float64, len(keys))
 		for k, row := range keys {
 			scores[k] = values[j][row-2]
 		}
 		out[j].keyed = scores
-		if out[j].gaps, err = vrank.AssessGapsFromKeyedScores(pairs, scores); err != nil {
+		if out[j].gaps, err = vhed.AssessGapsFromKeyedScores(pairs, scores); err != nil {
 			return nil, fmt.Errorf("%s: column %s: %w", path, errtext.Quote(header[c]), err)
 		}
 	}
@@ -557,7 +558,7 @@ func vhedReadScores(path string, pairs []vrank.VHEDPair) ([]vhedScoreColumn, err
 // vhedErrorColumn is one error type's labels from an errors file.
 type vhedErrorColumn struct {
 	name   string
-	labels map[vrank.VHEDStoryKey]bool
+	labels map[vhed.StoryKey]bool
 }
 
 // vhedReadErrors reads an errors file: columns story_id and model, then one
@@ -579,7 +580,7 @@ func vhedReadErrors(path string) ([]vhedErrorColumn, error) {
 			modelCol = i
 		default:
 			cols = append(cols, i)
-			out = append(out, vhedErrorColumn{h, map[vrank.VHEDStoryKey]bool{}})
+			out = append(out, vhedErrorColumn{h, map[vhed.StoryKey]bool{}})
 		}
 	}
 	if idCol < 0 || modelCol < 0 || len(cols) == 0 {
@@ -593,7 +594,7 @@ func vhedReadErrors(path string) ([]vhedErrorColumn, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", path, err)
 		}
-		k := vrank.VHEDStoryKey{StoryID: strings.TrimSpace(rec[idCol]), Model: strings.TrimSpace(rec[modelCol])}
+		k := vhed.StoryKey{StoryID: strings.TrimSpace(rec[idCol]), Model: strings.TrimSpace(rec[modelCol])}
 		for j, c := range cols {
 			v, err := strconv.ParseBool(strings.TrimSpace(rec[c]))
 			if err != nil {
@@ -624,7 +625,7 @@ func vhedReadRefs(path string) (map[string][]string, error) {
 	}
 	for seq, rs := range refs {
 		// Keys are matched to the CSV's img_seq by their ids.
-		if _, err := vrank.VHEDImageIDs(seq); err != nil {
+		if _, err := vhed.ImageIDs(seq); err != nil {
 			return nil, fmt.Errorf("%s: %w", path, err)
 		}
 		for i, r := range rs {

@@ -8,7 +8,7 @@ import (
 
 // TestVHEDAssessNgramVariants checks that vhed assess accepts the nltkbleu
 // and meteor-vist metric names and reports them under their names (their
-// values are checked in package vrank and ngram).
+// values are checked in packages vhed and ngram).
 func TestVHEDAssessNgramVariants(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	if code := runMain([]string{"vhed", "assess", "-csv", "samples/vhed.csv", "-metrics", "nltkbleu,meteor-vist", "-format", "json"}, &stdout, &stderr); code != 0 {

@@ -13,7 +13,7 @@ import (
 // vhedTestCSV is the small VHED-format file of package vrank's tests:
 // three ranking tasks (story_id 100, 200, 300), each with a human story,
 // modelA and modelB; nine pairs, P7 a human tie.
-const vhedTestCSV = "../../vrank/testdata/vhed_small.csv"
+const vhedTestCSV = "../../vhed/testdata/vhed_small.csv"
 
 type vhedTestAccuracy struct {
 	Correct int      `json:"correct"`

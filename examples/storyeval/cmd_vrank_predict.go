@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/storyeval/storyeval/vhed"
 	"github.com/storyeval/storyeval/vrank"
 )
 
@@ -50,7 +51,7 @@ func runVrankPredict(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer closeIn()
-	r, err := vrank.NewVHEDReader(in, vrank.VHEDReadOptions{MaxBytes: maxInputBytes, StoriesOnly: true})
+	r, err := vhed.NewReader(in, vhed.ReadOptions{MaxBytes: maxInputBytes, StoriesOnly: true})
 	if err != nil {
 		return fmt.Errorf("%s: %w", *csvPath, err)
 	}
@@ -69,7 +70,7 @@ func runVrankPredict(args []string, stdout, stderr io.Writer) error {
 // writes each chunk's results as soon as they are
 // known, as the elements of one JSON array laid out as writeJSON lays out
 // a []vrankPrediction. Errors name the file.
-func vrankPredictStream(ctx context.Context, m *vrank.Model, r *vrank.VHEDReader, path string, stdout io.Writer, prog *progress, chunk int) error {
+func vrankPredictStream(ctx context.Context, m *vrank.Model, r *vhed.Reader, path string, stdout io.Writer, prog *progress, chunk int) error {
 	w := bufio.NewWriterSize(stdout, 64<<10)
 	s1 := make([]string, 0, chunk)
 	s2 := make([]string, 0, chunk)

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/storyeval/storyeval/vhed"
 	"github.com/storyeval/storyeval/vrank"
 )
 
@@ -18,7 +19,7 @@ const vrankTestModel = "../../testdata/e2e/vrank/model"
 // vrankTestPairs reads the sent1 and sent2 columns of a CSV.
 func vrankTestPairs(t *testing.T, path string) (s1, s2 []string) {
 	t.Helper()
-	pairs, err := vrank.VHEDReadFile(path, vrank.VHEDReadOptions{StoriesOnly: true})
+	pairs, err := vhed.ReadFile(path, vhed.ReadOptions{StoriesOnly: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,7 +69,7 @@ func TestVrankPredictChunked(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, chunk := range []int{7, 53, 1000} {
-		r, err := vrank.NewVHEDReader(strings.NewReader(csv.String()), vrank.VHEDReadOptions{StoriesOnly: true})
+		r, err := vhed.NewReader(strings.NewReader(csv.String()), vhed.ReadOptions{StoriesOnly: true})
 		if err != nil {
 			t.Fatal(err)
 		}

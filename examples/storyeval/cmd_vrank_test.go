@@ -168,7 +168,7 @@ func TestVrankBadInput(t *testing.T) {
 	}
 	var stdout, stderr bytes.Buffer
 	runMain([]string{"vrank", "train", "-csv", bad, "-encoder", dir, "-out", dir}, &stdout, &stderr)
-	if !strings.Contains(stderr.String(), "row 2, column label") {
+	if !strings.Contains(stderr.String(), "line 2, column label") {
 		t.Errorf("bad label: %q", stderr.String())
 	}
 }

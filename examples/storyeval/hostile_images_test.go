@@ -6,6 +6,9 @@ import (
 	"encoding/binary"
 	"fmt"
 	"hash/crc32"
+	"image"
+	"image/color"
+	"image/jpeg"
 	"io"
 	"os"
 	"path/filepath"
@@ -110,6 +113,43 @@ func bombImages(t *testing.T, dir string) (rgb8, rgba16 string) {
 	return rgb8, rgba16
 }
 
+// flatImage is a width × height image of one colour, for encoding a JPEG
+// bomb without holding its pixels.
+type flatImage struct {
+	w, h int
+	c    color.RGBA
+}
+
+func (f flatImage) ColorModel() color.Model { return color.RGBAModel }
+func (f flatImage) Bounds() image.Rectangle { return image.Rect(0, 0, f.w, f.h) }
+func (f flatImage) At(x, y int) color.Color { return f.c }
+
+// writeBombJPEG writes a side × side baseline JPEG (4:2:0) of one colour:
+// every block is its DC term, so 13000² pixels take about 2 MB and decode
+// to 0.5 GB of RGB, more in the decoder's planes.
+func writeBombJPEG(t *testing.T, path string, side int) {
+	t.Helper()
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bw := bufio.NewWriter(f)
+	if err := jpeg.Encode(bw, flatImage{side, side, color.RGBA{200, 120, 40, 255}}, &jpeg.Options{Quality: 90}); err != nil {
+		t.Fatal(err)
+	}
+	if err := bw.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%s: %.2f MB", filepath.Base(path), float64(st.Size())/1e6)
+}
+
 // TestHostileImagesInBoundedMemory runs clipscore, rovist (VG crops),
 // groovist (crops) and imageproc as child processes under a 4 GB
 // address-space limit on issue 24's image bombs: four 13000×13000 PNGs at
@@ -149,6 +189,13 @@ func TestHostileImagesInBoundedMemory(t *testing.T) {
 		link(b, filepath.Join(images, fmt.Sprintf("img%d.png", i)))
 	}
 	cands := write("cands.json", `{"img0": "a dog", "img1": "a cat", "img2": "a park", "img3": "a tree"}`)
+	// clipscore: two 13000×13000 JPEGs at once.
+	jpegs := mkdir("jpegs")
+	writeBombJPEG(t, filepath.Join(dir, "flat.jpg"), 13000)
+	for i := range 2 {
+		link(filepath.Join(dir, "flat.jpg"), filepath.Join(jpegs, fmt.Sprintf("img%d.jpg", i)))
+	}
+	jpegCands := write("jpeg-cands.json", `{"img0": "an orange wall", "img1": "a brown door"}`)
 	// rovist VG and groovist: four region crops of one image.
 	boxes := []string{"[0.0, 0.0, 10.0, 10.0]", "[1.0, 0.0, 10.0, 10.0]", "[2.0, 0.0, 10.0, 10.0]", "[3.0, 0.0, 10.0, 10.0]"}
 	vgCrops, gvCrops := mkdir("vg-crops"), mkdir("gv-crops")
@@ -177,6 +224,7 @@ func TestHostileImagesInBoundedMemory(t *testing.T) {
 		want string // in stdout (code 0) or the error line (code 1)
 	}{
 		{"clipscore four bombs", append([]string{"clipscore", "-cands", cands, "-images", images, "-format", "csv"}, clipModel...), 0, "img3,"},
+		{"clipscore two JPEG bombs", append([]string{"clipscore", "-cands", jpegCands, "-images", jpegs, "-format", "csv"}, clipModel...), 0, "img1,"},
 		{"clipscore pixel limit", append([]string{"clipscore", "-cands", cands, "-images", images, "-max-image-pixels", "100000000"}, clipModel...),
 			1, "img0.png: png: image of 13000x13000 pixels exceeds the limit of 100000000 pixels (raise the limit with -max-image-pixels)"},
 		{"rovist VG four bomb crops", []string{"rovist", "-stories", stories, "-metrics", "vg", "-grounding-model", filepath.Join(vg, "r2p_model_epoch2.pth.tar"),
@@ -224,7 +272,7 @@ func TestHostileImagesInBoundedMemory(t *testing.T) {
 func checkCompleteOutput(t *testing.T, name string, out []byte) {
 	t.Helper()
 	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
-	want := map[string]int{"clipscore four bombs": 6, "rovist VG four bomb crops": 3, "groovist four bomb crops": 2}[name]
+	want := map[string]int{"clipscore four bombs": 6, "clipscore two JPEG bombs": 4, "rovist VG four bomb crops": 3, "groovist four bomb crops": 2}[name]
 	if len(lines) < want {
 		t.Fatalf("%d output lines, want %d:\n%s", len(lines), want, out)
 	}

@@ -120,17 +120,14 @@ func runLimited(t *testing.T, stdoutPath string, args ...string) limitedRun {
 // output written to stdout, measuring its peak RSS as runProcess does.
 func runLimitedTo(t *testing.T, stdout io.Writer, args ...string) processRun {
 	t.Helper()
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
+	exe := childExecutable(t)
 	peakFile := filepath.Join(t.TempDir(), "peak")
 	cmd := exec.Command("sh", append([]string{"-c", fmt.Sprintf(`ulimit -v %d && exec "$0" "$@"`, addressSpaceLimit), exe}, args...)...)
 	cmd.Env = append(os.Environ(), mainEnv+"=1", peakEnv+"="+peakFile)
 	var stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = stdout, &stderr
 	start := time.Now()
-	err = cmd.Run()
+	err := cmd.Run()
 	if cmd.ProcessState == nil {
 		t.Fatalf("storyeval %q did not run: %v", args, err)
 	}

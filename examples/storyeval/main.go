@@ -128,7 +128,7 @@ func version() string {
 // name; the command already says which subcommand failed, so it drops
 // these prefixes instead of printing "storyeval embed: encoders:
 // checkpoint: …".
-var libraryPackages = []string{"encoders", "checkpoint", "tokenize", "imageproc", "ngram", "stylem", "correlation", "rovist", "groovist", "vrank", "story"}
+var libraryPackages = []string{"encoders", "checkpoint", "tokenize", "imageproc", "ngram", "stylem", "correlation", "rovist", "groovist", "vrank", "vhed", "vhedplot", "story"}
 
 // trimPackagePrefixes removes library package prefixes at the start of msg
 // and after each ": " separator.

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/storyeval/storyeval/encoders"
+	"github.com/storyeval/storyeval/encoders/imageproc"
 	"github.com/storyeval/storyeval/encoders/tokenize"
 	"github.com/storyeval/storyeval/groovist"
 	"github.com/storyeval/storyeval/rovist"
@@ -56,8 +57,9 @@ func neuralScoreMetrics() []scoreMetric {
 // loadScoreModels loads every learned model whose files are in dir (and
 // whose extra inputs, regions and crops, are given). A metric whose files
 // are missing is recorded in missing, not an error; a file that is present
-// but does not load is an error.
-func loadScoreModels(dir, regions, crops string, suite *story.Suite, want map[string]bool) (*scoreModels, error) {
+// but does not load is an error. decode bounds the images and crops that
+// RoViST-VG, GROOViST and CLIPScore decode (one budget for the run).
+func loadScoreModels(dir, regions, crops string, suite *story.Suite, want map[string]bool, decode imageproc.DecodeOptions) (*scoreModels, error) {
 	m := &scoreModels{missing: map[string]string{}, done: map[string]any{}}
 	status := map[string]modelsStatus{}
 	if dir == "" {
@@ -94,7 +96,7 @@ func loadScoreModels(dir, regions, crops string, suite *story.Suite, want map[st
 		}
 	}
 	if want["vg"] && m.missing["RoViST-VG"] == "" {
-		if m.grounder, err = loadGrounder(path, regions, crops, suite); err != nil {
+		if m.grounder, err = loadGrounder(path, regions, crops, suite, decode); err != nil {
 			return nil, err
 		}
 		m.grounderFiles = [2]string{path("RoViST-VG", 0), filepath.Dir(path("RoViST-VG", 1))}
@@ -111,6 +113,7 @@ func loadScoreModels(dir, regions, crops string, suite *story.Suite, want map[st
 			return nil, err
 		}
 		m.groovist.CropsDir = crops
+		m.groovist.Decode = decode
 	}
 	if want["clipscore"] && m.missing["CLIPScore"] == "" {
 		model, tok, err := m.loadCLIP(filepath.Dir(path("CLIPScore", 0)))
@@ -120,6 +123,7 @@ func loadScoreModels(dir, regions, crops string, suite *story.Suite, want map[st
 		if m.clipScorer, err = groovist.NewCLIPScorer(model, tok); err != nil {
 			return nil, err
 		}
+		m.clipScorer.Decode = decode
 	}
 	if want["vrank"] && m.missing["Vrank"] == "" {
 		if m.vrank, err = vrank.Load(filepath.Dir(path("Vrank", 0))); err != nil {
@@ -130,8 +134,9 @@ func loadScoreModels(dir, regions, crops string, suite *story.Suite, want map[st
 }
 
 // loadGrounder loads RoViST-VG's model, the GloVe vectors of every noun the
-// suite's stories hold, the idf table and the region crops.
-func loadGrounder(path func(string, int) string, regions, crops string, suite *story.Suite) (*rovist.Grounder, error) {
+// suite's stories hold, the idf table and the region crops, decoded with
+// decode.
+func loadGrounder(path func(string, int) string, regions, crops string, suite *story.Suite, decode imageproc.DecodeOptions) (*rovist.Grounder, error) {
 	model, err := rovist.LoadGroundingModel(path("RoViST-VG", 0), filepath.Dir(path("RoViST-VG", 1)))
 	if err != nil {
 		return nil, err
@@ -164,7 +169,7 @@ func loadGrounder(path func(string, int) string, regions, crops string, suite *s
 	if err != nil {
 		return nil, err
 	}
-	return &rovist.Grounder{Model: model, GloVe: glove, IDF: idf, Regions: rovist.CropFolder{Entities: ents, Dir: crops}}, nil
+	return &rovist.Grounder{Model: model, GloVe: glove, IDF: idf, Regions: rovist.CropFolder{Entities: ents, Dir: crops, Decode: decode}}, nil
 }
 
 // systemStories returns one system's stories with their sequences' images.

@@ -80,6 +80,14 @@ func writeScoreOutputs(dir string, run *scoreRun) error {
 			return fmt.Errorf("writing %s: %w", af.Name(), err)
 		}
 	}
+	// Every file reaches the disk before the first rename, so the three
+	// renames follow one another without a disk wait between them (a
+	// kill during the syncs replaces none of the files).
+	for _, af := range pending {
+		if err := af.Sync(); err != nil {
+			return err
+		}
+	}
 	for _, af := range pending {
 		if err := af.Commit(); err != nil {
 			return err

@@ -44,7 +44,9 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	os.Setenv(embcache.EnvDir, dir)
+	cleanup := copyChildExecutable()
 	code := m.Run()
+	cleanup()
 	os.RemoveAll(dir)
 	os.Exit(code)
 }
@@ -95,17 +97,14 @@ type processRun struct {
 // extra environment.
 func runProcess(t testing.TB, env []string, args ...string) processRun {
 	t.Helper()
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
+	exe := childExecutable(t)
 	peakFile := filepath.Join(t.TempDir(), "peak")
 	cmd := exec.Command(exe, args...)
 	cmd.Env = append(append(os.Environ(), mainEnv+"=1", peakEnv+"="+peakFile), env...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	start := time.Now()
-	err = cmd.Run()
+	err := cmd.Run()
 	r := processRun{wall: time.Since(start), stdout: stdout.Bytes(), stderr: stderr.Bytes()}
 	if cmd.ProcessState == nil {
 		t.Fatalf("storyeval %q did not run: %v", args, err)

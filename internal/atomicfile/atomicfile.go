@@ -67,6 +67,20 @@ func (f *File) Write(p []byte) (int, error) {
 	return f.tmp.Write(p)
 }
 
+// Sync flushes the temporary file to stable storage without committing
+// it. A caller committing several files as a group syncs them all first,
+// so that the renames of Commit follow one another with no disk wait in
+// between.
+func (f *File) Sync() error {
+	if f.done {
+		return fmt.Errorf("atomicfile: %s: Sync after Commit or Abort", f.path)
+	}
+	if err := f.tmp.Sync(); err != nil {
+		return fmt.Errorf("atomicfile: writing %s: %w", f.path, err)
+	}
+	return nil
+}
+
 // Commit syncs the temporary file, closes it and renames it to the path
 // given to Create. On error the temporary file is removed and the path is
 // left as it was.

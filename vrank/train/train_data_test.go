@@ -27,11 +27,11 @@ func TestReadPairsCSV(t *testing.T) {
 func TestReadPairsCSVErrors(t *testing.T) {
 	for _, tc := range []struct{ name, in, want string }{
 		{"empty", "", "empty"},
-		{"missing column", "sent1,sent2\na,b\n", "no column label"},
-		{"non-numeric label", "sent1,sent2,label\na,b,1\nc,d,worse\n", "row 3, column label"},
-		{"NaN label", "sent1,sent2,label\na,b,NaN\n", "row 2, column label"},
-		{"short row", "sent1,sent2,label\na,b\n", "row 2"},
-		{"no pairs", "sent1,sent2,label\n", "no pairs"},
+		{"missing column", "sent1,sent2\na,b\n", "missing column(s) label"},
+		{"non-numeric label", "sent1,sent2,label\na,b,1\nc,d,worse\n", "line 3, column label"},
+		{"NaN label", "sent1,sent2,label\na,b,NaN\n", "line 2, column label"},
+		{"short row", "sent1,sent2,label\na,b\n", "line 2: wrong number of fields"},
+		{"no pairs", "sent1,sent2,label\n", "no rows after the header"},
 		{"bad quoting", "sent1,sent2,label\n\"a,b,1\n", "training CSV"},
 	} {
 		_, err := ReadPairsCSV(strings.NewReader(tc.in))
