@@ -120,6 +120,8 @@ type cropUnit struct {
 	keys []cropSpec
 	embs [][]float32
 	err  error
+	// cached is set when every embedding came from Scorer.Cache.
+	cached bool
 }
 
 // cropSet holds the distinct images of a run.
@@ -142,7 +144,7 @@ func (c *cropSet) add(ip imagePlan) int {
 func (c *cropSet) crops() int {
 	n := 0
 	for _, u := range c.units {
-		if u.err == nil {
+		if u.err == nil && !u.cached {
 			n += len(u.keys)
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/storyeval/storyeval/embcache"
 	"github.com/storyeval/storyeval/encoders"
 	"github.com/storyeval/storyeval/encoders/imageproc"
 	"github.com/storyeval/storyeval/encoders/tokenize"
@@ -46,6 +47,16 @@ type Scorer struct {
 	// Decode bounds image decoding; with no Budget, each Score call
 	// decodes within a DecodeBudget of its own of the default size.
 	Decode imageproc.DecodeOptions
+
+	// Cache, when set, keeps the crops' embeddings between runs: an
+	// image's crops are looked up before Images runs and stored after,
+	// keyed by CacheModel, the preprocessing and each crop's source bytes,
+	// box and decoding options. Scores are bit-identical with and without
+	// it. Off (nil) by default, as the reference keeps nothing.
+	Cache embcache.Cache
+	// CacheModel identifies the weights behind Images for Cache, e.g.
+	// embcache.DigestDir of the CLIP model folder; required with Cache.
+	CacheModel embcache.Digest
 }
 
 // withBudget returns opts with a budget of the default size when it has
@@ -136,6 +147,10 @@ func (s *Scorer) Score(ctx context.Context, inputs []Input, opts Options) ([]Res
 		}
 		plans[i] = p
 	}
+	keys, err := crops.fromCache(s)
+	if err != nil {
+		return nil, err
+	}
 	total := len(texts.list) + crops.crops()
 	prog := func(n int) {
 		if opts.Progress != nil {
@@ -145,7 +160,7 @@ func (s *Scorer) Score(ctx context.Context, inputs []Input, opts Options) ([]Res
 	if err := texts.embed(ctx, s.Text, prog); err != nil {
 		return nil, nameStory(err, inputs, plans)
 	}
-	if err := crops.embed(ctx, s, len(texts.list), prog); err != nil {
+	if err := crops.embedMissing(ctx, s, keys, len(texts.list), prog); err != nil {
 		return nil, err
 	}
 	out := make([]Result, len(inputs))

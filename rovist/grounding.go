@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/storyeval/storyeval/embcache"
 	"github.com/storyeval/storyeval/encoders/imageproc"
 	"github.com/storyeval/storyeval/internal/parallel"
 	"github.com/storyeval/storyeval/story"
@@ -26,6 +27,21 @@ type Grounder struct {
 	GloVe   *GloVe
 	IDF     IDF // unused with VGOptions.NoIDF
 	Regions RegionSource
+
+	// Cache, when set, keeps the crops' joint embeddings between runs:
+	// each kept crop with an Identity is looked up before the ViT runs and
+	// stored after, keyed by CacheModel, the preprocessing and the crop's
+	// identity. Scores are bit-identical with and without it. Off (nil) by
+	// default, as the reference keeps nothing.
+	Cache embcache.Cache
+	// CacheModel identifies the model's weights for Cache, e.g.
+	// embcache.Join of embcache.DigestFile(checkpoint) and
+	// embcache.DigestDir(vitDir); required with Cache.
+	CacheModel embcache.Digest
+
+	// forwards, when set (tests), is told the number of crops of each ViT
+	// forward pass.
+	forwards func(n int)
 }
 
 // VGOptions configures RoViST-VG. The zero value gives the reference
@@ -391,6 +407,10 @@ func (g *Grounder) embedCrops(ctx context.Context, crops []*vgCrop, opts VGOptio
 	}); err != nil {
 		return err
 	}
+	kept, keys, err := g.cachedCrops(crops, kept)
+	if err != nil {
+		return err
+	}
 	size := opts.BatchSize
 	if size <= 0 {
 		size = DefaultGroundingBatch
@@ -413,12 +433,18 @@ func (g *Grounder) embedCrops(ctx context.Context, crops []*vgCrop, opts VGOptio
 		}); err != nil {
 			return err
 		}
+		if g.forwards != nil {
+			g.forwards(len(pxs))
+		}
 		embs, err := g.Model.EmbedImages(ctx, pxs)
 		if err != nil {
 			return err
 		}
 		for k, i := range idx {
 			crops[i].emb = embs[k]
+		}
+		if err := g.storeCrops(crops, idx, keys); err != nil {
+			return err
 		}
 		prog.add(len(idx))
 	}

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/storyeval/storyeval/embcache"
 	"github.com/storyeval/storyeval/encoders/imageproc"
 	"github.com/storyeval/storyeval/internal/errtext"
 	"github.com/storyeval/storyeval/story"
@@ -30,6 +31,11 @@ type RegionCrop struct {
 	Label string
 	// Load decodes the crop to RGB.
 	Load func() (*imageproc.RGB, error)
+	// Identity, when set, returns what the crop's pixels depend on: the
+	// digest of the bytes they come from and how they are taken (box,
+	// decoding options). Grounder.Cache keys on it; a crop without one is
+	// always encoded.
+	Identity func() (source embcache.Digest, region string, err error)
 	// LoadPixels, when set, is used by the Grounder instead of Load: it
 	// decodes the crop and preprocesses it with p, holding the decoded
 	// image's cost of budget (when its own decode options have no budget)
@@ -219,7 +225,7 @@ func (c CropFolder) RegionCrops(img story.Image) ([]RegionCrop, error) {
 				o.Budget = budget
 			}
 			return p.PreprocessFile(ctx, path, o)
-		}}
+		}, Identity: identityOf(fileDigest(path), embcache.DecodeRegion(opts, nil))}
 	}
 	return out, nil
 }
@@ -245,18 +251,21 @@ type ImageBoxes struct {
 func (b ImageBoxes) RegionCrops(img story.Image) ([]RegionCrop, error) {
 	src, ok := b.Images[img.ID]
 	var key string
+	var digest func() (embcache.Digest, error)
 	switch {
 	case ok && src != nil:
 		key = "image:" + img.ID
+		digest = pixelsDigest(src)
 	case img.Path != "":
 		key = "file:" + img.Path
+		digest = fileDigest(img.Path)
 	default:
 		return nil, fmt.Errorf("image %q: no decoded image and no path", img.ID)
 	}
 	out := make([]RegionCrop, len(img.Regions))
 	for i, r := range img.Regions {
 		box := imageproc.Box{Left: r.Box[0], Top: r.Box[1], Right: r.Box[2], Bottom: r.Box[3]}
-		out[i] = RegionCrop{Key: fmt.Sprintf("%s#%v", key, r.Box), Label: r.Label}
+		out[i] = RegionCrop{Key: fmt.Sprintf("%s#%v", key, r.Box), Label: r.Label, Identity: identityOf(digest, embcache.DecodeRegion(b.Decode, &box))}
 		if src != nil {
 			out[i].Load = func() (*imageproc.RGB, error) { return imageproc.Crop(src, box) }
 			continue

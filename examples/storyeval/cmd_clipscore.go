@@ -27,6 +27,7 @@ func runCLIPScore(args []string, stdout, stderr io.Writer) error {
 	clip := addCLIPModelFlags(fs)
 	images := addImageFlags(fs)
 	format := fs.String("format", "json", "output format: json or csv")
+	cacheFlags := addCacheFlags(fs)
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: storyeval clipscore -cands FILE.json -images DIR [-refs FILE.json] -model DIR [-tokenizer DIR] [-format json|csv]")
 		fmt.Fprintln(stderr, "\nPer image: CLIPScore = 2.5·max(cos(image, \"A photo depicts \" + caption), 0); with -refs also RefCLIPScore.")
@@ -86,6 +87,11 @@ func runCLIPScore(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	cache := cacheFlags.open("clipscore", stderr)
+	defer cache.close()
+	if sc.Cache, sc.CacheModel, err = cache.clip(*clip.model); err != nil {
+		return err
+	}
 	sc.Decode = decode
 	defer boundHeap(decode)()
 	ctx, stop := interruptContext()
@@ -96,6 +102,7 @@ func runCLIPScore(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return imageError(err)
 	}
+	cache.succeeded()
 	cm, rm := groovist.CorpusMeans(res)
 	if *format == "csv" {
 		cw := csv.NewWriter(stdout)

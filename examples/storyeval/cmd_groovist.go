@@ -41,6 +41,7 @@ func runGroovist(args []string, stdout, stderr io.Writer) error {
 	tanh := fs.Bool("tanh", false, "map scores to [-1, 1] with tanh")
 	format := fs.String("format", "json", "output format: json or csv")
 	details := fs.Bool("details", false, "JSON: per-phrase diagnostics (weight, cosines, best image and region)")
+	cacheFlags := addCacheFlags(fs)
 	images := addImageFlags(fs)
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: storyeval groovist (-nps FILE.json | -stories FILE.json) -model DIR -entities FILE.csv -crops DIR [-dataset aesop|vist|vwp|custom] [-theta X|vist|aesop|vwp|estimate] [options]")
@@ -122,6 +123,11 @@ func runGroovist(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("-entities: %w", err)
 	}
 	sc.CropsDir = *crops
+	cache := cacheFlags.open("groovist", stderr)
+	defer cache.close()
+	if sc.Cache, sc.CacheModel, err = cache.clip(*clip.model); err != nil {
+		return err
+	}
 	if opts.Weighting == groovist.IDF {
 		opts.IDF, err = idfOfInputs(inputs, opts.Units)
 		if err != nil {
@@ -144,6 +150,7 @@ func runGroovist(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return imageError(err)
 	}
+	cache.succeeded()
 	if estimate {
 		x := groovist.EstimateTheta(res)
 		opts.Theta = groovist.ThetaOf(x)

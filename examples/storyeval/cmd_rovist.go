@@ -35,6 +35,7 @@ type rovistFlags struct {
 	dhm, truncate, noIDF, scaledVG              bool
 	defaultIDF                                  string
 	batch                                       int
+	cache                                       cacheFlags
 	images                                      *imageFlags
 }
 
@@ -63,6 +64,7 @@ func runRoViST(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&f.defaultIDF, "default-idf", "", "VG: idf weight of a noun missing from -idf (default: such a noun is an error)")
 	fs.BoolVar(&f.scaledVG, "scaled-vg", false, "add the paper's scaled VG, 2/(1+exp(-VG/2))-1, in the overall score instead of the raw VG")
 	fs.IntVar(&f.batch, "batch", 0, "sentence pairs (C) or crops (VG) per forward pass (default: the library's)")
+	f.cache = addCacheFlags(fs)
 	f.images = addImageFlags(fs)
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: storyeval rovist -stories FILE.json [-coherence-model PATH] [-grounding-model PATH -glove FILE -idf FILE -regions CSV -crops DIR] [-metrics vg,c,nr] [-dhm] [-format csv|json]")
@@ -288,6 +290,11 @@ func rovistGrounding(ctx context.Context, f rovistFlags, stories []story.Story, 
 	}
 	g.Regions = rovist.CropFolder{Entities: ent, Dir: f.crops, Decode: decode}
 	defer boundHeap(decode)()
+	cache := f.cache.open("rovist", stderr)
+	defer cache.close()
+	if err := cache.grounder(g, ckpt, vit); err != nil {
+		return nil, err
+	}
 	p := newProgress(stderr, 0, "crops")
 	defer p.Finish()
 	last := 0
@@ -300,6 +307,7 @@ func rovistGrounding(ctx context.Context, f rovistFlags, stories []story.Story, 
 	if err != nil {
 		return nil, fmt.Errorf("VG: %w", imageError(err))
 	}
+	cache.succeeded()
 	return res, nil
 }
 

@@ -76,6 +76,7 @@ func runScore(args []string, stdout, stderr io.Writer) error {
 	rounds := fs.Int("rounds", 9999, "random rounds of the paired randomization test (stories ≤ 20: exact test)")
 	confidence := fs.Float64("confidence", 0.95, "coverage of the confidence intervals, in (0, 1)")
 	seed := fs.Uint64("seed", 0, "seed of the bootstrap and randomization tests")
+	cache := addCacheFlags(fs)
 	images := addImageFlags(fs)
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: storyeval score -in STORIES.json|DIR [-metrics all|LIST] [-human ratings.csv] [-out DIR] [flags]")
@@ -154,6 +155,11 @@ func runScore(args []string, stdout, stderr io.Writer) error {
 	if cfg.models, err = loadScoreModels(*models, *regions, *crops, suite, want, decode); err != nil {
 		return err
 	}
+	cacheRun, err := cfg.models.useCache(cache, stderr)
+	if err != nil {
+		return err
+	}
+	defer cacheRun.close()
 	if m := cfg.models; m.grounder != nil || m.groovist != nil || m.clipScorer != nil {
 		// Only a run that decodes images gets the heap bound: the n-gram
 		// metrics of a large suite may need more than the decode budget.
@@ -181,6 +187,7 @@ func runScore(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return imageError(err)
 	}
+	cacheRun.succeeded()
 	if err := writeScoreOutputs(*outDir, run); err != nil {
 		return err
 	}

@@ -46,7 +46,7 @@ func (m *scoreModels) loadCLIP(dir string) (*encoders.CLIP, *tokenize.CLIP, erro
 		if err != nil {
 			return nil, nil, err
 		}
-		m.clip, m.clipTokenizer = model, tok
+		m.clip, m.clipTokenizer, m.clipDir = model, tok, dir
 	}
 	return m.clip, m.clipTokenizer, nil
 }

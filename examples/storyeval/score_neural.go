@@ -28,6 +28,11 @@ type scoreModels struct {
 	clipScorer    *groovist.CLIPScorer
 	clip          *encoders.CLIP
 	clipTokenizer *tokenize.CLIP
+	// grounderFiles are the checkpoint and ViT folder of grounder, and
+	// clipDir the folder of clip: the models' identities in the
+	// embedding cache.
+	grounderFiles [2]string
+	clipDir       string
 	// done memoizes the results of metrics scored for all systems at once.
 	done map[string]any
 	// missing says, per metric, which file of the models folder is absent
@@ -94,6 +99,7 @@ func loadScoreModels(dir, regions, crops string, suite *story.Suite, want map[st
 		if m.grounder, err = loadGrounder(path, regions, crops, suite, decode); err != nil {
 			return nil, err
 		}
+		m.grounderFiles = [2]string{path("RoViST-VG", 0), filepath.Dir(path("RoViST-VG", 1))}
 	}
 	if want["groovist"] && m.missing["GROOViST"] == "" {
 		model, tok, err := m.loadCLIP(filepath.Dir(path("GROOViST", 0)))

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,6 +11,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/storyeval/storyeval/embcache"
 )
 
 // mainEnv, set in a child process's environment, makes the test binary run
@@ -32,9 +35,19 @@ func TestMain(m *testing.M) {
 		}
 		os.Exit(code)
 	}
+	// The commands keep an embedding cache under the user's cache folder
+	// by default; the tests (and the commands they run as children, which
+	// inherit the environment) use a folder of their own.
+	dir, err := os.MkdirTemp("", "storyeval-test-cache")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	os.Setenv(embcache.EnvDir, dir)
 	cleanup := copyChildExecutable()
 	code := m.Run()
 	cleanup()
+	os.RemoveAll(dir)
 	os.Exit(code)
 }
 

@@ -1,0 +1,5 @@
+package embcache
+
+import bolt "go.etcd.io/bbolt"
+
+type boltTx = bolt.Tx

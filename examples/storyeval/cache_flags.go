@@ -1,0 +1,149 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/storyeval/storyeval/embcache"
+	"github.com/storyeval/storyeval/rovist"
+)
+
+// cacheLockTimeout is how long a command waits for another storyeval
+// process that holds the embedding cache before it runs without it.
+const cacheLockTimeout = 10 * time.Second
+
+// cacheFlags are -cache and -no-cache of the commands that encode images
+// (rovist, groovist, clipscore, score).
+type cacheFlags struct {
+	dir *string
+	off *bool
+}
+
+// addCacheFlags defines -cache and -no-cache on fs.
+func addCacheFlags(fs *flag.FlagSet) cacheFlags {
+	return cacheFlags{
+		dir: fs.String("cache", "", "embedding cache folder: image and crop embeddings are kept there between runs, so a new system over the same images encodes only its text (default: $"+embcache.EnvDir+", else storyeval/ in the user cache folder, e.g. ~/.cache/storyeval)"),
+		off: fs.Bool("no-cache", false, "neither read nor write the embedding cache: encode every image"),
+	}
+}
+
+// cacheDir returns the folder -cache names, or the default one.
+func cacheDir(flagValue string) (string, error) {
+	if flagValue != "" {
+		return flagValue, nil
+	}
+	return embcache.DefaultDir()
+}
+
+// cacheRun is the embedding cache of one command run. It implements
+// embcache.Cache for the scorers, turning the store's failures into one
+// note on stderr and misses: the cache never fails a run. A nil *cacheRun
+// is no cache.
+type cacheRun struct {
+	name   string
+	store  *embcache.Store
+	stderr io.Writer
+	noted  sync.Once
+	ok     bool // the run succeeded: close prints the closing line
+}
+
+// open opens the store the flags name, or returns nil with -no-cache or
+// when the store cannot be opened (held by another process past
+// cacheLockTimeout, an unwritable folder), which is a note on stderr.
+func (f cacheFlags) open(name string, stderr io.Writer) *cacheRun {
+	if *f.off {
+		return nil
+	}
+	dir, err := cacheDir(*f.dir)
+	if err != nil {
+		fmt.Fprintf(stderr, "storyeval %s: embedding cache off: %v\n", name, err)
+		return nil
+	}
+	st, err := embcache.Open(filepath.Join(dir, embcache.FileName), embcache.Options{LockTimeout: cacheLockTimeout})
+	if err != nil {
+		fmt.Fprintf(stderr, "storyeval %s: embedding cache off: %v\n", name, err)
+		return nil
+	}
+	if why := st.Rebuilt(); why != "" {
+		fmt.Fprintf(stderr, "storyeval %s: embedding cache rebuilt: %s\n", name, why)
+	}
+	return &cacheRun{name: name, store: st, stderr: stderr}
+}
+
+func (c *cacheRun) note(err error) {
+	c.noted.Do(func() {
+		fmt.Fprintf(c.stderr, "storyeval %s: embedding cache: %v (going on without it)\n", c.name, err)
+	})
+}
+
+// Get implements embcache.Cache.
+func (c *cacheRun) Get(k embcache.Key) ([]float32, bool, error) {
+	v, ok, err := c.store.Get(k)
+	if err != nil {
+		c.note(err)
+		return nil, false, nil
+	}
+	return v, ok, nil
+}
+
+// PutMany implements embcache.Cache.
+func (c *cacheRun) PutMany(ks []embcache.Key, vs [][]float32) error {
+	if err := c.store.PutMany(ks, vs); err != nil {
+		c.note(err)
+	}
+	return nil
+}
+
+// grounder points g at the cache, with the identity of the checkpoint and
+// ViT folder g's model came from.
+func (c *cacheRun) grounder(g *rovist.Grounder, checkpoint, vitDir string) error {
+	if c == nil {
+		return nil
+	}
+	id, err := rovist.GroundingCacheModel(c.store, checkpoint, vitDir)
+	if err != nil {
+		return err
+	}
+	g.Cache, g.CacheModel = c, id
+	return nil
+}
+
+// clip returns the cache and the identity of a CLIP model folder for
+// groovist's Scorer and CLIPScorer, or a nil cache when c is nil.
+func (c *cacheRun) clip(modelDir string) (embcache.Cache, embcache.Digest, error) {
+	if c == nil {
+		return nil, embcache.Digest{}, nil
+	}
+	id, err := c.store.DigestDir(modelDir)
+	if err != nil {
+		return nil, id, err
+	}
+	return c, id, nil
+}
+
+// succeeded marks the run a success, so that close prints the closing
+// line (a failed run's only line on stderr is its error).
+func (c *cacheRun) succeeded() {
+	if c != nil {
+		c.ok = true
+	}
+}
+
+// close prints, after a successful run, how many image embeddings came
+// from the cache (the closing line of the run), and closes the store.
+func (c *cacheRun) close() {
+	if c == nil {
+		return
+	}
+	if st, err := c.store.Stats(); err == nil && c.ok && st.Hits+st.Misses > 0 {
+		fmt.Fprintf(c.stderr, "storyeval %s: %d of %d image embeddings from the cache %s (%d encoded and stored)\n",
+			c.name, st.Hits, st.Hits+st.Misses, c.store.Path(), st.Puts)
+	}
+	if err := c.store.Close(); err != nil {
+		fmt.Fprintf(c.stderr, "storyeval %s: embedding cache: %v\n", c.name, err)
+	}
+}

@@ -1,0 +1,185 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"path/filepath"
+
+	"github.com/storyeval/storyeval/embcache"
+	"github.com/storyeval/storyeval/groovist"
+	"github.com/storyeval/storyeval/story"
+)
+
+func init() {
+	register(command{
+		name:    "cache",
+		summary: "the embedding cache of rovist, groovist, clipscore and score: stats, clear, or warm it with the crops of a regions file or an image folder",
+		run:     runCache,
+	})
+}
+
+func runCache(args []string, stdout, stderr io.Writer) error {
+	return runAction(args, stdout, stderr, []string{
+		"usage: storyeval cache stats [-cache DIR]          (entries and size, as JSON)",
+		"       storyeval cache clear [-cache DIR]          (delete every entry)",
+		"       storyeval cache warm [-cache DIR] [-grounding-model PATH [-vit DIR]] [-model CLIP_DIR [-tokenizer DIR]] (-regions CSV -crops DIR | -images DIR)",
+		"",
+		"The cache keeps image and crop embeddings keyed by the model's files, the preprocessing",
+		"and each image's bytes, so that scoring another system over the same images encodes only",
+		"its text. Default folder: $" + embcache.EnvDir + ", else storyeval/ in the user cache folder.",
+	}, action{"stats", runCacheStats}, action{"clear", runCacheClear}, action{"warm", runCacheWarm})
+}
+
+// openCacheStore parses -cache and opens the store; other processes wait
+// (the maintenance actions are short) rather than skip.
+func openCacheStore(fs *flag.FlagSet, args []string) (*embcache.Store, error) {
+	dir := fs.String("cache", "", "embedding cache folder (default: $"+embcache.EnvDir+", else storyeval/ in the user cache folder)")
+	if err := parseFlags(fs, args, 0); err != nil {
+		return nil, err
+	}
+	d, err := cacheDir(*dir)
+	if err != nil {
+		return nil, err
+	}
+	return embcache.Open(filepath.Join(d, embcache.FileName), embcache.Options{})
+}
+
+// cacheStats is what cache stats prints.
+type cacheStats struct {
+	Path      string `json:"path"`
+	Entries   int    `json:"entries"`
+	Bytes     int64  `json:"bytes"`
+	FileBytes int64  `json:"file_bytes"`
+	Rebuilt   string `json:"rebuilt,omitempty"`
+}
+
+func runCacheStats(args []string, stdout, stderr io.Writer) error {
+	st, err := openCacheStore(newFlagSet("cache stats", stderr), args)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	s, err := st.Stats()
+	if err != nil {
+		return err
+	}
+	return writeJSON(stdout, cacheStats{Path: st.Path(), Entries: s.Entries, Bytes: s.Bytes, FileBytes: s.FileBytes, Rebuilt: st.Rebuilt()})
+}
+
+func runCacheClear(args []string, stdout, stderr io.Writer) error {
+	st, err := openCacheStore(newFlagSet("cache clear", stderr), args)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	s, err := st.Stats()
+	if err != nil {
+		return err
+	}
+	if err := st.Clear(); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "cleared %d entries from %s\n", s.Entries, st.Path())
+	return nil
+}
+
+func runCacheWarm(args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("cache warm", stderr)
+	grounding := fs.String("grounding-model", "", "RoViST-VG checkpoint (or a folder holding one .pth.tar): warm its crops of -regions/-crops")
+	vitDir := fs.String("vit", "", "ViT folder of the grounding model (default: vit-base-patch16-224-in21k next to the checkpoint)")
+	clip := addCLIPModelFlags(fs)
+	regions := fs.String("regions", "", "regions CSV (image_id,bbox): every image's crops are warmed")
+	crops := fs.String("crops", "", "folder of region crops {image_id}_{bbox}.jpg")
+	images := fs.String("images", "", "folder of images (as clipscore -images): warm CLIPScore's image features with -model")
+	cache := addCacheFlags(fs)
+	imageOpts := addImageFlags(fs)
+	if err := parseFlags(fs, args, 0); err != nil {
+		return err
+	}
+	decode, err := imageOpts.options()
+	if err != nil {
+		return err
+	}
+	if *cache.off {
+		return errors.New("-no-cache: nothing to warm")
+	}
+	if *grounding == "" && *clip.model == "" {
+		return errors.New("give -grounding-model (RoViST-VG crops) and/or -model (a CLIP folder: GROOViST crops, CLIPScore images)")
+	}
+	if (*regions == "") != (*crops == "") || (*regions == "" && *images == "") || (*grounding != "" && *regions == "") {
+		return errors.New("give -regions CSV and -crops DIR (RoViST-VG, GROOViST) and/or -images DIR (CLIPScore)")
+	}
+	dir, err := cacheDir(*cache.dir)
+	if err != nil {
+		return err
+	}
+	st, err := embcache.Open(filepath.Join(dir, embcache.FileName), embcache.Options{})
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	if why := st.Rebuilt(); why != "" {
+		fmt.Fprintf(stderr, "storyeval cache warm: rebuilt: %s\n", why)
+	}
+	ctx, stop := interruptContext()
+	defer stop()
+	if *grounding != "" {
+		n, images, err := warmGrounding(ctx, st, *grounding, *vitDir, rovistCrops{*regions, *crops, decode})
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "RoViST-VG: %d crops of %d images encoded and stored\n", n, images)
+	}
+	if *clip.model == "" {
+		return nil
+	}
+	m, tok, err := clip.load()
+	if err != nil {
+		return err
+	}
+	id, err := st.DigestDir(*clip.model)
+	if err != nil {
+		return err
+	}
+	if *regions != "" {
+		sc, err := groovist.NewScorer(m, tok)
+		if err != nil {
+			return err
+		}
+		if sc.Entities, err = groovist.LoadEntities(*regions); err != nil {
+			return fmt.Errorf("-regions: %w", err)
+		}
+		sc.CropsDir, sc.Decode, sc.Cache, sc.CacheModel = *crops, decode, st, id
+		var imgs []story.Image
+		for _, id := range sc.Entities.ImageIDs() {
+			imgs = append(imgs, story.Image{ID: id})
+		}
+		n, err := sc.Warm(ctx, imgs)
+		if n == 0 && err != nil {
+			return err
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "storyeval cache warm: GROOViST: %v (the other images' crops are stored)\n", err)
+		}
+		fmt.Fprintf(stdout, "GROOViST: %d crops of %d images encoded and stored\n", n, len(imgs))
+	}
+	if *images != "" {
+		_, paths, err := groovist.ImageFiles(*images)
+		if err != nil {
+			return fmt.Errorf("-images: %w", err)
+		}
+		cs, err := groovist.NewCLIPScorer(m, tok)
+		if err != nil {
+			return err
+		}
+		cs.Decode, cs.Cache, cs.CacheModel = decode, st, id
+		n, err := cs.WarmImages(ctx, paths)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "CLIPScore: %d of %d images encoded and stored\n", n, len(paths))
+	}
+	return nil
+}

@@ -1,0 +1,224 @@
+package groovist
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/storyeval/storyeval/embcache"
+	"github.com/storyeval/storyeval/internal/e2efixtures"
+	"github.com/storyeval/storyeval/story"
+)
+
+// openTestStore opens a fresh store in a temporary folder.
+func openTestStore(t *testing.T) *embcache.Store {
+	t.Helper()
+	st, err := embcache.Open(filepath.Join(t.TempDir(), embcache.FileName), embcache.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return st
+}
+
+// fixtureCLIPIdentity is the identity of the e2e CLIP folder.
+func fixtureCLIPIdentity(t *testing.T) embcache.Digest {
+	t.Helper()
+	d, err := embcache.DigestDir(e2efixtures.Metric("clip"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+// TestScorerCacheBitIdentical scores the groovist fixture's stories
+// without and with the cache, then another system's phrases over the same
+// images: bit-identical scores, and no crop through the encoder on the
+// second system's run.
+func TestScorerCacheBitIdentical(t *testing.T) {
+	f := readGroovistFixture(t)
+	plain := fixtureScorer(t, f)
+	store := openTestStore(t)
+	counter := &countingImages{inner: plain.Images}
+	cached := *plain
+	cached.Images = counter
+	cached.Cache, cached.CacheModel = store, fixtureCLIPIdentity(t)
+	var encoded int
+	run := func(s *Scorer, in []Input) string {
+		t.Helper()
+		counter.n = 0
+		res, err := s.Score(context.Background(), in, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		encoded = counter.n
+		return fmt.Sprintf("%v", res)
+	}
+	in := f.inputs()
+	want := run(plain, in)
+	if got := run(&cached, in); got != want {
+		t.Fatalf("cached first run differs:\n got %s\nwant %s", got, want)
+	}
+	first := encoded
+	if st, _ := store.Stats(); first == 0 || st.Puts != int64(first) {
+		t.Fatalf("first run: %d crops encoded, stats %+v", first, st)
+	}
+	other := make([]Input, len(in))
+	for i := range in {
+		other[i] = in[i]
+		other[i].NPs = in[(i+1)%len(in)].NPs
+	}
+	want = run(plain, other)
+	if got := run(&cached, other); got != want {
+		t.Fatalf("cached second system differs:\n got %s\nwant %s", got, want)
+	}
+	if encoded != 0 {
+		t.Fatalf("second system over the same images encoded %d crops, want 0", encoded)
+	}
+	t.Logf("%d stories: %d crops encoded on the first run, 0 on the second system's", len(in), first)
+
+	// Another model identity misses everything.
+	cached.CacheModel = embcache.DigestBytes([]byte("other weights"))
+	run(&cached, in)
+	if encoded != first {
+		t.Fatalf("other CacheModel: %d crops encoded, want %d", encoded, first)
+	}
+}
+
+// TestCLIPScorerCacheBitIdentical: CLIPScore with and without the cache,
+// and a second set of candidates over the same images, which encodes no
+// image; a changed image file misses.
+func TestCLIPScorerCacheBitIdentical(t *testing.T) {
+	f := readCLIPScoreFixture(t)
+	m, tok := loadFixtureCLIP(t)
+	plain, err := NewCLIPScorer(m, tok)
+	if err != nil {
+		t.Fatal(err)
+	}
+	store := openTestStore(t)
+	var encoded int
+	cached := *plain
+	cached.imagesEncoded = func(n int) { encoded += n }
+	cached.Cache, cached.CacheModel = store, fixtureCLIPIdentity(t)
+	run := func(s *CLIPScorer, items []Caption) string {
+		t.Helper()
+		encoded = 0
+		res, err := s.Score(context.Background(), items)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fmt.Sprintf("%v", res)
+	}
+	items := f.captions(t)
+	want := run(plain, items)
+	if got := run(&cached, items); got != want || encoded != len(items) {
+		t.Fatalf("cached first run: %d images encoded (want %d), scores\n got %s\nwant %s", encoded, len(items), got, want)
+	}
+	other := make([]Caption, len(items))
+	for i := range items {
+		other[i] = items[i]
+		other[i].Candidate = items[(i+1)%len(items)].Candidate
+	}
+	want = run(plain, other)
+	if got := run(&cached, other); got != want || encoded != 0 {
+		t.Fatalf("second candidates: %d images encoded (want 0), scores\n got %s\nwant %s", encoded, got, want)
+	}
+	// One image file changed (a byte after the end of its data): that
+	// image alone misses.
+	dir := t.TempDir()
+	for i := range other {
+		b, err := os.ReadFile(items[i].Image)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i == 0 {
+			b = append(b, 0)
+		}
+		other[i].Image = filepath.Join(dir, filepath.Base(items[i].Image))
+		if err := os.WriteFile(other[i].Image, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if run(&cached, other); encoded != 1 {
+		t.Fatalf("one image file changed: %d images encoded, want 1", encoded)
+	}
+}
+
+// TestWarm warms the store for every image of the entities file and
+// every image file of the clipscore fixture: scoring afterwards encodes
+// nothing and gives the uncached scores.
+func TestWarm(t *testing.T) {
+	f := readGroovistFixture(t)
+	plain := fixtureScorer(t, f)
+	counter := &countingImages{inner: plain.Images}
+	cached := *plain
+	cached.Images = counter
+	cached.Cache, cached.CacheModel = openTestStore(t), fixtureCLIPIdentity(t)
+	var images []story.Image
+	for _, in := range f.inputs() {
+		images = append(images, in.Images...)
+	}
+	// The fixture lists images whose crops are missing; Warm names them.
+	if _, err := cached.Warm(context.Background(), images); err == nil || !strings.Contains(err.Error(), "image") {
+		t.Fatalf("Warm over images with missing crops: err %v, want one naming the image", err)
+	}
+	var ok []story.Image
+	for _, img := range images {
+		if _, err := cached.Warm(context.Background(), []story.Image{img}); err == nil {
+			ok = append(ok, img)
+		}
+	}
+	counter.n = 0
+	if n, err := cached.Warm(context.Background(), ok); err != nil || n != 0 || counter.n != 0 {
+		t.Fatalf("second Warm: %d crops (%d at the encoder), err %v; want 0", n, counter.n, err)
+	}
+	var in []Input
+	for _, x := range f.inputs() {
+		all := true
+		for _, img := range x.Images {
+			all = all && slices.ContainsFunc(ok, func(o story.Image) bool { return o.ID == img.ID })
+		}
+		if all {
+			in = append(in, x)
+		}
+	}
+	if len(in) == 0 {
+		t.Fatal("no fixture story with all its crops")
+	}
+	want, err := plain.Score(context.Background(), in, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := cached.Score(context.Background(), in, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) || counter.n != 0 {
+		t.Fatalf("after Warm: %d crops encoded (want 0), scores equal %v", counter.n, fmt.Sprint(got) == fmt.Sprint(want))
+	}
+
+	cf := readCLIPScoreFixture(t)
+	m, tok := loadFixtureCLIP(t)
+	cs, err := NewCLIPScorer(m, tok)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs.Cache, cs.CacheModel = openTestStore(t), fixtureCLIPIdentity(t)
+	items := cf.captions(t)
+	var paths []string
+	for _, it := range items {
+		paths = append(paths, it.Image)
+	}
+	if n, err := cs.WarmImages(context.Background(), paths); err != nil || n != len(paths) {
+		t.Fatalf("WarmImages: %d encoded, err %v; want %d", n, err, len(paths))
+	}
+	encoded := 0
+	cs.imagesEncoded = func(n int) { encoded += n }
+	if _, err := cs.Score(context.Background(), items); err != nil || encoded != 0 {
+		t.Fatalf("after WarmImages: %d images encoded, err %v; want 0", encoded, err)
+	}
+}
