@@ -50,7 +50,7 @@ func TestDecodeBudgetReserve(t *testing.T) {
 func TestPreprocessFileMatchesDecodeThenPreprocess(t *testing.T) {
 	path := "../../testdata/encoders/fixtures/images/img1.png"
 	if _, err := os.Stat(path); err != nil {
-		t.Skipf("fixture image: %v", err)
+		t.Fatalf("fixture image (shipped in the testdata module): %v", err)
 	}
 	cfg, _ := DefaultConfig(CLIP)
 	p, err := NewProcessor(cfg)
