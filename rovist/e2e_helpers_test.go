@@ -5,11 +5,12 @@ import (
 	"fmt"
 	"math"
 	"os"
-	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/storyeval/storyeval/internal/e2efixtures"
 )
 
 // expectedTree is a decoded expected.json whose values a test removes as it
@@ -213,21 +214,9 @@ func (c *counter) report(t *testing.T) {
 	}
 }
 
-// findOne returns the only file of dir matching pattern.
-func findOne(t *testing.T, dir, pattern string) string {
-	t.Helper()
-	m, err := filepath.Glob(filepath.Join(dir, pattern))
-	if err != nil || len(m) != 1 {
-		t.Fatalf("want exactly one %s in %s, found %v (%v)", pattern, dir, m, err)
-	}
-	return m[0]
-}
-
-// findDirWith returns the only sub-folder of dir holding file.
-func findDirWith(t *testing.T, dir, file string) string {
-	t.Helper()
-	return filepath.Dir(findOne(t, dir, filepath.Join("*", file)))
-}
+// findOne and findDirWith locate fixture files by pattern
+// (e2efixtures.FindOne, FindDirWith).
+var findOne, findDirWith = e2efixtures.FindOne, e2efixtures.FindDirWith
 
 // readScoreCSV reads an original scorer output "story_id,<score>" with
 // pandas' empty field for NaN, in file order.
