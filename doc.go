@@ -49,7 +49,7 @@
 // of encoders/compute and where a new one plugs in, the parameter walk of
 // encoders/nn — are recorded in docs/design.md.
 //
-// The command in examples/storyeval runs the metrics on JSON and CSV files;
+// The command in cmd/storyeval runs the metrics on JSON and CSV files;
 // its score subcommand runs every available metric on a Suite and writes a
 // comparison report with significance tests and correlations with human
 // ratings.

@@ -66,7 +66,7 @@ func benchSuite(b *testing.B) *story.Suite {
 // systems, bootstrap intervals, randomization tests, and the three output
 // files:
 //
-//	go test -run='^$' -bench=Score500x3 -benchtime=3x ./examples/storyeval/
+//	go test -run='^$' -bench=Score500x3 -benchtime=3x ./cmd/storyeval/
 func BenchmarkScore500x3(b *testing.B) {
 	s := benchSuite(b)
 	if s.Len() != 500 {

@@ -10,7 +10,7 @@ import (
 // stories, with a full-size (ViT-B/32) random-weight CLIP, 5 images of 10
 // region crops per sequence:
 //
-//	go test -run='^$' -bench=ScoreGROOViSTVsCommand -benchtime=1x ./examples/storyeval/
+//	go test -run='^$' -bench=ScoreGROOViSTVsCommand -benchtime=1x ./cmd/storyeval/
 //
 // one-system: 4 sequences of one system, so that both do the same work.
 // three-systems: the same 4 sequences with 3 systems' stories; the command

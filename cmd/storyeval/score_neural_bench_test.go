@@ -21,7 +21,7 @@ import (
 // inside `score` with `storyeval rovist -metrics c` on the same 8 demo
 // stories, with a full-size (albert-large) random-weight model:
 //
-//	go test -run='^$' -bench=ScoreCoherenceVsCommand -benchtime=1x ./examples/storyeval/
+//	go test -run='^$' -bench=ScoreCoherenceVsCommand -benchtime=1x ./cmd/storyeval/
 func BenchmarkScoreCoherenceVsCommand(b *testing.B) {
 	albertDir := filepath.Join("..", "..", "testdata", "e2e", "rovist_c", "albert-large-v1")
 	spiece, err := os.ReadFile(filepath.Join(albertDir, "spiece.model"))

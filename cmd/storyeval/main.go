@@ -2,8 +2,8 @@
 //
 // Usage:
 //
-//	go run ./examples/storyeval <subcommand> [flags] [arguments]
-//	go run ./examples/storyeval -version
+//	go run ./cmd/storyeval <subcommand> [flags] [arguments]
+//	go run ./cmd/storyeval -version
 //
 // Run it with -h to list the subcommands; each subcommand documents its own
 // flags with -h. Flags go before positional arguments (Go's flag package

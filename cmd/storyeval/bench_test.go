@@ -107,7 +107,7 @@ func gunzipFile(tb testing.TB, src, dst string) {
 // the reference tools were timed on (ngram/testdata/synth_5000x5.timings.json.gz)
 // and on generated 11 MB and 50 MB random-text corpora:
 //
-//	go test -run='^$' -bench=NgramCommand -benchtime=3x ./examples/storyeval/
+//	go test -run='^$' -bench=NgramCommand -benchtime=3x ./cmd/storyeval/
 func BenchmarkNgramCommand(b *testing.B) {
 	dir := b.TempDir()
 	synth := filepath.Join(dir, "synth_5000x5.json")

@@ -10,7 +10,7 @@ import (
 // stories, with a full-size (ViT-B/16) random-weight grounding model, 5
 // images of 8 region crops per sequence:
 //
-//	go test -run='^$' -bench=ScoreGroundingVsCommand -benchtime=1x ./examples/storyeval/
+//	go test -run='^$' -bench=ScoreGroundingVsCommand -benchtime=1x ./cmd/storyeval/
 //
 // one-system: 2 sequences of one system, so that both do the same work.
 // three-systems: the first sequence with 3 systems' stories; the command

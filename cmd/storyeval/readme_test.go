@@ -13,7 +13,7 @@ import (
 )
 
 // readmeCommands returns the argument lists of the README's
-// "go run ./examples/storyeval ..." lines in its sh code blocks.
+// "go run ./cmd/storyeval ..." lines in its sh code blocks.
 func readmeCommands(t *testing.T, readme string) [][]string {
 	t.Helper()
 	var cmds [][]string
@@ -25,7 +25,7 @@ func readmeCommands(t *testing.T, readme string) [][]string {
 			inBlock = !inBlock && strings.HasPrefix(line, "```sh")
 			continue
 		}
-		const prefix = "go run ./examples/storyeval"
+		const prefix = "go run ./cmd/storyeval"
 		if !inBlock || !strings.HasPrefix(line, prefix+" ") {
 			continue
 		}
@@ -90,7 +90,7 @@ func TestREADMECommandsRunOnTheShippedSamples(t *testing.T) {
 		t.Fatal("no storyeval commands in the README")
 	}
 	work := t.TempDir()
-	for _, dir := range []string{"examples", "testdata"} {
+	for _, dir := range []string{"cmd", "examples", "testdata"} {
 		if err := os.Symlink(filepath.Join(root, dir), filepath.Join(work, dir)); err != nil {
 			t.Fatal(err)
 		}

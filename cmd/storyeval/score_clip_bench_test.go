@@ -18,7 +18,7 @@ import (
 // on the equivalent 20 caption items, with a full-size (ViT-B/32)
 // random-weight CLIP; both runs include loading the model:
 //
-//	go test -run='^$' -bench=ScoreCLIPScoreVsCommand -benchtime=1x -count=2 ./examples/storyeval/
+//	go test -run='^$' -bench=ScoreCLIPScoreVsCommand -benchtime=1x -count=2 ./cmd/storyeval/
 func BenchmarkScoreCLIPScoreVsCommand(b *testing.B) {
 	dir := b.TempDir()
 	clipDir := filepath.Join(dir, "models", "clip")

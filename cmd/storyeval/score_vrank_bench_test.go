@@ -17,7 +17,7 @@ import (
 // with a full-size (BERT-base) random-weight model, per predicted pair and
 // per story:
 //
-//	go test -run='^$' -bench=ScoreVrankVsCommand -benchtime=1x ./examples/storyeval/
+//	go test -run='^$' -bench=ScoreVrankVsCommand -benchtime=1x ./cmd/storyeval/
 func BenchmarkScoreVrankVsCommand(b *testing.B) {
 	const sequences = 3
 	systems := []string{"llava", "llava-2sent", "echo"}

@@ -17,7 +17,7 @@ import (
 // is the share of a run spent on the image side (decode, preprocess,
 // encoder):
 //
-//	go test -run='^$' -bench=EmbeddingCacheSecondSystem -benchtime=1x ./examples/storyeval/
+//	go test -run='^$' -bench=EmbeddingCacheSecondSystem -benchtime=1x ./cmd/storyeval/
 func BenchmarkEmbeddingCacheSecondSystem(b *testing.B) {
 	const sequences, images, crops = 4, 5, 10
 	dir := b.TempDir()
