@@ -3,8 +3,8 @@ package main
 import (
 	"bytes"
 	"os"
-	"strconv"
 	"path/filepath"
+	"strconv"
 	"testing"
 	"time"
 )
