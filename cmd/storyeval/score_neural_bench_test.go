@@ -171,9 +171,6 @@ func writeBenchSuite(b *testing.B, dir string, n, images int, systems ...string)
 	if err != nil {
 		b.Fatal(err)
 	}
-	if n > demo.Len() {
-		b.Fatalf("%d sequences asked, the demo has %d", n, demo.Len())
-	}
 	bs := neuralBenchSuite{commandStories: map[string]string{}}
 	type rovistStory struct {
 		Story  string   `json:"story"`
@@ -182,7 +179,12 @@ func writeBenchSuite(b *testing.B, dir string, n, images int, systems ...string)
 	perSystem := map[string]map[string]rovistStory{}
 	seqs := map[string]any{}
 	for i := range n {
-		seq := demo.At(i)
+		// Beyond the demo's sequences its stories repeat under new ids and
+		// new images (the image side is what the large benchmarks measure).
+		seq := demo.At(i % demo.Len())
+		if i >= demo.Len() {
+			seq.ID = fmt.Sprintf("%s%d", seq.ID, i/demo.Len())
+		}
 		var ids []string
 		for k := range images {
 			ids = append(ids, fmt.Sprintf("%s%02d", seq.ID, k))
