@@ -10,10 +10,10 @@ import (
 	"unicode/utf8"
 )
 
-// MaxCorpusBytes bounds the size of a corpus file ReadCorpus accepts.
+// MaxCorpusBytes bounds the size of a corpus file LoadCorpus accepts.
 const MaxCorpusBytes = 1 << 30
 
-// DecodeCorpus parses the JSON corpus format
+// ParseCorpus parses the JSON corpus format
 //
 //	{"cands": {id: candidate}, "refs": {id: [reference, ...]}}
 //
@@ -22,11 +22,11 @@ const MaxCorpusBytes = 1 << 30
 // way). Unknown top-level keys, a repeated id, nulls, non-string captions
 // and trailing data are errors, so nothing is dropped silently. Strings are
 // decoded as encoding/json decodes them (invalid UTF-8 becomes U+FFFD).
-func DecodeCorpus(data []byte) (*Corpus, error) {
+func ParseCorpus(data []byte) (*Corpus, error) {
 	return decodeCorpus(string(data))
 }
 
-// decodeCorpus is DecodeCorpus on a string: the captions and ids are
+// decodeCorpus is ParseCorpus on a string: the captions and ids are
 // substrings of data, which saves an allocation per string (a visible share
 // of reading a corpus) and holds the text in one block of the file's size.
 func decodeCorpus(data string) (*Corpus, error) {
@@ -271,11 +271,11 @@ func (d *corpusScanner) strList() ([]string, error) {
 	}
 }
 
-// ReadCorpus reads and decodes a corpus file (see DecodeCorpus), refusing
+// LoadCorpus reads and decodes a corpus file (see ParseCorpus), refusing
 // files larger than MaxCorpusBytes. Errors name the file. The file is read
 // into one string, sized from the file's length where it has one, which
 // the corpus's strings then share.
-func ReadCorpus(path string) (*Corpus, error) {
+func LoadCorpus(path string) (*Corpus, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err

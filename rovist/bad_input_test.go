@@ -209,8 +209,8 @@ var (
 	pickleTrunc  = []byte("\x80\x02}(X\x03\x00\x00\x00ca")
 )
 
-func TestDecodeIDF(t *testing.T) {
-	idf, err := DecodeIDF(pickleStrNum, "idf.pkl")
+func TestParseIDF(t *testing.T) {
+	idf, err := ParseIDF(pickleStrNum, "idf.pkl")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -218,7 +218,7 @@ func TestDecodeIDF(t *testing.T) {
 		t.Errorf("idf = %v, want cat 1.5, dog 2", idf)
 	}
 	for name, data := range map[string][]byte{"str value": pickleStrStr, "int key": pickleIntKey, "list": pickleList, "truncated": pickleTrunc} {
-		_, err := DecodeIDF(data, "idf.pkl")
+		_, err := ParseIDF(data, "idf.pkl")
 		if err == nil || !strings.Contains(err.Error(), "idf.pkl") {
 			t.Errorf("%s: error %v, want one naming idf.pkl", name, err)
 		}

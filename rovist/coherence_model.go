@@ -31,7 +31,7 @@ type CoherenceModel struct {
 // config.json and spiece.model).
 func LoadCoherenceModel(checkpointPath, albertDir string) (*CoherenceModel, error) {
 	var cfg encoders.ALBERTConfig
-	if err := encoders.ReadConfig(albertDir, &cfg); err != nil {
+	if err := encoders.LoadConfig(albertDir, &cfg); err != nil {
 		return nil, fmt.Errorf("rovist: coherence model: %w", err)
 	}
 	tok, err := tokenize.LoadALBERT(albertDir)

@@ -20,7 +20,7 @@
 // fine-tuning (scripts/rovist_c.py) and RoViST-VG's region-to-phrase
 // training (rovist_vg.py), both returning the CoherenceModel and
 // GroundingModel types scored with here. The region–phrase pairs file and
-// the phrase vectors the VG training reads (ReadVGPairsCSV, PhraseVector,
+// the phrase vectors the VG training reads (LoadVGPairsCSV, PhraseVector,
 // VGExamples) are read here, beside the regions and crops readers.
 //
 // NonRedundancy scores one story; an NRScorer scores many with less

@@ -54,7 +54,7 @@ func loadGroundingFixture(t *testing.T) groundingFixture {
 	// The reference merges test, valid and train stories.
 	f.stories = &story.Set{}
 	for _, name := range []string{"test_stories.json", "valid_stories.json", "train_stories.json"} {
-		s, err := story.ReadJSON(filepath.Join(dir, name), story.ReadOptions{})
+		s, err := story.LoadJSON(filepath.Join(dir, name), story.ReadOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -93,7 +93,7 @@ func (f groundingFixture) grounder(t *testing.T, words []string) *Grounder {
 	if err != nil {
 		t.Fatal(err)
 	}
-	idf, err := ReadIDF(f.idf)
+	idf, err := LoadIDF(f.idf)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -37,7 +37,7 @@ type GroundingModel struct {
 // defaults apply).
 func LoadGroundingModel(checkpointPath, vitDir string) (*GroundingModel, error) {
 	var cfg encoders.ViTConfig
-	if err := encoders.ReadConfig(vitDir, &cfg); err != nil {
+	if err := encoders.LoadConfig(vitDir, &cfg); err != nil {
 		return nil, fmt.Errorf("rovist: grounding model: %w", err)
 	}
 	pcfg, err := imageproc.LoadProcessorConfig(filepath.Join(vitDir, "preprocessor_config.json"))

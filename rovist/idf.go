@@ -9,7 +9,7 @@ import (
 	"github.com/storyeval/storyeval/encoders/checkpoint"
 )
 
-// DefaultIDFMaxBytes bounds an idf pickle when ReadIDF is not told
+// DefaultIDFMaxBytes bounds an idf pickle when LoadIDF is not told
 // otherwise (RoViST's idf_dict.pkl is a few hundred kilobytes).
 const DefaultIDFMaxBytes = 256 << 20
 
@@ -17,9 +17,9 @@ const DefaultIDFMaxBytes = 256 << 20
 // grounding recall in RoViST-VG.
 type IDF map[string]float64
 
-// ReadIDF reads RoViST's idf_dict.pkl, a pickled dict {noun: float}, with
+// LoadIDF reads RoViST's idf_dict.pkl, a pickled dict {noun: float}, with
 // the project's pickle reader, which executes nothing.
-func ReadIDF(path string) (IDF, error) {
+func LoadIDF(path string) (IDF, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("rovist: idf: %w", err)
@@ -32,14 +32,14 @@ func ReadIDF(path string) (IDF, error) {
 	if len(data) > DefaultIDFMaxBytes {
 		return nil, fmt.Errorf("rovist: idf %s: larger than %d bytes", path, DefaultIDFMaxBytes)
 	}
-	return DecodeIDF(data, path)
+	return ParseIDF(data, path)
 }
 
-// DecodeIDF decodes a pickled dict {str: float} (ints are accepted as
+// ParseIDF decodes a pickled dict {str: float} (ints are accepted as
 // Python would use them); name labels errors. Any other key or value type,
 // a non-finite weight and a pickle of something else than a dict are
 // errors.
-func DecodeIDF(data []byte, name string) (IDF, error) {
+func ParseIDF(data []byte, name string) (IDF, error) {
 	v, err := checkpoint.DecodePickle(data, checkpoint.Options{MaxPickleBytes: DefaultIDFMaxBytes})
 	if err != nil {
 		return nil, fmt.Errorf("rovist: idf %s: %w", name, err)

@@ -59,12 +59,12 @@ func FuzzDecodeEntitiesCSV(f *testing.F) {
 	})
 }
 
-func FuzzDecodeIDF(f *testing.F) {
+func FuzzParseIDF(f *testing.F) {
 	for _, p := range [][]byte{pickleStrNum, pickleStrStr, pickleIntKey, pickleList, pickleTrunc} {
 		f.Add(p)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		idf, err := DecodeIDF(data, "fuzz")
+		idf, err := ParseIDF(data, "fuzz")
 		if err != nil {
 			return
 		}

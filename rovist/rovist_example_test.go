@@ -45,7 +45,7 @@ func ExampleGrounder_Score() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	set, err := story.ReadJSON(filepath.Join(dir, "test_stories.json"), story.ReadOptions{})
+	set, err := story.LoadJSON(filepath.Join(dir, "test_stories.json"), story.ReadOptions{})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -58,7 +58,7 @@ func ExampleGrounder_Score() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	idf, err := rovist.ReadIDF(filepath.Join(dir, "idf_dict.pkl"))
+	idf, err := rovist.LoadIDF(filepath.Join(dir, "idf_dict.pkl"))
 	if err != nil {
 		log.Fatal(err)
 	}

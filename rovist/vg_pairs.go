@@ -26,22 +26,22 @@ type VGPair struct {
 // maxVGPairsCSV bounds a pairs file (1 GiB).
 const maxVGPairsCSV = 1 << 30
 
-// ReadVGPairsCSV reads training pairs from a CSV file with a header naming
+// LoadVGPairsCSV reads training pairs from a CSV file with a header naming
 // the columns image_id, bbox and noun_phrase (other columns are allowed).
 // As usydnlp/rovist rovist_vg.py main() does with pandas
 // drop_duplicates(), a row equal to an earlier one in every column is
 // dropped; the order of the first occurrences is kept.
-func ReadVGPairsCSV(path string) ([]VGPair, error) {
+func LoadVGPairsCSV(path string) ([]VGPair, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("rovist: vg pairs: %w", err)
 	}
 	defer f.Close()
-	return DecodeVGPairsCSV(io.LimitReader(f, maxVGPairsCSV+1), path)
+	return ReadVGPairsCSV(io.LimitReader(f, maxVGPairsCSV+1), path)
 }
 
-// DecodeVGPairsCSV is ReadVGPairsCSV on a reader; name labels errors.
-func DecodeVGPairsCSV(r io.Reader, name string) ([]VGPair, error) {
+// ReadVGPairsCSV is LoadVGPairsCSV on a reader; name labels errors.
+func ReadVGPairsCSV(r io.Reader, name string) ([]VGPair, error) {
 	cr := csv.NewReader(r)
 	cr.ReuseRecord = false
 	header, err := cr.Read()

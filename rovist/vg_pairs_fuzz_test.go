@@ -12,7 +12,7 @@ func FuzzDecodeVGPairsCSV(f *testing.F) {
 	f.Add("noun_phrase,image_id,bbox\nthe car,2,\"[0, 0, 5, 5]\"\nthe car,2,\"[0, 0, 5, 5]\"\n")
 	f.Add("image_id,bbox,noun_phrase\nx,[1],\n")
 	f.Fuzz(func(t *testing.T, in string) {
-		pairs, err := DecodeVGPairsCSV(strings.NewReader(in), "fuzz.csv")
+		pairs, err := ReadVGPairsCSV(strings.NewReader(in), "fuzz.csv")
 		if err != nil {
 			return
 		}

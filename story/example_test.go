@@ -8,12 +8,12 @@ import (
 	"github.com/storyeval/storyeval/story"
 )
 
-func ExampleDecodeJSON() {
+func ExampleParseJSON() {
 	data := []byte(`{
   "45686": {"story": "the kids had a blast . the end .", "images": ["2997155124", "3067537198"]},
   "45712": "today is the day of the big hike ."
 }`)
-	set, err := story.DecodeJSON(data, "stories.json", story.ReadOptions{})
+	set, err := story.ParseJSON(data, "stories.json", story.ReadOptions{})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -21,7 +21,7 @@ func ExampleDecodeJSON() {
 	for _, st := range set.All() {
 		fmt.Println(st.ID, len(st.Images), st.Text)
 	}
-	_, err = story.DecodeJSON([]byte(`{"45686": 7}`), "stories.json", story.ReadOptions{})
+	_, err = story.ParseJSON([]byte(`{"45686": 7}`), "stories.json", story.ReadOptions{})
 	fmt.Println(err)
 	// Output:
 	// 45686 2 the kids had a blast . the end .

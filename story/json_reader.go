@@ -12,7 +12,7 @@ import (
 	"github.com/storyeval/storyeval/internal/orderedjson"
 )
 
-// JSONReader reads a story set file (the layouts DecodeJSON describes) one
+// JSONReader reads a story set file (the layouts ParseJSON describes) one
 // story at a time, so that a file of any size is scored in memory bounded
 // by its largest story plus its ids (kept to reject a repeated id): the raw
 // file and its parse are never held at once. A JSONReader must not be used

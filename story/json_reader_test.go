@@ -131,7 +131,7 @@ func FuzzSuiteStream(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		a, err1 := DecodeSuite(data, "f", ReadOptions{})
+		a, err1 := ParseSuite(data, "f", ReadOptions{})
 		b, err2 := decodeSuite(iotest.OneByteReader(bytes.NewReader(data)), "f", "", ReadOptions{})
 		if (err1 == nil) != (err2 == nil) || (err1 != nil && err1.Error() != err2.Error()) {
 			t.Fatalf("errors differ: %v / %v", err1, err2)

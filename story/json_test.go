@@ -9,9 +9,9 @@ import (
 	"testing"
 )
 
-func TestDecodeJSONKeepsFileOrderAndBothLayouts(t *testing.T) {
+func TestParseJSONKeepsFileOrderAndBothLayouts(t *testing.T) {
 	data := []byte(`{"b": "second story .", "a": {"story": "first .", "images": ["11", "12"]}, "c": ""}`)
-	set, err := DecodeJSON(data, "in.json", ReadOptions{})
+	set, err := ParseJSON(data, "in.json", ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,7 +37,7 @@ func TestDecodeJSONKeepsFileOrderAndBothLayouts(t *testing.T) {
 	}
 }
 
-func TestDecodeJSONErrorsNameFileIDAndProblem(t *testing.T) {
+func TestParseJSONErrorsNameFileIDAndProblem(t *testing.T) {
 	for _, tc := range []struct {
 		name, data string
 		opts       ReadOptions
@@ -59,7 +59,7 @@ func TestDecodeJSONErrorsNameFileIDAndProblem(t *testing.T) {
 		{"empty id", `{"": "a"}`, ReadOptions{}, []string{"empty story id"}, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := DecodeJSON([]byte(tc.data), "f.json", tc.opts)
+			_, err := ParseJSON([]byte(tc.data), "f.json", tc.opts)
 			if err == nil {
 				t.Fatal("no error")
 			}
@@ -76,22 +76,22 @@ func TestDecodeJSONErrorsNameFileIDAndProblem(t *testing.T) {
 	}
 }
 
-func TestReadJSONFile(t *testing.T) {
+func TestLoadJSONFile(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "stories.json")
 	if err := os.WriteFile(path, []byte(`{"s1": "a dog ran .", "s2": "a cat sat ."}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	set, err := ReadJSON(path, ReadOptions{})
+	set, err := LoadJSON(path, ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if set.Len() != 2 || set.At(1).Text != "a cat sat ." {
 		t.Fatalf("read %+v", set.Stories())
 	}
-	if _, err := ReadJSON(filepath.Join(t.TempDir(), "missing.json"), ReadOptions{}); err == nil || !strings.Contains(err.Error(), "missing.json") {
+	if _, err := LoadJSON(filepath.Join(t.TempDir(), "missing.json"), ReadOptions{}); err == nil || !strings.Contains(err.Error(), "missing.json") {
 		t.Fatalf("missing file: %v", err)
 	}
-	if _, err := ReadJSON(path, ReadOptions{MaxBytes: 10}); err == nil || !strings.Contains(err.Error(), "stories.json") {
+	if _, err := LoadJSON(path, ReadOptions{MaxBytes: 10}); err == nil || !strings.Contains(err.Error(), "stories.json") {
 		t.Fatalf("size limit: %v", err)
 	}
 }
@@ -112,12 +112,12 @@ func TestSetRejectsDuplicateAndEmptyIDs(t *testing.T) {
 	}
 }
 
-func FuzzDecodeJSON(f *testing.F) {
+func FuzzParseJSON(f *testing.F) {
 	for _, s := range []string{`{"a": "x"}`, `{"a": {"story": "s", "images": ["1"]}}`, `[]`, `null`, `{"a": 1}`, ``} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		set, err := DecodeJSON(data, "fuzz", ReadOptions{MaxBytes: 1 << 16})
+		set, err := ParseJSON(data, "fuzz", ReadOptions{MaxBytes: 1 << 16})
 		if err != nil {
 			if set != nil {
 				t.Fatal("set returned with an error")

@@ -38,9 +38,9 @@ func readFile(path string, opts ReadOptions) ([]byte, error) {
 	return data, nil
 }
 
-// ReadJSON reads a story set from a JSON file holding {id: story text} or
-// {id: {"story": text, "images": [image ids]}} (see DecodeJSON).
-func ReadJSON(path string, opts ReadOptions) (*Set, error) {
+// LoadJSON reads a story set from a JSON file holding {id: story text} or
+// {id: {"story": text, "images": [image ids]}} (see ParseJSON).
+func LoadJSON(path string, opts ReadOptions) (*Set, error) {
 	r, err := OpenJSON(path, opts)
 	if err != nil {
 		return nil, err
@@ -49,12 +49,12 @@ func ReadJSON(path string, opts ReadOptions) (*Set, error) {
 	return readSet(r)
 }
 
-// ReadVIST reads a story set from a VIST story-in-sequence JSON file (see
-// DecodeVIST).
-func ReadVIST(path string, opts ReadOptions) (*Set, error) {
+// LoadVIST reads a story set from a VIST story-in-sequence JSON file (see
+// ParseVIST).
+func LoadVIST(path string, opts ReadOptions) (*Set, error) {
 	data, err := readFile(path, opts)
 	if err != nil {
 		return nil, err
 	}
-	return DecodeVIST(data, path, opts)
+	return ParseVIST(data, path, opts)
 }

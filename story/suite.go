@@ -21,7 +21,7 @@ type Sequence struct {
 
 // Suite is the input of a system comparison: image sequences, each with
 // optional human references and one story per system, in file order. Build
-// it with NewSuite or read it with ReadSuite / ReadSuiteDir. It is safe for
+// it with NewSuite or read it with LoadSuite / LoadSuiteDir. It is safe for
 // concurrent reads.
 type Suite struct {
 	systems   []string

@@ -71,7 +71,7 @@ var vhedColumns = [...]string{
 // not matter.
 func Columns() []string { return append([]string(nil), vhedColumns[:]...) }
 
-// ReadOptions configures Reader, Decode and ReadFile. The
+// ReadOptions configures Reader, Read and Load. The
 // zero value reads every column with the DefaultMaxBytes limit.
 type ReadOptions struct {
 	// MaxBytes bounds the bytes read; a larger input is an error
@@ -87,9 +87,9 @@ type ReadOptions struct {
 	Label bool
 }
 
-// ReadFile reads the VHED CSV at path (see Decode). Errors name the
+// Load reads the VHED CSV at path (see Read). Errors name the
 // file.
-func ReadFile(path string, opts ReadOptions) ([]Pair, error) {
+func Load(path string, opts ReadOptions) ([]Pair, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("vhed: %w", err)
@@ -102,14 +102,14 @@ func ReadFile(path string, opts ReadOptions) ([]Pair, error) {
 	return pairs, nil
 }
 
-// Decode reads a whole VHED CSV from r with a Reader and returns
+// Read reads a whole VHED CSV from r with a Reader and returns
 // its pairs in file order.
-func Decode(r io.Reader, opts ReadOptions) ([]Pair, error) {
+func Read(r io.Reader, opts ReadOptions) ([]Pair, error) {
 	pairs, _, err := ReadAll(r, opts)
 	return pairs, err
 }
 
-// ReadAll is Decode that also returns the sign convention the
+// ReadAll is Read that also returns the sign convention the
 // file's label column follows.
 func ReadAll(r io.Reader, opts ReadOptions) ([]Pair, LabelSign, error) {
 	vr, err := NewReader(r, opts)

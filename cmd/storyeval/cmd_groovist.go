@@ -179,7 +179,7 @@ func groovistInputs(npsPath, storiesPath string) ([]groovist.Input, error) {
 	var set *story.Set
 	if storiesPath != "" {
 		var err error
-		if set, err = story.ReadJSON(storiesPath, story.ReadOptions{}); err != nil {
+		if set, err = story.LoadJSON(storiesPath, story.ReadOptions{}); err != nil {
 			return nil, err
 		}
 	}

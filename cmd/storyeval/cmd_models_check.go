@@ -38,7 +38,7 @@ var modelChecks = map[string]func(path string) error{
 	"rovist/vit-base-patch16-224-in21k/config.json":              checkViTConfig,
 	"rovist/vit-base-patch16-224-in21k/preprocessor_config.json": func(p string) error { _, err := imageproc.LoadProcessorConfig(p); return err },
 	"rovist/glove.6B.300d.txt":                                   checkGloVeFirstRow,
-	"rovist/idf_dict.pkl":                                        func(p string) error { _, err := rovist.ReadIDF(p); return err },
+	"rovist/idf_dict.pkl":                                        func(p string) error { _, err := rovist.LoadIDF(p); return err },
 	"clip/config.json":                                           checkCLIPConfig,
 	"clip/model.safetensors":                                     checkWeights,
 	"clip/vocab.json":                                            checkCLIPTokenizer,
@@ -86,7 +86,7 @@ func requirePositive(path string, fields ...sizeField) error {
 
 func checkALBERTConfig(path string) error {
 	var c encoders.ALBERTConfig
-	if err := encoders.ReadConfig(filepath.Dir(path), &c); err != nil {
+	if err := encoders.LoadConfig(filepath.Dir(path), &c); err != nil {
 		return err
 	}
 	return requirePositive(path, sizeField{"vocab_size", c.VocabSize}, sizeField{"embedding_size", c.EmbeddingSize},
@@ -97,7 +97,7 @@ func checkALBERTConfig(path string) error {
 
 func checkBERTConfig(path string) error {
 	var c encoders.BERTConfig
-	if err := encoders.ReadConfig(filepath.Dir(path), &c); err != nil {
+	if err := encoders.LoadConfig(filepath.Dir(path), &c); err != nil {
 		return err
 	}
 	return requirePositive(path, sizeField{"vocab_size", c.VocabSize}, sizeField{"hidden_size", c.HiddenSize},
@@ -107,7 +107,7 @@ func checkBERTConfig(path string) error {
 
 func checkViTConfig(path string) error {
 	var c encoders.ViTConfig
-	if err := encoders.ReadConfig(filepath.Dir(path), &c); err != nil {
+	if err := encoders.LoadConfig(filepath.Dir(path), &c); err != nil {
 		return err
 	}
 	return requirePositive(path, sizeField{"hidden_size", c.HiddenSize}, sizeField{"num_hidden_layers", c.NumHiddenLayers},
@@ -117,7 +117,7 @@ func checkViTConfig(path string) error {
 
 func checkCLIPConfig(path string) error {
 	var c encoders.CLIPConfig
-	if err := encoders.ReadConfig(filepath.Dir(path), &c); err != nil {
+	if err := encoders.LoadConfig(filepath.Dir(path), &c); err != nil {
 		return err
 	}
 	t, v := c.TextConfig, c.VisionConfig

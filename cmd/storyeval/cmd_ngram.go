@@ -75,7 +75,7 @@ func runNgram(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	setMemoryTarget(*in)
-	c, err := ngram.ReadCorpus(*in)
+	c, err := ngram.LoadCorpus(*in)
 	if err != nil {
 		return err
 	}

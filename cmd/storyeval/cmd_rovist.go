@@ -166,7 +166,7 @@ func missingFlags(flags map[string]string) string {
 
 // rovistStories reads the stories and applies -ids.
 func rovistStories(f rovistFlags) ([]story.Story, error) {
-	set, err := story.ReadJSON(f.stories, story.ReadOptions{MaxBytes: maxInputBytes})
+	set, err := story.LoadJSON(f.stories, story.ReadOptions{MaxBytes: maxInputBytes})
 	if err != nil {
 		return nil, err
 	}
@@ -276,7 +276,7 @@ func rovistGrounding(ctx context.Context, f rovistFlags, stories []story.Story, 
 		return nil, err
 	}
 	if !f.noIDF {
-		if g.IDF, err = rovist.ReadIDF(f.idf); err != nil {
+		if g.IDF, err = rovist.LoadIDF(f.idf); err != nil {
 			return nil, err
 		}
 	}

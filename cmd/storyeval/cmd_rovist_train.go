@@ -63,7 +63,7 @@ func runRovistTrain(args []string, stdout, stderr io.Writer) error {
 	if *tf.epochs <= 0 || *tf.batch <= 0 || !(*tf.lr > 0) || !(*lrDecay > 0) || !(*weightDecay >= 0) || *tf.valFraction < 0 || *tf.valFraction >= 1 {
 		return errors.New("-epochs, -batch, -lr and -lr-decay must be positive, -weight-decay not negative, -val-fraction in [0, 1)")
 	}
-	pairs, err := rovist.ReadVGPairsCSV(*pairsPath)
+	pairs, err := rovist.LoadVGPairsCSV(*pairsPath)
 	if err != nil {
 		return err
 	}
@@ -163,7 +163,7 @@ func vgInit(initPath, vitDir string) (file, dir string, err error) {
 // pairs; -stories then restricts the training pairs.
 func splitVGPairs(pairs []rovist.VGPair, storiesPath, validPath string, fraction float64, seed int64) (train, valid []rovist.VGPair, err error) {
 	read := func(path string) (*story.Set, error) {
-		return story.ReadJSON(path, story.ReadOptions{})
+		return story.LoadJSON(path, story.ReadOptions{})
 	}
 	if validPath != "" {
 		set, err := read(validPath)

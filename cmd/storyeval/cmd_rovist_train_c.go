@@ -114,7 +114,7 @@ func runRovistTrainC(args []string, stdout, stderr io.Writer) error {
 
 // readSOPPairs reads a story set and makes its sentence-order pairs.
 func readSOPPairs(path string) ([]rovisttrain.SOPPair, error) {
-	set, err := story.ReadJSON(path, story.ReadOptions{MaxBytes: maxInputBytes})
+	set, err := story.LoadJSON(path, story.ReadOptions{MaxBytes: maxInputBytes})
 	if err != nil {
 		return nil, err
 	}

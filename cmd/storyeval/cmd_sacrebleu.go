@@ -32,7 +32,7 @@ func runSacreBLEU(args []string, stdout, stderr io.Writer) error {
 	if err := requireFlags(fs, "in"); err != nil {
 		return err
 	}
-	c, err := ngram.ReadCorpus(*in)
+	c, err := ngram.LoadCorpus(*in)
 	if err != nil {
 		return err
 	}

@@ -118,7 +118,7 @@ func runScore(args []string, stdout, stderr io.Writer) error {
 	var ratings humanRatings
 	cfg := scoreConfig{style: *style, ngramDone: map[string][]scoreColumn{}}
 	if *demo {
-		if suite, err = story.DecodeSuite(demoStories, "demo/stories.json", story.ReadOptions{}); err != nil {
+		if suite, err = story.ParseSuite(demoStories, "demo/stories.json", story.ReadOptions{}); err != nil {
 			return err
 		}
 		if *human == "" {
@@ -203,9 +203,9 @@ func readSuite(path string) (*story.Suite, error) {
 		return nil, err
 	}
 	if st.IsDir() {
-		return story.ReadSuiteDir(path, story.ReadOptions{})
+		return story.LoadSuiteDir(path, story.ReadOptions{})
 	}
-	return story.ReadSuite(path, story.ReadOptions{})
+	return story.LoadSuite(path, story.ReadOptions{})
 }
 
 func readStyleTable(path string) (*stylem.Table, error) {

@@ -69,7 +69,7 @@ func fixtureModelsDir(t *testing.T) string {
 func TestScoreLearnedMetricsMatchPackages(t *testing.T) {
 	vg := e2efixtures.Metric("rovist_vg")
 	t.Logf("end-to-end fixtures: %s", e2efixtures.Dir())
-	src, err := story.ReadJSON(filepath.Join(vg, "test_stories.json"), story.ReadOptions{})
+	src, err := story.LoadJSON(filepath.Join(vg, "test_stories.json"), story.ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,7 +137,7 @@ func TestScoreLearnedMetricsMatchPackages(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	idf, err := rovist.ReadIDF(filepath.Join(models, "rovist", "idf_dict.pkl"))
+	idf, err := rovist.LoadIDF(filepath.Join(models, "rovist", "idf_dict.pkl"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -560,7 +560,7 @@ func TestScoreCLIPScoreUnavailable(t *testing.T) {
 // GROOViST and CLIPScore share one CLIP model and tokenizer.
 func TestScoreSharesCLIPBetweenGROOViSTAndCLIPScore(t *testing.T) {
 	suitePath, _, _, _ := clipScoreSuite(t, false)
-	suite, err := story.ReadSuite(suitePath, story.ReadOptions{})
+	suite, err := story.LoadSuite(suitePath, story.ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -68,13 +68,13 @@ func runVrankTrain(args []string, stdout, stderr io.Writer) error {
 		fs.Usage()
 		return errors.New("give -csv, -out and exactly one of -encoder or -resume")
 	}
-	train, err := vranktrain.ReadPairsFile(*csvPath)
+	train, err := vranktrain.LoadPairs(*csvPath)
 	if err != nil {
 		return err
 	}
 	var val []vranktrain.Pair
 	if *valPath != "" {
-		if val, err = vranktrain.ReadPairsFile(*valPath); err != nil {
+		if val, err = vranktrain.LoadPairs(*valPath); err != nil {
 			return err
 		}
 	}

@@ -92,7 +92,7 @@ func runVrankPretrain(args []string, stdout, stderr io.Writer) error {
 // readCorpusTexts reads the story texts of a {id: story} JSON, in file
 // order; an empty story is an error naming it.
 func readCorpusTexts(path string) ([]string, error) {
-	set, err := story.ReadJSON(path, story.ReadOptions{MaxBytes: maxInputBytes})
+	set, err := story.LoadJSON(path, story.ReadOptions{MaxBytes: maxInputBytes})
 	if err != nil {
 		return nil, err
 	}

@@ -161,7 +161,7 @@ func loadGrounder(path func(string, int) string, regions, crops string, suite *s
 	if err != nil {
 		return nil, err
 	}
-	idf, err := rovist.ReadIDF(path("RoViST-VG", 4))
+	idf, err := rovist.LoadIDF(path("RoViST-VG", 4))
 	if err != nil {
 		return nil, err
 	}

@@ -66,7 +66,7 @@ const (
 // CoherenceWeightsFile written by the trainer).
 func NewCoherenceTrainer(checkpointPath, albertDir string, opts CoherenceTrainOptions) (*CoherenceTrainer, error) {
 	var cfg encoders.ALBERTConfig
-	if err := encoders.ReadConfig(albertDir, &cfg); err != nil {
+	if err := encoders.LoadConfig(albertDir, &cfg); err != nil {
 		return nil, fmt.Errorf("rovist: coherence training: %w", err)
 	}
 	if err := checkSOPConfig(cfg); err != nil {

@@ -152,7 +152,7 @@ func NewVGTrainer(checkpointPath, vitDir string, opts VGTrainOptions) (*VGTraine
 		return nil, fmt.Errorf("rovist: vg training: %w", err)
 	}
 	var cfg encoders.ViTConfig
-	if err := encoders.ReadConfig(vitDir, &cfg); err != nil {
+	if err := encoders.LoadConfig(vitDir, &cfg); err != nil {
 		return nil, fmt.Errorf("rovist: vg training: %w", err)
 	}
 	procJSON, err := readSmallFile(filepath.Join(vitDir, "preprocessor_config.json"))

@@ -462,11 +462,11 @@ func TestVGTrainerBadInput(t *testing.T) {
 			return err
 		}, "dropout"},
 		{"pairs without phrase column", func() error {
-			_, err := rovist.DecodeVGPairsCSV(strings.NewReader("image_id,bbox\n1,\"[1.0, 2.0, 3.0, 4.0]\"\n"), "pairs.csv")
+			_, err := rovist.ReadVGPairsCSV(strings.NewReader("image_id,bbox\n1,\"[1.0, 2.0, 3.0, 4.0]\"\n"), "pairs.csv")
 			return err
 		}, "noun_phrase"},
 		{"pairs with a bad bbox", func() error {
-			_, err := rovist.DecodeVGPairsCSV(strings.NewReader("image_id,bbox,noun_phrase\n1,[1.0],a dog\n"), "pairs.csv")
+			_, err := rovist.ReadVGPairsCSV(strings.NewReader("image_id,bbox,noun_phrase\n1,[1.0],a dog\n"), "pairs.csv")
 			return err
 		}, "line 2"},
 		{"no resume state", func() error {

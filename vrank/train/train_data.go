@@ -8,18 +8,18 @@ import (
 	"github.com/storyeval/storyeval/vhed"
 )
 
-// MaxPairsCSVBytes bounds what ReadPairsCSV reads (VHED's CSV files
+// MaxPairsCSVBytes bounds what ReadPairs reads (VHED's CSV files
 // are a few megabytes).
 const MaxPairsCSVBytes = 256 << 20
 
-// ReadPairsCSV reads training pairs from a CSV with a header row naming
+// ReadPairs reads training pairs from a CSV with a header row naming
 // at least the VHED columns sent1, sent2 and label (the gap: average rank of
 // story 1 minus that of story 2, taken as written); other columns are
 // ignored. It reads through package vhed's reader in its stories-and-label
 // mode, so a training file is parsed as the assessments parse VHED, and
 // errors name the line and column of a bad value.
-func ReadPairsCSV(r io.Reader) ([]Pair, error) {
-	rows, err := vhed.Decode(r, vhed.ReadOptions{MaxBytes: MaxPairsCSVBytes, StoriesOnly: true, Label: true})
+func ReadPairs(r io.Reader) ([]Pair, error) {
+	rows, err := vhed.Read(r, vhed.ReadOptions{MaxBytes: MaxPairsCSVBytes, StoriesOnly: true, Label: true})
 	if err != nil {
 		return nil, fmt.Errorf("vrank: training CSV: %w", err)
 	}
@@ -30,15 +30,15 @@ func ReadPairsCSV(r io.Reader) ([]Pair, error) {
 	return out, nil
 }
 
-// ReadPairsFile reads training pairs from a CSV file (see
-// ReadPairsCSV).
-func ReadPairsFile(path string) ([]Pair, error) {
+// LoadPairs reads training pairs from a CSV file (see
+// ReadPairs).
+func LoadPairs(path string) ([]Pair, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("vrank: %w", err)
 	}
 	defer f.Close()
-	ex, err := ReadPairsCSV(f)
+	ex, err := ReadPairs(f)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
