@@ -2,11 +2,13 @@ package rovist
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/storyeval/storyeval/limits"
 	"github.com/storyeval/storyeval/story"
 )
 
@@ -173,10 +175,16 @@ func TestReadGloVeErrors(t *testing.T) {
 			t.Errorf("%s: error %v, want one naming g.txt and %q", tc.name, err, tc.want)
 		}
 	}
-	_, err := ReadGloVe(strings.NewReader("unk 1 2 3\n"), "g.txt", nil, GloVeOptions{MaxBytes: 4})
-	wantErr(t, err, "bytes")
-	_, err = ReadGloVe(strings.NewReader("unk 1 2 3\n"), "g.txt", nil, GloVeOptions{MaxLineBytes: 4})
-	wantErr(t, err, "line 1")
+	_, err := ReadGloVe(strings.NewReader("unk 1 2 3\n"), "g.txt", nil, GloVeOptions{Limits: limits.Limits{MaxBytes: 4}})
+	wantErr(t, err, "GloVe g.txt: more than 4 bytes")
+	if tl := new(limits.TooLargeError); !errors.As(err, &tl) || tl.Line || tl.Limit != 4 {
+		t.Errorf("GloVe over MaxBytes: %v, want a TooLargeError of 4 bytes", err)
+	}
+	_, err = ReadGloVe(strings.NewReader("unk 1 2 3\n"), "g.txt", nil, GloVeOptions{Limits: limits.Limits{MaxLineBytes: 4}})
+	wantErr(t, err, "GloVe g.txt line 1: a line longer than 4 bytes")
+	if tl := new(limits.TooLargeError); !errors.As(err, &tl) || !tl.Line || tl.Limit != 4 {
+		t.Errorf("GloVe over MaxLineBytes: %v, want a line TooLargeError of 4 bytes", err)
+	}
 }
 
 func TestReadGloVeKeepsAskedWords(t *testing.T) {

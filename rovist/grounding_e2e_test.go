@@ -18,6 +18,7 @@ import (
 	"github.com/storyeval/storyeval/internal/postag"
 	"github.com/storyeval/storyeval/internal/sentences"
 	"github.com/storyeval/storyeval/internal/words"
+	"github.com/storyeval/storyeval/limits"
 	"github.com/storyeval/storyeval/story"
 )
 
@@ -93,7 +94,7 @@ func (f groundingFixture) grounder(t *testing.T, words []string) *Grounder {
 	if err != nil {
 		t.Fatal(err)
 	}
-	idf, err := LoadIDF(f.idf)
+	idf, err := LoadIDF(f.idf, limits.Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}

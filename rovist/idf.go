@@ -7,30 +7,33 @@ import (
 	"os"
 
 	"github.com/storyeval/storyeval/encoders/checkpoint"
+	"github.com/storyeval/storyeval/limits"
 )
 
-// DefaultIDFMaxBytes bounds an idf pickle when LoadIDF is not told
+// defaultIDFMaxBytes bounds an idf pickle when LoadIDF is not told
 // otherwise (RoViST's idf_dict.pkl is a few hundred kilobytes).
-const DefaultIDFMaxBytes = 256 << 20
+const defaultIDFMaxBytes = 256 << 20
 
 // IDF maps a noun to its inverse document frequency, the weight of its
 // grounding recall in RoViST-VG.
 type IDF map[string]float64
 
 // LoadIDF reads RoViST's idf_dict.pkl, a pickled dict {noun: float}, with
-// the project's pickle reader, which executes nothing.
-func LoadIDF(path string) (IDF, error) {
+// the project's pickle reader, which executes nothing. l bounds the file
+// (MaxBytes 0: 256 MiB); a larger one fails with a *limits.TooLargeError.
+func LoadIDF(path string, l limits.Limits) (IDF, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("rovist: idf: %w", err)
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, DefaultIDFMaxBytes+1))
+	max := l.Bytes(defaultIDFMaxBytes)
+	data, err := io.ReadAll(io.LimitReader(f, max+1))
 	if err != nil {
 		return nil, fmt.Errorf("rovist: idf %s: %w", path, err)
 	}
-	if len(data) > DefaultIDFMaxBytes {
-		return nil, fmt.Errorf("rovist: idf %s: larger than %d bytes", path, DefaultIDFMaxBytes)
+	if int64(len(data)) > max {
+		return nil, &limits.TooLargeError{Name: "idf " + path, Limit: max}
 	}
 	return ParseIDF(data, path)
 }
@@ -40,7 +43,7 @@ func LoadIDF(path string) (IDF, error) {
 // a non-finite weight and a pickle of something else than a dict are
 // errors.
 func ParseIDF(data []byte, name string) (IDF, error) {
-	v, err := checkpoint.DecodePickle(data, checkpoint.Options{MaxPickleBytes: DefaultIDFMaxBytes})
+	v, err := checkpoint.DecodePickle(data, checkpoint.Options{MaxPickleBytes: max(defaultIDFMaxBytes, int64(len(data)))})
 	if err != nil {
 		return nil, fmt.Errorf("rovist: idf %s: %w", name, err)
 	}

@@ -4,6 +4,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/storyeval/storyeval/limits"
 )
 
 func FuzzReadGloVe(f *testing.F) {
@@ -12,7 +14,7 @@ func FuzzReadGloVe(f *testing.F) {
 	f.Add("\x1f\x8b\x08\x00", "")
 	f.Add("a 1e40 2\n", "a")
 	f.Fuzz(func(t *testing.T, text, word string) {
-		g, err := ReadGloVe(strings.NewReader(text), "fuzz", []string{word}, GloVeOptions{MaxLineBytes: 1 << 12})
+		g, err := ReadGloVe(strings.NewReader(text), "fuzz", []string{word}, GloVeOptions{Limits: limits.Limits{MaxLineBytes: 1 << 12}})
 		if err != nil {
 			return
 		}

@@ -6,6 +6,7 @@ import (
 	"log"
 	"path/filepath"
 
+	"github.com/storyeval/storyeval/limits"
 	"github.com/storyeval/storyeval/rovist"
 	"github.com/storyeval/storyeval/story"
 )
@@ -58,7 +59,7 @@ func ExampleGrounder_Score() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	idf, err := rovist.LoadIDF(filepath.Join(dir, "idf_dict.pkl"))
+	idf, err := rovist.LoadIDF(filepath.Join(dir, "idf_dict.pkl"), limits.Limits{})
 	if err != nil {
 		log.Fatal(err)
 	}

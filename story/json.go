@@ -3,7 +3,6 @@ package story
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"io"
 )
 
@@ -22,7 +21,7 @@ type storyObject struct {
 // story are errors.
 func ParseJSON(data []byte, name string, opts ReadOptions) (*Set, error) {
 	if int64(len(data)) > opts.maxBytes() {
-		return nil, &ParseError{File: name, Err: fmt.Errorf("larger than the %d-byte limit", opts.maxBytes())}
+		return nil, opts.tooLarge(name)
 	}
 	return readSet(NewJSONReader(bytes.NewReader(data), name, opts))
 }

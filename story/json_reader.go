@@ -66,7 +66,7 @@ func (r *JSONReader) Next() (Story, error) {
 func (r *JSONReader) next() (Story, error) {
 	id, raw, err := r.members.Next()
 	if r.lr.N <= 0 {
-		return Story{}, &ParseError{File: r.name, Err: fmt.Errorf("larger than the %d-byte limit", r.opts.maxBytes())}
+		return Story{}, r.opts.tooLarge(r.name)
 	}
 	if err == io.EOF {
 		return Story{}, io.EOF

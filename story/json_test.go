@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/storyeval/storyeval/limits"
 )
 
 func TestParseJSONKeepsFileOrderAndBothLayouts(t *testing.T) {
@@ -55,7 +57,7 @@ func TestParseJSONErrorsNameFileIDAndProblem(t *testing.T) {
 		{"blank rejected", `{"x": "  "}`, ReadOptions{RejectBlank: true}, []string{`story "x"`, "empty story"}, "x"},
 		{"trailing", `{"x": "a"} {}`, ReadOptions{}, []string{"trailing data"}, ""},
 		{"truncated", `{"x": "a"`, ReadOptions{}, []string{"malformed JSON object"}, ""},
-		{"too large", `{"x": "a"}`, ReadOptions{MaxBytes: 5}, []string{"5-byte limit"}, ""},
+		{"too large", `{"x": "a"}`, ReadOptions{Limits: limits.Limits{MaxBytes: 5}}, []string{"more than 5 bytes"}, ""},
 		{"empty id", `{"": "a"}`, ReadOptions{}, []string{"empty story id"}, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -66,6 +68,10 @@ func TestParseJSONErrorsNameFileIDAndProblem(t *testing.T) {
 			var pe *ParseError
 			if !errors.As(err, &pe) || pe.File != "f.json" || pe.ID != tc.id {
 				t.Fatalf("error %v is not a ParseError for file f.json, id %q", err, tc.id)
+			}
+			var tl *limits.TooLargeError
+			if errors.As(err, &tl) != (tc.opts.Limits.MaxBytes > 0) {
+				t.Errorf("error %v: errors.As TooLargeError = %v", err, !(tc.opts.Limits.MaxBytes > 0))
 			}
 			for _, w := range tc.want {
 				if !strings.Contains(err.Error(), w) {
@@ -91,7 +97,7 @@ func TestLoadJSONFile(t *testing.T) {
 	if _, err := LoadJSON(filepath.Join(t.TempDir(), "missing.json"), ReadOptions{}); err == nil || !strings.Contains(err.Error(), "missing.json") {
 		t.Fatalf("missing file: %v", err)
 	}
-	if _, err := LoadJSON(path, ReadOptions{MaxBytes: 10}); err == nil || !strings.Contains(err.Error(), "stories.json") {
+	if _, err := LoadJSON(path, ReadOptions{Limits: limits.Limits{MaxBytes: 10}}); err == nil || !strings.Contains(err.Error(), "stories.json") {
 		t.Fatalf("size limit: %v", err)
 	}
 }
@@ -117,7 +123,7 @@ func FuzzParseJSON(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		set, err := ParseJSON(data, "fuzz", ReadOptions{MaxBytes: 1 << 16})
+		set, err := ParseJSON(data, "fuzz", ReadOptions{Limits: limits.Limits{MaxBytes: 1 << 16}})
 		if err != nil {
 			if set != nil {
 				t.Fatal("set returned with an error")

@@ -8,19 +8,6 @@ import (
 	"os"
 )
 
-// readLimited reads all of r, failing when it holds more than max bytes.
-func readLimited(r io.Reader, max int64) ([]byte, error) {
-	var buf bytes.Buffer
-	n, err := buf.ReadFrom(io.LimitReader(r, max+1))
-	if err != nil {
-		return nil, err
-	}
-	if n > max {
-		return nil, fmt.Errorf("larger than the %d-byte limit", max)
-	}
-	return buf.Bytes(), nil
-}
-
 // readFile reads a whole file under the options' size limit.
 func readFile(path string, opts ReadOptions) ([]byte, error) {
 	if path == "" {
@@ -31,11 +18,15 @@ func readFile(path string, opts ReadOptions) ([]byte, error) {
 		return nil, fmt.Errorf("story: %w", err)
 	}
 	defer f.Close()
-	data, err := readLimited(f, opts.maxBytes())
+	var buf bytes.Buffer
+	n, err := buf.ReadFrom(io.LimitReader(f, opts.maxBytes()+1))
 	if err != nil {
 		return nil, &ParseError{File: path, Err: err}
 	}
-	return data, nil
+	if n > opts.maxBytes() {
+		return nil, opts.tooLarge(path)
+	}
+	return buf.Bytes(), nil
 }
 
 // LoadJSON reads a story set from a JSON file holding {id: story text} or

@@ -61,7 +61,7 @@ func LoadSuite(path string, opts ReadOptions) (*Suite, error) {
 // wrong. name labels errors (usually the file path).
 func ParseSuite(data []byte, name string, opts ReadOptions) (*Suite, error) {
 	if int64(len(data)) > opts.maxBytes() {
-		return nil, &ParseError{File: name, Err: fmt.Errorf("larger than the %d-byte limit", opts.maxBytes())}
+		return nil, opts.tooLarge(name)
 	}
 	return decodeSuite(bytes.NewReader(data), name, "", opts)
 }
@@ -83,7 +83,7 @@ func decodeSuite(r io.Reader, name, baseDir string, opts ReadOptions) (*Suite, e
 	d := &suiteDecoder{name: name, baseDir: baseDir, known: map[string]bool{}}
 	err := d.decode(json.NewDecoder(lr))
 	if lr.N <= 0 {
-		return nil, &ParseError{File: name, Err: fmt.Errorf("larger than the %d-byte limit", opts.maxBytes())}
+		return nil, opts.tooLarge(name)
 	}
 	if err != nil {
 		var pe *ParseError
@@ -283,7 +283,7 @@ func LoadSuiteDir(dir string, opts ReadOptions) (*Suite, error) {
 	for _, n := range names {
 		sys := strings.TrimSuffix(n, ".json")
 		path := filepath.Join(dir, n)
-		set, err := LoadJSON(path, ReadOptions{MaxBytes: opts.MaxBytes, RejectBlank: true})
+		set, err := LoadJSON(path, ReadOptions{Limits: opts.Limits, RejectBlank: true})
 		if err != nil {
 			return nil, err
 		}

@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/storyeval/storyeval/limits"
 )
 
 const suiteJSON = `{
@@ -113,7 +115,7 @@ func FuzzParseSuite(f *testing.F) {
 	f.Add([]byte(suiteJSON))
 	f.Add([]byte(`{"sequences": {"s": {"stories": {"a": "x"}}}}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		s, err := ParseSuite(data, "fuzz", ReadOptions{MaxBytes: 1 << 16})
+		s, err := ParseSuite(data, "fuzz", ReadOptions{Limits: limits.Limits{MaxBytes: 1 << 16}})
 		if err != nil {
 			return
 		}

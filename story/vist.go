@@ -26,7 +26,7 @@ type vistSentence struct {
 // their first sentence appears. name labels errors (usually the file path).
 func ParseVIST(data []byte, name string, opts ReadOptions) (*Set, error) {
 	if int64(len(data)) > opts.maxBytes() {
-		return nil, &ParseError{File: name, Err: fmt.Errorf("larger than the %d-byte limit", opts.maxBytes())}
+		return nil, opts.tooLarge(name)
 	}
 	var file struct {
 		Annotations *[][]vistSentence `json:"annotations"`

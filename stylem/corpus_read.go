@@ -8,10 +8,12 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/storyeval/storyeval/limits"
 )
 
-// DefaultMaxCorpusBytes is the default limit on a corpus file's size.
-const DefaultMaxCorpusBytes = 2 << 30
+// defaultMaxCorpusBytes is the default limit on a corpus file's size.
+const defaultMaxCorpusBytes = 2 << 30
 
 // maxJSONLLine bounds one line of a JSONL file.
 const maxJSONLLine = 1 << 20
@@ -25,8 +27,9 @@ type PersonalityCaptionsOptions struct {
 	// those whose image_hash starts with "ac8" and those whose first
 	// caption contains "[DISCONNECT]", "[TIMEOUT]" or "[RETURNED]".
 	KeepExcluded bool
-	// MaxBytes limits the input size; 0 means DefaultMaxCorpusBytes.
-	MaxBytes int64
+	// Limits bounds the input (MaxBytes 0: 2 GiB); a larger input fails
+	// with a *limits.TooLargeError.
+	Limits limits.Limits
 }
 
 // pcRecord is one PERSONALITY-CAPTIONS record (ParlAI personality_captions
@@ -49,10 +52,7 @@ type pcRecord struct {
 // image_hash starts with "ac8" or whose first caption contains a
 // [DISCONNECT], [TIMEOUT] or [RETURNED] marker (KeepExcluded turns this off).
 func ReadPersonalityCaptions(r io.Reader, o PersonalityCaptionsOptions) ([]Record, error) {
-	limit := o.MaxBytes
-	if limit <= 0 {
-		limit = DefaultMaxCorpusBytes
-	}
+	limit := o.Limits.Bytes(defaultMaxCorpusBytes)
 	lr := &io.LimitedReader{R: r, N: limit + 1}
 	dec := json.NewDecoder(bufio.NewReader(lr))
 	tok, err := dec.Token()
@@ -106,14 +106,14 @@ func ReadPersonalityCaptions(r io.Reader, o PersonalityCaptionsOptions) ([]Recor
 		return nil, pcError(lr, limit, fmt.Errorf("stylem: PERSONALITY-CAPTIONS: unterminated list: %w", err))
 	}
 	if lr.N <= 0 {
-		return nil, fmt.Errorf("stylem: PERSONALITY-CAPTIONS: input is larger than the %d-byte limit", limit)
+		return nil, &limits.TooLargeError{Name: "PERSONALITY-CAPTIONS", Limit: limit}
 	}
 	return recs, nil
 }
 
 func pcError(lr *io.LimitedReader, limit int64, err error) error {
 	if lr.N <= 0 {
-		return fmt.Errorf("stylem: PERSONALITY-CAPTIONS: input is larger than the %d-byte limit", limit)
+		return &limits.TooLargeError{Name: "PERSONALITY-CAPTIONS", Limit: limit}
 	}
 	return err
 }
@@ -162,12 +162,10 @@ type corpusLine struct {
 // ReadCorpusJSONL reads a corpus with one {"style", "caption", "image"}
 // object per line (blank lines are skipped); each line becomes a record
 // with one caption. A line without "image" gets the image "#<line number>",
-// so it groups with no other line. maxBytes limits the input (0 means
-// DefaultMaxCorpusBytes); a line may hold at most 1 MiB.
-func ReadCorpusJSONL(r io.Reader, maxBytes int64) ([]Record, error) {
-	if maxBytes <= 0 {
-		maxBytes = DefaultMaxCorpusBytes
-	}
+// so it groups with no other line. l bounds the input (MaxBytes 0: 2 GiB;
+// over it, a *limits.TooLargeError); a line may hold at most 1 MiB.
+func ReadCorpusJSONL(r io.Reader, l limits.Limits) ([]Record, error) {
+	maxBytes := l.Bytes(defaultMaxCorpusBytes)
 	lr := &io.LimitedReader{R: r, N: maxBytes + 1}
 	sr := &stickyReader{r: lr}
 	sc := bufio.NewScanner(sr)
@@ -189,7 +187,7 @@ func ReadCorpusJSONL(r io.Reader, maxBytes int64) ([]Record, error) {
 		var cl corpusLine
 		if err := json.Unmarshal(line, &cl); err != nil {
 			if lr.N <= 0 { // the line was cut by the size limit
-				return nil, fmt.Errorf("stylem: corpus is larger than the %d-byte limit", maxBytes)
+				return nil, &limits.TooLargeError{Name: "corpus", Limit: maxBytes}
 			}
 			return nil, fmt.Errorf("stylem: corpus line %d: %w", ln, err)
 		}
@@ -212,7 +210,7 @@ func ReadCorpusJSONL(r io.Reader, maxBytes int64) ([]Record, error) {
 		return nil, fmt.Errorf("stylem: corpus: %w", err)
 	}
 	if lr.N <= 0 {
-		return nil, fmt.Errorf("stylem: corpus is larger than the %d-byte limit", maxBytes)
+		return nil, &limits.TooLargeError{Name: "corpus", Limit: maxBytes}
 	}
 	return recs, nil
 }

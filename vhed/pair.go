@@ -4,11 +4,14 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	"github.com/storyeval/storyeval/limits"
 )
 
-// DefaultMaxBytes is the size limit Reader applies when
-// ReadOptions.MaxBytes is zero. The published VHED file is about 15 MB.
-const DefaultMaxBytes = 1 << 30
+// defaultMaxBytes is the size limit Reader applies when
+// ReadOptions.Limits.MaxBytes is zero. The published VHED file is about
+// 15 MB.
+const defaultMaxBytes = 1 << 30
 
 // Pair is one row of the VHED CSV: two stories written for the same
 // image sequence and how human annotators ranked them.
@@ -72,11 +75,11 @@ var vhedColumns = [...]string{
 func Columns() []string { return append([]string(nil), vhedColumns[:]...) }
 
 // ReadOptions configures Reader, Read and Load. The
-// zero value reads every column with the DefaultMaxBytes limit.
+// zero value reads every column with a 1 GiB limit.
 type ReadOptions struct {
-	// MaxBytes bounds the bytes read; a larger input is an error
-	// (0: DefaultMaxBytes).
-	MaxBytes int64
+	// Limits bounds the bytes read (MaxBytes 0: 1 GiB); a larger input
+	// fails with a *limits.TooLargeError.
+	Limits limits.Limits
 	// StoriesOnly reads only sent1 and sent2, as a pair predictor needs:
 	// the other columns are neither required nor checked, and rows are not
 	// checked for duplicates. The other fields of the pairs are zero.

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/storyeval/storyeval/internal/errtext"
+	"github.com/storyeval/storyeval/limits"
 )
 
 // Reader decodes a VHED CSV one row at a time, so that a large file is
@@ -36,15 +37,14 @@ import (
 // input return an error naming the rows (see LabelSign). A
 // Reader is not safe for concurrent use.
 type Reader struct {
-	cr    *csv.Reader
-	col   vhedColumnIndex
-	opts  ReadOptions
-	limit int64
-	rows  int
-	seen  map[[3]string]int // row key → its line, for the duplicate check
-	sign  vhedSignTally
-	done  bool
-	err   error
+	cr   *csv.Reader
+	col  vhedColumnIndex
+	opts ReadOptions
+	rows int
+	seen map[[3]string]int // row key → its line, for the duplicate check
+	sign vhedSignTally
+	done bool
+	err  error
 }
 
 // vhedColumnIndex is the field index of each column, -1 where absent.
@@ -56,11 +56,7 @@ type vhedColumnIndex struct {
 // NewReader reads the header row from r and returns a reader of the
 // rows after it.
 func NewReader(r io.Reader, opts ReadOptions) (*Reader, error) {
-	limit := opts.MaxBytes
-	if limit <= 0 {
-		limit = DefaultMaxBytes
-	}
-	br := bufio.NewReaderSize(&vhedLimitReader{r: r, n: limit}, 64<<10)
+	br := bufio.NewReaderSize(limits.NewReader(r, "VHED CSV", opts.Limits.Bytes(defaultMaxBytes)), 64<<10)
 	if bom, err := br.Peek(3); err == nil && bytes.Equal(bom, []byte("\xef\xbb\xbf")) {
 		br.Discard(3)
 	}
@@ -71,13 +67,13 @@ func NewReader(r io.Reader, opts ReadOptions) (*Reader, error) {
 		return nil, errors.New("vhed: empty input: no header row")
 	}
 	if err != nil {
-		return nil, vhedCSVError(err, limit)
+		return nil, vhedCSVError(err)
 	}
 	col, err := vhedIndexColumns(header, opts)
 	if err != nil {
 		return nil, err
 	}
-	vr := &Reader{cr: cr, col: col, opts: opts, limit: limit}
+	vr := &Reader{cr: cr, col: col, opts: opts}
 	if !opts.StoriesOnly {
 		vr.seen = make(map[[3]string]int)
 	}
@@ -125,7 +121,7 @@ func (r *Reader) next() (Pair, error) {
 		return Pair{}, io.EOF
 	}
 	if err != nil {
-		return Pair{}, vhedCSVError(err, r.limit)
+		return Pair{}, vhedCSVError(err)
 	}
 	line, _ := r.cr.FieldPos(0)
 	p, err := r.parseRow(rec, line)
@@ -148,36 +144,12 @@ func (r *Reader) next() (Pair, error) {
 	return p, nil
 }
 
-// errVHEDTooLarge marks the input passing its size limit.
-var errVHEDTooLarge = errors.New("input larger than the size limit")
-
-// vhedLimitReader returns errVHEDTooLarge once more than n bytes are read,
-// so that a too-large file is an error rather than silently truncated.
-type vhedLimitReader struct {
-	r io.Reader
-	n int64
-}
-
-func (l *vhedLimitReader) Read(p []byte) (int, error) {
-	if l.n < 0 {
-		return 0, errVHEDTooLarge
-	}
-	if int64(len(p)) > l.n+1 {
-		p = p[:l.n+1]
-	}
-	k, err := l.r.Read(p)
-	l.n -= int64(k)
-	if l.n < 0 {
-		return 0, errVHEDTooLarge
-	}
-	return k, err
-}
-
 // vhedCSVError words an error of encoding/csv (which names line and
 // column, not the data) or of the size limit.
-func vhedCSVError(err error, limit int64) error {
-	if errors.Is(err, errVHEDTooLarge) {
-		return fmt.Errorf("vhed: input larger than the %d-byte limit", limit)
+func vhedCSVError(err error) error {
+	var tl *limits.TooLargeError
+	if errors.As(err, &tl) {
+		return err
 	}
 	return fmt.Errorf("vhed: %w", err)
 }

@@ -13,6 +13,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/storyeval/storyeval/limits"
 )
 
 // vhedSmallPath is a VHED-format file written for these tests: three
@@ -121,12 +123,13 @@ func TestDecodeSizeLimit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Read(bytes.NewReader(data), ReadOptions{MaxBytes: int64(len(data))}); err != nil {
+	if _, err := Read(bytes.NewReader(data), ReadOptions{Limits: limits.Limits{MaxBytes: int64(len(data))}}); err != nil {
 		t.Errorf("file of exactly the limit: %v", err)
 	}
-	_, err = Read(bytes.NewReader(data), ReadOptions{MaxBytes: int64(len(data) - 1)})
-	if err == nil || !strings.Contains(err.Error(), "limit") {
-		t.Errorf("file one byte over the limit: err = %v", err)
+	_, err = Read(bytes.NewReader(data), ReadOptions{Limits: limits.Limits{MaxBytes: int64(len(data) - 1)}})
+	var tl *limits.TooLargeError
+	if !errors.As(err, &tl) || tl.Limit != int64(len(data)-1) {
+		t.Errorf("file one byte over the limit: err = %v, want a TooLargeError of %d bytes", err, len(data)-1)
 	}
 }
 
@@ -169,7 +172,7 @@ func FuzzReader(f *testing.F) {
 	f.Add([]byte(""))
 	f.Fuzz(func(t *testing.T, in []byte) {
 		for _, storiesOnly := range []bool{false, true} {
-			opts := ReadOptions{MaxBytes: 1 << 16, StoriesOnly: storiesOnly}
+			opts := ReadOptions{Limits: limits.Limits{MaxBytes: 1 << 16}, StoriesOnly: storiesOnly}
 			r, err := NewReader(bytes.NewReader(in), opts)
 			if err != nil {
 				continue

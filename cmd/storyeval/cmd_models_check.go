@@ -14,6 +14,7 @@ import (
 	"github.com/storyeval/storyeval/encoders/checkpoint"
 	"github.com/storyeval/storyeval/encoders/imageproc"
 	"github.com/storyeval/storyeval/encoders/tokenize"
+	"github.com/storyeval/storyeval/limits"
 	"github.com/storyeval/storyeval/rovist"
 )
 
@@ -38,7 +39,7 @@ var modelChecks = map[string]func(path string) error{
 	"rovist/vit-base-patch16-224-in21k/config.json":              checkViTConfig,
 	"rovist/vit-base-patch16-224-in21k/preprocessor_config.json": func(p string) error { _, err := imageproc.LoadProcessorConfig(p); return err },
 	"rovist/glove.6B.300d.txt":                                   checkGloVeFirstRow,
-	"rovist/idf_dict.pkl":                                        func(p string) error { _, err := rovist.LoadIDF(p); return err },
+	"rovist/idf_dict.pkl":                                        func(p string) error { _, err := rovist.LoadIDF(p, limits.Limits{}); return err },
 	"clip/config.json":                                           checkCLIPConfig,
 	"clip/model.safetensors":                                     checkWeights,
 	"clip/vocab.json":                                            checkCLIPTokenizer,
@@ -149,13 +150,17 @@ func checkGloVeFirstRow(path string) error {
 		defer zr.Close()
 		r = zr
 	}
-	line, err := bufio.NewReaderSize(io.LimitReader(r, rovist.DefaultGloVeMaxLineBytes), rovist.DefaultGloVeMaxLineBytes).ReadBytes('\n')
+	line, err := bufio.NewReaderSize(io.LimitReader(r, gloveCheckLineBytes), gloveCheckLineBytes).ReadBytes('\n')
 	if err != nil && err != io.EOF {
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	_, err = rovist.ReadGloVe(bytes.NewReader(line), path, nil, rovist.GloVeOptions{})
 	return err
 }
+
+// gloveCheckLineBytes bounds the GloVe row the check reads: rovist's
+// default line limit (rovist.GloVeOptions).
+const gloveCheckLineBytes = 1 << 20
 
 // oneLine keeps a problem on its table row.
 func oneLine(s string) string { return strings.ReplaceAll(s, "\n", " ") }

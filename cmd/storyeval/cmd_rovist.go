@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/storyeval/storyeval/limits"
 	"github.com/storyeval/storyeval/rovist"
 	"github.com/storyeval/storyeval/story"
 )
@@ -166,7 +167,7 @@ func missingFlags(flags map[string]string) string {
 
 // rovistStories reads the stories and applies -ids.
 func rovistStories(f rovistFlags) ([]story.Story, error) {
-	set, err := story.LoadJSON(f.stories, story.ReadOptions{MaxBytes: maxInputBytes})
+	set, err := story.LoadJSON(f.stories, story.ReadOptions{Limits: limits.Limits{MaxBytes: maxInputBytes}})
 	if err != nil {
 		return nil, err
 	}
@@ -276,7 +277,7 @@ func rovistGrounding(ctx context.Context, f rovistFlags, stories []story.Story, 
 		return nil, err
 	}
 	if !f.noIDF {
-		if g.IDF, err = rovist.LoadIDF(f.idf); err != nil {
+		if g.IDF, err = rovist.LoadIDF(f.idf, limits.Limits{}); err != nil {
 			return nil, err
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/storyeval/storyeval/limits"
 	rovisttrain "github.com/storyeval/storyeval/rovist/train"
 	"github.com/storyeval/storyeval/story"
 )
@@ -114,7 +115,7 @@ func runRovistTrainC(args []string, stdout, stderr io.Writer) error {
 
 // readSOPPairs reads a story set and makes its sentence-order pairs.
 func readSOPPairs(path string) ([]rovisttrain.SOPPair, error) {
-	set, err := story.LoadJSON(path, story.ReadOptions{MaxBytes: maxInputBytes})
+	set, err := story.LoadJSON(path, story.ReadOptions{Limits: limits.Limits{MaxBytes: maxInputBytes}})
 	if err != nil {
 		return nil, err
 	}

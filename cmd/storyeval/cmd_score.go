@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/storyeval/storyeval/limits"
 	"github.com/storyeval/storyeval/ngram"
 	"github.com/storyeval/storyeval/story"
 	"github.com/storyeval/storyeval/stylem"
@@ -41,7 +42,7 @@ const demoStyle = "Happy"
 // demoStyleTable builds the demo's toy StyleM table from its embedded
 // two-style caption corpus.
 func demoStyleTable() (*stylem.Table, error) {
-	recs, err := stylem.ReadCorpusJSONL(bytes.NewReader(demoStyleCorpus), 0)
+	recs, err := stylem.ReadCorpusJSONL(bytes.NewReader(demoStyleCorpus), limits.Limits{})
 	if err != nil {
 		return nil, fmt.Errorf("demo/stylem_corpus.jsonl: %w", err)
 	}

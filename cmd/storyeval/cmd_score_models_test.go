@@ -18,6 +18,7 @@ import (
 	"github.com/storyeval/storyeval/encoders/tokenize"
 	"github.com/storyeval/storyeval/groovist"
 	"github.com/storyeval/storyeval/internal/e2efixtures"
+	"github.com/storyeval/storyeval/limits"
 	"github.com/storyeval/storyeval/rovist"
 	"github.com/storyeval/storyeval/story"
 	"github.com/storyeval/storyeval/vrank"
@@ -137,7 +138,7 @@ func TestScoreLearnedMetricsMatchPackages(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	idf, err := rovist.LoadIDF(filepath.Join(models, "rovist", "idf_dict.pkl"))
+	idf, err := rovist.LoadIDF(filepath.Join(models, "rovist", "idf_dict.pkl"), limits.Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}

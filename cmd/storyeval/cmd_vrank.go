@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/storyeval/storyeval/limits"
 	"github.com/storyeval/storyeval/vrank"
 	vranktrain "github.com/storyeval/storyeval/vrank/train"
 )
@@ -68,13 +69,13 @@ func runVrankTrain(args []string, stdout, stderr io.Writer) error {
 		fs.Usage()
 		return errors.New("give -csv, -out and exactly one of -encoder or -resume")
 	}
-	train, err := vranktrain.LoadPairs(*csvPath)
+	train, err := vranktrain.LoadPairs(*csvPath, limits.Limits{})
 	if err != nil {
 		return err
 	}
 	var val []vranktrain.Pair
 	if *valPath != "" {
-		if val, err = vranktrain.LoadPairs(*valPath); err != nil {
+		if val, err = vranktrain.LoadPairs(*valPath, limits.Limits{}); err != nil {
 			return err
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/storyeval/storyeval/limits"
 	"github.com/storyeval/storyeval/story"
 	vranktrain "github.com/storyeval/storyeval/vrank/train"
 )
@@ -92,7 +93,7 @@ func runVrankPretrain(args []string, stdout, stderr io.Writer) error {
 // readCorpusTexts reads the story texts of a {id: story} JSON, in file
 // order; an empty story is an error naming it.
 func readCorpusTexts(path string) ([]string, error) {
-	set, err := story.LoadJSON(path, story.ReadOptions{MaxBytes: maxInputBytes})
+	set, err := story.LoadJSON(path, story.ReadOptions{Limits: limits.Limits{MaxBytes: maxInputBytes}})
 	if err != nil {
 		return nil, err
 	}

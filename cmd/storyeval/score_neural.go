@@ -12,6 +12,7 @@ import (
 	"github.com/storyeval/storyeval/encoders/imageproc"
 	"github.com/storyeval/storyeval/encoders/tokenize"
 	"github.com/storyeval/storyeval/groovist"
+	"github.com/storyeval/storyeval/limits"
 	"github.com/storyeval/storyeval/rovist"
 	"github.com/storyeval/storyeval/story"
 	"github.com/storyeval/storyeval/vrank"
@@ -161,7 +162,7 @@ func loadGrounder(path func(string, int) string, regions, crops string, suite *s
 	if err != nil {
 		return nil, err
 	}
-	idf, err := rovist.LoadIDF(path("RoViST-VG", 4))
+	idf, err := rovist.LoadIDF(path("RoViST-VG", 4), limits.Limits{})
 	if err != nil {
 		return nil, err
 	}
