@@ -9,6 +9,7 @@ import (
 	"github.com/storyeval/storyeval/encoders"
 	"github.com/storyeval/storyeval/encoders/imageproc"
 	"github.com/storyeval/storyeval/internal/parallel"
+	"github.com/storyeval/storyeval/regions"
 	"github.com/storyeval/storyeval/story"
 	"gorgonia.org/tensor"
 )
@@ -86,15 +87,12 @@ func (s *Scorer) imagePlan(img story.Image) (imagePlan, error) {
 	if s.Entities != nil {
 		id := img.ID
 		rows := s.Entities.Regions(id)
-		if len(rows) == 0 {
-			rows = s.Entities.Regions(CanonicalImageID(id))
-		}
 		ip := imagePlan{id: id, regions: len(rows), key: "entities\x00" + id}
 		if len(rows) == 0 {
 			ip.err = fmt.Errorf("image %q: %w in the entities file", id, errNoRegions)
 		}
 		for _, r := range rows[:min(len(rows), RegionsPerImage)] {
-			ip.crops = append(ip.crops, cropSpec{file: CropPath(s.CropsDir, r.ImageID, r.BBox)})
+			ip.crops = append(ip.crops, cropSpec{file: regions.CropPath(s.CropsDir, r.ImageID, r.BBox)})
 		}
 		return ip, nil
 	}

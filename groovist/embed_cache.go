@@ -3,7 +3,6 @@ package groovist
 import (
 	"context"
 	"fmt"
-	"slices"
 
 	"github.com/storyeval/storyeval/embcache"
 	"github.com/storyeval/storyeval/story"
@@ -105,16 +104,6 @@ func (c *cropSet) embedMissing(ctx context.Context, s *Scorer, keys map[int][]em
 		return fmt.Errorf("groovist: %w", err)
 	}
 	return nil
-}
-
-// ImageIDs returns the image ids of the entities file, sorted.
-func (e *Entities) ImageIDs() []string {
-	ids := make([]string, 0, len(e.byImage))
-	for id := range e.byImage {
-		ids = append(ids, id)
-	}
-	slices.Sort(ids)
-	return ids
 }
 
 // Warm embeds the crops Score would embed for these images (the first

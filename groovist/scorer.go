@@ -13,7 +13,12 @@ import (
 	"github.com/storyeval/storyeval/encoders/tokenize"
 	"github.com/storyeval/storyeval/internal/errtext"
 	"github.com/storyeval/storyeval/internal/nphrase"
+	"github.com/storyeval/storyeval/regions"
 )
+
+// RegionsPerImage is how many regions of an image GROOViST uses (B = 10 in
+// utils.get_max_alignment_scores).
+const RegionsPerImage = 10
 
 // scale is GROOViST's factor on the maximum cosine (NPs_scores *= 2.5).
 const scale float32 = 2.5
@@ -39,10 +44,12 @@ type Scorer struct {
 	// Pronouns are the phrases dropped (DefaultPronouns when nil).
 	Pronouns *Pronouns
 	// Entities and CropsDir give the regions as the reference reads them:
-	// the first RegionsPerImage rows of each image in the entities CSV,
-	// loaded from CropsDir/{image_id}_{bbox}.jpg. When Entities is nil,
-	// each story image's Path is decoded and cropped to its Regions.
-	Entities *Entities
+	// the first RegionsPerImage rows of each image in the entities CSV
+	// (read with regions.Load, whose zero Options compare image ids as
+	// GROOViST's pandas does), loaded from CropsDir/{image_id}_{bbox}.jpg.
+	// When Entities is nil, each story image's Path is decoded and
+	// cropped to its Regions.
+	Entities *regions.Entities
 	CropsDir string
 	// Decode bounds image decoding; with no Budget, each Score call
 	// decodes within a DecodeBudget of its own of the default size.

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/storyeval/storyeval/limits"
+	"github.com/storyeval/storyeval/regions"
 	"github.com/storyeval/storyeval/story"
 )
 
@@ -233,34 +234,26 @@ func TestParseIDF(t *testing.T) {
 	}
 }
 
-func TestComputeIDF(t *testing.T) {
-	// Four stories; "dog" in three (twice in one), "cat" in one.
-	idf := ComputeIDF([][]string{{"dog", "dog"}, {"dog", "cat"}, {"dog"}, {"sky"}})
-	// log(N/(1+df)): dog log(4/4) = 0, cat log(4/2), sky log(4/2).
-	if idf["dog"] != 0 || idf["cat"] != 0.6931471805599453 || idf["sky"] != idf["cat"] || len(idf) != 3 {
-		t.Errorf("idf = %v", idf)
-	}
-}
-
-func TestDecodeEntitiesCSV(t *testing.T) {
+// CropFolder reads RoViST's regions file with integer ids: a story's
+// image id "012" selects the rows of 12, in file order, and names crops
+// with the canonical id.
+func TestCropFolderIntegerImageIDs(t *testing.T) {
 	csvText := "x,image_id,bbox\n1,12,\"[1.0, 2.0, 3.5, 4.0]\"\n2,7,\"[0.0, 0.0, 1.0, 1.0]\"\n3,012,\"odd label\"\n"
-	e, err := DecodeEntitiesCSV(strings.NewReader(csvText), "e.csv")
+	e, err := regions.Read(strings.NewReader(csvText), "e.csv", regions.Options{IDs: regions.IntegerIDs})
 	if err != nil {
 		t.Fatal(err)
 	}
-	regs, err := e.Regions("12")
+	crops, err := CropFolder{Entities: e, Dir: "d"}.RegionCrops(story.Image{ID: "012"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(regs) != 2 || regs[0].Box != [4]float64{1, 2, 3.5, 4} || regs[1].Label != "odd label" || e.Rows() != 3 {
-		t.Errorf("regions of 12 = %+v (rows %d)", regs, e.Rows())
+	if len(crops) != 2 || crops[0].Label != "[1.0, 2.0, 3.5, 4.0]" || crops[1].Label != "odd label" {
+		t.Fatalf("crops of 012 = %+v", crops)
 	}
-	if p := (CropFolder{Entities: e, Dir: "d"}).CropPath(12, regs[0]); p != filepath.Join("d", "12_[1.0, 2.0, 3.5, 4.0].jpg") {
-		t.Errorf("crop path %q", p)
+	if want := "file:" + filepath.Join("d", "12_[1.0, 2.0, 3.5, 4.0].jpg"); crops[0].Key != want {
+		t.Errorf("crop key %q, want %q", crops[0].Key, want)
 	}
-	for _, bad := range []string{"", "image_id\n1\n", "image_id,bbox\nabc,[1]\n", "image_id,bbox\n1,\n", "image_id,bbox\n1,a/b\n", "image_id,bbox\n1,[1],extra\n"} {
-		if _, err := DecodeEntitiesCSV(strings.NewReader(bad), "e.csv"); err == nil || !strings.Contains(err.Error(), "e.csv") {
-			t.Errorf("%q: error %v, want one naming e.csv", bad, err)
-		}
+	if _, err := (CropFolder{Entities: e, Dir: "d"}).RegionCrops(story.Image{ID: "x12"}); err == nil || !strings.Contains(err.Error(), `"x12"`) {
+		t.Errorf("non-integer image id: err = %v", err)
 	}
 }

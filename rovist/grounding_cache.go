@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
-	"slices"
-	"strconv"
 	"sync"
 
 	"github.com/storyeval/storyeval/embcache"
@@ -128,21 +126,6 @@ func GroundingCacheModel(files embcache.FileDigester, checkpointPath, vitDir str
 		return embcache.Digest{}, fmt.Errorf("rovist: grounding model identity: %w", err)
 	}
 	return embcache.Join(ck, dir), nil
-}
-
-// ImageIDs returns the image ids of the regions file in increasing order
-// (canonical decimal form).
-func (e *Entities) ImageIDs() []string {
-	ids := make([]int64, 0, len(e.byImage))
-	for id := range e.byImage {
-		ids = append(ids, id)
-	}
-	slices.Sort(ids)
-	out := make([]string, len(ids))
-	for i, id := range ids {
-		out[i] = strconv.FormatInt(id, 10)
-	}
-	return out
 }
 
 // Warm encodes the crops Score would encode for these images (the first

@@ -8,6 +8,7 @@ import (
 
 	"github.com/storyeval/storyeval/encoders/checkpoint"
 	"github.com/storyeval/storyeval/limits"
+	"github.com/storyeval/storyeval/story"
 )
 
 // defaultIDFMaxBytes bounds an idf pickle when LoadIDF is not told
@@ -15,8 +16,10 @@ import (
 const defaultIDFMaxBytes = 256 << 20
 
 // IDF maps a noun to its inverse document frequency, the weight of its
-// grounding recall in RoViST-VG.
-type IDF map[string]float64
+// grounding recall in RoViST-VG. It is story.IDF: weights computed from a
+// corpus with story.ComputeIDF (IDFOptions{AddOne: true} for the paper's
+// formula) serve as they are.
+type IDF = story.IDF
 
 // LoadIDF reads RoViST's idf_dict.pkl, a pickled dict {noun: float}, with
 // the project's pickle reader, which executes nothing. l bounds the file
@@ -72,29 +75,4 @@ func ParseIDF(data []byte, name string) (IDF, error) {
 		idf[k] = w
 	}
 	return idf, nil
-}
-
-// ComputeIDF computes idf weights from a corpus, one list of nouns per
-// story, with the paper's formula idf(w) = log(N / (1 + df(w))), N the
-// number of stories and df(w) the number of stories in which w occurs
-// (Wang et al. 2022, §3.2; the released code ships precomputed weights
-// instead, idf_dict.pkl, whose corpus is not published). Nouns are
-// case-sensitive, as RoViST looks them up.
-func ComputeIDF(corpus [][]string) IDF {
-	df := map[string]int{}
-	for _, nouns := range corpus {
-		seen := map[string]bool{}
-		for _, w := range nouns {
-			if !seen[w] {
-				seen[w] = true
-				df[w]++
-			}
-		}
-	}
-	idf := make(IDF, len(df))
-	n := float64(len(corpus))
-	for w, c := range df {
-		idf[w] = math.Log(n / float64(1+c))
-	}
-	return idf
 }

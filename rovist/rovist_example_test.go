@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/storyeval/storyeval/limits"
+	"github.com/storyeval/storyeval/regions"
 	"github.com/storyeval/storyeval/rovist"
 	"github.com/storyeval/storyeval/story"
 )
@@ -63,11 +64,11 @@ func ExampleGrounder_Score() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	regions, err := rovist.ReadEntitiesCSV(filepath.Join(dir, "vist_entities.csv"))
+	ents, err := regions.Load(filepath.Join(dir, "vist_entities.csv"), regions.Options{IDs: regions.IntegerIDs})
 	if err != nil {
 		log.Fatal(err)
 	}
-	g := &rovist.Grounder{Model: m, GloVe: glove, IDF: idf, Regions: rovist.CropFolder{Entities: regions, Dir: filepath.Join(dir, "vist-entities")}}
+	g := &rovist.Grounder{Model: m, GloVe: glove, IDF: idf, Regions: rovist.CropFolder{Entities: ents, Dir: filepath.Join(dir, "vist-entities")}}
 	res, err := g.Score(context.Background(), []story.Story{st}, rovist.VGOptions{})
 	if err != nil {
 		log.Fatal(err)
@@ -85,8 +86,8 @@ func ExampleGrounder_Score() {
 }
 
 // The paper's idf from a corpus of stories' nouns: log(N / (1 + df)).
-func ExampleComputeIDF() {
-	idf := rovist.ComputeIDF([][]string{{"dog", "beach"}, {"dog"}, {"cake"}, {"dog", "cake"}})
+func ExampleIDF() {
+	var idf rovist.IDF = story.ComputeIDF([][]string{{"dog", "beach"}, {"dog"}, {"cake"}, {"dog", "cake"}}, story.IDFOptions{AddOne: true})
 	fmt.Printf("dog %.4f, cake %.4f, beach %.4f\n", idf["dog"], idf["cake"], idf["beach"])
 	// Output: dog 0.0000, cake 0.2877, beach 0.6931
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/storyeval/storyeval/encoders/imageproc"
 	"github.com/storyeval/storyeval/internal/words"
+	"github.com/storyeval/storyeval/regions"
 	"github.com/storyeval/storyeval/story"
 )
 
@@ -82,7 +83,7 @@ func ReadVGPairsCSV(r io.Reader, name string) ([]VGPair, error) {
 		if _, err := parseImageID(p.ImageID); err != nil {
 			return nil, fmt.Errorf("rovist: vg pairs %s line %d: %w", name, line, err)
 		}
-		if _, ok := parseBBox(p.BBox); !ok {
+		if _, ok := regions.ParseBBox(p.BBox); !ok {
 			return nil, fmt.Errorf("rovist: vg pairs %s line %d: bbox %q is not a list of 4 numbers", name, line, p.BBox)
 		}
 		if strings.TrimSpace(p.Phrase) == "" {

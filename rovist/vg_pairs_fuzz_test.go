@@ -3,6 +3,8 @@ package rovist
 import (
 	"strings"
 	"testing"
+
+	"github.com/storyeval/storyeval/regions"
 )
 
 // FuzzDecodeVGPairsCSV checks that any pairs file either decodes into
@@ -23,7 +25,7 @@ func FuzzDecodeVGPairsCSV(f *testing.F) {
 			if _, err := parseImageID(p.ImageID); err != nil {
 				t.Fatalf("pair %+v: %v", p, err)
 			}
-			if _, ok := parseBBox(p.BBox); !ok || strings.TrimSpace(p.Phrase) == "" {
+			if _, ok := regions.ParseBBox(p.BBox); !ok || strings.TrimSpace(p.Phrase) == "" {
 				t.Fatalf("pair %+v accepted", p)
 			}
 		}

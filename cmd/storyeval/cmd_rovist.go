@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/storyeval/storyeval/limits"
+	"github.com/storyeval/storyeval/regions"
 	"github.com/storyeval/storyeval/rovist"
 	"github.com/storyeval/storyeval/story"
 )
@@ -281,7 +282,7 @@ func rovistGrounding(ctx context.Context, f rovistFlags, stories []story.Story, 
 			return nil, err
 		}
 	}
-	ent, err := rovist.ReadEntitiesCSV(f.regions)
+	ent, err := regions.Load(f.regions, regions.Options{IDs: regions.IntegerIDs})
 	if err != nil {
 		return nil, err
 	}
