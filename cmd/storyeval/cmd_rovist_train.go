@@ -11,6 +11,7 @@ import (
 	"github.com/storyeval/storyeval/rovist"
 	rovisttrain "github.com/storyeval/storyeval/rovist/train"
 	"github.com/storyeval/storyeval/story"
+	"github.com/storyeval/storyeval/training"
 )
 
 // rovistTrainOutput is what rovist train vg prints.
@@ -110,12 +111,12 @@ func runRovistTrain(args []string, stdout, stderr io.Writer) error {
 	ctx, stop := interruptContext()
 	defer stop()
 	err = runTraining(stderr, len(trainEx)*max(0, *tf.epochs-tr.Epoch()), "pairs", func(bar *epochBar) (err error) {
-		tr.SetProgress(func(p rovisttrain.VGProgress) { bar.step(p.Done, p.Total) })
+		tr.SetProgress(func(p training.Progress) { bar.step(p.Done, p.Total) })
 		hist, err = tr.Train(ctx, trainEx, validEx)
 		return err
 	})
 	for _, h := range hist {
-		fmt.Fprintf(stderr, "epoch %d/%d: lr %.3g, train loss %.5g, validation loss %.5g\n", h.Epoch+1, *tf.epochs, h.LearningRate, h.TrainLoss, h.ValidationLoss)
+		fmt.Fprintf(stderr, "epoch %d/%d: lr %.3g, train loss %.5g, validation loss %.5g\n", h.Epoch, *tf.epochs, h.LearningRate, h.TrainLoss, h.ValidationLoss)
 	}
 	if err != nil {
 		return err

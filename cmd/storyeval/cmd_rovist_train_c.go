@@ -8,6 +8,7 @@ import (
 	"github.com/storyeval/storyeval/limits"
 	rovisttrain "github.com/storyeval/storyeval/rovist/train"
 	"github.com/storyeval/storyeval/story"
+	"github.com/storyeval/storyeval/training"
 )
 
 // rovistTrainCOutput is what rovist train c prints: one entry per epoch.
@@ -95,7 +96,7 @@ func runRovistTrainC(args []string, stdout, stderr io.Writer) error {
 	ctx, stop := interruptContext()
 	defer stop()
 	err = runTraining(stderr, tf.perEpoch(len(train), val != nil)*max(0, *tf.epochs-tr.Epoch()), "pairs", func(bar *epochBar) (err error) {
-		tr.SetProgress(func(p rovisttrain.CoherenceTrainProgress) { bar.stepEpoch(p.Epoch, p.Epochs, p.Done, p.Total, p.Loss) })
+		tr.SetProgress(func(p training.Progress) { bar.stepEpoch(p.Epoch, p.Epochs, p.Done, p.Total, p.Loss) })
 		hist, err = tr.Train(ctx, train, val)
 		return err
 	})

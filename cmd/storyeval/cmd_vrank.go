@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/storyeval/storyeval/limits"
+	"github.com/storyeval/storyeval/training"
 	"github.com/storyeval/storyeval/vrank"
 	vranktrain "github.com/storyeval/storyeval/vrank/train"
 )
@@ -123,7 +124,7 @@ func runVrankTrain(args []string, stdout, stderr io.Writer) error {
 	ctx, stop := interruptContext()
 	defer stop()
 	err = runTraining(stderr, perEpoch*max(0, *tf.epochs-tr.Epoch()), "pairs", func(bar *epochBar) (err error) {
-		tr.SetProgress(func(p vranktrain.Progress) {
+		tr.SetProgress(func(p training.Progress) {
 			if bar.step(p.Done, p.Total) {
 				fmt.Fprintf(stderr, "epoch %d/%d: train loss %.5g, %.1f pairs/s\n", p.Epoch, p.Epochs, p.Loss, p.ExamplesPerSecond)
 			}

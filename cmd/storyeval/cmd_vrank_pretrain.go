@@ -7,6 +7,7 @@ import (
 
 	"github.com/storyeval/storyeval/limits"
 	"github.com/storyeval/storyeval/story"
+	"github.com/storyeval/storyeval/training"
 	vranktrain "github.com/storyeval/storyeval/vrank/train"
 )
 
@@ -72,7 +73,7 @@ func runVrankPretrain(args []string, stdout, stderr io.Writer) error {
 	ctx, stop := interruptContext()
 	defer stop()
 	err = runTraining(stderr, tf.perEpoch(len(train), val != nil)*max(0, *tf.epochs-pt.Epoch()), "texts", func(bar *epochBar) (err error) {
-		pt.SetProgress(func(p vranktrain.PretrainProgress) { bar.stepEpoch(p.Epoch, p.Epochs, p.Done, p.Total, p.Loss) })
+		pt.SetProgress(func(p training.Progress) { bar.stepEpoch(p.Epoch, p.Epochs, p.Done, p.Total, p.Loss) })
 		hist, err = pt.Train(ctx, train, val)
 		return err
 	})

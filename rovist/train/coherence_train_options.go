@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/storyeval/storyeval/internal/trainloop"
+	"github.com/storyeval/storyeval/training"
 )
 
 // CoherenceTrainOptions configures RoViST-C training. The zero value gives
@@ -49,18 +50,7 @@ type CoherenceTrainOptions struct {
 	// epoch (see ResumeCoherenceTrainer).
 	CheckpointDir string
 	// Progress, when set, is called after every training step.
-	Progress func(CoherenceTrainProgress)
-}
-
-// CoherenceTrainProgress reports where an epoch stands.
-type CoherenceTrainProgress struct {
-	Epoch, Epochs int
-	// Done and Total count the epoch's training pairs.
-	Done, Total int
-	// Step is the number of Adam steps made so far.
-	Step int
-	// Loss is the mean training loss of the epoch so far.
-	Loss float64
+	Progress func(training.Progress)
 }
 
 // CoherenceEpoch is the outcome of one training epoch.

@@ -14,6 +14,7 @@ import (
 	"github.com/storyeval/storyeval/encoders/nn"
 	"github.com/storyeval/storyeval/encoders/tokenize"
 	"github.com/storyeval/storyeval/internal/trainloop"
+	"github.com/storyeval/storyeval/training"
 )
 
 // CoherenceTrainer fine-tunes every weight of the RoViST-C classifier
@@ -278,7 +279,7 @@ func (t *CoherenceTrainer) Train(ctx context.Context, train, validation []SOPPai
 			accSum += r.Accuracy
 			batches++
 			if o.Progress != nil {
-				o.Progress(CoherenceTrainProgress{Epoch: epoch, Epochs: o.Epochs, Done: done, Total: len(order),
+				o.Progress(training.Progress{Epoch: epoch, Epochs: o.Epochs, Done: done, Total: len(order),
 					Step: t.adam.Step, Loss: lossSum / float64(batches)})
 			}
 			return nil
@@ -400,4 +401,4 @@ func (t *CoherenceTrainer) Epoch() int { return t.epoch }
 func (t *CoherenceTrainer) History() []CoherenceEpoch { return slices.Clone(t.history) }
 
 // SetProgress replaces the progress callback (e.g. of a resumed trainer).
-func (t *CoherenceTrainer) SetProgress(fn func(CoherenceTrainProgress)) { t.opts.Progress = fn }
+func (t *CoherenceTrainer) SetProgress(fn func(training.Progress)) { t.opts.Progress = fn }

@@ -20,6 +20,7 @@ import (
 	"github.com/storyeval/storyeval/encoders/nn"
 	"github.com/storyeval/storyeval/internal/parallel"
 	"github.com/storyeval/storyeval/internal/trainloop"
+	"github.com/storyeval/storyeval/training"
 )
 
 // VGTrainOptions configures RoViST-VG training. The zero value is the
@@ -53,19 +54,12 @@ type VGTrainOptions struct {
 	// by ResumeVGTrainer.
 	CheckpointDir string
 	// Progress, when set, is called after every training batch.
-	Progress func(VGProgress)
-}
-
-// VGProgress reports training progress after one batch.
-type VGProgress struct {
-	Epoch, Epochs int     // the current epoch (0-based) and the total
-	Done, Total   int     // pairs of the epoch done so far, and all
-	Loss          float64 // the batch's loss
+	Progress func(training.Progress)
 }
 
 // VGEpochResult is the outcome of one epoch.
 type VGEpochResult struct {
-	Epoch          int
+	Epoch          int     // counted from 1
 	TrainLoss      float64 // mean batch loss over the epoch
 	ValidationLoss float64 // mean batch loss over the validation pairs (NaN: none)
 	LearningRate   float64 // the learning rate the epoch trained with
@@ -455,14 +449,14 @@ func (t *VGTrainer) Train(ctx context.Context, train, valid []rovist.VGExample) 
 			sum += r.Loss
 			batches++
 			if t.opts.Progress != nil {
-				t.opts.Progress(VGProgress{Epoch: epoch, Epochs: t.opts.Epochs, Done: n, Total: len(order), Loss: r.Loss})
+				t.opts.Progress(training.Progress{Epoch: epoch + 1, Epochs: t.opts.Epochs, Done: n, Total: len(order), Step: t.opt.Step, Loss: sum / float64(batches)})
 			}
 			return nil
 		})
 		if err != nil {
 			return done, err
 		}
-		res := VGEpochResult{Epoch: epoch, TrainLoss: sum / float64(batches), ValidationLoss: math.NaN(), LearningRate: lr}
+		res := VGEpochResult{Epoch: epoch + 1, TrainLoss: sum / float64(batches), ValidationLoss: math.NaN(), LearningRate: lr}
 		if len(valid) > 0 {
 			vl, err := t.ValidationLoss(ctx, valid)
 			if err != nil {
@@ -503,4 +497,4 @@ func (t *VGTrainer) ValidationLoss(ctx context.Context, examples []rovist.VGExam
 
 // SetProgress replaces the progress callback (a resumed trainer gets the
 // one of the options it was resumed with).
-func (t *VGTrainer) SetProgress(fn func(VGProgress)) { t.opts.Progress = fn }
+func (t *VGTrainer) SetProgress(fn func(training.Progress)) { t.opts.Progress = fn }

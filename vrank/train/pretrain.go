@@ -16,6 +16,7 @@ import (
 	"github.com/storyeval/storyeval/encoders/nn"
 	"github.com/storyeval/storyeval/encoders/tokenize"
 	"github.com/storyeval/storyeval/internal/trainloop"
+	"github.com/storyeval/storyeval/training"
 	"github.com/storyeval/storyeval/vrank"
 )
 
@@ -55,18 +56,7 @@ type PretrainOptions struct {
 	// epoch (see ResumePretrainer).
 	CheckpointDir string
 	// Progress, when set, is called after every training step.
-	Progress func(PretrainProgress)
-}
-
-// PretrainProgress reports where an epoch stands.
-type PretrainProgress struct {
-	Epoch, Epochs int
-	// Done and Total count the epoch's texts.
-	Done, Total int
-	// Step is the number of Adam steps made so far.
-	Step int
-	// Loss is the mean masked-LM loss of the epoch so far.
-	Loss float64
+	Progress func(training.Progress)
 }
 
 // PretrainEpoch is the outcome of one pre-training epoch.
@@ -424,7 +414,7 @@ func (t *Pretrainer) Train(ctx context.Context, train, validation []string) ([]P
 				batches++
 			}
 			if o.Progress != nil {
-				o.Progress(PretrainProgress{Epoch: epoch, Epochs: o.Epochs, Done: done, Total: len(order), Step: t.adam.Step,
+				o.Progress(training.Progress{Epoch: epoch, Epochs: o.Epochs, Done: done, Total: len(order), Step: t.adam.Step,
 					Loss: lossSum / float64(max(batches, 1))})
 			}
 			return nil
@@ -514,4 +504,4 @@ func (t *Pretrainer) Epoch() int { return t.epoch }
 func (t *Pretrainer) History() []PretrainEpoch { return slices.Clone(t.history) }
 
 // SetProgress replaces the progress callback (e.g. of a resumed trainer).
-func (t *Pretrainer) SetProgress(fn func(PretrainProgress)) { t.opts.Progress = fn }
+func (t *Pretrainer) SetProgress(fn func(training.Progress)) { t.opts.Progress = fn }

@@ -11,6 +11,7 @@ import (
 	"github.com/storyeval/storyeval/encoders/nn"
 	"github.com/storyeval/storyeval/encoders/tokenize"
 	"github.com/storyeval/storyeval/internal/trainloop"
+	"github.com/storyeval/storyeval/training"
 	"github.com/storyeval/storyeval/vrank"
 )
 
@@ -209,7 +210,7 @@ func (t *Trainer) Train(ctx context.Context, train, validation []Pair) ([]EpochR
 			lossSum += r.Loss
 			batches++
 			if o.Progress != nil {
-				o.Progress(Progress{Epoch: epoch, Epochs: o.Epochs, Done: done, Total: len(order), Step: t.opt.Step,
+				o.Progress(training.Progress{Epoch: epoch, Epochs: o.Epochs, Done: done, Total: len(order), Step: t.opt.Step,
 					Loss: lossSum / float64(batches), ExamplesPerSecond: float64(done) / time.Since(start).Seconds()})
 			}
 			return nil
@@ -312,4 +313,4 @@ func (t *Trainer) evaluate(ctx context.Context, s *evalSet) (loss, agreement flo
 }
 
 // SetProgress replaces the progress callback (e.g. of a resumed trainer).
-func (t *Trainer) SetProgress(fn func(Progress)) { t.opts.Progress = fn }
+func (t *Trainer) SetProgress(fn func(training.Progress)) { t.opts.Progress = fn }
