@@ -2,6 +2,7 @@ package groovist
 
 import (
 	"context"
+	"errors"
 	"math"
 	"os"
 	"path/filepath"
@@ -142,6 +143,17 @@ func TestScoreEdgeCases(t *testing.T) {
 	// not the phrase's index in an embedding batch.
 	if err == nil || !strings.Contains(err.Error(), `story "long": the noun phrase "dog dog`) || !strings.Contains(err.Error(), "… (400 bytes) has 102 CLIP tokens, more than the context of 77") {
 		t.Errorf("a phrase over 77 tokens: %v (clip.tokenize raises)", err)
+	}
+	// A crop file that is not there: the image contributes nothing, and
+	// its error is a MissingCropError naming it.
+	gone := filepath.Join(tmp, "good_[0, 0, 1, 1].jpg")
+	if err := os.Remove(gone); err != nil {
+		t.Fatal(err)
+	}
+	res, err = s.Score(ctx, []Input{{Story: story.Story{ID: "gone", Images: imgs}, NPs: []string{"a dog"}}}, Options{})
+	var mc *regions.MissingCropError
+	if err != nil || !errors.As(res[0].Images[0].Err, &mc) || mc.ImageID != "good" || mc.Path != gone {
+		t.Errorf("missing crop: err %v, image error %v, want a MissingCropError of image good, %s", err, res[0].Images[0].Err, gone)
 	}
 }
 

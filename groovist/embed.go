@@ -230,7 +230,7 @@ func (s *Scorer) loadCrops(ctx context.Context, ip imagePlan, opts imageproc.Dec
 	for i, c := range ip.crops {
 		var err error
 		if out[i], err = s.Processor.PreprocessFile(ctx, c.file, opts); err != nil {
-			return nil, err
+			return nil, regions.CropError(ip.id, c.file, err)
 		}
 	}
 	return out, nil

@@ -3,8 +3,10 @@ package rovist
 import (
 	"context"
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -37,6 +39,10 @@ func TestGroundingBadInput(t *testing.T) {
 		bad.Regions = CropFolder{Entities: g.Regions.(CropFolder).Entities, Dir: empty}
 		_, err := bad.Score(ctx, []story.Story{st}, VGOptions{Nouns: f.nouns})
 		wantErr(t, err, empty, ".jpg")
+		var mc *regions.MissingCropError
+		if !errors.As(err, &mc) || !slices.ContainsFunc(st.Images, func(im story.Image) bool { return im.ID == mc.ImageID }) || filepath.Dir(mc.Path) != empty || !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("missing crop: %v, want a MissingCropError of an image of story %q in %s", err, st.ID, empty)
+		}
 	})
 	t.Run("image without regions", func(t *testing.T) {
 		s := st
@@ -53,6 +59,10 @@ func TestGroundingBadInput(t *testing.T) {
 		s.ID = "zep"
 		_, err := g.Score(ctx, []story.Story{s}, VGOptions{Nouns: map[string][]string{"zep": {"dog", "zeppelin"}}})
 		wantErr(t, err, `"zep"`, `"zeppelin"`, "idf")
+		var mi *MissingIDFError
+		if !errors.As(err, &mi) || mi.Story != "zep" || mi.Noun != "zeppelin" {
+			t.Errorf("noun without idf: %v, want a MissingIDFError of story zep, noun zeppelin", err)
+		}
 		res, err := g.Score(ctx, []story.Story{s}, VGOptions{Nouns: map[string][]string{"zep": {"dog", "zeppelin"}}, UseDefaultIDF: true, DefaultIDF: 2.5})
 		if err != nil {
 			t.Fatal(err)

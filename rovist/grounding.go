@@ -222,7 +222,7 @@ func (g *Grounder) Score(ctx context.Context, stories []story.Story, opts VGOpti
 				v, ok := g.IDF[w]
 				if !ok {
 					if !opts.UseDefaultIDF {
-						return nil, fmt.Errorf("rovist: grounding: story %q: the noun %q has no idf weight (the reference raises KeyError; set a default idf to score it)", st.ID, w)
+						return nil, fmt.Errorf("rovist: grounding: %w", &MissingIDFError{Story: st.ID, Noun: w})
 					}
 					v = opts.DefaultIDF
 				}

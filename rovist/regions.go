@@ -87,15 +87,22 @@ func (c CropFolder) RegionCrops(img story.Image) ([]RegionCrop, error) {
 		r := story.Region{Label: reg.BBox, Box: reg.Box}
 		path := c.CropPath(id, r)
 		opts := c.Decode
+		// A crop file that is not there is a *regions.MissingCropError.
+		digest := fileDigest(path)
 		out[i] = RegionCrop{Key: "file:" + path, Label: r.Label, Load: func() (*imageproc.RGB, error) {
-			return imageproc.DecodeFile(path, opts)
+			rgb, err := imageproc.DecodeFile(path, opts)
+			return rgb, regions.CropError(img.ID, path, err)
 		}, LoadPixels: func(ctx context.Context, p *imageproc.Processor, budget *imageproc.DecodeBudget) (imageproc.PixelValues, error) {
 			o := opts
 			if o.Budget == nil {
 				o.Budget = budget
 			}
-			return p.PreprocessFile(ctx, path, o)
-		}, Identity: identityOf(fileDigest(path), embcache.DecodeRegion(opts, nil))}
+			px, err := p.PreprocessFile(ctx, path, o)
+			return px, regions.CropError(img.ID, path, err)
+		}, Identity: identityOf(func() (embcache.Digest, error) {
+			d, err := digest()
+			return d, regions.CropError(img.ID, path, err)
+		}, embcache.DecodeRegion(opts, nil))}
 	}
 	return out, nil
 }
