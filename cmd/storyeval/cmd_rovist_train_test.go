@@ -78,7 +78,7 @@ func TestRovistTrainFixture(t *testing.T) {
 		t.Fatalf("resume: exit %d: %s", code, stderr.String())
 	}
 	res = rovistTrainOutput{}
-	if err := json.Unmarshal(stdout.Bytes(), &res); err != nil || len(res.Epochs) != 1 || res.Epochs[0].Epoch != 2 {
+	if err := json.Unmarshal(stdout.Bytes(), &res); err != nil || len(res.Epochs) != 1 || res.Epochs[0].Epoch != 3 || res.Epochs[0].Checkpoint != filepath.Join(ck, "epoch-003") {
 		t.Errorf("resume output %s (%v)", stdout.String(), err)
 	}
 	if _, err := rovist.LoadGroundingModel(res.Model, out); err != nil {
