@@ -40,16 +40,16 @@ func loadModel[C any, M any](dir string, opts []Options, build func(C, *checkpoi
 	var zero M
 	var cfg C
 	if err := LoadConfig(dir, &cfg); err != nil {
-		return zero, fmt.Errorf("encoders: %w", err)
+		return zero, err
 	}
 	st, err := checkpoint.OpenDir(dir)
 	if err != nil {
-		return zero, fmt.Errorf("encoders: %w", err)
+		return zero, err
 	}
 	defer st.Close()
 	m, err := build(cfg, st, opts...)
 	if err != nil {
-		return zero, fmt.Errorf("encoders: %s: %w", dir, err)
+		return zero, fmt.Errorf("%s: %w", dir, err)
 	}
 	return m, nil
 }

@@ -36,11 +36,11 @@ func (t *textSet) embed(ctx context.Context, enc encoders.TextEncoder, progress 
 		hi := min(lo+textBatch, len(t.list))
 		out, err := enc.EmbedTexts(ctx, t.list[lo:hi])
 		if err != nil {
-			return fmt.Errorf("groovist: embedding phrases: %w", err)
+			return fmt.Errorf("embedding phrases: %w", err)
 		}
 		rows, err := splitRows(out, hi-lo)
 		if err != nil {
-			return fmt.Errorf("groovist: text encoder: %w", err)
+			return fmt.Errorf("text encoder: %w", err)
 		}
 		copy(t.emb[lo:hi], rows)
 		progress(hi)
@@ -156,10 +156,10 @@ func (c *cropSet) embed(ctx context.Context, s *Scorer, done int, progress func(
 	if s.Entities != nil {
 		st, err := os.Stat(s.CropsDir)
 		if err != nil {
-			return fmt.Errorf("groovist: crops folder: %w", err)
+			return fmt.Errorf("crops folder: %w", err)
 		}
 		if !st.IsDir() {
-			return fmt.Errorf("groovist: crops folder %s is not a directory", s.CropsDir)
+			return fmt.Errorf("crops folder %s is not a directory", s.CropsDir)
 		}
 	}
 	opts := withBudget(s.Decode)
@@ -192,11 +192,11 @@ func (c *cropSet) embed(ctx context.Context, s *Scorer, done int, progress func(
 		if len(batch) > 0 {
 			out, err := s.Images.EmbedImages(ctx, batch)
 			if err != nil {
-				return fmt.Errorf("groovist: embedding crops: %w", err)
+				return fmt.Errorf("embedding crops: %w", err)
 			}
 			rows, err := splitRows(out, len(batch))
 			if err != nil {
-				return fmt.Errorf("groovist: image encoder: %w", err)
+				return fmt.Errorf("image encoder: %w", err)
 			}
 			k := 0
 			for i := range pixels {

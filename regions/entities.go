@@ -73,7 +73,7 @@ type Entities struct {
 func Load(path string, o Options) (*Entities, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("regions: %w", err)
+		return nil, err
 	}
 	defer f.Close()
 	return Read(f, path, o)

@@ -62,7 +62,7 @@ type GloVe struct {
 func LoadGloVe(path string, words []string, opts GloVeOptions) (*GloVe, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("rovist: GloVe: %w", err)
+		return nil, fmt.Errorf("GloVe: %w", err)
 	}
 	defer f.Close()
 	return ReadGloVe(f, path, words, opts)
@@ -84,7 +84,7 @@ func ReadGloVe(r io.Reader, name string, words []string, opts GloVeOptions) (*Gl
 	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
 		zr, err := gzip.NewReader(br)
 		if err != nil {
-			return nil, fmt.Errorf("rovist: GloVe %s: %w", name, err)
+			return nil, fmt.Errorf("GloVe %s: %w", name, err)
 		}
 		defer zr.Close()
 		br = bufio.NewReaderSize(zr, 1<<16)
@@ -106,18 +106,18 @@ func ReadGloVe(r io.Reader, name string, words []string, opts GloVeOptions) (*Gl
 		line++
 		row := sc.Bytes()
 		if !utf8.Valid(row) {
-			return nil, fmt.Errorf("rovist: GloVe %s line %d: not valid UTF-8", name, line)
+			return nil, fmt.Errorf("GloVe %s line %d: not valid UTF-8", name, line)
 		}
 		row = bytes.TrimRightFunc(row, pyunicode.IsSpace)
 		width := bytes.Count(row, []byte{' '})
 		if g.dim == 0 {
 			if width < 1 || width > DefaultGloVeMaxDim {
-				return nil, fmt.Errorf("rovist: GloVe %s line %d: %d values in the first row (want 1 to %d)", name, line, width, DefaultGloVeMaxDim)
+				return nil, fmt.Errorf("GloVe %s line %d: %d values in the first row (want 1 to %d)", name, line, width, DefaultGloVeMaxDim)
 			}
 			g.dim = width
 		}
 		if width != g.dim {
-			return nil, fmt.Errorf("rovist: GloVe %s line %d: %d values, want %d (is this really the GloVe text format?)", name, line, width, g.dim)
+			return nil, fmt.Errorf("GloVe %s line %d: %d values, want %d (is this really the GloVe text format?)", name, line, width, g.dim)
 		}
 		sp := bytes.IndexByte(row, ' ')
 		word := string(row[:sp])
@@ -136,7 +136,7 @@ func ReadGloVe(r io.Reader, name string, words []string, opts GloVeOptions) (*Gl
 			// float32(str) as gensim calls it.
 			v, err := strconv.ParseFloat(field, 64)
 			if err != nil || math.IsNaN(v) || math.IsInf(v, 0) || math.IsInf(float64(float32(v)), 0) {
-				return nil, fmt.Errorf("rovist: GloVe %s line %d: value %d of %q is %q, not a finite number", name, line, i+1, word, field)
+				return nil, fmt.Errorf("GloVe %s line %d: value %d of %q is %q, not a finite number", name, line, i+1, word, field)
 			}
 			vec[i] = float32(v)
 		}
@@ -146,13 +146,13 @@ func ReadGloVe(r io.Reader, name string, words []string, opts GloVeOptions) (*Gl
 		if errors.Is(err, bufio.ErrTooLong) {
 			return nil, &limits.TooLargeError{Name: fmt.Sprintf("GloVe %s line %d", name, line+1), Limit: int64(maxLine), Line: true}
 		}
-		return nil, fmt.Errorf("rovist: GloVe %s: %w", name, err)
+		return nil, fmt.Errorf("GloVe %s: %w", name, err)
 	}
 	if lr.N <= 0 {
 		return nil, &limits.TooLargeError{Name: "GloVe " + name, Limit: maxBytes}
 	}
 	if line == 0 {
-		return nil, fmt.Errorf("rovist: GloVe %s: no vectors", name)
+		return nil, fmt.Errorf("GloVe %s: no vectors", name)
 	}
 	return g, nil
 }
@@ -178,5 +178,5 @@ func (g *GloVe) lookup(word string) ([]float32, bool, error) {
 	if v, ok := g.vecs[GloVeUnknown]; ok {
 		return v, false, nil
 	}
-	return nil, false, fmt.Errorf("rovist: GloVe has neither %q nor the fallback %q", word, GloVeUnknown)
+	return nil, false, fmt.Errorf("GloVe has neither %q nor the fallback %q", word, GloVeUnknown)
 }

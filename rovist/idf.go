@@ -27,13 +27,13 @@ type IDF = story.IDF
 func LoadIDF(path string, l limits.Limits) (IDF, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("rovist: idf: %w", err)
+		return nil, fmt.Errorf("idf: %w", err)
 	}
 	defer f.Close()
 	max := l.Bytes(defaultIDFMaxBytes)
 	data, err := io.ReadAll(io.LimitReader(f, max+1))
 	if err != nil {
-		return nil, fmt.Errorf("rovist: idf %s: %w", path, err)
+		return nil, fmt.Errorf("idf %s: %w", path, err)
 	}
 	if int64(len(data)) > max {
 		return nil, &limits.TooLargeError{Name: "idf " + path, Limit: max}
@@ -48,17 +48,17 @@ func LoadIDF(path string, l limits.Limits) (IDF, error) {
 func ParseIDF(data []byte, name string) (IDF, error) {
 	v, err := checkpoint.DecodePickle(data, checkpoint.Options{MaxPickleBytes: max(defaultIDFMaxBytes, int64(len(data)))})
 	if err != nil {
-		return nil, fmt.Errorf("rovist: idf %s: %w", name, err)
+		return nil, fmt.Errorf("idf %s: %w", name, err)
 	}
 	d, ok := v.(*checkpoint.Dict)
 	if !ok {
-		return nil, fmt.Errorf("rovist: idf %s: the pickle holds a %T, not a dict {noun: float}", name, v)
+		return nil, fmt.Errorf("idf %s: the pickle holds a %T, not a dict {noun: float}", name, v)
 	}
 	idf := make(IDF, len(d.Items))
 	for _, it := range d.Items {
 		k, ok := it.Key.(string)
 		if !ok {
-			return nil, fmt.Errorf("rovist: idf %s: key %v is a %T, not a str", name, it.Key, it.Key)
+			return nil, fmt.Errorf("idf %s: key %v is a %T, not a str", name, it.Key, it.Key)
 		}
 		var w float64
 		switch x := it.Value.(type) {
@@ -67,10 +67,10 @@ func ParseIDF(data []byte, name string) (IDF, error) {
 		case int64:
 			w = float64(x)
 		default:
-			return nil, fmt.Errorf("rovist: idf %s: the weight of %q is a %T, not a float", name, k, it.Value)
+			return nil, fmt.Errorf("idf %s: the weight of %q is a %T, not a float", name, k, it.Value)
 		}
 		if math.IsNaN(w) || math.IsInf(w, 0) {
-			return nil, fmt.Errorf("rovist: idf %s: the weight of %q is %v", name, k, w)
+			return nil, fmt.Errorf("idf %s: the weight of %q is %v", name, k, w)
 		}
 		idf[k] = w
 	}

@@ -75,7 +75,7 @@ func (c CropFolder) CropPath(imageID int64, r story.Region) string {
 // file, in order, each read from its crop file.
 func (c CropFolder) RegionCrops(img story.Image) ([]RegionCrop, error) {
 	if c.Entities == nil {
-		return nil, fmt.Errorf("rovist: crop folder without a regions file")
+		return nil, fmt.Errorf("crop folder without a regions file")
 	}
 	id, err := parseImageID(img.ID)
 	if err != nil {

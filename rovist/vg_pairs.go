@@ -35,7 +35,7 @@ const maxVGPairsCSV = 1 << 30
 func LoadVGPairsCSV(path string) ([]VGPair, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("rovist: vg pairs: %w", err)
+		return nil, fmt.Errorf("vg pairs: %w", err)
 	}
 	defer f.Close()
 	return ReadVGPairsCSV(io.LimitReader(f, maxVGPairsCSV+1), path)
@@ -47,10 +47,10 @@ func ReadVGPairsCSV(r io.Reader, name string) ([]VGPair, error) {
 	cr.ReuseRecord = false
 	header, err := cr.Read()
 	if errors.Is(err, io.EOF) {
-		return nil, fmt.Errorf("rovist: vg pairs %s: empty file", name)
+		return nil, fmt.Errorf("vg pairs %s: empty file", name)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("rovist: vg pairs %s: %w", name, err)
+		return nil, fmt.Errorf("vg pairs %s: %w", name, err)
 	}
 	col := map[string]int{"image_id": -1, "bbox": -1, "noun_phrase": -1}
 	for i, h := range header {
@@ -61,7 +61,7 @@ func ReadVGPairsCSV(r io.Reader, name string) ([]VGPair, error) {
 	}
 	for _, k := range []string{"image_id", "bbox", "noun_phrase"} {
 		if col[k] < 0 {
-			return nil, fmt.Errorf("rovist: vg pairs %s: no %q column in the header %q", name, k, header)
+			return nil, fmt.Errorf("vg pairs %s: no %q column in the header %q", name, k, header)
 		}
 	}
 	seen := map[string]bool{}
@@ -72,7 +72,7 @@ func ReadVGPairsCSV(r io.Reader, name string) ([]VGPair, error) {
 			break
 		}
 		if err != nil {
-			return nil, fmt.Errorf("rovist: vg pairs %s: %w", name, err)
+			return nil, fmt.Errorf("vg pairs %s: %w", name, err)
 		}
 		key := strings.Join(rec, "\x00")
 		if seen[key] {
@@ -81,18 +81,18 @@ func ReadVGPairsCSV(r io.Reader, name string) ([]VGPair, error) {
 		seen[key] = true
 		p := VGPair{ImageID: strings.TrimSpace(rec[col["image_id"]]), BBox: rec[col["bbox"]], Phrase: rec[col["noun_phrase"]]}
 		if _, err := parseImageID(p.ImageID); err != nil {
-			return nil, fmt.Errorf("rovist: vg pairs %s line %d: %w", name, line, err)
+			return nil, fmt.Errorf("vg pairs %s line %d: %w", name, line, err)
 		}
 		if _, ok := regions.ParseBBox(p.BBox); !ok {
-			return nil, fmt.Errorf("rovist: vg pairs %s line %d: bbox %q is not a list of 4 numbers", name, line, p.BBox)
+			return nil, fmt.Errorf("vg pairs %s line %d: bbox %q is not a list of 4 numbers", name, line, p.BBox)
 		}
 		if strings.TrimSpace(p.Phrase) == "" {
-			return nil, fmt.Errorf("rovist: vg pairs %s line %d: empty noun phrase", name, line)
+			return nil, fmt.Errorf("vg pairs %s line %d: empty noun phrase", name, line)
 		}
 		out = append(out, p)
 	}
 	if len(out) == 0 {
-		return nil, fmt.Errorf("rovist: vg pairs %s: no rows", name)
+		return nil, fmt.Errorf("vg pairs %s: no rows", name)
 	}
 	return out, nil
 }
@@ -140,14 +140,14 @@ func VGPhraseWords(pairs []VGPair) []string {
 func PhraseVector(g *GloVe, phrase string) ([]float32, error) {
 	toks := words.Tokenize(phrase)
 	if len(toks) == 0 {
-		return nil, fmt.Errorf("rovist: phrase %q has no words", phrase)
+		return nil, fmt.Errorf("phrase %q has no words", phrase)
 	}
 	sum := make([]float32, g.Dim())
 	for _, w := range toks {
 		v, ok := g.Vector(w)
 		if !ok {
 			if v, ok = g.Vector(GloVeUnknown); !ok {
-				return nil, fmt.Errorf("rovist: phrase %q: GloVe has neither %q nor %q", phrase, w, GloVeUnknown)
+				return nil, fmt.Errorf("phrase %q: GloVe has neither %q nor %q", phrase, w, GloVeUnknown)
 			}
 		}
 		for i, x := range v {
@@ -158,7 +158,7 @@ func PhraseVector(g *GloVe, phrase string) ([]float32, error) {
 	for i := range sum {
 		sum[i] /= n
 		if math.IsNaN(float64(sum[i])) || math.IsInf(float64(sum[i]), 0) {
-			return nil, fmt.Errorf("rovist: phrase %q: non-finite mean vector", phrase)
+			return nil, fmt.Errorf("phrase %q: non-finite mean vector", phrase)
 		}
 	}
 	return sum, nil
@@ -180,7 +180,7 @@ func VGExamples(pairs []VGPair, crops CropFolder, g *GloVe) ([]VGExample, error)
 	for i, p := range pairs {
 		id, err := parseImageID(p.ImageID)
 		if err != nil {
-			return nil, fmt.Errorf("rovist: vg pair %d: %w", i, err)
+			return nil, fmt.Errorf("vg pair %d: %w", i, err)
 		}
 		path := crops.CropPath(id, story.Region{Label: p.BBox})
 		if _, err := os.Stat(path); err != nil {
@@ -191,14 +191,14 @@ func VGExamples(pairs []VGPair, crops CropFolder, g *GloVe) ([]VGExample, error)
 		}
 		vec, err := PhraseVector(g, p.Phrase)
 		if err != nil {
-			return nil, fmt.Errorf("rovist: vg pair %d: %w", i, err)
+			return nil, fmt.Errorf("vg pair %d: %w", i, err)
 		}
 		opts := crops.Decode
 		out[i] = VGExample{Vector: vec, Crop: RegionCrop{Key: "file:" + path, Label: p.BBox,
 			Load: func() (*imageproc.RGB, error) { return imageproc.DecodeFile(path, opts) }}}
 	}
 	if len(missing) > 0 {
-		return nil, fmt.Errorf("rovist: vg pairs: crop files missing, e.g. %s", strings.Join(missing, ", "))
+		return nil, fmt.Errorf("vg pairs: crop files missing, e.g. %s", strings.Join(missing, ", "))
 	}
 	return out, nil
 }

@@ -37,11 +37,11 @@ func NewJSONReader(r io.Reader, name string, opts ReadOptions) *JSONReader {
 // when done.
 func OpenJSON(path string, opts ReadOptions) (*JSONReader, error) {
 	if path == "" {
-		return nil, errors.New("story: no input file given")
+		return nil, errors.New("no input file given")
 	}
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("story: %w", err)
+		return nil, err
 	}
 	r := NewJSONReader(bufio.NewReaderSize(f, 1<<16), path, opts)
 	r.closer = f

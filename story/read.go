@@ -3,7 +3,6 @@ package story
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"io"
 	"os"
 )
@@ -11,11 +10,11 @@ import (
 // readFile reads a whole file under the options' size limit.
 func readFile(path string, opts ReadOptions) ([]byte, error) {
 	if path == "" {
-		return nil, errors.New("story: no input file given")
+		return nil, errors.New("no input file given")
 	}
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("story: %w", err)
+		return nil, err
 	}
 	defer f.Close()
 	var buf bytes.Buffer

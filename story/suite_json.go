@@ -27,11 +27,11 @@ type sequenceObject struct {
 // the suite itself, not the suite plus the raw file.
 func LoadSuite(path string, opts ReadOptions) (*Suite, error) {
 	if path == "" {
-		return nil, errors.New("story: no input file given")
+		return nil, errors.New("no input file given")
 	}
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("story: %w", err)
+		return nil, err
 	}
 	defer f.Close()
 	return decodeSuite(bufio.NewReaderSize(f, 1<<16), path, filepath.Dir(path), opts)
@@ -264,7 +264,7 @@ func (d *suiteDecoder) suite() (*Suite, error) {
 func LoadSuiteDir(dir string, opts ReadOptions) (*Suite, error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
-		return nil, fmt.Errorf("story: %w", err)
+		return nil, err
 	}
 	var names []string
 	for _, e := range entries {

@@ -57,7 +57,7 @@ func ReadPersonalityCaptions(r io.Reader, o PersonalityCaptionsOptions) ([]Recor
 	dec := json.NewDecoder(bufio.NewReader(lr))
 	tok, err := dec.Token()
 	if err != nil {
-		return nil, pcError(lr, limit, fmt.Errorf("stylem: PERSONALITY-CAPTIONS: %w", err))
+		return nil, pcError(lr, limit, fmt.Errorf("PERSONALITY-CAPTIONS: %w", err))
 	}
 	switch tok {
 	case json.Delim('['):
@@ -67,7 +67,7 @@ func ReadPersonalityCaptions(r io.Reader, o PersonalityCaptionsOptions) ([]Recor
 		for dec.More() {
 			k, err := dec.Token()
 			if err != nil {
-				return nil, pcError(lr, limit, fmt.Errorf("stylem: PERSONALITY-CAPTIONS: %w", err))
+				return nil, pcError(lr, limit, fmt.Errorf("PERSONALITY-CAPTIONS: %w", err))
 			}
 			if k == "images" {
 				found = true
@@ -75,23 +75,23 @@ func ReadPersonalityCaptions(r io.Reader, o PersonalityCaptionsOptions) ([]Recor
 			}
 			var skip json.RawMessage
 			if err := dec.Decode(&skip); err != nil {
-				return nil, pcError(lr, limit, fmt.Errorf("stylem: PERSONALITY-CAPTIONS: %w", err))
+				return nil, pcError(lr, limit, fmt.Errorf("PERSONALITY-CAPTIONS: %w", err))
 			}
 		}
 		if !found {
-			return nil, fmt.Errorf("stylem: PERSONALITY-CAPTIONS: object without an \"images\" list")
+			return nil, fmt.Errorf("PERSONALITY-CAPTIONS: object without an \"images\" list")
 		}
 		if t, err := dec.Token(); err != nil || t != json.Delim('[') {
-			return nil, pcError(lr, limit, fmt.Errorf("stylem: PERSONALITY-CAPTIONS: \"images\" is not a list"))
+			return nil, pcError(lr, limit, fmt.Errorf("PERSONALITY-CAPTIONS: \"images\" is not a list"))
 		}
 	default:
-		return nil, fmt.Errorf("stylem: PERSONALITY-CAPTIONS: want a JSON list of records, found %v", tok)
+		return nil, fmt.Errorf("PERSONALITY-CAPTIONS: want a JSON list of records, found %v", tok)
 	}
 	var recs []Record
 	for i := 0; dec.More(); i++ {
 		var pr pcRecord
 		if err := dec.Decode(&pr); err != nil {
-			return nil, pcError(lr, limit, fmt.Errorf("stylem: PERSONALITY-CAPTIONS record %d: %w", i, err))
+			return nil, pcError(lr, limit, fmt.Errorf("PERSONALITY-CAPTIONS record %d: %w", i, err))
 		}
 		rec, err := pr.record(i, o.FirstCommentOnly)
 		if err != nil {
@@ -103,7 +103,7 @@ func ReadPersonalityCaptions(r io.Reader, o PersonalityCaptionsOptions) ([]Recor
 		recs = append(recs, rec)
 	}
 	if _, err := dec.Token(); err != nil {
-		return nil, pcError(lr, limit, fmt.Errorf("stylem: PERSONALITY-CAPTIONS: unterminated list: %w", err))
+		return nil, pcError(lr, limit, fmt.Errorf("PERSONALITY-CAPTIONS: unterminated list: %w", err))
 	}
 	if lr.N <= 0 {
 		return nil, &limits.TooLargeError{Name: "PERSONALITY-CAPTIONS", Limit: limit}
@@ -120,7 +120,7 @@ func pcError(lr *io.LimitedReader, limit int64, err error) error {
 
 func (pr *pcRecord) record(i int, firstOnly bool) (Record, error) {
 	if pr.ImageHash == nil || pr.Personality == nil {
-		return Record{}, fmt.Errorf("stylem: PERSONALITY-CAPTIONS record %d: missing \"image_hash\" or \"personality\"", i)
+		return Record{}, fmt.Errorf("PERSONALITY-CAPTIONS record %d: missing \"image_hash\" or \"personality\"", i)
 	}
 	rec := Record{Image: *pr.ImageHash, Style: *pr.Personality}
 	switch {
@@ -135,10 +135,10 @@ func (pr *pcRecord) record(i int, firstOnly bool) (Record, error) {
 			rec.Captions = rec.Captions[:1]
 		}
 	default:
-		return Record{}, fmt.Errorf("stylem: PERSONALITY-CAPTIONS record %d (image %q): no \"comment\" or \"sentences\"", i, rec.Image)
+		return Record{}, fmt.Errorf("PERSONALITY-CAPTIONS record %d (image %q): no \"comment\" or \"sentences\"", i, rec.Image)
 	}
 	if rec.Style == "" {
-		return Record{}, fmt.Errorf("stylem: PERSONALITY-CAPTIONS record %d (image %q): empty personality", i, rec.Image)
+		return Record{}, fmt.Errorf("PERSONALITY-CAPTIONS record %d (image %q): empty personality", i, rec.Image)
 	}
 	return rec, nil
 }
@@ -178,7 +178,7 @@ func ReadCorpusJSONL(r io.Reader, l limits.Limits) ([]Record, error) {
 			// A read error (a gzip bound, a bad gzip stream) makes the
 			// scanner hand out the cut line as the last one; report the
 			// error, not the cut line's JSON.
-			return nil, fmt.Errorf("stylem: corpus: %w", sr.err)
+			return nil, fmt.Errorf("corpus: %w", sr.err)
 		}
 		line := bytes.TrimSpace(sc.Bytes())
 		if len(line) == 0 {
@@ -189,13 +189,13 @@ func ReadCorpusJSONL(r io.Reader, l limits.Limits) ([]Record, error) {
 			if lr.N <= 0 { // the line was cut by the size limit
 				return nil, &limits.TooLargeError{Name: "corpus", Limit: maxBytes}
 			}
-			return nil, fmt.Errorf("stylem: corpus line %d: %w", ln, err)
+			return nil, fmt.Errorf("corpus line %d: %w", ln, err)
 		}
 		if cl.Style == nil || *cl.Style == "" {
-			return nil, fmt.Errorf("stylem: corpus line %d: missing or empty \"style\"", ln)
+			return nil, fmt.Errorf("corpus line %d: missing or empty \"style\"", ln)
 		}
 		if cl.Caption == nil {
-			return nil, fmt.Errorf("stylem: corpus line %d: missing \"caption\"", ln)
+			return nil, fmt.Errorf("corpus line %d: missing \"caption\"", ln)
 		}
 		img := fmt.Sprintf("#%d", ln)
 		if cl.Image != nil {
@@ -205,9 +205,9 @@ func ReadCorpusJSONL(r io.Reader, l limits.Limits) ([]Record, error) {
 	}
 	if err := sc.Err(); err != nil {
 		if errors.Is(err, bufio.ErrTooLong) {
-			return nil, fmt.Errorf("stylem: corpus line %d is longer than %d bytes", ln+1, maxJSONLLine)
+			return nil, fmt.Errorf("corpus line %d is longer than %d bytes", ln+1, maxJSONLLine)
 		}
-		return nil, fmt.Errorf("stylem: corpus: %w", err)
+		return nil, fmt.Errorf("corpus: %w", err)
 	}
 	if lr.N <= 0 {
 		return nil, &limits.TooLargeError{Name: "corpus", Limit: maxBytes}

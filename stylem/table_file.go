@@ -123,13 +123,13 @@ func ReadTable(r io.Reader, opts ReadOptions) (*Table, error) {
 	limit := opts.Limits.Bytes(defaultMaxTableBytes)
 	var hdr [10]byte
 	if _, err := io.ReadFull(r, hdr[:]); err != nil {
-		return nil, fmt.Errorf("stylem: reading table header: %w", err)
+		return nil, fmt.Errorf("reading table header: %w", err)
 	}
 	if string(hdr[:8]) != tableMagic {
-		return nil, fmt.Errorf("stylem: not a StyleM table (magic %q, want %q)", hdr[:8], tableMagic)
+		return nil, fmt.Errorf("not a StyleM table (magic %q, want %q)", hdr[:8], tableMagic)
 	}
 	if v := binary.LittleEndian.Uint16(hdr[8:]); v != tableVersion {
-		return nil, fmt.Errorf("stylem: table format version %d is not supported (want %d)", v, tableVersion)
+		return nil, fmt.Errorf("table format version %d is not supported (want %d)", v, tableVersion)
 	}
 	ratio := int64(DefaultMaxTableRatio)
 	if opts.MaxRatio > 0 {
@@ -137,7 +137,7 @@ func ReadTable(r io.Reader, opts ReadOptions) (*Table, error) {
 	}
 	zr, err := gzipbound.NewReader(r, gzipbound.Options{Ratio: ratio, Max: limit + 1})
 	if err != nil {
-		return nil, fmt.Errorf("stylem: table body: %w", err)
+		return nil, fmt.Errorf("table body: %w", err)
 	}
 	defer zr.Close()
 	// The body is decoded from memory: parsing uvarints from a slice is
@@ -147,7 +147,7 @@ func ReadTable(r io.Reader, opts ReadOptions) (*Table, error) {
 		return nil, &limits.TooLargeError{Name: "table body", Limit: limit}
 	}
 	if err != nil {
-		return nil, fmt.Errorf("stylem: table body: %w", err)
+		return nil, fmt.Errorf("table body: %w", err)
 	}
 	if int64(len(body)) > limit {
 		return nil, &limits.TooLargeError{Name: "table body", Limit: limit}
@@ -155,10 +155,10 @@ func ReadTable(r io.Reader, opts ReadOptions) (*Table, error) {
 	d := &tableDecoder{b: body}
 	t, err := d.table()
 	if err != nil {
-		return nil, fmt.Errorf("stylem: table body at byte %d: %w", d.pos, err)
+		return nil, fmt.Errorf("table body at byte %d: %w", d.pos, err)
 	}
 	if d.pos != len(d.b) {
-		return nil, fmt.Errorf("stylem: table body at byte %d: trailing data", d.pos)
+		return nil, fmt.Errorf("table body at byte %d: trailing data", d.pos)
 	}
 	return t, nil
 }

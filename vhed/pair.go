@@ -95,7 +95,7 @@ type ReadOptions struct {
 func Load(path string, opts ReadOptions) ([]Pair, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("vhed: %w", err)
+		return nil, err
 	}
 	defer f.Close()
 	pairs, _, err := ReadAll(f, opts)

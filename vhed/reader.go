@@ -64,7 +64,7 @@ func NewReader(r io.Reader, opts ReadOptions) (*Reader, error) {
 	cr.ReuseRecord = true
 	header, err := cr.Read()
 	if err == io.EOF {
-		return nil, errors.New("vhed: empty input: no header row")
+		return nil, errors.New("empty input: no header row")
 	}
 	if err != nil {
 		return nil, vhedCSVError(err)
@@ -111,7 +111,7 @@ func (r *Reader) next() (Pair, error) {
 	rec, err := r.cr.Read()
 	if err == io.EOF {
 		if r.rows == 0 {
-			return Pair{}, errors.New("vhed: no rows after the header")
+			return Pair{}, errors.New("no rows after the header")
 		}
 		if !r.opts.StoriesOnly {
 			if _, err := r.sign.result(r.HasRankColumns()); err != nil {
@@ -134,7 +134,7 @@ func (r *Reader) next() (Pair, error) {
 	}
 	key := [3]string{p.StoryID, p.Model1, p.Model2}
 	if prev, dup := r.seen[key]; dup {
-		return Pair{}, fmt.Errorf("vhed: line %d: story_id %s, model_base %s, model_comp %s repeat the row on line %d",
+		return Pair{}, fmt.Errorf("line %d: story_id %s, model_base %s, model_comp %s repeat the row on line %d",
 			line, errtext.Quote(p.StoryID), errtext.Quote(p.Model1), errtext.Quote(p.Model2), prev)
 	}
 	r.seen[key] = line
@@ -151,7 +151,7 @@ func vhedCSVError(err error) error {
 	if errors.As(err, &tl) {
 		return err
 	}
-	return fmt.Errorf("vhed: %w", err)
+	return err
 }
 
 // vhedIndexColumns finds each column's field index in the header.
@@ -161,7 +161,7 @@ func vhedIndexColumns(header []string, opts ReadOptions) (vhedColumnIndex, error
 	for i, name := range header {
 		name = strings.TrimSpace(name)
 		if _, dup := at[name]; dup && vhedIsColumn(name) {
-			return vhedColumnIndex{}, fmt.Errorf("vhed: header: column %q appears twice", name)
+			return vhedColumnIndex{}, fmt.Errorf("header: column %q appears twice", name)
 		}
 		if _, dup := at[name]; !dup {
 			at[name] = i
@@ -201,7 +201,7 @@ func vhedIndexColumns(header []string, opts ReadOptions) (vhedColumnIndex, error
 		missing = append(missing, absent)
 	}
 	if len(missing) > 0 {
-		return c, fmt.Errorf("vhed: header: missing column(s) %s (need %s)",
+		return c, fmt.Errorf("header: missing column(s) %s (need %s)",
 			strings.Join(missing, ", "), strings.Join(need, ","))
 	}
 	return c, nil
@@ -220,7 +220,7 @@ func vhedIsColumn(name string) bool {
 func (r *Reader) parseRow(rec []string, line int) (Pair, error) {
 	p := Pair{Line: line, AvgRank1: math.NaN(), AvgRank2: math.NaN()}
 	bad := func(name, why string) error {
-		return fmt.Errorf("vhed: line %d, column %s: %s", line, name, why)
+		return fmt.Errorf("line %d, column %s: %s", line, name, why)
 	}
 	text := func(i int, name string) (string, error) {
 		s := rec[i]

@@ -149,7 +149,7 @@ func runVHED(args []string, stdout, stderr io.Writer) error {
 		if len(args) > 0 && (args[0] == "-h" || args[0] == "-help" || args[0] == "--help") {
 			return nil
 		}
-		return fmt.Errorf("vhed: want the subcommand assess")
+		return fmt.Errorf("want the subcommand assess")
 	}
 	return runVHEDAssess(args[1:], stdout, stderr)
 }

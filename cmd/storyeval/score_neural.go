@@ -322,7 +322,7 @@ func scoreVrank(ctx context.Context, s *story.Suite, system string, cfg scoreCon
 		return []scoreColumn{col}, nil
 	}
 	if self < 0 {
-		return nil, fmt.Errorf("vrank: no system %q in the story set", system)
+		return nil, fmt.Errorf("no system %q in the story set", system)
 	}
 	gaps, err := vrankGaps(ctx, s, cfg)
 	if err != nil {

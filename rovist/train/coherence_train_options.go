@@ -72,7 +72,7 @@ func (o CoherenceTrainOptions) withDefaults() (CoherenceTrainOptions, error) {
 	if o.Epochs < 0 || o.BatchSize < 0 || o.LearningRate < 0 || o.LRDecay < 0 || o.MaxLength < 0 ||
 		o.Dropout < 0 || o.Dropout >= 1 || math.IsNaN(o.LearningRate) || math.IsNaN(o.WeightDecay) ||
 		math.IsNaN(o.LRDecay) || math.IsNaN(o.Dropout) || math.IsNaN(o.ValidationFraction) || o.ValidationFraction >= 1 {
-		return o, fmt.Errorf("rovist: invalid coherence training options %+v", o)
+		return o, fmt.Errorf("invalid coherence training options %+v", o)
 	}
 	trainloop.Default(&o.Epochs, 50)
 	trainloop.Default(&o.BatchSize, 32)

@@ -23,7 +23,7 @@ const defaultMaxPairsCSVBytes = 256 << 20
 func ReadPairs(r io.Reader, l limits.Limits) ([]Pair, error) {
 	rows, err := vhed.Read(r, vhed.ReadOptions{Limits: limits.Limits{MaxBytes: l.Bytes(defaultMaxPairsCSVBytes)}, StoriesOnly: true, Label: true})
 	if err != nil {
-		return nil, fmt.Errorf("vrank: training CSV: %w", err)
+		return nil, fmt.Errorf("training CSV: %w", err)
 	}
 	out := make([]Pair, len(rows))
 	for i, p := range rows {
@@ -37,7 +37,7 @@ func ReadPairs(r io.Reader, l limits.Limits) ([]Pair, error) {
 func LoadPairs(path string, l limits.Limits) ([]Pair, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("vrank: %w", err)
+		return nil, err
 	}
 	defer f.Close()
 	ex, err := ReadPairs(f, l)
