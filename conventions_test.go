@@ -6,6 +6,7 @@ import (
 	"go/token"
 	"io/fs"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -27,26 +28,9 @@ var notFiles = map[string]string{
 // command excluded): Open* and Load* take a path (a string first
 // parameter), Read* an io.Reader, Parse* a []byte or a string.
 func TestReadingConvention(t *testing.T) {
-	fset := token.NewFileSet()
+	fset, files := libraryFiles(t, "internal", "cmd", "examples")
 	checked := 0
-	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() {
-			switch d.Name() {
-			case "testdata", "internal", "cmd", "examples", "scripts", "docs":
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
-			return nil
-		}
-		f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
-		if err != nil {
-			return err
-		}
+	for path, f := range files {
 		pkg := filepath.ToSlash(filepath.Dir(path))
 		for _, decl := range f.Decls {
 			fn, ok := decl.(*ast.FuncDecl)
@@ -75,10 +59,6 @@ func TestReadingConvention(t *testing.T) {
 				t.Errorf("%s (%s): %s* should take a %s first", key, fset.Position(fn.Pos()), verb, want)
 			}
 		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
 	}
 	if checked < 20 {
 		t.Fatalf("only %d readers checked: is the walk finding the packages?", checked)
@@ -97,33 +77,10 @@ var componentPrefixes = map[string]bool{"cuda": true, "cudalib": true, "embcache
 // since errors name their input instead and programs print them as they
 // come (the command once stripped such prefixes by string matching).
 func TestErrorsCarryNoPackagePrefix(t *testing.T) {
-	fset := token.NewFileSet()
-	files := map[string]*ast.File{}
+	fset, files := libraryFiles(t, "cmd", "examples")
 	pkgs := map[string]bool{}
-	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() {
-			switch d.Name() {
-			case "testdata", "cmd", "examples", "scripts", "docs":
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
-			return nil
-		}
-		f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
-		if err != nil {
-			return err
-		}
-		files[path] = f
+	for _, f := range files {
 		pkgs[f.Name.Name] = true
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
 	}
 	checked := 0
 	for _, f := range files {
@@ -152,6 +109,40 @@ func TestErrorsCarryNoPackagePrefix(t *testing.T) {
 		t.Fatalf("only %d error strings checked in %d files", checked, len(files))
 	}
 	t.Logf("%d error strings in %d files checked", checked, len(files))
+}
+
+// libraryFiles parses the non-test Go files of the repository, skipping
+// the folders named in skip (and testdata, scripts and docs), keyed by
+// path.
+func libraryFiles(t *testing.T, skip ...string) (*token.FileSet, map[string]*ast.File) {
+	t.Helper()
+	fset := token.NewFileSet()
+	files := map[string]*ast.File{}
+	skip = append(skip, "testdata", "scripts", "docs")
+	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if slices.Contains(skip, d.Name()) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
+		if err != nil {
+			return err
+		}
+		files[filepath.ToSlash(path)] = f
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fset, files
 }
 
 // takes reports whether fn's first parameter fits want: a string (path),

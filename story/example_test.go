@@ -49,3 +49,17 @@ func ExampleJSONReader() {
 	// s1: "We went to the beach. The sea was cold." []
 	// s2: "A cake." [i7]
 }
+
+// Inverse document frequencies over stories' nouns, with RoViST's formula
+// log(N / (1 + df)) and GROOViST's log(N / df) over the words of phrases.
+func ExampleComputeIDF() {
+	nouns := [][]string{{"dog", "beach"}, {"dog"}, {"cake"}, {"dog", "cake"}}
+	rovist := story.ComputeIDF(nouns, story.IDFOptions{AddOne: true})
+	fmt.Printf("RoViST: dog %.4f, cake %.4f, beach %.4f\n", rovist["dog"], rovist["cake"], rovist["beach"])
+	phrases := [][]string{{"the dog", "a beach"}, {"the cake"}}
+	groovist := story.ComputeIDF(phrases, story.IDFOptions{SplitWords: true})
+	fmt.Printf("GROOViST: the %.4f, dog %.4f\n", groovist["the"], groovist["dog"])
+	// Output:
+	// RoViST: dog 0.0000, cake 0.2877, beach 0.6931
+	// GROOViST: the 0.0000, dog 0.6931
+}
