@@ -11,6 +11,7 @@ package limits
 import (
 	"fmt"
 	"io"
+	"math"
 )
 
 // Limits bounds one input of a reader. The zero value means the reader's
@@ -79,7 +80,11 @@ type Reader struct {
 // NewReader returns a Reader of r bounded by limit bytes; name labels the
 // error.
 func NewReader(r io.Reader, name string, limit int64) *Reader {
-	return &Reader{lr: io.LimitedReader{R: r, N: limit + 1}, name: name, limit: limit}
+	n := limit + 1
+	if limit == math.MaxInt64 {
+		n = limit // no input is that long; keep N positive
+	}
+	return &Reader{lr: io.LimitedReader{R: r, N: n}, name: name, limit: limit}
 }
 
 // Read implements io.Reader. Once more than the limit has been read it

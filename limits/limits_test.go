@@ -3,6 +3,7 @@ package limits
 import (
 	"errors"
 	"io"
+	"math"
 	"strings"
 	"testing"
 )
@@ -39,6 +40,7 @@ func TestReaderBoundary(t *testing.T) {
 		{"abcde", 4, true},
 		{"", 0, false},
 		{"a", 0, true},
+		{"abc", math.MaxInt64, false},
 	} {
 		r := NewReader(strings.NewReader(tc.in), "in.txt", tc.limit)
 		got, err := io.ReadAll(r)
