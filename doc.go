@@ -25,9 +25,13 @@
 //     ids, references) and the assessments of any metric against them (pair
 //     ranking accuracy, Ω^k, gap buckets, Reference Absent, point-biserial);
 //     vhed/vhedplot draws the accuracy figures.
+//   - regions: the regions files of the grounding metrics (image regions
+//     and their crop files), with RoViST's and GROOViST's image ids.
 //   - story: the input types — a Story (text and ordered images with
 //     regions), a Set of stories, and a Suite of several systems' stories for
 //     the same image sequences with human references — and their readers.
+//   - limits and training: the bound every reader takes and the progress
+//     every trainer reports.
 //   - stylem: StyleM's contrastive n-gram (CNG) tables, OnlyStyle and
 //     StyleCIDEr.
 //   - encoders: the ViT, CLIP, ALBERT and BERT/SimCSE forward passes,
@@ -48,6 +52,28 @@
 // rather than gorgonia.org/gorgonia's graphs, the per-model compute backend
 // of encoders/compute and where a new one plugs in, the parameter walk of
 // encoders/nn — are recorded in docs/design.md.
+//
+// # Conventions
+//
+// Every package follows the same rules, so that a caller can guess a name:
+//
+//   - Reading: Open* and Load* take a path (Open* returns something to read
+//     from or close, Load* the whole decoded value), Read* takes an
+//     io.Reader, and Parse* a []byte (or, for a name such as a flag value,
+//     a string).
+//   - Limits: every reader of untrusted input bounds what it reads with a
+//     limits.Limits in its options; a zero field means the default that the
+//     reader documents, and an input over its bound fails with a
+//     *limits.TooLargeError naming the input.
+//   - Progress: long runs report through a Progress callback in their
+//     options; the trainers all report a training.Progress, whose Epoch
+//     counts from 1.
+//   - Errors: an error names the input and item it is about (user data
+//     quoted and cut short) and says what is wrong, in one line. Where a
+//     caller can act on an error it has a type to match with errors.As
+//     (rovist.MissingIDFError, regions.MissingCropError,
+//     correlation.UndefinedError, limits.TooLargeError). Errors carry no
+//     package-name prefixes, so a program prints them as they come.
 //
 // The command in cmd/storyeval runs the metrics on JSON and CSV files;
 // its score subcommand runs every available metric on a Suite and writes a

@@ -27,7 +27,7 @@ type WilliamsResult struct {
 // metrics (Williams 1959, as recommended by Steiger 1980 and used for
 // metric comparison by Graham & Baldwin 2014 and the WMT metrics shared
 // tasks). The three correlations are computed with coef (Pearson in WMT).
-// It is an error when any of them is undefined.
+// When any of them is undefined the error is an *UndefinedError.
 func Williams(human, metricA, metricB []float64, coef Coefficient) (WilliamsResult, error) {
 	if coef == nil {
 		return WilliamsResult{}, fmt.Errorf("correlation.Williams: nil coefficient function")
@@ -51,7 +51,7 @@ func Williams(human, metricA, metricB []float64, coef Coefficient) (WilliamsResu
 			return WilliamsResult{}, fmt.Errorf("correlation.Williams: %s: %w", p.name, err)
 		}
 		if !res.Defined() {
-			return WilliamsResult{}, fmt.Errorf("correlation.Williams: the correlation of %s is undefined (constant input)", p.name)
+			return WilliamsResult{}, fmt.Errorf("correlation.Williams: %w", &UndefinedError{What: "the correlation of " + p.name, Why: "constant input"})
 		}
 		r[i] = res.Statistic
 	}

@@ -1,6 +1,7 @@
 package correlation
 
 import (
+	"errors"
 	"math"
 	"math/big"
 	"testing"
@@ -122,5 +123,24 @@ func TestWilliamsErrors(t *testing.T) {
 	res, err := WilliamsFromCorrelations(0.5, 0.5, 1, 10)
 	if err != nil || !math.IsNaN(res.T) || !math.IsNaN(res.P) || !math.IsNaN(res.PTwoSided) {
 		t.Errorf("identical metrics: %+v, %v; want NaN", res, err)
+	}
+}
+
+// A constant metric leaves its correlation with the human scores, and so
+// the test, undefined: an *UndefinedError naming the correlation.
+func TestWilliamsUndefined(t *testing.T) {
+	human := []float64{1, 2, 3, 4, 5}
+	varying := []float64{2, 1, 4, 3, 5}
+	constant := []float64{3, 3, 3, 3, 3}
+	_, err := Williams(human, varying, constant, Pearson)
+	var ue *UndefinedError
+	if !errors.As(err, &ue) || ue.What != "the correlation of human and metric B" || ue.Why != "constant input" {
+		t.Fatalf("err = %v, want an UndefinedError of the correlation of human and metric B", err)
+	}
+	if got, want := err.Error(), "correlation.Williams: the correlation of human and metric B is undefined (constant input)"; got != want {
+		t.Errorf("error %q, want %q", got, want)
+	}
+	if _, err := Williams(human, varying, human, Pearson); errors.As(err, &ue) {
+		t.Errorf("defined correlations: err = %v", err)
 	}
 }

@@ -165,7 +165,7 @@ type ALBERTOutput struct {
 func (m *ALBERT) Forward(ctx context.Context, encs []tokenize.Encoding, opts ForwardOptions) (*ALBERTOutput, error) {
 	tb, err := newTextBatch(encs, m.cfg.VocabSize, m.cfg.TypeVocabSize, m.cfg.MaxPositionEmbeddings)
 	if err != nil {
-		return nil, fmt.Errorf("encoders: ALBERT input: %w", err)
+		return nil, fmt.Errorf("ALBERT input: %w", err)
 	}
 	E, H := m.cfg.EmbeddingSize, m.cfg.HiddenSize
 	rows := tb.batch * tb.seq
@@ -195,10 +195,10 @@ func (m *ALBERT) Forward(ctx context.Context, encs []tokenize.Encoding, opts For
 // headLogits applies a linear head to the pooled output.
 func (m *ALBERT) headLogits(head *linear, what string, out *ALBERTOutput) (*tensor.Dense, error) {
 	if head == nil {
-		return nil, fmt.Errorf("encoders: the checkpoint has no %s head", what)
+		return nil, fmt.Errorf("the checkpoint has no %s head", what)
 	}
 	if out == nil || out.PoolerOutput == nil {
-		return nil, fmt.Errorf("encoders: the checkpoint has no pooler, which the %s head reads", what)
+		return nil, fmt.Errorf("the checkpoint has no pooler, which the %s head reads", what)
 	}
 	return applyHead(m.be, head, what, out.PoolerOutput)
 }
@@ -207,7 +207,7 @@ func (m *ALBERT) headLogits(head *linear, what string, out *ALBERTOutput) (*tens
 func applyHead(be compute.Backend, head *linear, what string, x *tensor.Dense) (*tensor.Dense, error) {
 	data, shape, err := float32Values(what+" head input", x, anySize, head.in)
 	if err != nil {
-		return nil, fmt.Errorf("encoders: %w", err)
+		return nil, err
 	}
 	B := shape[0]
 	return denseOf(head.applyHost(be, data, B), B, head.out), nil
@@ -229,20 +229,20 @@ func (m *ALBERT) ClassifierLogits(out *ALBERTOutput) (*tensor.Dense, error) {
 // (sequence, position) pairs, [len(positions), vocab_size].
 func (m *ALBERT) MLMLogits(out *ALBERTOutput, positions [][2]int) (*tensor.Dense, error) {
 	if m.mlm == nil {
-		return nil, fmt.Errorf("encoders: the checkpoint has no masked-LM (predictions) head")
+		return nil, fmt.Errorf("the checkpoint has no masked-LM (predictions) head")
 	}
 	if out == nil {
-		return nil, fmt.Errorf("encoders: ALBERT MLMLogits of a nil output")
+		return nil, fmt.Errorf("ALBERT MLMLogits of a nil output")
 	}
 	x, shape, err := float32Values("ALBERT LastHiddenState", out.LastHiddenState, anySize, anySize, m.cfg.HiddenSize)
 	if err != nil {
-		return nil, fmt.Errorf("encoders: %w", err)
+		return nil, err
 	}
 	B, T, H := shape[0], shape[1], shape[2]
 	sel := make([]float32, len(positions)*H)
 	for i, p := range positions {
 		if p[0] < 0 || p[0] >= B || p[1] < 0 || p[1] >= T {
-			return nil, fmt.Errorf("encoders: MLM position %v outside the batch [%d, %d]", p, B, T)
+			return nil, fmt.Errorf("MLM position %v outside the batch [%d, %d]", p, B, T)
 		}
 		copy(sel[i*H:(i+1)*H], x[(p[0]*T+p[1])*H:])
 	}

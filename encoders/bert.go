@@ -106,7 +106,7 @@ func (m *BERT) Config() BERTConfig { return m.cfg }
 func (m *BERT) Forward(ctx context.Context, encs []tokenize.Encoding, opts ForwardOptions) (*TextOutput, error) {
 	tb, err := newTextBatch(encs, m.cfg.VocabSize, m.cfg.TypeVocabSize, m.cfg.MaxPositionEmbeddings)
 	if err != nil {
-		return nil, fmt.Errorf("encoders: BERT input: %w", err)
+		return nil, fmt.Errorf("BERT input: %w", err)
 	}
 	H := m.cfg.HiddenSize
 	rows := tb.batch * tb.seq

@@ -183,7 +183,7 @@ func (m *CLIP) EncodeText(ctx context.Context, encs []tokenize.Encoding, opts Fo
 	c := m.cfg.TextConfig
 	tb, err := newTextBatch(encs, c.VocabSize, 0, c.MaxPositionEmbeddings)
 	if err != nil {
-		return nil, fmt.Errorf("encoders: CLIP text input: %w", err)
+		return nil, fmt.Errorf("CLIP text input: %w", err)
 	}
 	B, T, H := tb.batch, tb.seq, c.HiddenSize
 	be := m.be
@@ -221,7 +221,7 @@ func (m *CLIP) EncodeText(ctx context.Context, encs []tokenize.Encoding, opts Fo
 // processor.
 func (m *CLIP) EncodeImages(ctx context.Context, imgs []imageproc.PixelValues, opts ForwardOptions) (*CLIPOutput, error) {
 	if err := m.patch.checkImages(imgs); err != nil {
-		return nil, fmt.Errorf("encoders: CLIP image input: %w", err)
+		return nil, fmt.Errorf("CLIP image input: %w", err)
 	}
 	c := m.cfg.VisionConfig
 	B, N, H := len(imgs), m.patch.numPatches(), c.HiddenSize
@@ -268,11 +268,11 @@ func (m *CLIP) Logits(textEmbeds, imageEmbeds *tensor.Dense) (perText, perImage 
 	D := m.cfg.ProjectionDim
 	td, ts, err := float32Values("CLIP text embeddings", textEmbeds, anySize, D)
 	if err != nil {
-		return nil, nil, fmt.Errorf("encoders: CLIP logits: %w", err)
+		return nil, nil, fmt.Errorf("CLIP logits: %w", err)
 	}
 	id, is, err := float32Values("CLIP image embeddings", imageEmbeds, anySize, D)
 	if err != nil {
-		return nil, nil, fmt.Errorf("encoders: CLIP logits: %w", err)
+		return nil, nil, fmt.Errorf("CLIP logits: %w", err)
 	}
 	nt, ni, d := ts[0], is[0], D
 	be := m.be

@@ -12,9 +12,9 @@ import (
 // maxConfigBytes bounds config.json.
 const maxConfigBytes = 1 << 20
 
-// ReadConfig decodes dir/config.json into v, one of the *Config types (or
+// LoadConfig decodes dir/config.json into v, one of the *Config types (or
 // any struct matching the HF config it reads), with a size limit.
-func ReadConfig(dir string, v any) error {
+func LoadConfig(dir string, v any) error {
 	path := filepath.Join(dir, "config.json")
 	st, err := os.Stat(path)
 	if err != nil {
@@ -39,17 +39,17 @@ func ReadConfig(dir string, v any) error {
 func loadModel[C any, M any](dir string, opts []Options, build func(C, *checkpoint.State, ...Options) (M, error)) (M, error) {
 	var zero M
 	var cfg C
-	if err := ReadConfig(dir, &cfg); err != nil {
-		return zero, fmt.Errorf("encoders: %w", err)
+	if err := LoadConfig(dir, &cfg); err != nil {
+		return zero, err
 	}
 	st, err := checkpoint.OpenDir(dir)
 	if err != nil {
-		return zero, fmt.Errorf("encoders: %w", err)
+		return zero, err
 	}
 	defer st.Close()
 	m, err := build(cfg, st, opts...)
 	if err != nil {
-		return zero, fmt.Errorf("encoders: %s: %w", dir, err)
+		return zero, fmt.Errorf("%s: %w", dir, err)
 	}
 	return m, nil
 }

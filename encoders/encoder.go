@@ -34,11 +34,11 @@ type SentenceEncoder struct {
 // EmbedTexts implements TextEncoder.
 func (e *SentenceEncoder) EmbedTexts(ctx context.Context, texts []string) (*tensor.Dense, error) {
 	if e == nil || e.Model == nil || e.Tokenizer == nil {
-		return nil, fmt.Errorf("encoders: SentenceEncoder needs a Model and a Tokenizer")
+		return nil, fmt.Errorf("SentenceEncoder needs a Model and a Tokenizer")
 	}
 	encs, err := e.Tokenizer.EncodeBatch(texts, tokenize.Options{Truncation: tokenize.LongestFirst, Padding: tokenize.PadLongest})
 	if err != nil {
-		return nil, fmt.Errorf("encoders: tokenizing: %w", err)
+		return nil, fmt.Errorf("tokenizing: %w", err)
 	}
 	out, err := e.Model.Forward(ctx, encs, ForwardOptions{})
 	if err != nil {
@@ -57,11 +57,11 @@ type CLIPTextEncoder struct {
 // EmbedTexts implements TextEncoder.
 func (e *CLIPTextEncoder) EmbedTexts(ctx context.Context, texts []string) (*tensor.Dense, error) {
 	if e == nil || e.Model == nil || e.Tokenizer == nil {
-		return nil, fmt.Errorf("encoders: CLIPTextEncoder needs a Model and a Tokenizer")
+		return nil, fmt.Errorf("CLIPTextEncoder needs a Model and a Tokenizer")
 	}
 	encs, err := e.Tokenizer.EncodeBatch(texts, tokenize.Options{Truncation: tokenize.LongestFirst, MaxLength: e.Model.cfg.TextConfig.MaxPositionEmbeddings, Padding: tokenize.PadLongest})
 	if err != nil {
-		return nil, fmt.Errorf("encoders: tokenizing: %w", err)
+		return nil, fmt.Errorf("tokenizing: %w", err)
 	}
 	out, err := e.Model.EncodeText(ctx, encs, ForwardOptions{})
 	if err != nil {

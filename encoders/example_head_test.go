@@ -25,7 +25,7 @@ func ExampleLoadLinear() {
 	}
 	defer st.Close()
 	var cfg encoders.ALBERTConfig
-	if err := encoders.ReadConfig(dir+"albert-large-v1", &cfg); err != nil {
+	if err := encoders.LoadConfig(dir+"albert-large-v1", &cfg); err != nil {
 		log.Fatal(err)
 	}
 	albert, err := encoders.NewALBERT(cfg, st.Sub("model.albert_model."))

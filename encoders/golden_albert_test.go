@@ -13,7 +13,7 @@ func runALBERTGoldens(t *testing.T, opts Options) {
 	for name, dir := range fixtureModels(t, "albert") {
 		g := loadGolden(t, dir)
 		var cfg ALBERTConfig
-		if err := ReadConfig(dir, &cfg); err != nil {
+		if err := LoadConfig(dir, &cfg); err != nil {
 			t.Fatal(err)
 		}
 		for file := range g.weightFiles() {

@@ -13,7 +13,7 @@ func runBERTGoldens(t *testing.T, opts Options) {
 	for name, dir := range fixtureModels(t, "bert") {
 		g := loadGolden(t, dir)
 		var cfg BERTConfig
-		if err := ReadConfig(dir, &cfg); err != nil {
+		if err := LoadConfig(dir, &cfg); err != nil {
 			t.Fatal(err)
 		}
 		for file, outPrefix := range g.weightFiles() {

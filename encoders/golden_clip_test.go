@@ -13,7 +13,7 @@ func runCLIPGoldens(t *testing.T, opts Options) {
 	for name, dir := range fixtureModels(t, "clip") {
 		g := loadGolden(t, dir)
 		var cfg CLIPConfig
-		if err := ReadConfig(dir, &cfg); err != nil {
+		if err := LoadConfig(dir, &cfg); err != nil {
 			t.Fatal(err)
 		}
 		for file := range g.weightFiles() {

@@ -64,7 +64,7 @@ func fixtureModels(t *testing.T, family string) map[string]string {
 		var cfg struct {
 			ModelType string `json:"model_type"`
 		}
-		if err := ReadConfig(dir, &cfg); err != nil {
+		if err := LoadConfig(dir, &cfg); err != nil {
 			t.Fatalf("fixture %s: %v", name, err)
 		}
 		if cfg.ModelType != family {

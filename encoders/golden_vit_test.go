@@ -26,7 +26,7 @@ func runViTGoldens(t *testing.T, opts Options) {
 	for name, dir := range fixtureModels(t, "vit") {
 		g := loadGolden(t, dir)
 		var cfg ViTConfig
-		if err := ReadConfig(dir, &cfg); err != nil {
+		if err := LoadConfig(dir, &cfg); err != nil {
 			t.Fatal(err)
 		}
 		for file, outPrefix := range g.weightFiles() {

@@ -45,13 +45,13 @@ type Linear struct {
 // (to opts' backend).
 func NewLinear(weight, bias []float32, out, in int, opts ...Options) (*Linear, error) {
 	if out <= 0 || in <= 0 {
-		return nil, fmt.Errorf("encoders: linear layer of shape [%d, %d]", out, in)
+		return nil, fmt.Errorf("linear layer of shape [%d, %d]", out, in)
 	}
 	if len(weight) != out*in {
-		return nil, fmt.Errorf("encoders: linear weight has %d values, want %d×%d", len(weight), out, in)
+		return nil, fmt.Errorf("linear weight has %d values, want %d×%d", len(weight), out, in)
 	}
 	if bias != nil && len(bias) != out {
-		return nil, fmt.Errorf("encoders: linear bias has %d values, want %d", len(bias), out)
+		return nil, fmt.Errorf("linear bias has %d values, want %d", len(bias), out)
 	}
 	be := optionsOf(opts).backend()
 	l := linear{w: be.Upload(weight), in: in, out: out}
@@ -67,14 +67,14 @@ func NewLinear(weight, bias []float32, out, in int, opts ...Options) (*Linear, e
 // checkpoint, pass st.Sub(prefix) or the full module name.
 func LoadLinear(st *checkpoint.State, module string, opts ...Options) (*Linear, error) {
 	if st == nil {
-		return nil, fmt.Errorf("encoders: LoadLinear %q: nil checkpoint", module)
+		return nil, fmt.Errorf("LoadLinear %q: nil checkpoint", module)
 	}
 	info, ok := st.Info(module + ".weight")
 	if !ok {
-		return nil, fmt.Errorf("encoders: checkpoint has no linear module %q (no %s.weight)", module, module)
+		return nil, fmt.Errorf("checkpoint has no linear module %q (no %s.weight)", module, module)
 	}
 	if len(info.Shape) != 2 {
-		return nil, fmt.Errorf("encoders: %s.weight has shape %v, want [out, in]", module, info.Shape)
+		return nil, fmt.Errorf("%s.weight has shape %v, want [out, in]", module, info.Shape)
 	}
 	out, in := info.Shape[0], info.Shape[1]
 	if err := checkLinearSize(module, out, in); err != nil {
@@ -84,7 +84,7 @@ func LoadLinear(st *checkpoint.State, module string, opts ...Options) (*Linear, 
 	r := &weightReader{st: st, be: be}
 	l := r.linear(module, out, in, st.Has(module+".bias"))
 	if r.err != nil {
-		return nil, fmt.Errorf("encoders: %w", r.err)
+		return nil, fmt.Errorf("%w", r.err)
 	}
 	return &Linear{l: l, be: be}, nil
 }
@@ -92,7 +92,7 @@ func LoadLinear(st *checkpoint.State, module string, opts ...Options) (*Linear, 
 // checkLinearSize bounds a linear module's stored shape before it is read.
 func checkLinearSize(module string, out, in int) error {
 	if out <= 0 || in <= 0 || out > maxWidth || in > maxWidth {
-		return fmt.Errorf("encoders: %s.weight has shape [%d %d], outside 1..%d", module, out, in, maxWidth)
+		return fmt.Errorf("%s.weight has shape [%d %d], outside 1..%d", module, out, in, maxWidth)
 	}
 	return nil
 }
@@ -110,7 +110,7 @@ func (l *Linear) HasBias() bool { return l.l.b != nil }
 // returns the rows of Out() values.
 func (l *Linear) ApplyRows(x []float32) ([]float32, error) {
 	if len(x) == 0 || len(x)%l.l.in != 0 {
-		return nil, fmt.Errorf("encoders: linear input of %d values is not a whole number of rows of %d", len(x), l.l.in)
+		return nil, fmt.Errorf("linear input of %d values is not a whole number of rows of %d", len(x), l.l.in)
 	}
 	return l.l.applyHost(l.be, x, len(x)/l.l.in), nil
 }
@@ -132,10 +132,10 @@ func (l *linear) applyHost(be compute.Backend, x []float32, rows int) []float32 
 func (l *Linear) Apply(x *tensor.Dense) (*tensor.Dense, error) {
 	data, shape, err := float32Values("linear input", x, anySize, l.l.in)
 	if err != nil {
-		return nil, fmt.Errorf("encoders: %w", err)
+		return nil, err
 	}
 	if shape[0] == 0 {
-		return nil, fmt.Errorf("encoders: linear input has no rows")
+		return nil, fmt.Errorf("linear input has no rows")
 	}
 	return denseOf(l.l.applyHost(l.be, data, shape[0]), shape[0], l.l.out), nil
 }

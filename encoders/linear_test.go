@@ -53,7 +53,7 @@ func TestLinearHeadOnSubEncoder(t *testing.T) {
 		}
 	}
 	var cfg ALBERTConfig
-	if err := ReadConfig(cfgDir, &cfg); err != nil {
+	if err := LoadConfig(cfgDir, &cfg); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := NewALBERT(cfg, st); err == nil {

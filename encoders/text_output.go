@@ -47,7 +47,7 @@ const (
 // SentenceEmbedding returns one [hidden] vector per sequence.
 func (o *TextOutput) SentenceEmbedding(p Pooling) (*tensor.Dense, error) {
 	if o == nil {
-		return nil, fmt.Errorf("encoders: SentenceEmbedding of a nil output")
+		return nil, fmt.Errorf("SentenceEmbedding of a nil output")
 	}
 	switch p {
 	case PoolCLS:
@@ -57,7 +57,7 @@ func (o *TextOutput) SentenceEmbedding(p Pooling) (*tensor.Dense, error) {
 	case PoolMean:
 		return o.meanPooled()
 	default:
-		return nil, fmt.Errorf("encoders: unknown pooling %d", p)
+		return nil, fmt.Errorf("unknown pooling %d", p)
 	}
 }
 
@@ -74,11 +74,11 @@ func (o *TextOutput) Pooled() (*tensor.Dense, error) {
 // instead names what to use when the model has no pooler.
 func copyPooled(pooled *tensor.Dense, instead string) (*tensor.Dense, error) {
 	if pooled == nil {
-		return nil, fmt.Errorf("encoders: the model has no pooler; use %s", instead)
+		return nil, fmt.Errorf("the model has no pooler; use %s", instead)
 	}
 	x, shape, err := float32Values("PoolerOutput", pooled, anySize, anySize)
 	if err != nil {
-		return nil, fmt.Errorf("encoders: %w", err)
+		return nil, err
 	}
 	return denseOf(append([]float32(nil), x...), shape...), nil
 }
@@ -88,7 +88,7 @@ func copyPooled(pooled *tensor.Dense, instead string) (*tensor.Dense, error) {
 // with their own head on the unpooled state read.
 func (o *TextOutput) CLS() (*tensor.Dense, error) {
 	if o == nil {
-		return nil, fmt.Errorf("encoders: CLS of a nil output")
+		return nil, fmt.Errorf("CLS of a nil output")
 	}
 	return firstPosition("LastHiddenState", o.LastHiddenState)
 }
@@ -98,11 +98,11 @@ func (o *TextOutput) CLS() (*tensor.Dense, error) {
 func (o *TextOutput) meanPooled() (*tensor.Dense, error) {
 	x, shape, err := float32Values("LastHiddenState", o.LastHiddenState, anySize, anySize, anySize)
 	if err != nil {
-		return nil, fmt.Errorf("encoders: %w", err)
+		return nil, err
 	}
 	B, T, H := shape[0], shape[1], shape[2]
 	if o.mask != nil && len(o.mask) != B*T {
-		return nil, fmt.Errorf("encoders: attention mask of %d positions for a [%d %d] batch", len(o.mask), B, T)
+		return nil, fmt.Errorf("attention mask of %d positions for a [%d %d] batch", len(o.mask), B, T)
 	}
 	out := make([]float32, B*H)
 	sum := make([]float64, H)
@@ -130,11 +130,11 @@ func (o *TextOutput) meanPooled() (*tensor.Dense, error) {
 func firstPosition(what string, t *tensor.Dense) (*tensor.Dense, error) {
 	x, shape, err := float32Values(what, t, anySize, anySize, anySize)
 	if err != nil {
-		return nil, fmt.Errorf("encoders: %w", err)
+		return nil, err
 	}
 	B, T, H := shape[0], shape[1], shape[2]
 	if T == 0 {
-		return nil, fmt.Errorf("encoders: %s has no positions", what)
+		return nil, fmt.Errorf("%s has no positions", what)
 	}
 	cls := make([]float32, B*H)
 	for b := 0; b < B; b++ {
@@ -148,7 +148,7 @@ func firstPosition(what string, t *tensor.Dense) (*tensor.Dense, error) {
 func CosineMatrix(x *tensor.Dense) ([][]float64, error) {
 	data, shape, err := float32Values("CosineMatrix input", x, anySize, anySize)
 	if err != nil {
-		return nil, fmt.Errorf("encoders: %w", err)
+		return nil, err
 	}
 	n, d := shape[0], shape[1]
 	norm := make([]float64, n)

@@ -122,7 +122,7 @@ type ImageOutput struct {
 // processor).
 func (m *ViT) Forward(ctx context.Context, imgs []imageproc.PixelValues, opts ForwardOptions) (*ImageOutput, error) {
 	if err := m.patch.checkImages(imgs); err != nil {
-		return nil, fmt.Errorf("encoders: ViT input: %w", err)
+		return nil, fmt.Errorf("ViT input: %w", err)
 	}
 	B, N, H := len(imgs), m.patch.numPatches(), m.cfg.HiddenSize
 	seq := N + 1
@@ -147,10 +147,10 @@ func (m *ViT) Forward(ctx context.Context, imgs []imageproc.PixelValues, opts Fo
 // classifier(LN(h)_CLS), [batch, num_labels].
 func (m *ViT) ClassifierLogits(out *ImageOutput) (*tensor.Dense, error) {
 	if m.classifier == nil {
-		return nil, fmt.Errorf("encoders: the checkpoint has no image-classification head")
+		return nil, fmt.Errorf("the checkpoint has no image-classification head")
 	}
 	if out == nil {
-		return nil, fmt.Errorf("encoders: ViT ClassifierLogits of a nil output")
+		return nil, fmt.Errorf("ViT ClassifierLogits of a nil output")
 	}
 	cls, err := firstPosition("ViT LastHiddenState", out.LastHiddenState)
 	if err != nil {
@@ -163,7 +163,7 @@ func (m *ViT) ClassifierLogits(out *ImageOutput) (*tensor.Dense, error) {
 // [batch, hidden]: what ViTForImageClassification's head reads.
 func (o *ImageOutput) CLS() (*tensor.Dense, error) {
 	if o == nil {
-		return nil, fmt.Errorf("encoders: CLS of a nil output")
+		return nil, fmt.Errorf("CLS of a nil output")
 	}
 	return firstPosition("LastHiddenState", o.LastHiddenState)
 }

@@ -91,7 +91,7 @@ func ParamWeights(ps []nn.Param[float32]) Weights {
 	mem := make(map[string]nn.Param[float32], len(ps))
 	for _, p := range ps {
 		if _, dup := mem[p.Name]; dup {
-			return Weights{err: fmt.Errorf("encoders: parameter %q given twice", p.Name)}
+			return Weights{err: fmt.Errorf("parameter %q given twice", p.Name)}
 		}
 		mem[p.Name] = p
 	}
@@ -116,7 +116,7 @@ func (w Weights) reader(be compute.Backend, probe string, prefixes ...string) (*
 		return r, nil
 	}
 	if w.st == nil && w.mem == nil {
-		return nil, fmt.Errorf("encoders: nil checkpoint")
+		return nil, fmt.Errorf("nil checkpoint")
 	}
 	for _, p := range append([]string{""}, prefixes...) {
 		r.prefix = p

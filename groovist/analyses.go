@@ -45,29 +45,6 @@ func temporalMisalignment(sentences [][]string, nps []NPScore, images int) float
 	return sum / float64(n)
 }
 
-// ComputeIDF returns each word's inverse document frequency log(N / df)
-// over documents given as phrase lists (one per story; words are the
-// phrases' space-separated words), for Weighting IDF.
-func ComputeIDF(docs [][]string) map[string]float64 {
-	df := map[string]int{}
-	for _, doc := range docs {
-		seen := map[string]bool{}
-		for _, np := range doc {
-			for _, w := range strings.Split(strings.TrimSpace(np), " ") {
-				if w != "" && !seen[w] {
-					seen[w] = true
-					df[w]++
-				}
-			}
-		}
-	}
-	idf := make(map[string]float64, len(df))
-	for w, d := range df {
-		idf[w] = math.Log(float64(len(docs)) / float64(d))
-	}
-	return idf
-}
-
 // idfWeight is the mean idf of a phrase's words that have one, 1 if none.
 func idfWeight(idf map[string]float64, np string) float64 {
 	sum, n := 0.0, 0

@@ -2,6 +2,7 @@ package groovist
 
 import (
 	"context"
+	"errors"
 	"math"
 	"os"
 	"path/filepath"
@@ -9,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/storyeval/storyeval/internal/e2efixtures"
+	"github.com/storyeval/storyeval/regions"
 	"github.com/storyeval/storyeval/story"
 )
 
@@ -59,30 +61,6 @@ func TestWeightFallbackAndDefault(t *testing.T) {
 	}
 }
 
-func TestReadEntities(t *testing.T) {
-	csv := "image_name,image_id,bbox,object,score\n" +
-		"a.jpg,7,\"[1.5, 2, 3, 4]\",dog,0.9\n" +
-		"a.jpg,007,\"[0, 0, 1, 1]\",cat,0.8\n"
-	e, err := ReadEntities(strings.NewReader(csv))
-	if err != nil {
-		t.Fatal(err)
-	}
-	regs := e.Regions("7")
-	if len(regs) != 2 || regs[0].BBox != "[1.5, 2, 3, 4]" || !regs[0].Parsed || regs[0].Box.Left != 1.5 || regs[1].Object != "cat" {
-		t.Errorf("regions %+v", regs)
-	}
-	for _, bad := range []string{
-		"",
-		"image_id,object\nx,dog\n",
-		"image_id,bbox\nx,\"[1,2,3,4]\",extra\n",
-		"image_id,bbox\n\"unterminated,[1]\n",
-	} {
-		if _, err := ReadEntities(strings.NewReader(bad)); err == nil {
-			t.Errorf("ReadEntities(%q): no error", bad)
-		}
-	}
-}
-
 func TestReadPronouns(t *testing.T) {
 	p, err := ReadPronouns(strings.NewReader("it\r\n we \nthey"))
 	if err != nil {
@@ -123,7 +101,7 @@ func TestScoreEdgeCases(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(tmp, "bad_[0, 0, 1, 1].jpg"), []byte("not a jpeg"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	s.Entities, err = ReadEntities(strings.NewReader("image_id,bbox\ngood,\"[0, 0, 1, 1]\"\nbad,\"[0, 0, 1, 1]\"\n"))
+	s.Entities, err = regions.Read(strings.NewReader("image_id,bbox\ngood,\"[0, 0, 1, 1]\"\nbad,\"[0, 0, 1, 1]\"\n"), "entities.csv", regions.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -166,6 +144,17 @@ func TestScoreEdgeCases(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), `story "long": the noun phrase "dog dog`) || !strings.Contains(err.Error(), "… (400 bytes) has 102 CLIP tokens, more than the context of 77") {
 		t.Errorf("a phrase over 77 tokens: %v (clip.tokenize raises)", err)
 	}
+	// A crop file that is not there: the image contributes nothing, and
+	// its error is a MissingCropError naming it.
+	gone := filepath.Join(tmp, "good_[0, 0, 1, 1].jpg")
+	if err := os.Remove(gone); err != nil {
+		t.Fatal(err)
+	}
+	res, err = s.Score(ctx, []Input{{Story: story.Story{ID: "gone", Images: imgs}, NPs: []string{"a dog"}}}, Options{})
+	var mc *regions.MissingCropError
+	if err != nil || !errors.As(res[0].Images[0].Err, &mc) || mc.ImageID != "good" || mc.Path != gone {
+		t.Errorf("missing crop: err %v, image error %v, want a MissingCropError of image good, %s", err, res[0].Images[0].Err, gone)
+	}
 }
 
 // TestAblationsAndRescore checks the options against hand computations on
@@ -188,7 +177,7 @@ func TestAblationsAndRescore(t *testing.T) {
 	if th := EstimateTheta([]Result{r}); th != 0.625 {
 		t.Errorf("EstimateTheta = %v, want 0.625", th)
 	}
-	idf := ComputeIDF([][]string{{"the dog"}, {"the cat"}})
+	idf := story.ComputeIDF([][]string{{"the dog"}, {"the cat"}}, story.IDFOptions{SplitWords: true})
 	if idf["the"] != 0 || idf["dog"] != math.Log(2) {
 		t.Errorf("idf %v", idf)
 	}

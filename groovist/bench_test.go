@@ -25,6 +25,7 @@ import (
 	encrandmodel "github.com/storyeval/storyeval/encoders/randmodel"
 	"github.com/storyeval/storyeval/encoders/tokenize"
 	"github.com/storyeval/storyeval/internal/randmodel"
+	"github.com/storyeval/storyeval/regions"
 	"github.com/storyeval/storyeval/story"
 	"gorgonia.org/tensor"
 )
@@ -78,7 +79,7 @@ func BenchmarkFullSizeGROOViST(b *testing.B) {
 			for r := 0; r < 10; r++ {
 				box := fmt.Sprintf("[%d.5, %d.25, %d.0, %d.75]", r, k, 60+r*6, 50+r*7)
 				fmt.Fprintf(&csv, "x.jpg,%s,\"%s\",obj,0.9\n", id, box)
-				writeJPEG(b, CropPath(crops, id, box), 60+rng.Intn(60), 60+rng.Intn(60), rng)
+				writeJPEG(b, regions.CropPath(crops, id, box), 60+rng.Intn(60), 60+rng.Intn(60), rng)
 			}
 		}
 		for n := 0; n < 20; n++ {
@@ -86,7 +87,7 @@ func BenchmarkFullSizeGROOViST(b *testing.B) {
 		}
 		inputs[st] = in
 	}
-	if s.Entities, err = ReadEntities(strings.NewReader(csv.String())); err != nil {
+	if s.Entities, err = regions.Read(strings.NewReader(csv.String()), "entities.csv", regions.Options{}); err != nil {
 		b.Fatal(err)
 	}
 	s.CropsDir = crops

@@ -31,7 +31,7 @@ type CLIPText struct {
 func (c *CLIPText) Tokens(texts []string) ([][]int, error) {
 	ids, err := c.Tokenizer.OpenAITokenize(texts, ContextLength, c.Truncate)
 	if err != nil {
-		return nil, fmt.Errorf("groovist: clip.tokenize: %w", err)
+		return nil, fmt.Errorf("clip.tokenize: %w", err)
 	}
 	return ids, nil
 }
@@ -40,7 +40,7 @@ func (c *CLIPText) Tokens(texts []string) ([][]int, error) {
 // [len(texts), projection_dim].
 func (c *CLIPText) EmbedTexts(ctx context.Context, texts []string) (*tensor.Dense, error) {
 	if len(texts) == 0 {
-		return nil, fmt.Errorf("groovist: no text to embed")
+		return nil, fmt.Errorf("no text to embed")
 	}
 	ids, err := c.Tokens(texts)
 	if err != nil {
@@ -86,7 +86,7 @@ func (c *CLIPText) run(ctx context.Context, ids [][]int) (*encoders.CLIPOutput, 
 	}
 	out, err := c.Model.EncodeText(ctx, encs, encoders.ForwardOptions{})
 	if err != nil {
-		return nil, fmt.Errorf("groovist: CLIP text tower: %w", err)
+		return nil, fmt.Errorf("CLIP text tower: %w", err)
 	}
 	return out, nil
 }

@@ -107,7 +107,7 @@ type CaptionScore struct {
 // naming it (clipscore.py stops there too).
 func (s *CLIPScorer) Score(ctx context.Context, items []Caption) ([]CaptionScore, error) {
 	if s.Text == nil || s.Model == nil || s.Processor == nil {
-		return nil, fmt.Errorf("groovist: CLIPScorer needs Text, Model and Processor")
+		return nil, fmt.Errorf("CLIPScorer needs Text, Model and Processor")
 	}
 	texts := newTextSet()
 	paths := newTextSet()
@@ -210,12 +210,12 @@ func (s *CLIPScorer) imageFeatures(ctx context.Context, paths []string) ([][]flo
 			return err
 		})
 		if err != nil {
-			return nil, fmt.Errorf("groovist: %w", err)
+			return nil, err
 		}
 		var res *encoders.CLIPOutput
 		err = s.timed(func() (err error) { res, err = s.Model.EncodeImages(ctx, pv, encoders.ForwardOptions{}); return err })
 		if err != nil {
-			return nil, fmt.Errorf("groovist: CLIP image tower: %w", err)
+			return nil, fmt.Errorf("CLIP image tower: %w", err)
 		}
 		rows, err := splitRows(res.Features, hi-lo)
 		if err != nil {
@@ -252,7 +252,7 @@ func dot32(a, b []float32) float32 { return dot(a, b) }
 func ImageFiles(dir string) (ids, paths []string, err error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
-		return nil, nil, fmt.Errorf("groovist: images folder: %w", err)
+		return nil, nil, fmt.Errorf("images folder: %w", err)
 	}
 	names := make([]string, 0, len(entries))
 	for _, e := range entries {
@@ -269,7 +269,7 @@ func ImageFiles(dir string) (ids, paths []string, err error) {
 	for _, n := range names {
 		stem := pathStem(n)
 		if prev, ok := seen[stem]; ok {
-			return nil, nil, fmt.Errorf("groovist: images %s and %s have the same id %q", prev, n, stem)
+			return nil, nil, fmt.Errorf("images %s and %s have the same id %q", prev, n, stem)
 		}
 		seen[stem] = n
 		ids = append(ids, stem)

@@ -15,7 +15,7 @@ func (s *CLIPScorer) cachedImageFeatures(ctx context.Context, paths []string) ([
 		return s.countedImageFeatures(ctx, paths)
 	}
 	if s.CacheModel == (embcache.Digest{}) {
-		return nil, fmt.Errorf("groovist: CLIPScorer.Cache set without CacheModel, the identity of the model's weights")
+		return nil, fmt.Errorf("CLIPScorer.Cache set without CacheModel, the identity of the model's weights")
 	}
 	prep := fmt.Sprintf("clipscore encode_image, %#v", s.Processor.Config())
 	region := embcache.DecodeRegion(s.Decode, nil)
@@ -33,7 +33,7 @@ func (s *CLIPScorer) cachedImageFeatures(ctx context.Context, paths []string) ([
 	}
 	found, _, err := embcache.Lookup(s.Cache, ks)
 	if err != nil {
-		return nil, fmt.Errorf("groovist: %w", err)
+		return nil, err
 	}
 	out := make([][]float32, len(paths))
 	for j, v := range found {
@@ -62,7 +62,7 @@ func (s *CLIPScorer) cachedImageFeatures(ctx context.Context, paths []string) ([
 		}
 	}
 	if err := s.Cache.PutMany(ks, vs); err != nil {
-		return nil, fmt.Errorf("groovist: %w", err)
+		return nil, err
 	}
 	return out, nil
 }
@@ -80,7 +80,7 @@ func (s *CLIPScorer) countedImageFeatures(ctx context.Context, paths []string) (
 // stores them, as Score would; it returns how many it encoded.
 func (s *CLIPScorer) WarmImages(ctx context.Context, paths []string) (int, error) {
 	if s.Model == nil || s.Processor == nil || s.Cache == nil {
-		return 0, fmt.Errorf("groovist: WarmImages needs Model, Processor and Cache")
+		return 0, fmt.Errorf("WarmImages needs Model, Processor and Cache")
 	}
 	encoded := 0
 	count := s.imagesEncoded

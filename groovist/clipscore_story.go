@@ -117,20 +117,20 @@ func (r StoryCLIPScore) LeastGrounded() PairScore {
 // Results are in the order of stories.
 func (s *CLIPScorer) ScoreStories(ctx context.Context, stories []story.Story, refs [][]string) ([]StoryCLIPScore, error) {
 	if refs != nil && len(refs) != len(stories) {
-		return nil, fmt.Errorf("groovist: ScoreStories: %d reference lists for %d stories", len(refs), len(stories))
+		return nil, fmt.Errorf("ScoreStories: %d reference lists for %d stories", len(refs), len(stories))
 	}
 	out := make([]StoryCLIPScore, len(stories))
 	var items []Caption
 	for i, st := range stories {
 		if st.IsBlank() {
-			return nil, fmt.Errorf("groovist: story %q is empty", st.ID)
+			return nil, fmt.Errorf("story %q is empty", st.ID)
 		}
 		if len(st.Images) == 0 {
-			return nil, fmt.Errorf("groovist: story %q has no images", st.ID)
+			return nil, fmt.Errorf("story %q has no images", st.ID)
 		}
 		for _, im := range st.Images {
 			if im.Path == "" {
-				return nil, fmt.Errorf("groovist: story %q: image %q has no path (CLIPScore needs the image file)", st.ID, im.ID)
+				return nil, fmt.Errorf("story %q: image %q has no path (CLIPScore needs the image file)", st.ID, im.ID)
 			}
 		}
 		var storyRefs []string

@@ -19,7 +19,7 @@ func VWPImageIDs(sid string, scenes map[string]int) ([]string, error) {
 	scene, _, _ := strings.Cut(sid, ";")
 	n, ok := scenes[scene]
 	if !ok {
-		return nil, fmt.Errorf("groovist: scene %q of story %q is not in the scene table", scene, sid)
+		return nil, fmt.Errorf("scene %q of story %q is not in the scene table", scene, sid)
 	}
 	ids := make([]string, n)
 	for k := range ids {
@@ -34,13 +34,13 @@ func VWPImageIDs(sid string, scenes map[string]int) ([]string, error) {
 func VISTImageIDs(sid string, table map[string][]string) ([]string, error) {
 	raw, ok := table[sid]
 	if !ok {
-		return nil, fmt.Errorf("groovist: story %q is not in the story-to-images table", sid)
+		return nil, fmt.Errorf("story %q is not in the story-to-images table", sid)
 	}
 	ids := make([]string, len(raw))
 	for k, x := range raw {
 		n, err := strconv.ParseInt(strings.TrimSpace(x), 10, 64)
 		if err != nil {
-			return nil, fmt.Errorf("groovist: story %q: image id %q is not an integer", sid, x)
+			return nil, fmt.Errorf("story %q: image id %q is not an integer", sid, x)
 		}
 		ids[k] = strconv.FormatInt(n, 10)
 	}

@@ -30,8 +30,9 @@
 // +Ns Nouns) and its analyses are in every Result (TemporalMisalignment T,
 // eq. 3; NPProportion P, eq. 4).
 //
-// Regions come from an entities CSV plus a folder of crops, exactly as the
-// reference reads them (Scorer.Entities, Scorer.CropsDir), or from whole
+// Regions come from an entities CSV (read by package regions) plus a
+// folder of crops, exactly as the reference reads them (Scorer.Entities,
+// Scorer.CropsDir), or from whole
 // images and boxes (story.Image Path and Regions), cropped here; the
 // reference's crops are JPEG files, so scores from re-cropped images differ
 // slightly from those of its crop files.

@@ -9,6 +9,7 @@ import (
 	"github.com/storyeval/storyeval/encoders"
 	"github.com/storyeval/storyeval/encoders/imageproc"
 	"github.com/storyeval/storyeval/internal/parallel"
+	"github.com/storyeval/storyeval/regions"
 	"github.com/storyeval/storyeval/story"
 	"gorgonia.org/tensor"
 )
@@ -35,11 +36,11 @@ func (t *textSet) embed(ctx context.Context, enc encoders.TextEncoder, progress 
 		hi := min(lo+textBatch, len(t.list))
 		out, err := enc.EmbedTexts(ctx, t.list[lo:hi])
 		if err != nil {
-			return fmt.Errorf("groovist: embedding phrases: %w", err)
+			return fmt.Errorf("embedding phrases: %w", err)
 		}
 		rows, err := splitRows(out, hi-lo)
 		if err != nil {
-			return fmt.Errorf("groovist: text encoder: %w", err)
+			return fmt.Errorf("text encoder: %w", err)
 		}
 		copy(t.emb[lo:hi], rows)
 		progress(hi)
@@ -86,15 +87,12 @@ func (s *Scorer) imagePlan(img story.Image) (imagePlan, error) {
 	if s.Entities != nil {
 		id := img.ID
 		rows := s.Entities.Regions(id)
-		if len(rows) == 0 {
-			rows = s.Entities.Regions(CanonicalImageID(id))
-		}
 		ip := imagePlan{id: id, regions: len(rows), key: "entities\x00" + id}
 		if len(rows) == 0 {
 			ip.err = fmt.Errorf("image %q: %w in the entities file", id, errNoRegions)
 		}
 		for _, r := range rows[:min(len(rows), RegionsPerImage)] {
-			ip.crops = append(ip.crops, cropSpec{file: CropPath(s.CropsDir, r.ImageID, r.BBox)})
+			ip.crops = append(ip.crops, cropSpec{file: regions.CropPath(s.CropsDir, r.ImageID, r.BBox)})
 		}
 		return ip, nil
 	}
@@ -158,10 +156,10 @@ func (c *cropSet) embed(ctx context.Context, s *Scorer, done int, progress func(
 	if s.Entities != nil {
 		st, err := os.Stat(s.CropsDir)
 		if err != nil {
-			return fmt.Errorf("groovist: crops folder: %w", err)
+			return fmt.Errorf("crops folder: %w", err)
 		}
 		if !st.IsDir() {
-			return fmt.Errorf("groovist: crops folder %s is not a directory", s.CropsDir)
+			return fmt.Errorf("crops folder %s is not a directory", s.CropsDir)
 		}
 	}
 	opts := withBudget(s.Decode)
@@ -194,11 +192,11 @@ func (c *cropSet) embed(ctx context.Context, s *Scorer, done int, progress func(
 		if len(batch) > 0 {
 			out, err := s.Images.EmbedImages(ctx, batch)
 			if err != nil {
-				return fmt.Errorf("groovist: embedding crops: %w", err)
+				return fmt.Errorf("embedding crops: %w", err)
 			}
 			rows, err := splitRows(out, len(batch))
 			if err != nil {
-				return fmt.Errorf("groovist: image encoder: %w", err)
+				return fmt.Errorf("image encoder: %w", err)
 			}
 			k := 0
 			for i := range pixels {
@@ -232,7 +230,7 @@ func (s *Scorer) loadCrops(ctx context.Context, ip imagePlan, opts imageproc.Dec
 	for i, c := range ip.crops {
 		var err error
 		if out[i], err = s.Processor.PreprocessFile(ctx, c.file, opts); err != nil {
-			return nil, err
+			return nil, regions.CropError(ip.id, c.file, err)
 		}
 	}
 	return out, nil

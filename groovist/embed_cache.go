@@ -3,7 +3,6 @@ package groovist
 import (
 	"context"
 	"fmt"
-	"slices"
 
 	"github.com/storyeval/storyeval/embcache"
 	"github.com/storyeval/storyeval/story"
@@ -20,7 +19,7 @@ func (c *cropSet) fromCache(s *Scorer) (map[int][]embcache.Key, error) {
 		return nil, nil
 	}
 	if s.CacheModel == (embcache.Digest{}) {
-		return nil, fmt.Errorf("groovist: Cache set without CacheModel, the identity of the image encoder's weights")
+		return nil, fmt.Errorf("Cache set without CacheModel, the identity of the image encoder's weights")
 	}
 	prep := fmt.Sprintf("groovist crop, %#v", s.Processor.Config())
 	keys := map[int][]embcache.Key{}
@@ -35,7 +34,7 @@ func (c *cropSet) fromCache(s *Scorer) (map[int][]embcache.Key, error) {
 		}
 		found, missing, err := embcache.Lookup(s.Cache, ks)
 		if err != nil {
-			return nil, fmt.Errorf("groovist: %w", err)
+			return nil, err
 		}
 		if len(missing) > 0 {
 			keys[ui] = ks
@@ -102,19 +101,9 @@ func (c *cropSet) embedMissing(ctx context.Context, s *Scorer, keys map[int][]em
 		return nil
 	}
 	if err := s.Cache.PutMany(ks, vs); err != nil {
-		return fmt.Errorf("groovist: %w", err)
+		return err
 	}
 	return nil
-}
-
-// ImageIDs returns the image ids of the entities file, sorted.
-func (e *Entities) ImageIDs() []string {
-	ids := make([]string, 0, len(e.byImage))
-	for id := range e.byImage {
-		ids = append(ids, id)
-	}
-	slices.Sort(ids)
-	return ids
 }
 
 // Warm embeds the crops Score would embed for these images (the first
@@ -125,13 +114,13 @@ func (e *Entities) ImageIDs() []string {
 // images' crops are stored.
 func (s *Scorer) Warm(ctx context.Context, images []story.Image) (int, error) {
 	if s.Images == nil || s.Processor == nil || s.Cache == nil {
-		return 0, fmt.Errorf("groovist: Warm needs Images, Processor and Cache")
+		return 0, fmt.Errorf("Warm needs Images, Processor and Cache")
 	}
 	crops := newCropSet()
 	for _, img := range images {
 		ip, err := s.imagePlan(img)
 		if err != nil {
-			return 0, fmt.Errorf("groovist: %w", err)
+			return 0, err
 		}
 		crops.add(ip)
 	}
@@ -147,7 +136,7 @@ func (s *Scorer) Warm(ctx context.Context, images []story.Image) (int, error) {
 	for _, u := range crops.units {
 		switch {
 		case u.err != nil && failed == nil:
-			failed = fmt.Errorf("groovist: image %q: %w", u.plan.id, u.err)
+			failed = fmt.Errorf("image %q: %w", u.plan.id, u.err)
 		case u.err == nil && !u.cached:
 			n += len(u.keys)
 		}

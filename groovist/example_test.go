@@ -8,6 +8,7 @@ import (
 	"github.com/storyeval/storyeval/encoders"
 	"github.com/storyeval/storyeval/encoders/tokenize"
 	"github.com/storyeval/storyeval/groovist"
+	"github.com/storyeval/storyeval/regions"
 	"github.com/storyeval/storyeval/story"
 )
 
@@ -56,7 +57,7 @@ func ExampleScorer_Score() {
 		panic(err)
 	}
 	dir := filepath.Join("..", "testdata", "e2e", "groovist")
-	if s.Entities, err = groovist.LoadEntities(filepath.Join(dir, "aesop_entities.csv")); err != nil {
+	if s.Entities, err = regions.Load(filepath.Join(dir, "aesop_entities.csv"), regions.Options{}); err != nil {
 		panic(err)
 	}
 	s.CropsDir = filepath.Join(dir, "aesop-entities")

@@ -19,6 +19,7 @@ import (
 	"github.com/storyeval/storyeval/internal/e2efixtures"
 	"github.com/storyeval/storyeval/internal/npy"
 	"github.com/storyeval/storyeval/internal/wnlemma"
+	"github.com/storyeval/storyeval/regions"
 	"github.com/storyeval/storyeval/story"
 )
 
@@ -169,7 +170,7 @@ func TestGoldenGROOViST(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.Ratings, s.Pronouns = ratings, pronouns
-	s.Entities, err = LoadEntities(filepath.Join(f.dir, "aesop_entities.csv"))
+	s.Entities, err = regions.Load(filepath.Join(f.dir, "aesop_entities.csv"), regions.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -383,7 +384,7 @@ func checkMissingCrops(t *testing.T, c *counter, f *groovistFixture, res []Resul
 		t.Fatal(err)
 	}
 	for _, m := range missing {
-		_, err := os.Stat(CropPath(filepath.Join(f.dir, "aesop-entities"), m.ImageID, m.BBox))
+		_, err := os.Stat(regions.CropPath(filepath.Join(f.dir, "aesop-entities"), m.ImageID, m.BBox))
 		c.ok("expected.json", errors.Is(err, fs.ErrNotExist), "missing crop %s %s exists", m.ImageID, m.BBox)
 		found := false
 		for _, r := range res {

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/storyeval/storyeval/encoders/imageproc"
+	"github.com/storyeval/storyeval/regions"
 	"github.com/storyeval/storyeval/story"
 )
 
@@ -21,7 +22,7 @@ func fixtureScorer(t *testing.T, f *groovistFixture) *Scorer {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.Entities, err = LoadEntities(filepath.Join(f.dir, "aesop_entities.csv")); err != nil {
+	if s.Entities, err = regions.Load(filepath.Join(f.dir, "aesop_entities.csv"), regions.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	s.CropsDir = filepath.Join(f.dir, "aesop-entities")
@@ -99,7 +100,7 @@ func TestImagesAndBoxes(t *testing.T) {
 	for _, img := range in.Images {
 		var regs []story.Region
 		for _, r := range s.Entities.Regions(img.ID) {
-			p := CropPath(s.CropsDir, r.ImageID, r.BBox)
+			p := regions.CropPath(s.CropsDir, r.ImageID, r.BBox)
 			im, err := imageproc.DecodeFile(p, imageproc.DecodeOptions{})
 			if err != nil {
 				t.Fatal(err)

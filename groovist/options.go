@@ -37,9 +37,9 @@ const (
 	// Uniform weights every phrase 1: the paper's −C ablation.
 	Uniform
 	// IDF weights by the mean inverse document frequency of the phrase's
-	// words (Options.IDF, see ComputeIDF), 1 when none is known: the
-	// paper's +idf ablation. The paper publishes no code for it; this is our
-	// reading.
+	// words (Options.IDF, see story.ComputeIDF with SplitWords), 1 when
+	// none is known: the paper's +idf ablation. The paper publishes no
+	// code for it; this is our reading.
 	IDF
 )
 

@@ -53,7 +53,7 @@ func ReadPronouns(r io.Reader) (*Pronouns, error) {
 func LoadPronouns(path string) (*Pronouns, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("groovist: pronouns: %w", err)
+		return nil, fmt.Errorf("pronouns: %w", err)
 	}
 	defer f.Close()
 	p, err := ReadPronouns(f)

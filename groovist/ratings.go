@@ -42,12 +42,12 @@ func DefaultRatings() (*Ratings, error) {
 	defaultRatingsOnce.Do(func() {
 		zr, err := gzip.NewReader(bytes.NewReader(ratingsGz))
 		if err != nil {
-			defaultRatingsErr = fmt.Errorf("groovist: embedded ratings: %w", err)
+			defaultRatingsErr = fmt.Errorf("embedded ratings: %w", err)
 			return
 		}
 		defaultRatings, defaultRatingsErr = ReadRatings(zr)
 		if defaultRatingsErr != nil {
-			defaultRatingsErr = fmt.Errorf("groovist: embedded ratings: %w", defaultRatingsErr)
+			defaultRatingsErr = fmt.Errorf("embedded ratings: %w", defaultRatingsErr)
 		}
 	})
 	return defaultRatings, defaultRatingsErr
@@ -57,7 +57,7 @@ func DefaultRatings() (*Ratings, error) {
 func LoadRatings(path string) (*Ratings, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("groovist: ratings: %w", err)
+		return nil, fmt.Errorf("ratings: %w", err)
 	}
 	defer f.Close()
 	r, err := ReadRatings(f)

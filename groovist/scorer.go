@@ -13,7 +13,12 @@ import (
 	"github.com/storyeval/storyeval/encoders/tokenize"
 	"github.com/storyeval/storyeval/internal/errtext"
 	"github.com/storyeval/storyeval/internal/nphrase"
+	"github.com/storyeval/storyeval/regions"
 )
+
+// RegionsPerImage is how many regions of an image GROOViST uses (B = 10 in
+// utils.get_max_alignment_scores).
+const RegionsPerImage = 10
 
 // scale is GROOViST's factor on the maximum cosine (NPs_scores *= 2.5).
 const scale float32 = 2.5
@@ -39,10 +44,12 @@ type Scorer struct {
 	// Pronouns are the phrases dropped (DefaultPronouns when nil).
 	Pronouns *Pronouns
 	// Entities and CropsDir give the regions as the reference reads them:
-	// the first RegionsPerImage rows of each image in the entities CSV,
-	// loaded from CropsDir/{image_id}_{bbox}.jpg. When Entities is nil,
-	// each story image's Path is decoded and cropped to its Regions.
-	Entities *Entities
+	// the first RegionsPerImage rows of each image in the entities CSV
+	// (read with regions.Load, whose zero Options compare image ids as
+	// GROOViST's pandas does), loaded from CropsDir/{image_id}_{bbox}.jpg.
+	// When Entities is nil, each story image's Path is decoded and
+	// cropped to its Regions.
+	Entities *regions.Entities
 	CropsDir string
 	// Decode bounds image decoding; with no Budget, each Score call
 	// decodes within a DecodeBudget of its own of the default size.
@@ -92,7 +99,7 @@ func NewScorer(model *encoders.CLIP, tok *tokenize.CLIP) (*Scorer, error) {
 func openAIProcessor(model *encoders.CLIP) (*imageproc.Processor, error) {
 	cfg, err := imageproc.OpenAICLIPConfig(model.Config().VisionConfig.ImageSize)
 	if err != nil {
-		return nil, fmt.Errorf("groovist: %w", err)
+		return nil, err
 	}
 	return imageproc.NewProcessor(cfg)
 }
@@ -115,10 +122,10 @@ type storyPlan struct {
 // Result.Images and scored as the reference does.
 func (s *Scorer) Score(ctx context.Context, inputs []Input, opts Options) ([]Result, error) {
 	if s.Text == nil || s.Images == nil || s.Processor == nil {
-		return nil, fmt.Errorf("groovist: Scorer needs Text, Images and Processor")
+		return nil, fmt.Errorf("Scorer needs Text, Images and Processor")
 	}
 	if opts.Weighting == IDF && opts.IDF == nil {
-		return nil, fmt.Errorf("groovist: Weighting IDF needs Options.IDF")
+		return nil, fmt.Errorf("Weighting IDF needs Options.IDF")
 	}
 	ratings := s.Ratings
 	if ratings == nil {
@@ -137,7 +144,7 @@ func (s *Scorer) Score(ctx context.Context, inputs []Input, opts Options) ([]Res
 	for i, in := range inputs {
 		p, err := s.plan(in, opts, ratings, pronouns)
 		if err != nil {
-			return nil, fmt.Errorf("groovist: story %q: %w", in.ID, err)
+			return nil, fmt.Errorf("story %q: %w", in.ID, err)
 		}
 		for _, np := range p.kept {
 			texts.add(np)
@@ -252,7 +259,7 @@ func sentencePhrases(text string, units Units) ([][]string, error) {
 	case Nouns:
 		return nphrase.SentenceNouns(text)
 	}
-	return nil, fmt.Errorf("groovist: unknown Units %d", units)
+	return nil, fmt.Errorf("unknown Units %d", units)
 }
 
 // finish computes the alignment, the penalised scores and the analyses of
@@ -408,7 +415,7 @@ func nameStory(err error, inputs []Input, plans []storyPlan) error {
 	}
 	for i, p := range plans {
 		if slices.Contains(p.kept, tl.Text) {
-			return fmt.Errorf("groovist: story %q: the noun phrase %s has %d CLIP tokens, more than the context of %d (clip.tokenize raises in the reference)",
+			return fmt.Errorf("story %q: the noun phrase %s has %d CLIP tokens, more than the context of %d (clip.tokenize raises in the reference)",
 				inputs[i].ID, errtext.Quote(tl.Text), tl.Tokens, tl.ContextLength)
 		}
 	}

@@ -131,7 +131,7 @@ func (c *Corpus) Tokenized() *Corpus {
 	}
 	for i, id := range c.ids {
 		// A copy: the id may be a substring of the whole corpus file
-		// (ReadCorpus), which the tokenized corpus need not keep.
+		// (LoadCorpus), which the tokenized corpus need not keep.
 		id = strings.Clone(id)
 		out.ids[i] = id
 		out.cands[id], out.refs[id] = cands[i], refs[i]

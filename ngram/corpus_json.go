@@ -8,12 +8,15 @@ import (
 	"os"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/storyeval/storyeval/limits"
 )
 
-// MaxCorpusBytes bounds the size of a corpus file ReadCorpus accepts.
-const MaxCorpusBytes = 1 << 30
+// defaultMaxCorpusBytes bounds a corpus file LoadCorpus accepts when its
+// limits.Limits leave MaxBytes zero.
+const defaultMaxCorpusBytes = 1 << 30
 
-// DecodeCorpus parses the JSON corpus format
+// ParseCorpus parses the JSON corpus format
 //
 //	{"cands": {id: candidate}, "refs": {id: [reference, ...]}}
 //
@@ -22,11 +25,11 @@ const MaxCorpusBytes = 1 << 30
 // way). Unknown top-level keys, a repeated id, nulls, non-string captions
 // and trailing data are errors, so nothing is dropped silently. Strings are
 // decoded as encoding/json decodes them (invalid UTF-8 becomes U+FFFD).
-func DecodeCorpus(data []byte) (*Corpus, error) {
+func ParseCorpus(data []byte) (*Corpus, error) {
 	return decodeCorpus(string(data))
 }
 
-// decodeCorpus is DecodeCorpus on a string: the captions and ids are
+// decodeCorpus is ParseCorpus on a string: the captions and ids are
 // substrings of data, which saves an allocation per string (a visible share
 // of reading a corpus) and holds the text in one block of the file's size.
 func decodeCorpus(data string) (*Corpus, error) {
@@ -271,25 +274,27 @@ func (d *corpusScanner) strList() ([]string, error) {
 	}
 }
 
-// ReadCorpus reads and decodes a corpus file (see DecodeCorpus), refusing
-// files larger than MaxCorpusBytes. Errors name the file. The file is read
+// LoadCorpus reads and decodes a corpus file (see ParseCorpus); l bounds
+// it (MaxBytes 0: 1 GiB), and a larger file fails with a
+// *limits.TooLargeError. Errors name the file. The file is read
 // into one string, sized from the file's length where it has one, which
 // the corpus's strings then share.
-func ReadCorpus(path string) (*Corpus, error) {
+func LoadCorpus(path string, l limits.Limits) (*Corpus, error) {
+	maxBytes := l.Bytes(defaultMaxCorpusBytes)
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
 	var b strings.Builder
-	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() && st.Size() <= MaxCorpusBytes {
+	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() && st.Size() <= maxBytes {
 		b.Grow(int(st.Size()) + 1) // +1: the read that sees the end
 	}
-	if _, err := io.Copy(&b, io.LimitReader(f, MaxCorpusBytes+1)); err != nil {
+	if _, err := io.Copy(&b, io.LimitReader(f, maxBytes+1)); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	if b.Len() > MaxCorpusBytes {
-		return nil, fmt.Errorf("%s: larger than the %d-byte limit", path, MaxCorpusBytes)
+	if int64(b.Len()) > maxBytes {
+		return nil, &limits.TooLargeError{Name: path, Limit: maxBytes}
 	}
 	c, err := decodeCorpus(b.String())
 	if err != nil {

@@ -6,8 +6,8 @@ import (
 	"testing"
 )
 
-func TestDecodeCorpusKeepsFileOrder(t *testing.T) {
-	c, err := DecodeCorpus([]byte(`{"refs": {"a": ["x"], "c10": ["y"], "c2": ["z"]}, "cands": {"c2": "z", "a": "x", "c10": "y"}}`))
+func TestParseCorpusKeepsFileOrder(t *testing.T) {
+	c, err := ParseCorpus([]byte(`{"refs": {"a": ["x"], "c10": ["y"], "c2": ["z"]}, "cands": {"c2": "z", "a": "x", "c10": "y"}}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -16,7 +16,7 @@ func TestDecodeCorpusKeepsFileOrder(t *testing.T) {
 	}
 }
 
-func TestDecodeCorpusSaysWhatIsWrong(t *testing.T) {
+func TestParseCorpusSaysWhatIsWrong(t *testing.T) {
 	for in, want := range map[string]string{
 		``:                                "the input is empty",
 		"null":                            "got null",
@@ -32,12 +32,12 @@ func TestDecodeCorpusSaysWhatIsWrong(t *testing.T) {
 		`{"cands": {"a": "x"}, "refs": {"a": []}}`:                "empty reference list",
 		`{"cands": {"a": "x\u0001"}, "refs": {"a": ["x"]}}`:       "",
 	} {
-		_, err := DecodeCorpus([]byte(in))
+		_, err := ParseCorpus([]byte(in))
 		switch {
 		case want == "" && err != nil:
-			t.Errorf("DecodeCorpus(%s): %v", in, err)
+			t.Errorf("ParseCorpus(%s): %v", in, err)
 		case want != "" && (err == nil || !strings.Contains(err.Error(), want)):
-			t.Errorf("DecodeCorpus(%s) = %v, want an error saying %q", in, err, want)
+			t.Errorf("ParseCorpus(%s) = %v, want an error saying %q", in, err, want)
 		}
 	}
 }

@@ -70,13 +70,13 @@ func ExampleSacreBLEU() {
 	// Output: 48.8923
 }
 
-func ExampleDecodeCorpus() {
-	c, err := ngram.DecodeCorpus([]byte(`{"cands": {"7": "two dogs"}, "refs": {"7": ["two dogs play", "dogs"]}}`))
+func ExampleParseCorpus() {
+	c, err := ngram.ParseCorpus([]byte(`{"cands": {"7": "two dogs"}, "refs": {"7": ["two dogs play", "dogs"]}}`))
 	if err != nil {
 		log.Fatal(err)
 	}
 	fmt.Println(c.IDs(), c.References("7"))
-	_, err = ngram.DecodeCorpus([]byte(`{"cands": {"7": "two dogs"}, "refs": {}}`))
+	_, err = ngram.ParseCorpus([]byte(`{"cands": {"7": "two dogs"}, "refs": {}}`))
 	fmt.Println(err)
 	// Output:
 	// [7] [two dogs play dogs]

@@ -45,12 +45,12 @@ func FuzzPTBTokenize(f *testing.F) {
 	})
 }
 
-func FuzzDecodeCorpus(f *testing.F) {
+func FuzzParseCorpus(f *testing.F) {
 	f.Add([]byte(`{"cands": {"1": "a dog"}, "refs": {"1": ["a dog", "the dog"]}}`))
 	f.Add([]byte(`{"cands": {"1": null}, "refs": {}}`))
 	f.Add([]byte(`{"cands": {}, "refs": {"x": []}}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		c, err := DecodeCorpus(data)
+		c, err := ParseCorpus(data)
 		if err != nil {
 			return
 		}
@@ -85,15 +85,15 @@ func isSubsequence(a, b []rune) bool {
 	return i == len(a)
 }
 
-// FuzzDecodeCorpusAgreesWithEncodingJSON checks the hand-written scanner
+// FuzzParseCorpusAgreesWithEncodingJSON checks the hand-written scanner
 // against encoding/json: whatever it accepts is valid JSON, and decodes to
 // the same strings json.Unmarshal gives.
-func FuzzDecodeCorpusAgreesWithEncodingJSON(f *testing.F) {
+func FuzzParseCorpusAgreesWithEncodingJSON(f *testing.F) {
 	f.Add([]byte(`{"cands": {"1": "a \"dog\" \u00e9"}, "refs": {"1": ["a dog", "caf\u00e9 \ud83d\ude00"]}}`))
 	f.Add([]byte("{\"cands\": {\"x\": \"bad \xff utf8\"}, \"refs\": {\"x\": [\"tab\\there\"]}}"))
 	f.Add([]byte(`{"refs": {"2": ["b"]}, "cands": {"2": "a"}} `))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		c, err := DecodeCorpus(data)
+		c, err := ParseCorpus(data)
 		if err != nil {
 			return
 		}
@@ -105,7 +105,7 @@ func FuzzDecodeCorpusAgreesWithEncodingJSON(f *testing.F) {
 			Refs  map[string][]string `json:"refs"`
 		}
 		if err := json.Unmarshal(data, &want); err != nil {
-			t.Fatalf("encoding/json rejects what DecodeCorpus accepts: %v", err)
+			t.Fatalf("encoding/json rejects what ParseCorpus accepts: %v", err)
 		}
 		for _, id := range c.IDs() {
 			if c.Candidate(id) != want.Cands[id] {

@@ -51,7 +51,7 @@ func SacreBLEU(c *Corpus, o SacreBLEUOptions) (Scores, error) {
 	case TokenizerNone:
 		none = true
 	default:
-		return Scores{}, fmt.Errorf("ngram: unknown SacreBLEU tokenizer %q (want %q or %q)", o.Tokenizer, Tokenizer13a, TokenizerNone)
+		return Scores{}, fmt.Errorf("unknown SacreBLEU tokenizer %q (want %q or %q)", o.Tokenizer, Tokenizer13a, TokenizerNone)
 	}
 	// SacreBLEU's _preprocess_segment: lower-case, strip trailing
 	// whitespace, tokenize; then split on whitespace.

@@ -2,11 +2,16 @@ package rovist
 
 import (
 	"context"
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/storyeval/storyeval/limits"
+	"github.com/storyeval/storyeval/regions"
 	"github.com/storyeval/storyeval/story"
 )
 
@@ -34,6 +39,10 @@ func TestGroundingBadInput(t *testing.T) {
 		bad.Regions = CropFolder{Entities: g.Regions.(CropFolder).Entities, Dir: empty}
 		_, err := bad.Score(ctx, []story.Story{st}, VGOptions{Nouns: f.nouns})
 		wantErr(t, err, empty, ".jpg")
+		var mc *regions.MissingCropError
+		if !errors.As(err, &mc) || !slices.ContainsFunc(st.Images, func(im story.Image) bool { return im.ID == mc.ImageID }) || filepath.Dir(mc.Path) != empty || !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("missing crop: %v, want a MissingCropError of an image of story %q in %s", err, st.ID, empty)
+		}
 	})
 	t.Run("image without regions", func(t *testing.T) {
 		s := st
@@ -50,6 +59,10 @@ func TestGroundingBadInput(t *testing.T) {
 		s.ID = "zep"
 		_, err := g.Score(ctx, []story.Story{s}, VGOptions{Nouns: map[string][]string{"zep": {"dog", "zeppelin"}}})
 		wantErr(t, err, `"zep"`, `"zeppelin"`, "idf")
+		var mi *MissingIDFError
+		if !errors.As(err, &mi) || mi.Story != "zep" || mi.Noun != "zeppelin" {
+			t.Errorf("noun without idf: %v, want a MissingIDFError of story zep, noun zeppelin", err)
+		}
 		res, err := g.Score(ctx, []story.Story{s}, VGOptions{Nouns: map[string][]string{"zep": {"dog", "zeppelin"}}, UseDefaultIDF: true, DefaultIDF: 2.5})
 		if err != nil {
 			t.Fatal(err)
@@ -173,10 +186,16 @@ func TestReadGloVeErrors(t *testing.T) {
 			t.Errorf("%s: error %v, want one naming g.txt and %q", tc.name, err, tc.want)
 		}
 	}
-	_, err := ReadGloVe(strings.NewReader("unk 1 2 3\n"), "g.txt", nil, GloVeOptions{MaxBytes: 4})
-	wantErr(t, err, "bytes")
-	_, err = ReadGloVe(strings.NewReader("unk 1 2 3\n"), "g.txt", nil, GloVeOptions{MaxLineBytes: 4})
-	wantErr(t, err, "line 1")
+	_, err := ReadGloVe(strings.NewReader("unk 1 2 3\n"), "g.txt", nil, GloVeOptions{Limits: limits.Limits{MaxBytes: 4}})
+	wantErr(t, err, "GloVe g.txt: more than 4 bytes")
+	if tl := new(limits.TooLargeError); !errors.As(err, &tl) || tl.Line || tl.Limit != 4 {
+		t.Errorf("GloVe over MaxBytes: %v, want a TooLargeError of 4 bytes", err)
+	}
+	_, err = ReadGloVe(strings.NewReader("unk 1 2 3\n"), "g.txt", nil, GloVeOptions{Limits: limits.Limits{MaxLineBytes: 4}})
+	wantErr(t, err, "GloVe g.txt line 1: a line longer than 4 bytes")
+	if tl := new(limits.TooLargeError); !errors.As(err, &tl) || !tl.Line || tl.Limit != 4 {
+		t.Errorf("GloVe over MaxLineBytes: %v, want a line TooLargeError of 4 bytes", err)
+	}
 }
 
 func TestReadGloVeKeepsAskedWords(t *testing.T) {
@@ -209,8 +228,8 @@ var (
 	pickleTrunc  = []byte("\x80\x02}(X\x03\x00\x00\x00ca")
 )
 
-func TestDecodeIDF(t *testing.T) {
-	idf, err := DecodeIDF(pickleStrNum, "idf.pkl")
+func TestParseIDF(t *testing.T) {
+	idf, err := ParseIDF(pickleStrNum, "idf.pkl")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -218,41 +237,33 @@ func TestDecodeIDF(t *testing.T) {
 		t.Errorf("idf = %v, want cat 1.5, dog 2", idf)
 	}
 	for name, data := range map[string][]byte{"str value": pickleStrStr, "int key": pickleIntKey, "list": pickleList, "truncated": pickleTrunc} {
-		_, err := DecodeIDF(data, "idf.pkl")
+		_, err := ParseIDF(data, "idf.pkl")
 		if err == nil || !strings.Contains(err.Error(), "idf.pkl") {
 			t.Errorf("%s: error %v, want one naming idf.pkl", name, err)
 		}
 	}
 }
 
-func TestComputeIDF(t *testing.T) {
-	// Four stories; "dog" in three (twice in one), "cat" in one.
-	idf := ComputeIDF([][]string{{"dog", "dog"}, {"dog", "cat"}, {"dog"}, {"sky"}})
-	// log(N/(1+df)): dog log(4/4) = 0, cat log(4/2), sky log(4/2).
-	if idf["dog"] != 0 || idf["cat"] != 0.6931471805599453 || idf["sky"] != idf["cat"] || len(idf) != 3 {
-		t.Errorf("idf = %v", idf)
-	}
-}
-
-func TestDecodeEntitiesCSV(t *testing.T) {
+// CropFolder reads RoViST's regions file with integer ids: a story's
+// image id "012" selects the rows of 12, in file order, and names crops
+// with the canonical id.
+func TestCropFolderIntegerImageIDs(t *testing.T) {
 	csvText := "x,image_id,bbox\n1,12,\"[1.0, 2.0, 3.5, 4.0]\"\n2,7,\"[0.0, 0.0, 1.0, 1.0]\"\n3,012,\"odd label\"\n"
-	e, err := DecodeEntitiesCSV(strings.NewReader(csvText), "e.csv")
+	e, err := regions.Read(strings.NewReader(csvText), "e.csv", regions.Options{IDs: regions.IntegerIDs})
 	if err != nil {
 		t.Fatal(err)
 	}
-	regs, err := e.Regions("12")
+	crops, err := CropFolder{Entities: e, Dir: "d"}.RegionCrops(story.Image{ID: "012"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(regs) != 2 || regs[0].Box != [4]float64{1, 2, 3.5, 4} || regs[1].Label != "odd label" || e.Rows() != 3 {
-		t.Errorf("regions of 12 = %+v (rows %d)", regs, e.Rows())
+	if len(crops) != 2 || crops[0].Label != "[1.0, 2.0, 3.5, 4.0]" || crops[1].Label != "odd label" {
+		t.Fatalf("crops of 012 = %+v", crops)
 	}
-	if p := (CropFolder{Entities: e, Dir: "d"}).CropPath(12, regs[0]); p != filepath.Join("d", "12_[1.0, 2.0, 3.5, 4.0].jpg") {
-		t.Errorf("crop path %q", p)
+	if want := "file:" + filepath.Join("d", "12_[1.0, 2.0, 3.5, 4.0].jpg"); crops[0].Key != want {
+		t.Errorf("crop key %q, want %q", crops[0].Key, want)
 	}
-	for _, bad := range []string{"", "image_id\n1\n", "image_id,bbox\nabc,[1]\n", "image_id,bbox\n1,\n", "image_id,bbox\n1,a/b\n", "image_id,bbox\n1,[1],extra\n"} {
-		if _, err := DecodeEntitiesCSV(strings.NewReader(bad), "e.csv"); err == nil || !strings.Contains(err.Error(), "e.csv") {
-			t.Errorf("%q: error %v, want one naming e.csv", bad, err)
-		}
+	if _, err := (CropFolder{Entities: e, Dir: "d"}).RegionCrops(story.Image{ID: "x12"}); err == nil || !strings.Contains(err.Error(), `"x12"`) {
+		t.Errorf("non-integer image id: err = %v", err)
 	}
 }

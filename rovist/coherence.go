@@ -134,7 +134,7 @@ func (m *CoherenceModel) ScoreSet(ctx context.Context, set *story.Set, opts Cohe
 // list of stories and a cancelled ctx. No partial results are returned with an error.
 func (m *CoherenceModel) Score(ctx context.Context, stories []story.Story, opts CoherenceOptions) ([]CoherenceResult, error) {
 	if len(stories) == 0 {
-		return nil, fmt.Errorf("rovist: coherence: no stories to score")
+		return nil, fmt.Errorf("coherence: no stories to score")
 	}
 	results := make([]CoherenceResult, len(stories))
 	var jobs []coherenceJob
@@ -144,7 +144,7 @@ func (m *CoherenceModel) Score(ctx context.Context, stories []story.Story, opts 
 			return nil, err
 		}
 		if err := checkText(st.Text); err != nil {
-			return nil, fmt.Errorf("rovist: coherence: story %q: %w", st.ID, err)
+			return nil, fmt.Errorf("coherence: story %q: %w", st.ID, err)
 		}
 		sents := sentences.Split(st.Text)
 		res := CoherenceResult{Sentences: sents, Pairs: []CoherencePair{}}
@@ -162,13 +162,13 @@ func (m *CoherenceModel) Score(ctx context.Context, stories []story.Story, opts 
 				enc := m.tok.EncodePair(p.A, p.B)
 				if enc.Len() > maxLen {
 					if !opts.Truncate {
-						return nil, fmt.Errorf("rovist: coherence: story %q: sentences %d and %d make %d pieces, more than the model's %d positions (the reference crashes; set Truncate to shorten)",
+						return nil, fmt.Errorf("coherence: story %q: sentences %d and %d make %d pieces, more than the model's %d positions (the reference crashes; set Truncate to shorten)",
 							st.ID, p.First, p.Second, enc.Len(), maxLen)
 					}
 					var err error
 					enc, err = m.tok.EncodePairWith(p.A, p.B, tokenize.Options{Truncation: tokenize.LongestFirst, MaxLength: maxLen})
 					if err != nil {
-						return nil, fmt.Errorf("rovist: coherence: story %q: sentences %d and %d: %w", st.ID, p.First, p.Second, err)
+						return nil, fmt.Errorf("coherence: story %q: sentences %d and %d: %w", st.ID, p.First, p.Second, err)
 					}
 					p.Truncated = true
 				}
@@ -230,10 +230,10 @@ func (m *CoherenceModel) runPairs(ctx context.Context, jobs []coherenceJob, resu
 		idx := order[lo:min(lo+size, len(order))]
 		out, err := m.albert.Forward(ctx, padBatch(jobs, idx), encoders.ForwardOptions{})
 		if err != nil {
-			return fmt.Errorf("rovist: coherence: %w", err)
+			return fmt.Errorf("coherence: %w", err)
 		}
 		if out.PoolerOutput == nil {
-			return fmt.Errorf("rovist: coherence: the ALBERT checkpoint has no pooler")
+			return fmt.Errorf("coherence: the ALBERT checkpoint has no pooler")
 		}
 		pooled := out.PoolerOutput.Data().([]float32)
 		for k, j := range idx {

@@ -24,7 +24,7 @@ func loadCoherenceFixture(t *testing.T) (coherenceFixture, *CoherenceModel) {
 	t.Logf("fixtures: %s", dir)
 	f := coherenceFixture{dir: dir, checkpoint: findOne(t, dir, "*.pth.tar"), albertDir: findDirWith(t, dir, "spiece.model")}
 	var err error
-	f.stories, err = story.ReadJSON(filepath.Join(dir, "stories.json"), story.ReadOptions{})
+	f.stories, err = story.LoadJSON(filepath.Join(dir, "stories.json"), story.ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

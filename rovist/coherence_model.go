@@ -31,19 +31,19 @@ type CoherenceModel struct {
 // config.json and spiece.model).
 func LoadCoherenceModel(checkpointPath, albertDir string) (*CoherenceModel, error) {
 	var cfg encoders.ALBERTConfig
-	if err := encoders.ReadConfig(albertDir, &cfg); err != nil {
-		return nil, fmt.Errorf("rovist: coherence model: %w", err)
+	if err := encoders.LoadConfig(albertDir, &cfg); err != nil {
+		return nil, fmt.Errorf("coherence model: %w", err)
 	}
 	tok, err := tokenize.LoadALBERT(albertDir)
 	if err != nil {
-		return nil, fmt.Errorf("rovist: coherence model: %w", err)
+		return nil, fmt.Errorf("coherence model: %w", err)
 	}
 	if _, err := os.Stat(checkpointPath); err != nil {
-		return nil, fmt.Errorf("rovist: coherence model: %w", err)
+		return nil, fmt.Errorf("coherence model: %w", err)
 	}
 	st, err := checkpoint.Open(checkpointPath)
 	if err != nil {
-		return nil, fmt.Errorf("rovist: coherence model %s: %w", checkpointPath, err)
+		return nil, fmt.Errorf("coherence model %s: %w", checkpointPath, err)
 	}
 	defer st.Close()
 	m, err := NewCoherenceModel(cfg, st, tok)
@@ -61,25 +61,25 @@ func LoadCoherenceModel(checkpointPath, albertDir string) (*CoherenceModel, erro
 // are shared, not copied (rovist/train hands its trained weights over so).
 func NewCoherenceModel(cfg encoders.ALBERTConfig, st *checkpoint.State, tok *tokenize.ALBERT) (*CoherenceModel, error) {
 	if st == nil || tok == nil {
-		return nil, fmt.Errorf("rovist: coherence model: nil checkpoint or tokenizer")
+		return nil, fmt.Errorf("coherence model: nil checkpoint or tokenizer")
 	}
 	root := st
 	if !root.Has("linear.weight") && st.Has("model.linear.weight") {
 		root = st.Sub("model.")
 	}
 	if !root.Has("albert_model.embeddings.word_embeddings.weight") {
-		return nil, fmt.Errorf("rovist: coherence model: the checkpoint has no albert_model.* tensors (not a RoViST-C sop_model checkpoint?)")
+		return nil, fmt.Errorf("coherence model: the checkpoint has no albert_model.* tensors (not a RoViST-C sop_model checkpoint?)")
 	}
 	albert, err := encoders.NewALBERT(cfg, root.Sub("albert_model."))
 	if err != nil {
-		return nil, fmt.Errorf("rovist: coherence model: %w", err)
+		return nil, fmt.Errorf("coherence model: %w", err)
 	}
 	head, err := readLinearHead(root, "linear", 2, cfg.HiddenSize)
 	if err != nil {
-		return nil, fmt.Errorf("rovist: coherence model: %w", err)
+		return nil, fmt.Errorf("coherence model: %w", err)
 	}
 	if tok.VocabSize() != cfg.VocabSize {
-		return nil, fmt.Errorf("rovist: coherence model: the tokenizer has %d pieces, the model's vocab_size is %d", tok.VocabSize(), cfg.VocabSize)
+		return nil, fmt.Errorf("coherence model: the tokenizer has %d pieces, the model's vocab_size is %d", tok.VocabSize(), cfg.VocabSize)
 	}
 	return &CoherenceModel{albert: albert, tok: tok, head: head}, nil
 }

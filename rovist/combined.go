@@ -40,7 +40,7 @@ func Combine(stories []story.Story, vg []VGResult, c []CoherenceResult, nr []NRR
 		set  bool
 	}{{"VG", len(vg), vg != nil}, {"C", len(c), c != nil}, {"NR", len(nr), nr != nil}} {
 		if x.set && x.n != len(stories) {
-			return nil, fmt.Errorf("rovist: combine: %d %s results for %d stories", x.n, x.name, len(stories))
+			return nil, fmt.Errorf("combine: %d %s results for %d stories", x.n, x.name, len(stories))
 		}
 	}
 	out := make([]Scores, len(stories))

@@ -11,7 +11,8 @@
 //   - Grounder (RoViST-VG): how well the story's nouns are grounded in the
 //     regions of its images, from the released ViT region-to-phrase
 //     checkpoint (r2p_model_epoch2.pth.tar), GloVe vectors, idf weights and
-//     the regions file with its crops;
+//     the regions file (package regions, integer image ids) with its
+//     crops;
 //   - Combine and SystemMeans: the overall RoViST = VG + C + NR per story
 //     and the means over a story set;
 //   - noun extraction as RoViST does it (Nouns, StoryNouns).
@@ -20,8 +21,9 @@
 // fine-tuning (scripts/rovist_c.py) and RoViST-VG's region-to-phrase
 // training (rovist_vg.py), both returning the CoherenceModel and
 // GroundingModel types scored with here. The region–phrase pairs file and
-// the phrase vectors the VG training reads (ReadVGPairsCSV, PhraseVector,
-// VGExamples) are read here, beside the regions and crops readers.
+// the phrase vectors the VG training reads (LoadVGPairsCSV, PhraseVector,
+// VGExamples) are read here, beside the crop sources (CropFolder,
+// ImageBoxes).
 //
 // NonRedundancy scores one story; an NRScorer scores many with less
 // allocation. Every result says whether its score is defined (NaN

@@ -14,15 +14,16 @@ import (
 	"unicode/utf8"
 
 	"github.com/storyeval/storyeval/internal/pyunicode"
+	"github.com/storyeval/storyeval/limits"
 )
 
 // Limits of the GloVe reader when GloVeOptions leaves them zero.
 const (
-	// DefaultGloVeMaxBytes bounds the (decompressed) text read: the largest
+	// defaultGloVeMaxBytes bounds the (decompressed) text read: the largest
 	// public GloVe file, glove.840B.300d.txt, is 5.6 GB.
-	DefaultGloVeMaxBytes int64 = 8 << 30
-	// DefaultGloVeMaxLineBytes bounds one row (a 300-d row is about 3 KB).
-	DefaultGloVeMaxLineBytes = 1 << 20
+	defaultGloVeMaxBytes int64 = 8 << 30
+	// defaultGloVeMaxLineBytes bounds one row (a 300-d row is about 3 KB).
+	defaultGloVeMaxLineBytes = 1 << 20
 	// DefaultGloVeMaxDim bounds the vector width.
 	DefaultGloVeMaxDim = 4096
 )
@@ -37,11 +38,11 @@ const GloVeUnknown = "unk"
 // GloVeOptions bounds what ReadGloVe accepts. The zero value gives the
 // defaults documented on each field.
 type GloVeOptions struct {
-	// MaxBytes bounds the text read (after decompression); 0 means
-	// DefaultGloVeMaxBytes.
-	MaxBytes int64
-	// MaxLineBytes bounds one row; 0 means DefaultGloVeMaxLineBytes.
-	MaxLineBytes int
+	// Limits bounds the text read, after decompression (MaxBytes 0:
+	// 8 GiB; the largest public GloVe file is 5.6 GB), and one row
+	// (MaxLineBytes 0: 1 MiB). Past either, reading fails with a
+	// *limits.TooLargeError.
+	Limits limits.Limits
 	// Dim is the expected vector width; 0 takes it from the first row
 	// (at most DefaultGloVeMaxDim).
 	Dim int
@@ -61,7 +62,7 @@ type GloVe struct {
 func LoadGloVe(path string, words []string, opts GloVeOptions) (*GloVe, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("rovist: GloVe: %w", err)
+		return nil, fmt.Errorf("GloVe: %w", err)
 	}
 	defer f.Close()
 	return ReadGloVe(f, path, words, opts)
@@ -77,19 +78,13 @@ func LoadGloVe(path string, words []string, opts GloVeOptions) (*GloVe, error) {
 // float32, and a repeated word keeps its first vector. Non-finite values,
 // invalid UTF-8 and a row longer than the limit are errors as well.
 func ReadGloVe(r io.Reader, name string, words []string, opts GloVeOptions) (*GloVe, error) {
-	maxBytes := opts.MaxBytes
-	if maxBytes <= 0 {
-		maxBytes = DefaultGloVeMaxBytes
-	}
-	maxLine := opts.MaxLineBytes
-	if maxLine <= 0 {
-		maxLine = DefaultGloVeMaxLineBytes
-	}
+	maxBytes := opts.Limits.Bytes(defaultGloVeMaxBytes)
+	maxLine := opts.Limits.LineBytes(defaultGloVeMaxLineBytes)
 	br := bufio.NewReaderSize(r, 1<<16)
 	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
 		zr, err := gzip.NewReader(br)
 		if err != nil {
-			return nil, fmt.Errorf("rovist: GloVe %s: %w", name, err)
+			return nil, fmt.Errorf("GloVe %s: %w", name, err)
 		}
 		defer zr.Close()
 		br = bufio.NewReaderSize(zr, 1<<16)
@@ -111,18 +106,18 @@ func ReadGloVe(r io.Reader, name string, words []string, opts GloVeOptions) (*Gl
 		line++
 		row := sc.Bytes()
 		if !utf8.Valid(row) {
-			return nil, fmt.Errorf("rovist: GloVe %s line %d: not valid UTF-8", name, line)
+			return nil, fmt.Errorf("GloVe %s line %d: not valid UTF-8", name, line)
 		}
 		row = bytes.TrimRightFunc(row, pyunicode.IsSpace)
 		width := bytes.Count(row, []byte{' '})
 		if g.dim == 0 {
 			if width < 1 || width > DefaultGloVeMaxDim {
-				return nil, fmt.Errorf("rovist: GloVe %s line %d: %d values in the first row (want 1 to %d)", name, line, width, DefaultGloVeMaxDim)
+				return nil, fmt.Errorf("GloVe %s line %d: %d values in the first row (want 1 to %d)", name, line, width, DefaultGloVeMaxDim)
 			}
 			g.dim = width
 		}
 		if width != g.dim {
-			return nil, fmt.Errorf("rovist: GloVe %s line %d: %d values, want %d (is this really the GloVe text format?)", name, line, width, g.dim)
+			return nil, fmt.Errorf("GloVe %s line %d: %d values, want %d (is this really the GloVe text format?)", name, line, width, g.dim)
 		}
 		sp := bytes.IndexByte(row, ' ')
 		word := string(row[:sp])
@@ -141,7 +136,7 @@ func ReadGloVe(r io.Reader, name string, words []string, opts GloVeOptions) (*Gl
 			// float32(str) as gensim calls it.
 			v, err := strconv.ParseFloat(field, 64)
 			if err != nil || math.IsNaN(v) || math.IsInf(v, 0) || math.IsInf(float64(float32(v)), 0) {
-				return nil, fmt.Errorf("rovist: GloVe %s line %d: value %d of %q is %q, not a finite number", name, line, i+1, word, field)
+				return nil, fmt.Errorf("GloVe %s line %d: value %d of %q is %q, not a finite number", name, line, i+1, word, field)
 			}
 			vec[i] = float32(v)
 		}
@@ -149,15 +144,15 @@ func ReadGloVe(r io.Reader, name string, words []string, opts GloVeOptions) (*Gl
 	}
 	if err := sc.Err(); err != nil {
 		if errors.Is(err, bufio.ErrTooLong) {
-			return nil, fmt.Errorf("rovist: GloVe %s line %d: a row longer than %d bytes", name, line+1, maxLine)
+			return nil, &limits.TooLargeError{Name: fmt.Sprintf("GloVe %s line %d", name, line+1), Limit: int64(maxLine), Line: true}
 		}
-		return nil, fmt.Errorf("rovist: GloVe %s: %w", name, err)
+		return nil, fmt.Errorf("GloVe %s: %w", name, err)
 	}
 	if lr.N <= 0 {
-		return nil, fmt.Errorf("rovist: GloVe %s: more than %d bytes", name, maxBytes)
+		return nil, &limits.TooLargeError{Name: "GloVe " + name, Limit: maxBytes}
 	}
 	if line == 0 {
-		return nil, fmt.Errorf("rovist: GloVe %s: no vectors", name)
+		return nil, fmt.Errorf("GloVe %s: no vectors", name)
 	}
 	return g, nil
 }
@@ -183,5 +178,5 @@ func (g *GloVe) lookup(word string) ([]float32, bool, error) {
 	if v, ok := g.vecs[GloVeUnknown]; ok {
 		return v, false, nil
 	}
-	return nil, false, fmt.Errorf("rovist: GloVe has neither %q nor the fallback %q", word, GloVeUnknown)
+	return nil, false, fmt.Errorf("GloVe has neither %q nor the fallback %q", word, GloVeUnknown)
 }

@@ -193,16 +193,16 @@ func (g *Grounder) ScoreSet(ctx context.Context, set *story.Set, opts VGOptions)
 // returned with an error.
 func (g *Grounder) Score(ctx context.Context, stories []story.Story, opts VGOptions) ([]VGResult, error) {
 	if g.Model == nil || g.GloVe == nil || g.Regions == nil {
-		return nil, fmt.Errorf("rovist: grounding: the Grounder needs a model, GloVe vectors and a regions source")
+		return nil, fmt.Errorf("grounding: the Grounder needs a model, GloVe vectors and a regions source")
 	}
 	if !opts.NoIDF && g.IDF == nil {
-		return nil, fmt.Errorf("rovist: grounding: no idf table (set NoIDF to weight every noun 1)")
+		return nil, fmt.Errorf("grounding: no idf table (set NoIDF to weight every noun 1)")
 	}
 	if g.GloVe.Dim() != g.Model.WordDim() {
-		return nil, fmt.Errorf("rovist: grounding: GloVe vectors are %d-d, the model takes %d", g.GloVe.Dim(), g.Model.WordDim())
+		return nil, fmt.Errorf("grounding: GloVe vectors are %d-d, the model takes %d", g.GloVe.Dim(), g.Model.WordDim())
 	}
 	if len(stories) == 0 {
-		return nil, fmt.Errorf("rovist: grounding: no stories to score")
+		return nil, fmt.Errorf("grounding: no stories to score")
 	}
 	maxRegions := opts.MaxRegions
 	if maxRegions <= 0 {
@@ -210,7 +210,7 @@ func (g *Grounder) Score(ctx context.Context, stories []story.Story, opts VGOpti
 	}
 	nouns, err := StoryNouns(stories, opts.Nouns)
 	if err != nil {
-		return nil, fmt.Errorf("rovist: grounding: %w", err)
+		return nil, fmt.Errorf("grounding: %w", err)
 	}
 	results := make([]VGResult, len(stories))
 	// Per story: weights first (the reference's KeyError comes first).
@@ -222,7 +222,7 @@ func (g *Grounder) Score(ctx context.Context, stories []story.Story, opts VGOpti
 				v, ok := g.IDF[w]
 				if !ok {
 					if !opts.UseDefaultIDF {
-						return nil, fmt.Errorf("rovist: grounding: story %q: the noun %q has no idf weight (the reference raises KeyError; set a default idf to score it)", st.ID, w)
+						return nil, fmt.Errorf("grounding: %w", &MissingIDFError{Story: st.ID, Noun: w})
 					}
 					v = opts.DefaultIDF
 				}
@@ -243,7 +243,7 @@ func (g *Grounder) Score(ctx context.Context, stories []story.Story, opts VGOpti
 			continue // undefined; the reference fails before the images
 		}
 		if len(st.Images) == 0 {
-			return nil, fmt.Errorf("rovist: grounding: story %q has no images", st.ID)
+			return nil, fmt.Errorf("grounding: story %q has no images", st.ID)
 		}
 		storyImages[si] = make([][]int, len(st.Images))
 		for ii, img := range st.Images {
@@ -252,7 +252,7 @@ func (g *Grounder) Score(ctx context.Context, stories []story.Story, opts VGOpti
 			if !ok {
 				list, err := g.Regions.RegionCrops(img)
 				if err != nil {
-					return nil, fmt.Errorf("rovist: grounding: story %q image %q: %w", st.ID, img.ID, err)
+					return nil, fmt.Errorf("grounding: story %q image %q: %w", st.ID, img.ID, err)
 				}
 				for _, c := range list {
 					k, seen := cropIndex[c.Key]
@@ -266,7 +266,7 @@ func (g *Grounder) Score(ctx context.Context, stories []story.Story, opts VGOpti
 				imageCrops[ikey] = idx
 			}
 			if len(idx) == 0 {
-				return nil, fmt.Errorf("rovist: grounding: story %q image %q has no regions", st.ID, img.ID)
+				return nil, fmt.Errorf("grounding: story %q image %q has no regions", st.ID, img.ID)
 			}
 			for _, k := range idx[:min(len(idx), maxRegions)] {
 				crops[k].keep = true
@@ -288,7 +288,7 @@ func (g *Grounder) Score(ctx context.Context, stories []story.Story, opts VGOpti
 			}
 			vec, ok, err := g.GloVe.lookup(w)
 			if err != nil {
-				return nil, fmt.Errorf("rovist: grounding: story %q: %w", stories[si].ID, err)
+				return nil, fmt.Errorf("grounding: story %q: %w", stories[si].ID, err)
 			}
 			emb, err := g.Model.EmbedWord(vec)
 			if err != nil {
@@ -384,17 +384,17 @@ func (g *Grounder) embedCrops(ctx context.Context, crops []*vgCrop, opts VGOptio
 		if lp := crops[i].crop.LoadPixels; lp != nil {
 			px, err := lp(ctx, g.Model.proc, budget)
 			if err != nil {
-				return imageproc.PixelValues{}, fmt.Errorf("rovist: grounding: region %q: %w", crops[i].crop.Label, err)
+				return imageproc.PixelValues{}, fmt.Errorf("grounding: region %q: %w", crops[i].crop.Label, err)
 			}
 			return px, nil
 		}
 		img, err := crops[i].crop.Load()
 		if err != nil {
-			return imageproc.PixelValues{}, fmt.Errorf("rovist: grounding: region %q: %w", crops[i].crop.Label, err)
+			return imageproc.PixelValues{}, fmt.Errorf("grounding: region %q: %w", crops[i].crop.Label, err)
 		}
 		px, err := g.Model.Preprocess(img)
 		if err != nil {
-			return imageproc.PixelValues{}, fmt.Errorf("rovist: grounding: region %q: %w", crops[i].crop.Label, err)
+			return imageproc.PixelValues{}, fmt.Errorf("grounding: region %q: %w", crops[i].crop.Label, err)
 		}
 		return px, nil
 	}

@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
-	"slices"
-	"strconv"
 	"sync"
 
 	"github.com/storyeval/storyeval/embcache"
@@ -52,7 +50,7 @@ func (g *Grounder) cachedCrops(crops []*vgCrop, kept []int) ([]int, map[int]embc
 		return kept, nil, nil
 	}
 	if g.CacheModel == (embcache.Digest{}) {
-		return nil, nil, fmt.Errorf("rovist: grounding: Cache set without CacheModel, the identity of the model's weights")
+		return nil, nil, fmt.Errorf("grounding: Cache set without CacheModel, the identity of the model's weights")
 	}
 	prep := fmt.Sprintf("rovist-vg joint image embedding, %#v", g.Model.proc.Config())
 	keys := map[int]embcache.Key{}
@@ -73,7 +71,7 @@ func (g *Grounder) cachedCrops(crops []*vgCrop, kept []int) ([]int, map[int]embc
 	}
 	found, _, err := embcache.Lookup(g.Cache, keyed)
 	if err != nil {
-		return nil, nil, fmt.Errorf("rovist: grounding: %w", err)
+		return nil, nil, fmt.Errorf("grounding: %w", err)
 	}
 	hit := map[int]bool{}
 	for j, v := range found {
@@ -104,7 +102,7 @@ func (g *Grounder) storeCrops(crops []*vgCrop, idx []int, keys map[int]embcache.
 		return nil
 	}
 	if err := g.Cache.PutMany(ks, vs); err != nil {
-		return fmt.Errorf("rovist: grounding: %w", err)
+		return fmt.Errorf("grounding: %w", err)
 	}
 	return nil
 }
@@ -121,28 +119,13 @@ func GroundingCacheModel(files embcache.FileDigester, checkpointPath, vitDir str
 	}
 	ck, err := files.DigestFile(checkpointPath)
 	if err != nil {
-		return embcache.Digest{}, fmt.Errorf("rovist: grounding model identity: %w", err)
+		return embcache.Digest{}, fmt.Errorf("grounding model identity: %w", err)
 	}
 	dir, err := files.DigestDir(vitDir)
 	if err != nil {
-		return embcache.Digest{}, fmt.Errorf("rovist: grounding model identity: %w", err)
+		return embcache.Digest{}, fmt.Errorf("grounding model identity: %w", err)
 	}
 	return embcache.Join(ck, dir), nil
-}
-
-// ImageIDs returns the image ids of the regions file in increasing order
-// (canonical decimal form).
-func (e *Entities) ImageIDs() []string {
-	ids := make([]int64, 0, len(e.byImage))
-	for id := range e.byImage {
-		ids = append(ids, id)
-	}
-	slices.Sort(ids)
-	out := make([]string, len(ids))
-	for i, id := range ids {
-		out[i] = strconv.FormatInt(id, 10)
-	}
-	return out
 }
 
 // Warm encodes the crops Score would encode for these images (the first
@@ -151,7 +134,7 @@ func (e *Entities) ImageIDs() []string {
 // as in Score, so a broken crop fails here too.
 func (g *Grounder) Warm(ctx context.Context, images []story.Image, opts VGOptions) (int, error) {
 	if g.Model == nil || g.Regions == nil || g.Cache == nil {
-		return 0, fmt.Errorf("rovist: grounding: Warm needs a model, a regions source and a Cache")
+		return 0, fmt.Errorf("grounding: Warm needs a model, a regions source and a Cache")
 	}
 	maxRegions := opts.MaxRegions
 	if maxRegions <= 0 {
@@ -162,7 +145,7 @@ func (g *Grounder) Warm(ctx context.Context, images []story.Image, opts VGOption
 	for _, img := range images {
 		list, err := g.Regions.RegionCrops(img)
 		if err != nil {
-			return 0, fmt.Errorf("rovist: grounding: image %q: %w", img.ID, err)
+			return 0, fmt.Errorf("grounding: image %q: %w", img.ID, err)
 		}
 		for r, c := range list {
 			k, ok := seen[c.Key]

@@ -18,6 +18,8 @@ import (
 	"github.com/storyeval/storyeval/internal/postag"
 	"github.com/storyeval/storyeval/internal/sentences"
 	"github.com/storyeval/storyeval/internal/words"
+	"github.com/storyeval/storyeval/limits"
+	"github.com/storyeval/storyeval/regions"
 	"github.com/storyeval/storyeval/story"
 )
 
@@ -54,7 +56,7 @@ func loadGroundingFixture(t *testing.T) groundingFixture {
 	// The reference merges test, valid and train stories.
 	f.stories = &story.Set{}
 	for _, name := range []string{"test_stories.json", "valid_stories.json", "train_stories.json"} {
-		s, err := story.ReadJSON(filepath.Join(dir, name), story.ReadOptions{})
+		s, err := story.LoadJSON(filepath.Join(dir, name), story.ReadOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -93,11 +95,11 @@ func (f groundingFixture) grounder(t *testing.T, words []string) *Grounder {
 	if err != nil {
 		t.Fatal(err)
 	}
-	idf, err := ReadIDF(f.idf)
+	idf, err := LoadIDF(f.idf, limits.Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	ent, err := ReadEntitiesCSV(f.entities)
+	ent, err := regions.Load(f.entities, regions.Options{IDs: regions.IntegerIDs})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -384,13 +386,13 @@ func checkGroundingArrays(t *testing.T, c *counter, f groundingFixture, g *Groun
 	var decoded []*imageproc.RGB
 	for i, ci := range index.CropIndex {
 		name := fmt.Sprintf("crop %d", i)
-		regs, err := folder.Entities.Regions(fmt.Sprint(ci.ImageID))
-		if err != nil || ci.RowInImage >= len(regs) {
+		regs := folder.Entities.Regions(fmt.Sprint(ci.ImageID))
+		if ci.RowInImage >= len(regs) {
 			c.ok(t, "index.json", false, "%s: row %d of image %d not in the regions file", name, ci.RowInImage, ci.ImageID)
 			continue
 		}
-		c.equal(t, "index.json", name+" bbox", regs[ci.RowInImage].Label, ci.BBox)
-		path := folder.CropPath(ci.ImageID, regs[ci.RowInImage])
+		c.equal(t, "index.json", name+" bbox", regs[ci.RowInImage].BBox, ci.BBox)
+		path := folder.CropPath(ci.ImageID, story.Region{Label: regs[ci.RowInImage].BBox})
 		c.equal(t, "index.json", name+" file", path, filepath.Join(f.dir, ci.File))
 		img, err := imageproc.DecodeFile(path, imageproc.DecodeOptions{})
 		if err != nil {

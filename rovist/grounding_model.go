@@ -37,22 +37,22 @@ type GroundingModel struct {
 // defaults apply).
 func LoadGroundingModel(checkpointPath, vitDir string) (*GroundingModel, error) {
 	var cfg encoders.ViTConfig
-	if err := encoders.ReadConfig(vitDir, &cfg); err != nil {
-		return nil, fmt.Errorf("rovist: grounding model: %w", err)
+	if err := encoders.LoadConfig(vitDir, &cfg); err != nil {
+		return nil, fmt.Errorf("grounding model: %w", err)
 	}
 	pcfg, err := imageproc.LoadProcessorConfig(filepath.Join(vitDir, "preprocessor_config.json"))
 	if errors.Is(err, fs.ErrNotExist) {
 		pcfg, err = imageproc.DefaultConfig(imageproc.ViT)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("rovist: grounding model: %w", err)
+		return nil, fmt.Errorf("grounding model: %w", err)
 	}
 	if _, err := os.Stat(checkpointPath); err != nil {
-		return nil, fmt.Errorf("rovist: grounding model: %w", err)
+		return nil, fmt.Errorf("grounding model: %w", err)
 	}
 	st, err := checkpoint.Open(checkpointPath)
 	if err != nil {
-		return nil, fmt.Errorf("rovist: grounding model %s: %w", checkpointPath, err)
+		return nil, fmt.Errorf("grounding model %s: %w", checkpointPath, err)
 	}
 	defer st.Close()
 	m, err := NewGroundingModel(cfg, pcfg, st)
@@ -71,39 +71,39 @@ func LoadGroundingModel(checkpointPath, vitDir string) (*GroundingModel, error) 
 // its trained weights over so).
 func NewGroundingModel(cfg encoders.ViTConfig, pcfg imageproc.ProcessorConfig, st *checkpoint.State) (*GroundingModel, error) {
 	if st == nil {
-		return nil, fmt.Errorf("rovist: grounding model: nil checkpoint")
+		return nil, fmt.Errorf("grounding model: nil checkpoint")
 	}
 	root := st
 	if !root.Has("text_encoder.linear.weight") && st.Has("model.text_encoder.linear.weight") {
 		root = st.Sub("model.")
 	}
 	if !root.Has("image_encoder.image_model.embeddings.cls_token") {
-		return nil, fmt.Errorf("rovist: grounding model: the checkpoint has no image_encoder.image_model.* tensors (not a RoViST-VG r2p_model checkpoint?)")
+		return nil, fmt.Errorf("grounding model: the checkpoint has no image_encoder.image_model.* tensors (not a RoViST-VG r2p_model checkpoint?)")
 	}
 	if pcfg.Kind != imageproc.ViT {
-		return nil, fmt.Errorf("rovist: grounding model: the image processor is %v, want ViT", pcfg.Kind)
+		return nil, fmt.Errorf("grounding model: the image processor is %v, want ViT", pcfg.Kind)
 	}
 	// The ViT takes images of its image_size only (HF's ViT raises
 	// ValueError for others without interpolate_pos_encoding), so a larger
 	// preprocessing size would only allocate what the model refuses.
 	if s := pcfg.Size; pcfg.DoResize && (s.Height != cfg.ImageSize || s.Width != cfg.ImageSize) {
-		return nil, fmt.Errorf("rovist: grounding model: the preprocessor's size %dx%d differs from the ViT's image_size %d", s.Height, s.Width, cfg.ImageSize)
+		return nil, fmt.Errorf("grounding model: the preprocessor's size %dx%d differs from the ViT's image_size %d", s.Height, s.Width, cfg.ImageSize)
 	}
 	proc, err := imageproc.NewProcessor(pcfg)
 	if err != nil {
-		return nil, fmt.Errorf("rovist: grounding model: %w", err)
+		return nil, fmt.Errorf("grounding model: %w", err)
 	}
 	vit, err := encoders.NewViT(cfg, root.Sub("image_encoder.image_model."))
 	if err != nil {
-		return nil, fmt.Errorf("rovist: grounding model: %w", err)
+		return nil, fmt.Errorf("grounding model: %w", err)
 	}
 	img, err := readLinearHead(root, "image_encoder.linear", 0, cfg.HiddenSize)
 	if err != nil {
-		return nil, fmt.Errorf("rovist: grounding model: %w", err)
+		return nil, fmt.Errorf("grounding model: %w", err)
 	}
 	txt, err := readLinearHead(root, "text_encoder.linear", img.out, 0)
 	if err != nil {
-		return nil, fmt.Errorf("rovist: grounding model: %w", err)
+		return nil, fmt.Errorf("grounding model: %w", err)
 	}
 	return &GroundingModel{vit: vit, proc: proc, imageHead: img, textHead: txt}, nil
 }
@@ -145,10 +145,10 @@ func (m *GroundingModel) imageFeatures(ctx context.Context, imgs []imageproc.Pix
 	}
 	out, err := m.vit.Forward(ctx, imgs, encoders.ForwardOptions{})
 	if err != nil {
-		return nil, fmt.Errorf("rovist: grounding: %w", err)
+		return nil, fmt.Errorf("grounding: %w", err)
 	}
 	if out.PoolerOutput == nil {
-		return nil, fmt.Errorf("rovist: grounding: the ViT checkpoint has no pooler, which RoViST-VG projects")
+		return nil, fmt.Errorf("grounding: the ViT checkpoint has no pooler, which RoViST-VG projects")
 	}
 	pooled := out.PoolerOutput.Data().([]float32)
 	H := m.imageHead.in
@@ -176,7 +176,7 @@ func (m *GroundingModel) EmbedWord(vec []float32) ([]float32, error) {
 // wordFeatures returns tanh(W_t · v + b_t), not normalised.
 func (m *GroundingModel) wordFeatures(vec []float32) ([]float32, error) {
 	if len(vec) != m.textHead.in {
-		return nil, fmt.Errorf("rovist: grounding: a %d-d word vector, the model takes %d", len(vec), m.textHead.in)
+		return nil, fmt.Errorf("grounding: a %d-d word vector, the model takes %d", len(vec), m.textHead.in)
 	}
 	v := make([]float32, m.textHead.out)
 	m.textHead.apply(v, vec)

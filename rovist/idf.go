@@ -7,52 +7,58 @@ import (
 	"os"
 
 	"github.com/storyeval/storyeval/encoders/checkpoint"
+	"github.com/storyeval/storyeval/limits"
+	"github.com/storyeval/storyeval/story"
 )
 
-// DefaultIDFMaxBytes bounds an idf pickle when ReadIDF is not told
+// defaultIDFMaxBytes bounds an idf pickle when LoadIDF is not told
 // otherwise (RoViST's idf_dict.pkl is a few hundred kilobytes).
-const DefaultIDFMaxBytes = 256 << 20
+const defaultIDFMaxBytes = 256 << 20
 
 // IDF maps a noun to its inverse document frequency, the weight of its
-// grounding recall in RoViST-VG.
-type IDF map[string]float64
+// grounding recall in RoViST-VG. It is story.IDF: weights computed from a
+// corpus with story.ComputeIDF (IDFOptions{AddOne: true} for the paper's
+// formula) serve as they are.
+type IDF = story.IDF
 
-// ReadIDF reads RoViST's idf_dict.pkl, a pickled dict {noun: float}, with
-// the project's pickle reader, which executes nothing.
-func ReadIDF(path string) (IDF, error) {
+// LoadIDF reads RoViST's idf_dict.pkl, a pickled dict {noun: float}, with
+// the project's pickle reader, which executes nothing. l bounds the file
+// (MaxBytes 0: 256 MiB); a larger one fails with a *limits.TooLargeError.
+func LoadIDF(path string, l limits.Limits) (IDF, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("rovist: idf: %w", err)
+		return nil, fmt.Errorf("idf: %w", err)
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, DefaultIDFMaxBytes+1))
+	max := l.Bytes(defaultIDFMaxBytes)
+	data, err := io.ReadAll(io.LimitReader(f, max+1))
 	if err != nil {
-		return nil, fmt.Errorf("rovist: idf %s: %w", path, err)
+		return nil, fmt.Errorf("idf %s: %w", path, err)
 	}
-	if len(data) > DefaultIDFMaxBytes {
-		return nil, fmt.Errorf("rovist: idf %s: larger than %d bytes", path, DefaultIDFMaxBytes)
+	if int64(len(data)) > max {
+		return nil, &limits.TooLargeError{Name: "idf " + path, Limit: max}
 	}
-	return DecodeIDF(data, path)
+	return ParseIDF(data, path)
 }
 
-// DecodeIDF decodes a pickled dict {str: float} (ints are accepted as
+// ParseIDF decodes a pickled dict {str: float} (ints are accepted as
 // Python would use them); name labels errors. Any other key or value type,
 // a non-finite weight and a pickle of something else than a dict are
 // errors.
-func DecodeIDF(data []byte, name string) (IDF, error) {
-	v, err := checkpoint.DecodePickle(data, checkpoint.Options{MaxPickleBytes: DefaultIDFMaxBytes})
+func ParseIDF(data []byte, name string) (IDF, error) {
+	v, err := checkpoint.DecodePickle(data, checkpoint.Options{MaxPickleBytes: max(defaultIDFMaxBytes, int64(len(data)))})
 	if err != nil {
-		return nil, fmt.Errorf("rovist: idf %s: %w", name, err)
+		return nil, fmt.Errorf("idf %s: %w", name, err)
 	}
 	d, ok := v.(*checkpoint.Dict)
 	if !ok {
-		return nil, fmt.Errorf("rovist: idf %s: the pickle holds a %T, not a dict {noun: float}", name, v)
+		return nil, fmt.Errorf("idf %s: the pickle holds a %T, not a dict {noun: float}", name, v)
 	}
 	idf := make(IDF, len(d.Items))
 	for _, it := range d.Items {
 		k, ok := it.Key.(string)
 		if !ok {
-			return nil, fmt.Errorf("rovist: idf %s: key %v is a %T, not a str", name, it.Key, it.Key)
+			return nil, fmt.Errorf("idf %s: key %v is a %T, not a str", name, it.Key, it.Key)
 		}
 		var w float64
 		switch x := it.Value.(type) {
@@ -61,37 +67,12 @@ func DecodeIDF(data []byte, name string) (IDF, error) {
 		case int64:
 			w = float64(x)
 		default:
-			return nil, fmt.Errorf("rovist: idf %s: the weight of %q is a %T, not a float", name, k, it.Value)
+			return nil, fmt.Errorf("idf %s: the weight of %q is a %T, not a float", name, k, it.Value)
 		}
 		if math.IsNaN(w) || math.IsInf(w, 0) {
-			return nil, fmt.Errorf("rovist: idf %s: the weight of %q is %v", name, k, w)
+			return nil, fmt.Errorf("idf %s: the weight of %q is %v", name, k, w)
 		}
 		idf[k] = w
 	}
 	return idf, nil
-}
-
-// ComputeIDF computes idf weights from a corpus, one list of nouns per
-// story, with the paper's formula idf(w) = log(N / (1 + df(w))), N the
-// number of stories and df(w) the number of stories in which w occurs
-// (Wang et al. 2022, §3.2; the released code ships precomputed weights
-// instead, idf_dict.pkl, whose corpus is not published). Nouns are
-// case-sensitive, as RoViST looks them up.
-func ComputeIDF(corpus [][]string) IDF {
-	df := map[string]int{}
-	for _, nouns := range corpus {
-		seen := map[string]bool{}
-		for _, w := range nouns {
-			if !seen[w] {
-				seen[w] = true
-				df[w]++
-			}
-		}
-	}
-	idf := make(IDF, len(df))
-	n := float64(len(corpus))
-	for w, c := range df {
-		idf[w] = math.Log(n / float64(1+c))
-	}
-	return idf
 }

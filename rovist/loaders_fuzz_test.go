@@ -4,6 +4,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/storyeval/storyeval/limits"
 )
 
 func FuzzReadGloVe(f *testing.F) {
@@ -12,7 +14,7 @@ func FuzzReadGloVe(f *testing.F) {
 	f.Add("\x1f\x8b\x08\x00", "")
 	f.Add("a 1e40 2\n", "a")
 	f.Fuzz(func(t *testing.T, text, word string) {
-		g, err := ReadGloVe(strings.NewReader(text), "fuzz", []string{word}, GloVeOptions{MaxLineBytes: 1 << 12})
+		g, err := ReadGloVe(strings.NewReader(text), "fuzz", []string{word}, GloVeOptions{Limits: limits.Limits{MaxLineBytes: 1 << 12}})
 		if err != nil {
 			return
 		}
@@ -35,36 +37,12 @@ func FuzzReadGloVe(f *testing.F) {
 	})
 }
 
-func FuzzDecodeEntitiesCSV(f *testing.F) {
-	f.Add("image_id,bbox\n12,\"[1.0, 2.0, 3.0, 4.0]\"\n7,\"[0, 0, 1, 1]\"\n", "12")
-	f.Add("bbox,image_id\n[1],3\n", "3")
-	f.Add("image_id,bbox\n\"1\n2\",x\n", "1")
-	f.Fuzz(func(t *testing.T, text, id string) {
-		e, err := DecodeEntitiesCSV(strings.NewReader(text), "fuzz")
-		if err != nil {
-			return
-		}
-		regs, err := e.Regions(id)
-		if err != nil {
-			return
-		}
-		if len(regs) > e.Rows() {
-			t.Fatalf("%d regions of %d rows", len(regs), e.Rows())
-		}
-		for _, r := range regs {
-			if r.Label == "" || strings.ContainsAny(r.Label, "/\\\x00") {
-				t.Fatalf("label %q", r.Label)
-			}
-		}
-	})
-}
-
-func FuzzDecodeIDF(f *testing.F) {
+func FuzzParseIDF(f *testing.F) {
 	for _, p := range [][]byte{pickleStrNum, pickleStrStr, pickleIntKey, pickleList, pickleTrunc} {
 		f.Add(p)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		idf, err := DecodeIDF(data, "fuzz")
+		idf, err := ParseIDF(data, "fuzz")
 		if err != nil {
 			return
 		}

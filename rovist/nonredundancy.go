@@ -166,7 +166,7 @@ func (sc *nrScratch) score(sentenceTokens [][]string, o *NROptions) (NRResult, e
 	case block == 0:
 		block = DefaultBlockLength
 	case block < 0:
-		return NRResult{}, fmt.Errorf("rovist: NonRedundancy: BlockLength %d is negative", block)
+		return NRResult{}, fmt.Errorf("NonRedundancy: BlockLength %d is negative", block)
 	}
 
 	vocab := sc.tokenIDs(sentenceTokens)
@@ -186,7 +186,7 @@ func (sc *nrScratch) score(sentenceTokens [][]string, o *NROptions) (NRResult, e
 			shared, union := ps.score(ids[i], ids[j])
 			if union == 0 {
 				if o.ErrorOnEmptyUnion {
-					return NRResult{}, fmt.Errorf("rovist: NonRedundancy: sentences %d and %d are both empty after dropping their last token (the reference scorer divides by zero)", j, i)
+					return NRResult{}, fmt.Errorf("NonRedundancy: sentences %d and %d are both empty after dropping their last token (the reference scorer divides by zero)", j, i)
 				}
 				res.Skipped++
 				continue

@@ -76,7 +76,7 @@ func sentenceNouns(tokens, tags []string) []string {
 // Python set, and sorted here).
 func Nouns(story string) ([][]string, error) {
 	if !utf8.ValidString(story) {
-		return nil, fmt.Errorf("rovist: story is not valid UTF-8 text")
+		return nil, fmt.Errorf("story is not valid UTF-8 text")
 	}
 	tagger, err := postag.English()
 	if err != nil {

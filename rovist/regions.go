@@ -2,24 +2,16 @@ package rovist
 
 import (
 	"context"
-	"encoding/csv"
-	"errors"
 	"fmt"
-	"io"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 
 	"github.com/storyeval/storyeval/embcache"
 	"github.com/storyeval/storyeval/encoders/imageproc"
 	"github.com/storyeval/storyeval/internal/errtext"
+	"github.com/storyeval/storyeval/regions"
 	"github.com/storyeval/storyeval/story"
 )
-
-// DefaultEntitiesMaxBytes bounds an entities CSV (VIST's vist_entities.csv
-// is about 60 MB).
-const DefaultEntitiesMaxBytes = 1 << 30
 
 // RegionCrop is one region of an image, ready to be loaded.
 type RegionCrop struct {
@@ -50,93 +42,6 @@ type RegionSource interface {
 	RegionCrops(img story.Image) ([]RegionCrop, error)
 }
 
-// Entities is RoViST's regions file (vist_entities.csv): for each image
-// id, its regions in the order of the file's rows.
-type Entities struct {
-	byImage map[int64][]story.Region
-	rows    int
-}
-
-// ReadEntitiesCSV reads a regions CSV with (at least) the columns image_id
-// and bbox, as usydnlp/rovist's vist_entities.csv.
-func ReadEntitiesCSV(path string) (*Entities, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("rovist: regions: %w", err)
-	}
-	defer f.Close()
-	return DecodeEntitiesCSV(f, path)
-}
-
-// DecodeEntitiesCSV reads a regions CSV from r; name labels errors.
-//
-// Matches the reference implementation (usydnlp/rovist
-// scripts/visual_grounding_scorer.py compute_sim, which reads the file with
-// pandas and selects rows with df["image_id"] == int(image_id)): image ids
-// are integers compared by value, the rows of an image keep their file order
-// even when interleaved with other images' rows, and bbox is kept as the
-// exact text of the field, which names the crop file. Other columns are
-// ignored. A bbox of the form "[x0, y0, x1, y1]" also fills Region.Box.
-func DecodeEntitiesCSV(r io.Reader, name string) (*Entities, error) {
-	lr := &io.LimitedReader{R: r, N: DefaultEntitiesMaxBytes + 1}
-	cr := csv.NewReader(lr)
-	cr.FieldsPerRecord = -1
-	header, err := cr.Read()
-	if err != nil {
-		if errors.Is(err, io.EOF) {
-			return nil, fmt.Errorf("rovist: regions %s: empty file", name)
-		}
-		return nil, fmt.Errorf("rovist: regions %s: %w", name, err)
-	}
-	idCol, boxCol := -1, -1
-	for i, h := range header {
-		switch strings.TrimPrefix(h, "\ufeff") {
-		case "image_id":
-			idCol = i
-		case "bbox":
-			boxCol = i
-		}
-	}
-	if idCol < 0 || boxCol < 0 {
-		return nil, fmt.Errorf("rovist: regions %s: the header (%s) lacks image_id or bbox", name, errtext.QuoteList(header))
-	}
-	e := &Entities{byImage: map[int64][]story.Region{}}
-	for {
-		rec, err := cr.Read()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return nil, fmt.Errorf("rovist: regions %s: %w", name, err)
-		}
-		line, _ := cr.FieldPos(0)
-		if len(rec) != len(header) {
-			return nil, fmt.Errorf("rovist: regions %s line %d: %d fields, the header has %d", name, line, len(rec), len(header))
-		}
-		id, err := parseImageID(rec[idCol])
-		if err != nil {
-			return nil, fmt.Errorf("rovist: regions %s line %d: %w", name, line, err)
-		}
-		label := rec[boxCol]
-		if label == "" {
-			return nil, fmt.Errorf("rovist: regions %s line %d: empty bbox", name, line)
-		}
-		if strings.ContainsAny(label, "/\\\x00") {
-			return nil, fmt.Errorf("rovist: regions %s line %d: bbox %s cannot name a crop file", name, line, errtext.Quote(label))
-		}
-		reg := story.Region{Label: label}
-		if box, ok := parseBBox(label); ok {
-			reg.Box = box
-		}
-		e.byImage[id] = append(e.byImage[id], reg)
-		e.rows++
-	}
-	if lr.N <= 0 {
-		return nil, fmt.Errorf("rovist: regions %s: more than %d bytes", name, DefaultEntitiesMaxBytes)
-	}
-	return e, nil
-}
-
 // parseImageID reads an image id as Python's int(str) does for decimal
 // digits with optional sign and surrounding white space.
 func parseImageID(s string) (int64, error) {
@@ -147,48 +52,12 @@ func parseImageID(s string) (int64, error) {
 	return id, nil
 }
 
-// parseBBox reads "[x0, y0, x1, y1]".
-func parseBBox(s string) ([4]float64, bool) {
-	var box [4]float64
-	inner, ok := strings.CutPrefix(strings.TrimSpace(s), "[")
-	if !ok {
-		return box, false
-	}
-	inner, ok = strings.CutSuffix(inner, "]")
-	if !ok {
-		return box, false
-	}
-	parts := strings.Split(inner, ",")
-	if len(parts) != 4 {
-		return box, false
-	}
-	for i, p := range parts {
-		v, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
-		if err != nil {
-			return box, false
-		}
-		box[i] = v
-	}
-	return box, true
-}
-
-// Rows returns the number of regions read.
-func (e *Entities) Rows() int { return e.rows }
-
-// Regions returns the regions of an image in file order (nil when the file
-// lists none).
-func (e *Entities) Regions(imageID string) ([]story.Region, error) {
-	id, err := parseImageID(imageID)
-	if err != nil {
-		return nil, err
-	}
-	return e.byImage[id], nil
-}
-
 // CropFolder is RoViST's released region layout: the regions file and a
 // folder of crops named "{image_id}_{bbox}.jpg" (vist-entities/).
 type CropFolder struct {
-	Entities *Entities
+	// Entities is the regions file, read with regions.IntegerIDs as RoViST
+	// does (regions.Load).
+	Entities *regions.Entities
 	Dir      string
 	// Decode bounds and configures JPEG decoding; the zero value decodes
 	// as Pillow (libjpeg) does.
@@ -199,33 +68,41 @@ type CropFolder struct {
 // image id in canonical decimal form (the reference's str(int(id))) and the
 // bbox text exactly as in the regions file.
 func (c CropFolder) CropPath(imageID int64, r story.Region) string {
-	return filepath.Join(c.Dir, strconv.FormatInt(imageID, 10)+"_"+r.Label+".jpg")
+	return regions.CropPath(c.Dir, strconv.FormatInt(imageID, 10), r.Label)
 }
 
 // RegionCrops implements RegionSource: the image's rows of the regions
 // file, in order, each read from its crop file.
 func (c CropFolder) RegionCrops(img story.Image) ([]RegionCrop, error) {
 	if c.Entities == nil {
-		return nil, fmt.Errorf("rovist: crop folder without a regions file")
+		return nil, fmt.Errorf("crop folder without a regions file")
 	}
 	id, err := parseImageID(img.ID)
 	if err != nil {
 		return nil, err
 	}
-	regs := c.Entities.byImage[id]
+	regs := c.Entities.Regions(strconv.FormatInt(id, 10))
 	out := make([]RegionCrop, len(regs))
-	for i, r := range regs {
+	for i, reg := range regs {
+		r := story.Region{Label: reg.BBox, Box: reg.Box}
 		path := c.CropPath(id, r)
 		opts := c.Decode
+		// A crop file that is not there is a *regions.MissingCropError.
+		digest := fileDigest(path)
 		out[i] = RegionCrop{Key: "file:" + path, Label: r.Label, Load: func() (*imageproc.RGB, error) {
-			return imageproc.DecodeFile(path, opts)
+			rgb, err := imageproc.DecodeFile(path, opts)
+			return rgb, regions.CropError(img.ID, path, err)
 		}, LoadPixels: func(ctx context.Context, p *imageproc.Processor, budget *imageproc.DecodeBudget) (imageproc.PixelValues, error) {
 			o := opts
 			if o.Budget == nil {
 				o.Budget = budget
 			}
-			return p.PreprocessFile(ctx, path, o)
-		}, Identity: identityOf(fileDigest(path), embcache.DecodeRegion(opts, nil))}
+			px, err := p.PreprocessFile(ctx, path, o)
+			return px, regions.CropError(img.ID, path, err)
+		}, Identity: identityOf(func() (embcache.Digest, error) {
+			d, err := digest()
+			return d, regions.CropError(img.ID, path, err)
+		}, embcache.DecodeRegion(opts, nil))}
 	}
 	return out, nil
 }

@@ -54,7 +54,7 @@ func TestGroundingCropsOnce(t *testing.T) {
 	}
 	distinct := 0
 	for _, im := range st.Images {
-		regs, _ := g.Regions.(CropFolder).Entities.Regions(im.ID)
+		regs := g.Regions.(CropFolder).Entities.Regions(im.ID)
 		distinct += len(regs)
 	}
 	if int(loads.Load()) != distinct {

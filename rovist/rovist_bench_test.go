@@ -17,6 +17,7 @@ import (
 	encrandmodel "github.com/storyeval/storyeval/encoders/randmodel"
 	"github.com/storyeval/storyeval/encoders/tokenize"
 	"github.com/storyeval/storyeval/internal/randmodel"
+	"github.com/storyeval/storyeval/regions"
 	"github.com/storyeval/storyeval/story"
 )
 
@@ -236,7 +237,7 @@ func BenchmarkFullSizeGrounding(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		ent, err := ReadEntitiesCSV(csvPath)
+		ent, err := regions.Load(csvPath, regions.Options{IDs: regions.IntegerIDs})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -6,6 +6,8 @@ import (
 	"log"
 	"path/filepath"
 
+	"github.com/storyeval/storyeval/limits"
+	"github.com/storyeval/storyeval/regions"
 	"github.com/storyeval/storyeval/rovist"
 	"github.com/storyeval/storyeval/story"
 )
@@ -45,7 +47,7 @@ func ExampleGrounder_Score() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	set, err := story.ReadJSON(filepath.Join(dir, "test_stories.json"), story.ReadOptions{})
+	set, err := story.LoadJSON(filepath.Join(dir, "test_stories.json"), story.ReadOptions{})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -58,15 +60,15 @@ func ExampleGrounder_Score() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	idf, err := rovist.ReadIDF(filepath.Join(dir, "idf_dict.pkl"))
+	idf, err := rovist.LoadIDF(filepath.Join(dir, "idf_dict.pkl"), limits.Limits{})
 	if err != nil {
 		log.Fatal(err)
 	}
-	regions, err := rovist.ReadEntitiesCSV(filepath.Join(dir, "vist_entities.csv"))
+	ents, err := regions.Load(filepath.Join(dir, "vist_entities.csv"), regions.Options{IDs: regions.IntegerIDs})
 	if err != nil {
 		log.Fatal(err)
 	}
-	g := &rovist.Grounder{Model: m, GloVe: glove, IDF: idf, Regions: rovist.CropFolder{Entities: regions, Dir: filepath.Join(dir, "vist-entities")}}
+	g := &rovist.Grounder{Model: m, GloVe: glove, IDF: idf, Regions: rovist.CropFolder{Entities: ents, Dir: filepath.Join(dir, "vist-entities")}}
 	res, err := g.Score(context.Background(), []story.Story{st}, rovist.VGOptions{})
 	if err != nil {
 		log.Fatal(err)
@@ -84,8 +86,8 @@ func ExampleGrounder_Score() {
 }
 
 // The paper's idf from a corpus of stories' nouns: log(N / (1 + df)).
-func ExampleComputeIDF() {
-	idf := rovist.ComputeIDF([][]string{{"dog", "beach"}, {"dog"}, {"cake"}, {"dog", "cake"}})
+func ExampleIDF() {
+	var idf rovist.IDF = story.ComputeIDF([][]string{{"dog", "beach"}, {"dog"}, {"cake"}, {"dog", "cake"}}, story.IDFOptions{AddOne: true})
 	fmt.Printf("dog %.4f, cake %.4f, beach %.4f\n", idf["dog"], idf["cake"], idf["beach"])
 	// Output: dog 0.0000, cake 0.2877, beach 0.6931
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/storyeval/storyeval/encoders/imageproc"
 	"github.com/storyeval/storyeval/internal/words"
+	"github.com/storyeval/storyeval/regions"
 	"github.com/storyeval/storyeval/story"
 )
 
@@ -26,30 +27,30 @@ type VGPair struct {
 // maxVGPairsCSV bounds a pairs file (1 GiB).
 const maxVGPairsCSV = 1 << 30
 
-// ReadVGPairsCSV reads training pairs from a CSV file with a header naming
+// LoadVGPairsCSV reads training pairs from a CSV file with a header naming
 // the columns image_id, bbox and noun_phrase (other columns are allowed).
 // As usydnlp/rovist rovist_vg.py main() does with pandas
 // drop_duplicates(), a row equal to an earlier one in every column is
 // dropped; the order of the first occurrences is kept.
-func ReadVGPairsCSV(path string) ([]VGPair, error) {
+func LoadVGPairsCSV(path string) ([]VGPair, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("rovist: vg pairs: %w", err)
+		return nil, fmt.Errorf("vg pairs: %w", err)
 	}
 	defer f.Close()
-	return DecodeVGPairsCSV(io.LimitReader(f, maxVGPairsCSV+1), path)
+	return ReadVGPairsCSV(io.LimitReader(f, maxVGPairsCSV+1), path)
 }
 
-// DecodeVGPairsCSV is ReadVGPairsCSV on a reader; name labels errors.
-func DecodeVGPairsCSV(r io.Reader, name string) ([]VGPair, error) {
+// ReadVGPairsCSV is LoadVGPairsCSV on a reader; name labels errors.
+func ReadVGPairsCSV(r io.Reader, name string) ([]VGPair, error) {
 	cr := csv.NewReader(r)
 	cr.ReuseRecord = false
 	header, err := cr.Read()
 	if errors.Is(err, io.EOF) {
-		return nil, fmt.Errorf("rovist: vg pairs %s: empty file", name)
+		return nil, fmt.Errorf("vg pairs %s: empty file", name)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("rovist: vg pairs %s: %w", name, err)
+		return nil, fmt.Errorf("vg pairs %s: %w", name, err)
 	}
 	col := map[string]int{"image_id": -1, "bbox": -1, "noun_phrase": -1}
 	for i, h := range header {
@@ -60,7 +61,7 @@ func DecodeVGPairsCSV(r io.Reader, name string) ([]VGPair, error) {
 	}
 	for _, k := range []string{"image_id", "bbox", "noun_phrase"} {
 		if col[k] < 0 {
-			return nil, fmt.Errorf("rovist: vg pairs %s: no %q column in the header %q", name, k, header)
+			return nil, fmt.Errorf("vg pairs %s: no %q column in the header %q", name, k, header)
 		}
 	}
 	seen := map[string]bool{}
@@ -71,7 +72,7 @@ func DecodeVGPairsCSV(r io.Reader, name string) ([]VGPair, error) {
 			break
 		}
 		if err != nil {
-			return nil, fmt.Errorf("rovist: vg pairs %s: %w", name, err)
+			return nil, fmt.Errorf("vg pairs %s: %w", name, err)
 		}
 		key := strings.Join(rec, "\x00")
 		if seen[key] {
@@ -80,18 +81,18 @@ func DecodeVGPairsCSV(r io.Reader, name string) ([]VGPair, error) {
 		seen[key] = true
 		p := VGPair{ImageID: strings.TrimSpace(rec[col["image_id"]]), BBox: rec[col["bbox"]], Phrase: rec[col["noun_phrase"]]}
 		if _, err := parseImageID(p.ImageID); err != nil {
-			return nil, fmt.Errorf("rovist: vg pairs %s line %d: %w", name, line, err)
+			return nil, fmt.Errorf("vg pairs %s line %d: %w", name, line, err)
 		}
-		if _, ok := parseBBox(p.BBox); !ok {
-			return nil, fmt.Errorf("rovist: vg pairs %s line %d: bbox %q is not a list of 4 numbers", name, line, p.BBox)
+		if _, ok := regions.ParseBBox(p.BBox); !ok {
+			return nil, fmt.Errorf("vg pairs %s line %d: bbox %q is not a list of 4 numbers", name, line, p.BBox)
 		}
 		if strings.TrimSpace(p.Phrase) == "" {
-			return nil, fmt.Errorf("rovist: vg pairs %s line %d: empty noun phrase", name, line)
+			return nil, fmt.Errorf("vg pairs %s line %d: empty noun phrase", name, line)
 		}
 		out = append(out, p)
 	}
 	if len(out) == 0 {
-		return nil, fmt.Errorf("rovist: vg pairs %s: no rows", name)
+		return nil, fmt.Errorf("vg pairs %s: no rows", name)
 	}
 	return out, nil
 }
@@ -139,14 +140,14 @@ func VGPhraseWords(pairs []VGPair) []string {
 func PhraseVector(g *GloVe, phrase string) ([]float32, error) {
 	toks := words.Tokenize(phrase)
 	if len(toks) == 0 {
-		return nil, fmt.Errorf("rovist: phrase %q has no words", phrase)
+		return nil, fmt.Errorf("phrase %q has no words", phrase)
 	}
 	sum := make([]float32, g.Dim())
 	for _, w := range toks {
 		v, ok := g.Vector(w)
 		if !ok {
 			if v, ok = g.Vector(GloVeUnknown); !ok {
-				return nil, fmt.Errorf("rovist: phrase %q: GloVe has neither %q nor %q", phrase, w, GloVeUnknown)
+				return nil, fmt.Errorf("phrase %q: GloVe has neither %q nor %q", phrase, w, GloVeUnknown)
 			}
 		}
 		for i, x := range v {
@@ -157,7 +158,7 @@ func PhraseVector(g *GloVe, phrase string) ([]float32, error) {
 	for i := range sum {
 		sum[i] /= n
 		if math.IsNaN(float64(sum[i])) || math.IsInf(float64(sum[i]), 0) {
-			return nil, fmt.Errorf("rovist: phrase %q: non-finite mean vector", phrase)
+			return nil, fmt.Errorf("phrase %q: non-finite mean vector", phrase)
 		}
 	}
 	return sum, nil
@@ -179,7 +180,7 @@ func VGExamples(pairs []VGPair, crops CropFolder, g *GloVe) ([]VGExample, error)
 	for i, p := range pairs {
 		id, err := parseImageID(p.ImageID)
 		if err != nil {
-			return nil, fmt.Errorf("rovist: vg pair %d: %w", i, err)
+			return nil, fmt.Errorf("vg pair %d: %w", i, err)
 		}
 		path := crops.CropPath(id, story.Region{Label: p.BBox})
 		if _, err := os.Stat(path); err != nil {
@@ -190,14 +191,14 @@ func VGExamples(pairs []VGPair, crops CropFolder, g *GloVe) ([]VGExample, error)
 		}
 		vec, err := PhraseVector(g, p.Phrase)
 		if err != nil {
-			return nil, fmt.Errorf("rovist: vg pair %d: %w", i, err)
+			return nil, fmt.Errorf("vg pair %d: %w", i, err)
 		}
 		opts := crops.Decode
 		out[i] = VGExample{Vector: vec, Crop: RegionCrop{Key: "file:" + path, Label: p.BBox,
 			Load: func() (*imageproc.RGB, error) { return imageproc.DecodeFile(path, opts) }}}
 	}
 	if len(missing) > 0 {
-		return nil, fmt.Errorf("rovist: vg pairs: crop files missing, e.g. %s", strings.Join(missing, ", "))
+		return nil, fmt.Errorf("vg pairs: crop files missing, e.g. %s", strings.Join(missing, ", "))
 	}
 	return out, nil
 }

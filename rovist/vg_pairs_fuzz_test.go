@@ -3,6 +3,8 @@ package rovist
 import (
 	"strings"
 	"testing"
+
+	"github.com/storyeval/storyeval/regions"
 )
 
 // FuzzDecodeVGPairsCSV checks that any pairs file either decodes into
@@ -12,7 +14,7 @@ func FuzzDecodeVGPairsCSV(f *testing.F) {
 	f.Add("noun_phrase,image_id,bbox\nthe car,2,\"[0, 0, 5, 5]\"\nthe car,2,\"[0, 0, 5, 5]\"\n")
 	f.Add("image_id,bbox,noun_phrase\nx,[1],\n")
 	f.Fuzz(func(t *testing.T, in string) {
-		pairs, err := DecodeVGPairsCSV(strings.NewReader(in), "fuzz.csv")
+		pairs, err := ReadVGPairsCSV(strings.NewReader(in), "fuzz.csv")
 		if err != nil {
 			return
 		}
@@ -23,7 +25,7 @@ func FuzzDecodeVGPairsCSV(f *testing.F) {
 			if _, err := parseImageID(p.ImageID); err != nil {
 				t.Fatalf("pair %+v: %v", p, err)
 			}
-			if _, ok := parseBBox(p.BBox); !ok || strings.TrimSpace(p.Phrase) == "" {
+			if _, ok := regions.ParseBBox(p.BBox); !ok || strings.TrimSpace(p.Phrase) == "" {
 				t.Fatalf("pair %+v accepted", p)
 			}
 		}

@@ -15,7 +15,7 @@ func TestReadVGPairsCSV(t *testing.T) {
 		"a dog,1,\"[1.0, 2.0, 3.0, 4.0]\",a\n" +
 		"a dog,1,\"[1.0, 2.0, 3.0, 4.0]\",b\n" +
 		"the car,2,\"[0.0, 0.0, 5.0, 5.0]\",a\n"
-	pairs, err := DecodeVGPairsCSV(strings.NewReader(in), "pairs.csv")
+	pairs, err := ReadVGPairsCSV(strings.NewReader(in), "pairs.csv")
 	if err != nil {
 		t.Fatal(err)
 	}

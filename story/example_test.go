@@ -8,12 +8,12 @@ import (
 	"github.com/storyeval/storyeval/story"
 )
 
-func ExampleDecodeJSON() {
+func ExampleParseJSON() {
 	data := []byte(`{
   "45686": {"story": "the kids had a blast . the end .", "images": ["2997155124", "3067537198"]},
   "45712": "today is the day of the big hike ."
 }`)
-	set, err := story.DecodeJSON(data, "stories.json", story.ReadOptions{})
+	set, err := story.ParseJSON(data, "stories.json", story.ReadOptions{})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -21,7 +21,7 @@ func ExampleDecodeJSON() {
 	for _, st := range set.All() {
 		fmt.Println(st.ID, len(st.Images), st.Text)
 	}
-	_, err = story.DecodeJSON([]byte(`{"45686": 7}`), "stories.json", story.ReadOptions{})
+	_, err = story.ParseJSON([]byte(`{"45686": 7}`), "stories.json", story.ReadOptions{})
 	fmt.Println(err)
 	// Output:
 	// 45686 2 the kids had a blast . the end .
@@ -48,4 +48,18 @@ func ExampleJSONReader() {
 	// Output:
 	// s1: "We went to the beach. The sea was cold." []
 	// s2: "A cake." [i7]
+}
+
+// Inverse document frequencies over stories' nouns, with RoViST's formula
+// log(N / (1 + df)) and GROOViST's log(N / df) over the words of phrases.
+func ExampleComputeIDF() {
+	nouns := [][]string{{"dog", "beach"}, {"dog"}, {"cake"}, {"dog", "cake"}}
+	rovist := story.ComputeIDF(nouns, story.IDFOptions{AddOne: true})
+	fmt.Printf("RoViST: dog %.4f, cake %.4f, beach %.4f\n", rovist["dog"], rovist["cake"], rovist["beach"])
+	phrases := [][]string{{"the dog", "a beach"}, {"the cake"}}
+	groovist := story.ComputeIDF(phrases, story.IDFOptions{SplitWords: true})
+	fmt.Printf("GROOViST: the %.4f, dog %.4f\n", groovist["the"], groovist["dog"])
+	// Output:
+	// RoViST: dog 0.0000, cake 0.2877, beach 0.6931
+	// GROOViST: the 0.0000, dog 0.6931
 }

@@ -3,7 +3,6 @@ package story
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"io"
 )
 
@@ -14,15 +13,15 @@ type storyObject struct {
 	Images []string `json:"images"`
 }
 
-// DecodeJSON decodes a story set from a JSON object whose members are, in
+// ParseJSON decodes a story set from a JSON object whose members are, in
 // file order, either a story text ({id: "text"}, what the storyeval
 // commands read) or an object {"story": "text", "images": ["id", ...]} as
 // RoViST's scripts read. name labels errors (usually the file path).
 // Duplicate ids, a value of another type and (with RejectBlank) a blank
 // story are errors.
-func DecodeJSON(data []byte, name string, opts ReadOptions) (*Set, error) {
+func ParseJSON(data []byte, name string, opts ReadOptions) (*Set, error) {
 	if int64(len(data)) > opts.maxBytes() {
-		return nil, &ParseError{File: name, Err: fmt.Errorf("larger than the %d-byte limit", opts.maxBytes())}
+		return nil, opts.tooLarge(name)
 	}
 	return readSet(NewJSONReader(bytes.NewReader(data), name, opts))
 }

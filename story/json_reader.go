@@ -12,7 +12,7 @@ import (
 	"github.com/storyeval/storyeval/internal/orderedjson"
 )
 
-// JSONReader reads a story set file (the layouts DecodeJSON describes) one
+// JSONReader reads a story set file (the layouts ParseJSON describes) one
 // story at a time, so that a file of any size is scored in memory bounded
 // by its largest story plus its ids (kept to reject a repeated id): the raw
 // file and its parse are never held at once. A JSONReader must not be used
@@ -37,11 +37,11 @@ func NewJSONReader(r io.Reader, name string, opts ReadOptions) *JSONReader {
 // when done.
 func OpenJSON(path string, opts ReadOptions) (*JSONReader, error) {
 	if path == "" {
-		return nil, errors.New("story: no input file given")
+		return nil, errors.New("no input file given")
 	}
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("story: %w", err)
+		return nil, err
 	}
 	r := NewJSONReader(bufio.NewReaderSize(f, 1<<16), path, opts)
 	r.closer = f
@@ -66,7 +66,7 @@ func (r *JSONReader) Next() (Story, error) {
 func (r *JSONReader) next() (Story, error) {
 	id, raw, err := r.members.Next()
 	if r.lr.N <= 0 {
-		return Story{}, &ParseError{File: r.name, Err: fmt.Errorf("larger than the %d-byte limit", r.opts.maxBytes())}
+		return Story{}, r.opts.tooLarge(r.name)
 	}
 	if err == io.EOF {
 		return Story{}, io.EOF

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"testing/iotest"
+
+	"github.com/storyeval/storyeval/limits"
 )
 
 // readAllStories reads r to the end, returning the stories read before
@@ -61,11 +63,12 @@ func TestJSONReaderErrors(t *testing.T) {
 	}
 	// The size limit holds over the stream, not per story.
 	big := `{"a": "` + strings.Repeat("word ", 100) + `", "b": "x"}`
-	_, err := readAllStories(NewJSONReader(strings.NewReader(big), "big.json", ReadOptions{MaxBytes: 300}))
-	if err == nil || !strings.Contains(err.Error(), "larger than the 300-byte limit") {
-		t.Errorf("over the limit: %v", err)
+	_, err := readAllStories(NewJSONReader(strings.NewReader(big), "big.json", ReadOptions{Limits: limits.Limits{MaxBytes: 300}}))
+	var tl *limits.TooLargeError
+	if !errors.As(err, &tl) || tl.Limit != 300 || !strings.HasPrefix(err.Error(), "big.json: ") {
+		t.Errorf("over the limit: %v, want a TooLargeError of 300 bytes naming big.json", err)
 	}
-	if _, err := readAllStories(NewJSONReader(strings.NewReader(big), "big.json", ReadOptions{MaxBytes: int64(len(big))})); err != nil {
+	if _, err := readAllStories(NewJSONReader(strings.NewReader(big), "big.json", ReadOptions{Limits: limits.Limits{MaxBytes: int64(len(big))}})); err != nil {
 		t.Errorf("at the limit: %v", err)
 	}
 }
@@ -131,7 +134,7 @@ func FuzzSuiteStream(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		a, err1 := DecodeSuite(data, "f", ReadOptions{})
+		a, err1 := ParseSuite(data, "f", ReadOptions{})
 		b, err2 := decodeSuite(iotest.OneByteReader(bytes.NewReader(data)), "f", "", ReadOptions{})
 		if (err1 == nil) != (err2 == nil) || (err1 != nil && err1.Error() != err2.Error()) {
 			t.Fatalf("errors differ: %v / %v", err1, err2)

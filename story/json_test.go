@@ -7,11 +7,13 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/storyeval/storyeval/limits"
 )
 
-func TestDecodeJSONKeepsFileOrderAndBothLayouts(t *testing.T) {
+func TestParseJSONKeepsFileOrderAndBothLayouts(t *testing.T) {
 	data := []byte(`{"b": "second story .", "a": {"story": "first .", "images": ["11", "12"]}, "c": ""}`)
-	set, err := DecodeJSON(data, "in.json", ReadOptions{})
+	set, err := ParseJSON(data, "in.json", ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,7 +39,7 @@ func TestDecodeJSONKeepsFileOrderAndBothLayouts(t *testing.T) {
 	}
 }
 
-func TestDecodeJSONErrorsNameFileIDAndProblem(t *testing.T) {
+func TestParseJSONErrorsNameFileIDAndProblem(t *testing.T) {
 	for _, tc := range []struct {
 		name, data string
 		opts       ReadOptions
@@ -55,17 +57,21 @@ func TestDecodeJSONErrorsNameFileIDAndProblem(t *testing.T) {
 		{"blank rejected", `{"x": "  "}`, ReadOptions{RejectBlank: true}, []string{`story "x"`, "empty story"}, "x"},
 		{"trailing", `{"x": "a"} {}`, ReadOptions{}, []string{"trailing data"}, ""},
 		{"truncated", `{"x": "a"`, ReadOptions{}, []string{"malformed JSON object"}, ""},
-		{"too large", `{"x": "a"}`, ReadOptions{MaxBytes: 5}, []string{"5-byte limit"}, ""},
+		{"too large", `{"x": "a"}`, ReadOptions{Limits: limits.Limits{MaxBytes: 5}}, []string{"more than 5 bytes"}, ""},
 		{"empty id", `{"": "a"}`, ReadOptions{}, []string{"empty story id"}, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := DecodeJSON([]byte(tc.data), "f.json", tc.opts)
+			_, err := ParseJSON([]byte(tc.data), "f.json", tc.opts)
 			if err == nil {
 				t.Fatal("no error")
 			}
 			var pe *ParseError
 			if !errors.As(err, &pe) || pe.File != "f.json" || pe.ID != tc.id {
 				t.Fatalf("error %v is not a ParseError for file f.json, id %q", err, tc.id)
+			}
+			var tl *limits.TooLargeError
+			if errors.As(err, &tl) != (tc.opts.Limits.MaxBytes > 0) {
+				t.Errorf("error %v: errors.As TooLargeError = %v", err, !(tc.opts.Limits.MaxBytes > 0))
 			}
 			for _, w := range tc.want {
 				if !strings.Contains(err.Error(), w) {
@@ -76,22 +82,22 @@ func TestDecodeJSONErrorsNameFileIDAndProblem(t *testing.T) {
 	}
 }
 
-func TestReadJSONFile(t *testing.T) {
+func TestLoadJSONFile(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "stories.json")
 	if err := os.WriteFile(path, []byte(`{"s1": "a dog ran .", "s2": "a cat sat ."}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	set, err := ReadJSON(path, ReadOptions{})
+	set, err := LoadJSON(path, ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if set.Len() != 2 || set.At(1).Text != "a cat sat ." {
 		t.Fatalf("read %+v", set.Stories())
 	}
-	if _, err := ReadJSON(filepath.Join(t.TempDir(), "missing.json"), ReadOptions{}); err == nil || !strings.Contains(err.Error(), "missing.json") {
+	if _, err := LoadJSON(filepath.Join(t.TempDir(), "missing.json"), ReadOptions{}); err == nil || !strings.Contains(err.Error(), "missing.json") {
 		t.Fatalf("missing file: %v", err)
 	}
-	if _, err := ReadJSON(path, ReadOptions{MaxBytes: 10}); err == nil || !strings.Contains(err.Error(), "stories.json") {
+	if _, err := LoadJSON(path, ReadOptions{Limits: limits.Limits{MaxBytes: 10}}); err == nil || !strings.Contains(err.Error(), "stories.json") {
 		t.Fatalf("size limit: %v", err)
 	}
 }
@@ -112,12 +118,12 @@ func TestSetRejectsDuplicateAndEmptyIDs(t *testing.T) {
 	}
 }
 
-func FuzzDecodeJSON(f *testing.F) {
+func FuzzParseJSON(f *testing.F) {
 	for _, s := range []string{`{"a": "x"}`, `{"a": {"story": "s", "images": ["1"]}}`, `[]`, `null`, `{"a": 1}`, ``} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		set, err := DecodeJSON(data, "fuzz", ReadOptions{MaxBytes: 1 << 16})
+		set, err := ParseJSON(data, "fuzz", ReadOptions{Limits: limits.Limits{MaxBytes: 1 << 16}})
 		if err != nil {
 			if set != nil {
 				t.Fatal("set returned with an error")

@@ -1,15 +1,18 @@
 package story
 
-// DefaultMaxBytes bounds an input file when ReadOptions.MaxBytes is zero, so
-// that a wrong path (a checkpoint, a device) fails fast instead of
+import "github.com/storyeval/storyeval/limits"
+
+// defaultMaxBytes bounds an input file when ReadOptions.Limits.MaxBytes is
+// zero, so that a wrong path (a checkpoint, a device) fails fast instead of
 // exhausting memory.
-const DefaultMaxBytes = 1 << 30
+const defaultMaxBytes = 1 << 30
 
 // ReadOptions controls the readers. The zero value reads as the reference
 // scripts do.
 type ReadOptions struct {
-	// MaxBytes bounds the input size; 0 means DefaultMaxBytes.
-	MaxBytes int64
+	// Limits bounds the input: MaxBytes 0 means 1 GiB. An input over it
+	// fails with a *ParseError wrapping a *limits.TooLargeError.
+	Limits limits.Limits
 	// RejectBlank makes a story whose text is empty or only white space an
 	// error. By default it is kept: the reference metrics define it (RoViST
 	// reports NaN), so it is the metric's call.
@@ -20,9 +23,9 @@ type ReadOptions struct {
 	OriginalText bool
 }
 
-func (o ReadOptions) maxBytes() int64 {
-	if o.MaxBytes > 0 {
-		return o.MaxBytes
-	}
-	return DefaultMaxBytes
+func (o ReadOptions) maxBytes() int64 { return o.Limits.Bytes(defaultMaxBytes) }
+
+// tooLarge is the error of an input named name over the options' limit.
+func (o ReadOptions) tooLarge(name string) error {
+	return &ParseError{File: name, Err: &limits.TooLargeError{Limit: o.maxBytes()}}
 }

@@ -30,10 +30,10 @@ func NewSet(stories ...Story) (*Set, error) {
 // unchanged.
 func (s *Set) Add(st Story) error {
 	if st.ID == "" {
-		return fmt.Errorf("story: empty story id")
+		return fmt.Errorf("empty story id")
 	}
 	if _, dup := s.index[st.ID]; dup {
-		return fmt.Errorf("story: id %q appears twice", st.ID)
+		return fmt.Errorf("id %q appears twice", st.ID)
 	}
 	if s.index == nil {
 		s.index = map[string]int{}

@@ -21,7 +21,7 @@ type Sequence struct {
 
 // Suite is the input of a system comparison: image sequences, each with
 // optional human references and one story per system, in file order. Build
-// it with NewSuite or read it with ReadSuite / ReadSuiteDir. It is safe for
+// it with NewSuite or read it with LoadSuite / LoadSuiteDir. It is safe for
 // concurrent reads.
 type Suite struct {
 	systems   []string
@@ -34,34 +34,34 @@ type Suite struct {
 // hold a story for every system and none for an unknown one.
 func NewSuite(systems []string, sequences []Sequence) (*Suite, error) {
 	if len(systems) == 0 {
-		return nil, fmt.Errorf("story: a suite needs at least one system")
+		return nil, fmt.Errorf("a suite needs at least one system")
 	}
 	seen := map[string]bool{}
 	for _, sys := range systems {
 		if sys == "" {
-			return nil, fmt.Errorf("story: empty system name")
+			return nil, fmt.Errorf("empty system name")
 		}
 		if seen[sys] {
-			return nil, fmt.Errorf("story: system %q appears twice", sys)
+			return nil, fmt.Errorf("system %q appears twice", sys)
 		}
 		seen[sys] = true
 	}
 	s := &Suite{systems: append([]string(nil), systems...), index: map[string]int{}}
 	for _, seq := range sequences {
 		if seq.ID == "" {
-			return nil, fmt.Errorf("story: sequence with an empty id")
+			return nil, fmt.Errorf("sequence with an empty id")
 		}
 		if _, dup := s.index[seq.ID]; dup {
-			return nil, fmt.Errorf("story: sequence %q appears twice", seq.ID)
+			return nil, fmt.Errorf("sequence %q appears twice", seq.ID)
 		}
 		for _, sys := range systems {
 			if _, ok := seq.Stories[sys]; !ok {
-				return nil, fmt.Errorf("story: sequence %q has no story of system %q", seq.ID, sys)
+				return nil, fmt.Errorf("sequence %q has no story of system %q", seq.ID, sys)
 			}
 		}
 		for sys := range seq.Stories {
 			if !seen[sys] {
-				return nil, fmt.Errorf("story: sequence %q has a story of unknown system %q", seq.ID, sys)
+				return nil, fmt.Errorf("sequence %q has a story of unknown system %q", seq.ID, sys)
 			}
 		}
 		s.index[seq.ID] = len(s.sequences)
@@ -118,7 +118,7 @@ func (s *Suite) System(name string) (*Set, error) {
 		found = found || sys == name
 	}
 	if !found {
-		return nil, fmt.Errorf("story: no system %q in the suite (systems: %q)", name, s.systems)
+		return nil, fmt.Errorf("no system %q in the suite (systems: %q)", name, s.systems)
 	}
 	set := &Set{}
 	for _, seq := range s.sequences {

@@ -21,23 +21,23 @@ type sequenceObject struct {
 	Stories    json.RawMessage `json:"stories"`
 }
 
-// ReadSuite reads a suite from a JSON file laid out as DecodeSuite
+// LoadSuite reads a suite from a JSON file laid out as ParseSuite
 // describes; image paths are taken relative to the file's folder. The file
 // is decoded as it is read, sequence by sequence, so memory is bounded by
 // the suite itself, not the suite plus the raw file.
-func ReadSuite(path string, opts ReadOptions) (*Suite, error) {
+func LoadSuite(path string, opts ReadOptions) (*Suite, error) {
 	if path == "" {
-		return nil, errors.New("story: no input file given")
+		return nil, errors.New("no input file given")
 	}
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("story: %w", err)
+		return nil, err
 	}
 	defer f.Close()
 	return decodeSuite(bufio.NewReaderSize(f, 1<<16), path, filepath.Dir(path), opts)
 }
 
-// DecodeSuite decodes a suite from JSON:
+// ParseSuite decodes a suite from JSON:
 //
 //	{
 //	  "systems": ["glacnet", "aren"],
@@ -59,9 +59,9 @@ func ReadSuite(path string, opts ReadOptions) (*Suite, error) {
 // a system that wrote nothing is an input error here), a duplicate id, an
 // unknown member — is an error naming the file, the sequence and what is
 // wrong. name labels errors (usually the file path).
-func DecodeSuite(data []byte, name string, opts ReadOptions) (*Suite, error) {
+func ParseSuite(data []byte, name string, opts ReadOptions) (*Suite, error) {
 	if int64(len(data)) > opts.maxBytes() {
-		return nil, &ParseError{File: name, Err: fmt.Errorf("larger than the %d-byte limit", opts.maxBytes())}
+		return nil, opts.tooLarge(name)
 	}
 	return decodeSuite(bytes.NewReader(data), name, "", opts)
 }
@@ -83,7 +83,7 @@ func decodeSuite(r io.Reader, name, baseDir string, opts ReadOptions) (*Suite, e
 	d := &suiteDecoder{name: name, baseDir: baseDir, known: map[string]bool{}}
 	err := d.decode(json.NewDecoder(lr))
 	if lr.N <= 0 {
-		return nil, &ParseError{File: name, Err: fmt.Errorf("larger than the %d-byte limit", opts.maxBytes())}
+		return nil, opts.tooLarge(name)
 	}
 	if err != nil {
 		var pe *ParseError
@@ -256,15 +256,15 @@ func (d *suiteDecoder) suite() (*Suite, error) {
 	return suite, nil
 }
 
-// ReadSuiteDir reads a suite from a folder of per-system files: every
-// NAME.json in dir holds {id: story} (the layout ReadJSON reads) and is
+// LoadSuiteDir reads a suite from a folder of per-system files: every
+// NAME.json in dir holds {id: story} (the layout LoadJSON reads) and is
 // system NAME; an optional references.json holds {id: [reference, ...]}.
 // Systems are in file-name order; every system must have a story for the
 // same ids, and the sequences take the order of the first system's file.
-func ReadSuiteDir(dir string, opts ReadOptions) (*Suite, error) {
+func LoadSuiteDir(dir string, opts ReadOptions) (*Suite, error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
-		return nil, fmt.Errorf("story: %w", err)
+		return nil, err
 	}
 	var names []string
 	for _, e := range entries {
@@ -283,7 +283,7 @@ func ReadSuiteDir(dir string, opts ReadOptions) (*Suite, error) {
 	for _, n := range names {
 		sys := strings.TrimSuffix(n, ".json")
 		path := filepath.Join(dir, n)
-		set, err := ReadJSON(path, ReadOptions{MaxBytes: opts.MaxBytes, RejectBlank: true})
+		set, err := LoadJSON(path, ReadOptions{Limits: opts.Limits, RejectBlank: true})
 		if err != nil {
 			return nil, err
 		}

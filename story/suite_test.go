@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/storyeval/storyeval/limits"
 )
 
 const suiteJSON = `{
@@ -22,7 +24,7 @@ func TestReadSuite(t *testing.T) {
 	if err := os.WriteFile(path, []byte(suiteJSON), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	s, err := ReadSuite(path, ReadOptions{})
+	s, err := LoadSuite(path, ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +56,7 @@ func TestReadSuite(t *testing.T) {
 	}
 }
 
-func TestDecodeSuiteErrorsNameTheSequence(t *testing.T) {
+func TestParseSuiteErrorsNameTheSequence(t *testing.T) {
 	for _, tc := range []struct{ data, want string }{
 		{``, "empty input"},
 		{`{"sequences": {}}`, "no sequences"},
@@ -69,9 +71,9 @@ func TestDecodeSuiteErrorsNameTheSequence(t *testing.T) {
 		{`{"systems": ["a"], "sequences": {"s": {"stories": {"a": "x", "c": "y"}}}}`, `system "c", which "systems" does not list`},
 		{`{"sequences": {"s": {"references": [""], "stories": {"a": "x"}}}}`, "reference 0 is empty"},
 	} {
-		_, err := DecodeSuite([]byte(tc.data), "suite.json", ReadOptions{})
+		_, err := ParseSuite([]byte(tc.data), "suite.json", ReadOptions{})
 		if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.HasPrefix(err.Error(), "suite.json") {
-			t.Errorf("DecodeSuite(%s) = %v, want an error naming suite.json and saying %q", tc.data, err, tc.want)
+			t.Errorf("ParseSuite(%s) = %v, want an error naming suite.json and saying %q", tc.data, err, tc.want)
 		}
 	}
 }
@@ -86,7 +88,7 @@ func TestReadSuiteDir(t *testing.T) {
 	write("beta.json", `{"x": "beta x .", "y": "beta y ."}`)
 	write("alpha.json", `{"y": "alpha y .", "x": "alpha x ."}`)
 	write("references.json", `{"x": ["ref x ."], "y": ["ref y .", "ref y2 ."]}`)
-	s, err := ReadSuiteDir(dir, ReadOptions{})
+	s, err := LoadSuiteDir(dir, ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,23 +99,23 @@ func TestReadSuiteDir(t *testing.T) {
 		t.Fatalf("first sequence %+v", s.At(0))
 	}
 	write("gamma.json", `{"x": "g ."}`)
-	if _, err := ReadSuiteDir(dir, ReadOptions{}); err == nil || !strings.Contains(err.Error(), "gamma.json") {
+	if _, err := LoadSuiteDir(dir, ReadOptions{}); err == nil || !strings.Contains(err.Error(), "gamma.json") {
 		t.Fatalf("system with fewer stories: %v", err)
 	}
 	write("gamma.json", `{"x": "g .", "z": "g z ."}`)
-	if _, err := ReadSuiteDir(dir, ReadOptions{}); err == nil || !strings.Contains(err.Error(), `story "z": not in alpha.json`) {
+	if _, err := LoadSuiteDir(dir, ReadOptions{}); err == nil || !strings.Contains(err.Error(), `story "z": not in alpha.json`) {
 		t.Fatalf("system with another id: %v", err)
 	}
-	if _, err := ReadSuiteDir(t.TempDir(), ReadOptions{}); err == nil || !strings.Contains(err.Error(), "no system files") {
+	if _, err := LoadSuiteDir(t.TempDir(), ReadOptions{}); err == nil || !strings.Contains(err.Error(), "no system files") {
 		t.Fatalf("empty folder: %v", err)
 	}
 }
 
-func FuzzDecodeSuite(f *testing.F) {
+func FuzzParseSuite(f *testing.F) {
 	f.Add([]byte(suiteJSON))
 	f.Add([]byte(`{"sequences": {"s": {"stories": {"a": "x"}}}}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		s, err := DecodeSuite(data, "fuzz", ReadOptions{MaxBytes: 1 << 16})
+		s, err := ParseSuite(data, "fuzz", ReadOptions{Limits: limits.Limits{MaxBytes: 1 << 16}})
 		if err != nil {
 			return
 		}

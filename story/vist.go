@@ -18,15 +18,15 @@ type vistSentence struct {
 	OriginalText *string `json:"original_text"`
 }
 
-// DecodeVIST decodes a VIST story-in-sequence (SIS) file: its
+// ParseVIST decodes a VIST story-in-sequence (SIS) file: its
 // "annotations" list one sentence each, with story_id, photo_flickr_id,
 // worker_arranged_photo_order and text. A story's sentences are put in
 // photo order and joined with single spaces (as VIST's story references are
 // built), its images in the same order; stories keep the order in which
 // their first sentence appears. name labels errors (usually the file path).
-func DecodeVIST(data []byte, name string, opts ReadOptions) (*Set, error) {
+func ParseVIST(data []byte, name string, opts ReadOptions) (*Set, error) {
 	if int64(len(data)) > opts.maxBytes() {
-		return nil, &ParseError{File: name, Err: fmt.Errorf("larger than the %d-byte limit", opts.maxBytes())}
+		return nil, opts.tooLarge(name)
 	}
 	var file struct {
 		Annotations *[][]vistSentence `json:"annotations"`

@@ -14,8 +14,8 @@ const sis = `{"images": [], "annotations": [
  [{"story_id": "30356", "photo_flickr_id": "7", "worker_arranged_photo_order": 0, "text": "a party .", "original_text": "A party."}]
 ]}`
 
-func TestDecodeVISTOrdersSentencesByPhotoOrder(t *testing.T) {
-	set, err := DecodeVIST([]byte(sis), "sis.json", ReadOptions{})
+func TestParseVISTOrdersSentencesByPhotoOrder(t *testing.T) {
+	set, err := ParseVIST([]byte(sis), "sis.json", ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -26,7 +26,7 @@ func TestDecodeVISTOrdersSentencesByPhotoOrder(t *testing.T) {
 	if st.Text != "the building was big . we went inside ." || !reflect.DeepEqual(st.ImageIDs(), []string{"1", "2"}) {
 		t.Fatalf("story %+v", st)
 	}
-	orig, err := DecodeVIST([]byte(sis), "sis.json", ReadOptions{OriginalText: true})
+	orig, err := ParseVIST([]byte(sis), "sis.json", ReadOptions{OriginalText: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,7 +35,7 @@ func TestDecodeVISTOrdersSentencesByPhotoOrder(t *testing.T) {
 	}
 }
 
-func TestDecodeVISTErrors(t *testing.T) {
+func TestParseVISTErrors(t *testing.T) {
 	for _, tc := range []struct{ data, want string }{
 		{`{}`, `no "annotations" list`},
 		{`[]`, "not a VIST story-in-sequence file"},
@@ -46,9 +46,9 @@ func TestDecodeVISTErrors(t *testing.T) {
 		{`{"annotations": [[{"story_id": "s", "photo_flickr_id": "1", "worker_arranged_photo_order": 0}]]}`, "has no text"},
 		{`{"annotations": [[{"story_id": "s", "photo_flickr_id": "1", "worker_arranged_photo_order": 0, "text": "a"}], [{"story_id": "s", "photo_flickr_id": "2", "worker_arranged_photo_order": 0, "text": "b"}]]}`, "repeats worker_arranged_photo_order 0"},
 	} {
-		_, err := DecodeVIST([]byte(tc.data), "sis.json", ReadOptions{})
+		_, err := ParseVIST([]byte(tc.data), "sis.json", ReadOptions{})
 		if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.HasPrefix(err.Error(), "sis.json: ") {
-			t.Errorf("DecodeVIST(%s) = %v, want an error naming sis.json and saying %q", tc.data, err, tc.want)
+			t.Errorf("ParseVIST(%s) = %v, want an error naming sis.json and saying %q", tc.data, err, tc.want)
 		}
 	}
 }

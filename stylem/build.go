@@ -59,10 +59,10 @@ var ErrTooManyNgrams = errors.New("too many distinct n-grams")
 // Build gives every n-gram of that order ECDF 0 under that style instead.
 func Build(records []Record, o BuildOptions) (*Table, error) {
 	if !o.Formula.valid() {
-		return nil, fmt.Errorf("stylem: unknown CNG formula %d", int(o.Formula))
+		return nil, fmt.Errorf("unknown CNG formula %d", int(o.Formula))
 	}
 	if !o.ECDF.valid() {
-		return nil, fmt.Errorf("stylem: unknown ECDF kind %d", int(o.ECDF))
+		return nil, fmt.Errorf("unknown ECDF kind %d", int(o.ECDF))
 	}
 	if o.StepName == "" {
 		o.StepName = "custom"
@@ -90,7 +90,7 @@ func Build(records []Record, o BuildOptions) (*Table, error) {
 		if !ok {
 			s = len(t.styles)
 			if s >= maxStyles {
-				return nil, fmt.Errorf("stylem: more than %d styles", maxStyles)
+				return nil, fmt.Errorf("more than %d styles", maxStyles)
 			}
 			t.styleIdx[records[i].Style] = s
 			t.styles = append(t.styles, records[i].Style)
@@ -98,7 +98,7 @@ func Build(records []Record, o BuildOptions) (*Table, error) {
 		recStyle[i] = uint16(s)
 	}
 	if len(t.styles) < 2 {
-		return nil, fmt.Errorf("stylem: the corpus has 1 style (%q); contrastive scores need at least 2", t.styles[0])
+		return nil, fmt.Errorf("the corpus has 1 style (%q); contrastive scores need at least 2", t.styles[0])
 	}
 
 	groups := uniqueGroups(records, recStyle, o.KeepAllCaptions)
@@ -233,7 +233,7 @@ func (t *Table) internGroups(records []Record, groups []group, keepAll bool, ste
 			}
 			g.capEnd = append(g.capEnd, uint32(len(g.ngrams)))
 			if len(t.order) > maxNgrams {
-				return nil, fmt.Errorf("stylem: %w: more than %d by record %d (image %q)", ErrTooManyNgrams, maxNgrams, gr.src, truncateForError(records[gr.src].Image))
+				return nil, fmt.Errorf("%w: more than %d by record %d (image %q)", ErrTooManyNgrams, maxNgrams, gr.src, truncateForError(records[gr.src].Image))
 			}
 		}
 		g.spans[gr.src] = captionSpan{lo, int32(len(g.capEnd))}
@@ -306,7 +306,7 @@ func (t *Table) countEntries(groups []group, toks *groupTokens, maxEntries int) 
 	if entries > maxEntries {
 		// Few n-grams shared by many styles: the entries, not the
 		// n-grams, would take the memory.
-		return fmt.Errorf("stylem: %w: %d (n-gram, style) entries, more than twice the bound of %d n-grams", ErrTooManyNgrams, entries, maxEntries/2)
+		return fmt.Errorf("%w: %d (n-gram, style) entries, more than twice the bound of %d n-grams", ErrTooManyNgrams, entries, maxEntries/2)
 	}
 	t.entStyle = make([]uint16, entries)
 	t.entDF = make([]uint32, entries)

@@ -8,10 +8,12 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/storyeval/storyeval/limits"
 )
 
-// DefaultMaxCorpusBytes is the default limit on a corpus file's size.
-const DefaultMaxCorpusBytes = 2 << 30
+// defaultMaxCorpusBytes is the default limit on a corpus file's size.
+const defaultMaxCorpusBytes = 2 << 30
 
 // maxJSONLLine bounds one line of a JSONL file.
 const maxJSONLLine = 1 << 20
@@ -25,8 +27,9 @@ type PersonalityCaptionsOptions struct {
 	// those whose image_hash starts with "ac8" and those whose first
 	// caption contains "[DISCONNECT]", "[TIMEOUT]" or "[RETURNED]".
 	KeepExcluded bool
-	// MaxBytes limits the input size; 0 means DefaultMaxCorpusBytes.
-	MaxBytes int64
+	// Limits bounds the input (MaxBytes 0: 2 GiB); a larger input fails
+	// with a *limits.TooLargeError.
+	Limits limits.Limits
 }
 
 // pcRecord is one PERSONALITY-CAPTIONS record (ParlAI personality_captions
@@ -49,15 +52,12 @@ type pcRecord struct {
 // image_hash starts with "ac8" or whose first caption contains a
 // [DISCONNECT], [TIMEOUT] or [RETURNED] marker (KeepExcluded turns this off).
 func ReadPersonalityCaptions(r io.Reader, o PersonalityCaptionsOptions) ([]Record, error) {
-	limit := o.MaxBytes
-	if limit <= 0 {
-		limit = DefaultMaxCorpusBytes
-	}
+	limit := o.Limits.Bytes(defaultMaxCorpusBytes)
 	lr := &io.LimitedReader{R: r, N: limit + 1}
 	dec := json.NewDecoder(bufio.NewReader(lr))
 	tok, err := dec.Token()
 	if err != nil {
-		return nil, pcError(lr, limit, fmt.Errorf("stylem: PERSONALITY-CAPTIONS: %w", err))
+		return nil, pcError(lr, limit, fmt.Errorf("PERSONALITY-CAPTIONS: %w", err))
 	}
 	switch tok {
 	case json.Delim('['):
@@ -67,7 +67,7 @@ func ReadPersonalityCaptions(r io.Reader, o PersonalityCaptionsOptions) ([]Recor
 		for dec.More() {
 			k, err := dec.Token()
 			if err != nil {
-				return nil, pcError(lr, limit, fmt.Errorf("stylem: PERSONALITY-CAPTIONS: %w", err))
+				return nil, pcError(lr, limit, fmt.Errorf("PERSONALITY-CAPTIONS: %w", err))
 			}
 			if k == "images" {
 				found = true
@@ -75,23 +75,23 @@ func ReadPersonalityCaptions(r io.Reader, o PersonalityCaptionsOptions) ([]Recor
 			}
 			var skip json.RawMessage
 			if err := dec.Decode(&skip); err != nil {
-				return nil, pcError(lr, limit, fmt.Errorf("stylem: PERSONALITY-CAPTIONS: %w", err))
+				return nil, pcError(lr, limit, fmt.Errorf("PERSONALITY-CAPTIONS: %w", err))
 			}
 		}
 		if !found {
-			return nil, fmt.Errorf("stylem: PERSONALITY-CAPTIONS: object without an \"images\" list")
+			return nil, fmt.Errorf("PERSONALITY-CAPTIONS: object without an \"images\" list")
 		}
 		if t, err := dec.Token(); err != nil || t != json.Delim('[') {
-			return nil, pcError(lr, limit, fmt.Errorf("stylem: PERSONALITY-CAPTIONS: \"images\" is not a list"))
+			return nil, pcError(lr, limit, fmt.Errorf("PERSONALITY-CAPTIONS: \"images\" is not a list"))
 		}
 	default:
-		return nil, fmt.Errorf("stylem: PERSONALITY-CAPTIONS: want a JSON list of records, found %v", tok)
+		return nil, fmt.Errorf("PERSONALITY-CAPTIONS: want a JSON list of records, found %v", tok)
 	}
 	var recs []Record
 	for i := 0; dec.More(); i++ {
 		var pr pcRecord
 		if err := dec.Decode(&pr); err != nil {
-			return nil, pcError(lr, limit, fmt.Errorf("stylem: PERSONALITY-CAPTIONS record %d: %w", i, err))
+			return nil, pcError(lr, limit, fmt.Errorf("PERSONALITY-CAPTIONS record %d: %w", i, err))
 		}
 		rec, err := pr.record(i, o.FirstCommentOnly)
 		if err != nil {
@@ -103,24 +103,24 @@ func ReadPersonalityCaptions(r io.Reader, o PersonalityCaptionsOptions) ([]Recor
 		recs = append(recs, rec)
 	}
 	if _, err := dec.Token(); err != nil {
-		return nil, pcError(lr, limit, fmt.Errorf("stylem: PERSONALITY-CAPTIONS: unterminated list: %w", err))
+		return nil, pcError(lr, limit, fmt.Errorf("PERSONALITY-CAPTIONS: unterminated list: %w", err))
 	}
 	if lr.N <= 0 {
-		return nil, fmt.Errorf("stylem: PERSONALITY-CAPTIONS: input is larger than the %d-byte limit", limit)
+		return nil, &limits.TooLargeError{Name: "PERSONALITY-CAPTIONS", Limit: limit}
 	}
 	return recs, nil
 }
 
 func pcError(lr *io.LimitedReader, limit int64, err error) error {
 	if lr.N <= 0 {
-		return fmt.Errorf("stylem: PERSONALITY-CAPTIONS: input is larger than the %d-byte limit", limit)
+		return &limits.TooLargeError{Name: "PERSONALITY-CAPTIONS", Limit: limit}
 	}
 	return err
 }
 
 func (pr *pcRecord) record(i int, firstOnly bool) (Record, error) {
 	if pr.ImageHash == nil || pr.Personality == nil {
-		return Record{}, fmt.Errorf("stylem: PERSONALITY-CAPTIONS record %d: missing \"image_hash\" or \"personality\"", i)
+		return Record{}, fmt.Errorf("PERSONALITY-CAPTIONS record %d: missing \"image_hash\" or \"personality\"", i)
 	}
 	rec := Record{Image: *pr.ImageHash, Style: *pr.Personality}
 	switch {
@@ -135,10 +135,10 @@ func (pr *pcRecord) record(i int, firstOnly bool) (Record, error) {
 			rec.Captions = rec.Captions[:1]
 		}
 	default:
-		return Record{}, fmt.Errorf("stylem: PERSONALITY-CAPTIONS record %d (image %q): no \"comment\" or \"sentences\"", i, rec.Image)
+		return Record{}, fmt.Errorf("PERSONALITY-CAPTIONS record %d (image %q): no \"comment\" or \"sentences\"", i, rec.Image)
 	}
 	if rec.Style == "" {
-		return Record{}, fmt.Errorf("stylem: PERSONALITY-CAPTIONS record %d (image %q): empty personality", i, rec.Image)
+		return Record{}, fmt.Errorf("PERSONALITY-CAPTIONS record %d (image %q): empty personality", i, rec.Image)
 	}
 	return rec, nil
 }
@@ -162,12 +162,10 @@ type corpusLine struct {
 // ReadCorpusJSONL reads a corpus with one {"style", "caption", "image"}
 // object per line (blank lines are skipped); each line becomes a record
 // with one caption. A line without "image" gets the image "#<line number>",
-// so it groups with no other line. maxBytes limits the input (0 means
-// DefaultMaxCorpusBytes); a line may hold at most 1 MiB.
-func ReadCorpusJSONL(r io.Reader, maxBytes int64) ([]Record, error) {
-	if maxBytes <= 0 {
-		maxBytes = DefaultMaxCorpusBytes
-	}
+// so it groups with no other line. l bounds the input (MaxBytes 0: 2 GiB;
+// over it, a *limits.TooLargeError); a line may hold at most 1 MiB.
+func ReadCorpusJSONL(r io.Reader, l limits.Limits) ([]Record, error) {
+	maxBytes := l.Bytes(defaultMaxCorpusBytes)
 	lr := &io.LimitedReader{R: r, N: maxBytes + 1}
 	sr := &stickyReader{r: lr}
 	sc := bufio.NewScanner(sr)
@@ -180,7 +178,7 @@ func ReadCorpusJSONL(r io.Reader, maxBytes int64) ([]Record, error) {
 			// A read error (a gzip bound, a bad gzip stream) makes the
 			// scanner hand out the cut line as the last one; report the
 			// error, not the cut line's JSON.
-			return nil, fmt.Errorf("stylem: corpus: %w", sr.err)
+			return nil, fmt.Errorf("corpus: %w", sr.err)
 		}
 		line := bytes.TrimSpace(sc.Bytes())
 		if len(line) == 0 {
@@ -189,15 +187,15 @@ func ReadCorpusJSONL(r io.Reader, maxBytes int64) ([]Record, error) {
 		var cl corpusLine
 		if err := json.Unmarshal(line, &cl); err != nil {
 			if lr.N <= 0 { // the line was cut by the size limit
-				return nil, fmt.Errorf("stylem: corpus is larger than the %d-byte limit", maxBytes)
+				return nil, &limits.TooLargeError{Name: "corpus", Limit: maxBytes}
 			}
-			return nil, fmt.Errorf("stylem: corpus line %d: %w", ln, err)
+			return nil, fmt.Errorf("corpus line %d: %w", ln, err)
 		}
 		if cl.Style == nil || *cl.Style == "" {
-			return nil, fmt.Errorf("stylem: corpus line %d: missing or empty \"style\"", ln)
+			return nil, fmt.Errorf("corpus line %d: missing or empty \"style\"", ln)
 		}
 		if cl.Caption == nil {
-			return nil, fmt.Errorf("stylem: corpus line %d: missing \"caption\"", ln)
+			return nil, fmt.Errorf("corpus line %d: missing \"caption\"", ln)
 		}
 		img := fmt.Sprintf("#%d", ln)
 		if cl.Image != nil {
@@ -207,12 +205,12 @@ func ReadCorpusJSONL(r io.Reader, maxBytes int64) ([]Record, error) {
 	}
 	if err := sc.Err(); err != nil {
 		if errors.Is(err, bufio.ErrTooLong) {
-			return nil, fmt.Errorf("stylem: corpus line %d is longer than %d bytes", ln+1, maxJSONLLine)
+			return nil, fmt.Errorf("corpus line %d is longer than %d bytes", ln+1, maxJSONLLine)
 		}
-		return nil, fmt.Errorf("stylem: corpus: %w", err)
+		return nil, fmt.Errorf("corpus: %w", err)
 	}
 	if lr.N <= 0 {
-		return nil, fmt.Errorf("stylem: corpus is larger than the %d-byte limit", maxBytes)
+		return nil, &limits.TooLargeError{Name: "corpus", Limit: maxBytes}
 	}
 	return recs, nil
 }

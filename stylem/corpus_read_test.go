@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/storyeval/storyeval/internal/gzipbound"
+	"github.com/storyeval/storyeval/limits"
 )
 
 func TestReadPersonalityCaptions(t *testing.T) {
@@ -63,10 +64,10 @@ func TestReadPersonalityCaptionsErrors(t *testing.T) {
 		{`[{"image_hash": "h", "personality": "", "comment": "x"}]`, "empty personality"},
 		{`[{"image_hash": "h", "personality": "A", "comment": "x"}`, "unterminated"},
 		{`[{"image_hash": 5}]`, "record 0"},
-		{`[` + strings.Repeat(`{"image_hash": "h", "personality": "A", "comment": "x"},`, 10) + `]`, "byte limit"},
+		{`[` + strings.Repeat(`{"image_hash": "h", "personality": "A", "comment": "x"},`, 10) + `]`, "PERSONALITY-CAPTIONS: more than 200 bytes"},
 	}
 	for _, tt := range tests {
-		_, err := ReadPersonalityCaptions(strings.NewReader(tt.in), PersonalityCaptionsOptions{MaxBytes: 200})
+		_, err := ReadPersonalityCaptions(strings.NewReader(tt.in), PersonalityCaptionsOptions{Limits: limits.Limits{MaxBytes: 200}})
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("ReadPersonalityCaptions(%.40q) error = %v, want one containing %q", tt.in, err, tt.want)
 		}
@@ -78,7 +79,7 @@ func TestReadCorpusJSONL(t *testing.T) {
 
 {"style": "Gloomy", "caption": "so grey"}
 `
-	got, err := ReadCorpusJSONL(strings.NewReader(in), 0)
+	got, err := ReadCorpusJSONL(strings.NewReader(in), limits.Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,14 +91,14 @@ func TestReadCorpusJSONL(t *testing.T) {
 		{`{"caption": "x"}`, `line 1: missing or empty "style"`},
 		{"\n" + `{"style": "A"}`, `line 2: missing "caption"`},
 		{`{"style": "A", "caption": 3}`, "line 1"},
-		{`{"style": "A", "caption": "` + strings.Repeat("x", 300) + `"}`, "byte limit"},
+		{`{"style": "A", "caption": "` + strings.Repeat("x", 300) + `"}`, "corpus: more than 200 bytes"},
 		{`{"style": "A", "caption": "` + strings.Repeat("x", maxJSONLLine) + `"}`, "longer than"},
 	} {
 		limit := int64(200)
 		if len(tt.in) > maxJSONLLine {
 			limit = 0
 		}
-		_, err := ReadCorpusJSONL(strings.NewReader(tt.in), limit)
+		_, err := ReadCorpusJSONL(strings.NewReader(tt.in), limits.Limits{MaxBytes: limit})
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("ReadCorpusJSONL(%.40q) error = %v, want one containing %q", tt.in, err, tt.want)
 		}
@@ -109,7 +110,7 @@ func FuzzReadPersonalityCaptions(f *testing.F) {
 	f.Add([]byte(`{"images": [{"image_hash": "h", "personality": "A", "sentences": ["x"]}]}`))
 	f.Add([]byte(`[{"image_hash": "ac8", "personality": "A", "comment": "[TIMEOUT]"}]`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		recs, err := ReadPersonalityCaptions(bytes.NewReader(data), PersonalityCaptionsOptions{MaxBytes: 1 << 16})
+		recs, err := ReadPersonalityCaptions(bytes.NewReader(data), PersonalityCaptionsOptions{Limits: limits.Limits{MaxBytes: 1 << 16}})
 		if err != nil {
 			return
 		}
@@ -129,7 +130,7 @@ func FuzzReadCorpusJSONL(f *testing.F) {
 	f.Add([]byte(`{"style": "Happy", "caption": "what fun", "image": "i1"}` + "\n" + `{"style": "Gloomy", "caption": "so grey"}`))
 	f.Add([]byte("\n\n{}"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		recs, err := ReadCorpusJSONL(bytes.NewReader(data), 1<<16)
+		recs, err := ReadCorpusJSONL(bytes.NewReader(data), limits.Limits{MaxBytes: 1 << 16})
 		if err != nil {
 			return
 		}
@@ -165,7 +166,7 @@ func TestReadCorpusJSONLReportsTheReadErrorNotTheCutLine(t *testing.T) {
 	boom := errors.New("gzip stream expands beyond its bound")
 	for _, cut := range []int{0, 1, len(line) / 2, len(line) - 2, len(line) - 1} {
 		r := &cutReader{data: []byte(strings.Repeat(line, 1000) + line[:cut]), err: boom}
-		_, err := ReadCorpusJSONL(r, 0)
+		_, err := ReadCorpusJSONL(r, limits.Limits{})
 		if !errors.Is(err, boom) {
 			t.Errorf("cut after %d bytes of the last line: err %v, want the read error", cut, err)
 		}
@@ -179,7 +180,7 @@ func TestReadCorpusJSONLReportsTheReadErrorNotTheCutLine(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = ReadCorpusJSONL(zr, 0)
+	_, err = ReadCorpusJSONL(zr, limits.Limits{})
 	if !errors.Is(err, gzipbound.ErrTooLarge) || strings.Contains(err.Error(), "JSON") {
 		t.Errorf("gzip bomb of valid lines: err %v, want gzipbound.ErrTooLarge", err)
 	}

@@ -29,5 +29,5 @@ func (e enumNames[T]) parse(name, what string) (T, error) {
 			return T(v), nil
 		}
 	}
-	return 0, fmt.Errorf("stylem: unknown %s %q (want %s)", what, name, strings.Join(e.names, " or "))
+	return 0, fmt.Errorf("unknown %s %q (want %s)", what, name, strings.Join(e.names, " or "))
 }

@@ -15,7 +15,7 @@ type LabeledCaption struct {
 // empty list or a style the table lacks.
 func (t *Table) OwnStyleShare(captions []LabeledCaption, exist bool) (float64, error) {
 	if len(captions) == 0 {
-		return 0, fmt.Errorf("stylem: OwnStyleShare of no captions")
+		return 0, fmt.Errorf("OwnStyleShare of no captions")
 	}
 	var sc *Scores
 	wins, pairs := 0, 0
@@ -59,7 +59,7 @@ type StyleCIDErCase struct {
 // count as failures.
 func (t *Table) StyleCIDErShare(cases []StyleCIDErCase) (float64, error) {
 	if len(cases) == 0 {
-		return 0, fmt.Errorf("stylem: StyleCIDErShare of no cases")
+		return 0, fmt.Errorf("StyleCIDErShare of no cases")
 	}
 	wins := 0
 	var same, other *Scores
@@ -69,7 +69,7 @@ func (t *Table) StyleCIDErShare(cases []StyleCIDErCase) (float64, error) {
 			return 0, fmt.Errorf("case %d: %w", i, err)
 		}
 		if len(c.SameRefs) == 0 || len(c.OtherRefs) == 0 {
-			return 0, fmt.Errorf("stylem: case %d: needs same-style and other-style references", i)
+			return 0, fmt.Errorf("case %d: needs same-style and other-style references", i)
 		}
 		if same, err = t.Score(c.Tokens, c.SameRefs, same); err != nil {
 			return 0, fmt.Errorf("case %d: %w", i, err)

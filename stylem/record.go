@@ -20,15 +20,15 @@ func (r *Record) groupKey() string { return r.Image + "_" + r.Style }
 // validateRecords checks what Build needs from every record.
 func validateRecords(records []Record) error {
 	if len(records) == 0 {
-		return fmt.Errorf("stylem: empty corpus")
+		return fmt.Errorf("empty corpus")
 	}
 	for i := range records {
 		r := &records[i]
 		if r.Style == "" {
-			return fmt.Errorf("stylem: record %d (image %q) has an empty style", i, r.Image)
+			return fmt.Errorf("record %d (image %q) has an empty style", i, r.Image)
 		}
 		if len(r.Captions) == 0 {
-			return fmt.Errorf("stylem: record %d (image %q, style %q) has no caption", i, r.Image, r.Style)
+			return fmt.Errorf("record %d (image %q, style %q) has no caption", i, r.Image, r.Style)
 		}
 	}
 	return nil

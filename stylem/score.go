@@ -54,11 +54,11 @@ func (s *Scores) resize(n int) {
 // n-gram weighs 0.
 func (t *Table) Score(caption []string, refs [][]string, dst *Scores) (*Scores, error) {
 	if len(caption) == 0 {
-		return nil, fmt.Errorf("stylem: empty caption (Tokenize yields at least %q)", EOS)
+		return nil, fmt.Errorf("empty caption (Tokenize yields at least %q)", EOS)
 	}
 	for i, r := range refs {
 		if len(r) == 0 {
-			return nil, fmt.Errorf("stylem: reference %d is empty (Tokenize yields at least %q)", i, EOS)
+			return nil, fmt.Errorf("reference %d is empty (Tokenize yields at least %q)", i, EOS)
 		}
 	}
 	if dst == nil {
@@ -101,7 +101,7 @@ func (t *Table) StyleCIDEr(style string, caption []string, refs [][]string) (flo
 		return 0, err
 	}
 	if len(refs) == 0 {
-		return 0, fmt.Errorf("stylem: StyleCIDEr needs at least one reference")
+		return 0, fmt.Errorf("StyleCIDEr needs at least one reference")
 	}
 	sc, err := t.Score(caption, refs, nil)
 	if err != nil {

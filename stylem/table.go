@@ -145,7 +145,7 @@ func (t *Table) Count(style string, n int) int {
 func (t *Table) styleIndex(style string) (int, error) {
 	s, ok := t.styleIdx[style]
 	if !ok {
-		return 0, fmt.Errorf("stylem: style %q is not in the table (%d styles)", style, len(t.styles))
+		return 0, fmt.Errorf("style %q is not in the table (%d styles)", style, len(t.styles))
 	}
 	return s, nil
 }

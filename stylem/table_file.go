@@ -11,6 +11,7 @@ import (
 	"math"
 
 	"github.com/storyeval/storyeval/internal/gzipbound"
+	"github.com/storyeval/storyeval/limits"
 )
 
 // Table file format, version 1. A file starts with the 8-byte magic
@@ -32,8 +33,8 @@ const (
 	tableVersion = 1
 )
 
-// DefaultMaxTableBytes is the default limit on a table's decompressed size.
-const DefaultMaxTableBytes = 4 << 30
+// defaultMaxTableBytes is the default limit on a table's decompressed size.
+const defaultMaxTableBytes = 4 << 30
 
 // WriteTo writes the table in the versioned binary format. It implements
 // io.WriterTo.
@@ -100,9 +101,10 @@ func (c *countingWriter) Write(p []byte) (int, error) {
 
 // ReadOptions configures ReadTable. The zero value applies the defaults.
 type ReadOptions struct {
-	// MaxBytes limits the decompressed size, which is held in memory while
-	// decoding; 0 means DefaultMaxTableBytes.
-	MaxBytes int64
+	// Limits bounds the decompressed size, which is held in memory while
+	// decoding (MaxBytes 0: 4 GiB); a larger table fails with a
+	// *limits.TooLargeError.
+	Limits limits.Limits
 	// MaxRatio limits the decompressed bytes per compressed byte read (on
 	// top of 16 MiB), so that a small file of compressed zeros fails after a
 	// few megabytes rather than at MaxBytes; 0 means DefaultMaxTableRatio.
@@ -118,19 +120,16 @@ const DefaultMaxTableRatio = 100
 // the magic and version, names, token ids, n-gram orders, uniqueness, style
 // indices, df values and finite CNG values.
 func ReadTable(r io.Reader, opts ReadOptions) (*Table, error) {
-	limit := int64(DefaultMaxTableBytes)
-	if opts.MaxBytes > 0 {
-		limit = opts.MaxBytes
-	}
+	limit := opts.Limits.Bytes(defaultMaxTableBytes)
 	var hdr [10]byte
 	if _, err := io.ReadFull(r, hdr[:]); err != nil {
-		return nil, fmt.Errorf("stylem: reading table header: %w", err)
+		return nil, fmt.Errorf("reading table header: %w", err)
 	}
 	if string(hdr[:8]) != tableMagic {
-		return nil, fmt.Errorf("stylem: not a StyleM table (magic %q, want %q)", hdr[:8], tableMagic)
+		return nil, fmt.Errorf("not a StyleM table (magic %q, want %q)", hdr[:8], tableMagic)
 	}
 	if v := binary.LittleEndian.Uint16(hdr[8:]); v != tableVersion {
-		return nil, fmt.Errorf("stylem: table format version %d is not supported (want %d)", v, tableVersion)
+		return nil, fmt.Errorf("table format version %d is not supported (want %d)", v, tableVersion)
 	}
 	ratio := int64(DefaultMaxTableRatio)
 	if opts.MaxRatio > 0 {
@@ -138,28 +137,28 @@ func ReadTable(r io.Reader, opts ReadOptions) (*Table, error) {
 	}
 	zr, err := gzipbound.NewReader(r, gzipbound.Options{Ratio: ratio, Max: limit + 1})
 	if err != nil {
-		return nil, fmt.Errorf("stylem: table body: %w", err)
+		return nil, fmt.Errorf("table body: %w", err)
 	}
 	defer zr.Close()
 	// The body is decoded from memory: parsing uvarints from a slice is
 	// several times faster than byte-wise reads through a reader.
 	body, err := io.ReadAll(io.LimitReader(zr, limit+1))
 	if errors.Is(err, gzipbound.ErrTooLarge) && int64(len(body)) > limit {
-		return nil, fmt.Errorf("stylem: table body is larger than the %d-byte limit", limit)
+		return nil, &limits.TooLargeError{Name: "table body", Limit: limit}
 	}
 	if err != nil {
-		return nil, fmt.Errorf("stylem: table body: %w", err)
+		return nil, fmt.Errorf("table body: %w", err)
 	}
 	if int64(len(body)) > limit {
-		return nil, fmt.Errorf("stylem: table body is larger than the %d-byte limit", limit)
+		return nil, &limits.TooLargeError{Name: "table body", Limit: limit}
 	}
 	d := &tableDecoder{b: body}
 	t, err := d.table()
 	if err != nil {
-		return nil, fmt.Errorf("stylem: table body at byte %d: %w", d.pos, err)
+		return nil, fmt.Errorf("table body at byte %d: %w", d.pos, err)
 	}
 	if d.pos != len(d.b) {
-		return nil, fmt.Errorf("stylem: table body at byte %d: trailing data", d.pos)
+		return nil, fmt.Errorf("table body at byte %d: trailing data", d.pos)
 	}
 	return t, nil
 }

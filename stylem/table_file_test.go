@@ -4,10 +4,13 @@ import (
 	"bytes"
 	"compress/gzip"
 	"encoding/binary"
+	"errors"
 	"math"
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/storyeval/storyeval/limits"
 )
 
 func TestTableRoundTrip(t *testing.T) {
@@ -135,7 +138,7 @@ func TestReadTableRejects(t *testing.T) {
 			t.Errorf("%s: error = %v, want one containing %q", tt.name, err, tt.want)
 		}
 	}
-	if _, err := ReadTable(bytes.NewReader(tableBytes(1, valid)), ReadOptions{MaxBytes: 10}); err == nil || !strings.Contains(err.Error(), "limit") {
+	if _, err := ReadTable(bytes.NewReader(tableBytes(1, valid)), ReadOptions{Limits: limits.Limits{MaxBytes: 10}}); !errors.As(err, new(*limits.TooLargeError)) {
 		t.Errorf("size limit: error = %v", err)
 	}
 }
@@ -151,7 +154,7 @@ func FuzzReadTable(f *testing.F) {
 	f.Add(buf.Bytes())
 	f.Add(tableBytes(1, uv(0, 0, "simple", 2, "A", "B", 2, "a", "<eos>", 2, 0, 1, 2, 0, 1, 0.5, 1, 2, -0.5, 1, 2, 1, 0, 1, 0.5)))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		got, err := ReadTable(bytes.NewReader(data), ReadOptions{MaxBytes: 1 << 20})
+		got, err := ReadTable(bytes.NewReader(data), ReadOptions{Limits: limits.Limits{MaxBytes: 1 << 20}})
 		if err != nil {
 			return
 		}

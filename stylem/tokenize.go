@@ -56,7 +56,7 @@ func StepByName(name string) (PTBStep, error) {
 	case "simple":
 		return Simple, nil
 	}
-	return nil, fmt.Errorf("stylem: unknown tokenization %q (want ptb or simple)", name)
+	return nil, fmt.Errorf("unknown tokenization %q (want ptb or simple)", name)
 }
 
 // Tokenize turns one raw caption into the tokens the reference counts

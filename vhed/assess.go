@@ -179,7 +179,7 @@ func Assess(ctx context.Context, pairs []Pair, scorer AssessPairScorer, opts Ass
 func AssessPredictions(pairs []Pair, predicted []float64, opts AssessOptions) (AssessReport, error) {
 	rep := AssessReport{SplitAllPairs: opts.SplitAllPairs, rawGap: opts.RawGap}
 	if len(predicted) != len(pairs) {
-		return rep, fmt.Errorf("vhed: %d predictions for %d pairs", len(predicted), len(pairs))
+		return rep, fmt.Errorf("%d predictions for %d pairs", len(predicted), len(pairs))
 	}
 	agreements := opts.Agreements
 	if agreements == nil {
@@ -303,7 +303,7 @@ func AssessPredictions(pairs []Pair, predicted []float64, opts AssessOptions) (A
 	// One assessed pair defines no correlation: undefined, not an error.
 	if len(wrong) >= 2 {
 		if rep.ErrorGap, err = correlation.PointBiserial(wrong, absGap); err != nil {
-			return rep, fmt.Errorf("vhed: error–gap correlation: %w", err)
+			return rep, fmt.Errorf("error–gap correlation: %w", err)
 		}
 	}
 	return rep, nil
@@ -326,10 +326,10 @@ func (o *AssessOutrank) add(machineFirst bool, human, predicted float64) {
 func assessCheckEdges(edges []float64) error {
 	for i, e := range edges {
 		if math.IsNaN(e) || math.IsInf(e, 0) {
-			return fmt.Errorf("vhed: gap bucket edge %v is not finite", e)
+			return fmt.Errorf("gap bucket edge %v is not finite", e)
 		}
 		if i > 0 && !(e > edges[i-1]) {
-			return fmt.Errorf("vhed: gap bucket edges %v are not increasing", edges)
+			return fmt.Errorf("gap bucket edges %v are not increasing", edges)
 		}
 	}
 	return nil
@@ -388,7 +388,7 @@ func assessAccuracy(xs []float64, opts AssessOptions) (Accuracy, error) {
 	if opts.Intervals {
 		iv, err := correlation.Bootstrap(xs, xs, assessMean, opts.Bootstrap)
 		if err != nil {
-			return a, fmt.Errorf("vhed: bootstrap of an accuracy: %w", err)
+			return a, fmt.Errorf("bootstrap of an accuracy: %w", err)
 		}
 		a.Low, a.High = iv.Low, iv.High
 	}

@@ -34,7 +34,7 @@ func AssessGapsFromKeyedScores(pairs []Pair, scores map[StoryKey]float64) ([]flo
 			if ok1 {
 				k = k2
 			}
-			return nil, fmt.Errorf("vhed: line %d: no score for story_id %q, model %q", p.Line, k.StoryID, k.Model)
+			return nil, fmt.Errorf("line %d: no score for story_id %q, model %q", p.Line, k.StoryID, k.Model)
 		}
 		gaps[i] = s2 - s1
 	}
@@ -62,16 +62,16 @@ func AssessErrorCorrelation(errorLabels map[StoryKey]bool, scores map[StoryKey]f
 	for i, k := range keys {
 		s, ok := scores[k]
 		if !ok {
-			return correlation.Result{}, 0, fmt.Errorf("vhed: error correlation: no score for story_id %q, model %q", k.StoryID, k.Model)
+			return correlation.Result{}, 0, fmt.Errorf("error correlation: no score for story_id %q, model %q", k.StoryID, k.Model)
 		}
 		x[i], y[i] = errorLabels[k], s
 	}
 	if len(keys) == 0 {
-		return correlation.Result{}, 0, fmt.Errorf("vhed: error correlation: no labelled stories")
+		return correlation.Result{}, 0, fmt.Errorf("error correlation: no labelled stories")
 	}
 	r, err := correlation.PointBiserial(x, y)
 	if err != nil {
-		return r, len(keys), fmt.Errorf("vhed: error correlation: %w", err)
+		return r, len(keys), fmt.Errorf("error correlation: %w", err)
 	}
 	return r, len(keys), nil
 }

@@ -36,7 +36,7 @@ func (m assessNgramMetric) Name() string { return m.name }
 
 func (m assessNgramMetric) ScoreItems(ctx context.Context, cands []string, refs [][]string) ([]float64, error) {
 	if len(cands) != len(refs) {
-		return nil, fmt.Errorf("vhed: %s: %d candidates and %d reference lists", m.name, len(cands), len(refs))
+		return nil, fmt.Errorf("%s: %d candidates and %d reference lists", m.name, len(cands), len(refs))
 	}
 	if len(cands) == 0 {
 		return nil, nil
@@ -54,7 +54,7 @@ func (m assessNgramMetric) ScoreItems(ctx context.Context, cands []string, refs 
 	}
 	c, err := ngram.NewCorpus(cm, rm)
 	if err != nil {
-		return nil, fmt.Errorf("vhed: %s: %w", m.name, err)
+		return nil, fmt.Errorf("%s: %w", m.name, err)
 	}
 	if m.tokenize {
 		c = c.Tokenized()
@@ -64,7 +64,7 @@ func (m assessNgramMetric) ScoreItems(ctx context.Context, cands []string, refs 
 	}
 	items, err := m.score(c)
 	if err != nil {
-		return nil, fmt.Errorf("vhed: %s: %w", m.name, err)
+		return nil, fmt.Errorf("%s: %w", m.name, err)
 	}
 	out := make([]float64, len(cands))
 	for i, id := range ids {
@@ -78,7 +78,7 @@ func (m assessNgramMetric) ScoreItems(ctx context.Context, cands []string, refs 
 // item's own sentence-level score.
 func AssessBLEU(n int) (AssessRefMetric, error) {
 	if n < 1 || n > 4 {
-		return nil, fmt.Errorf("vhed: BLEU order %d outside 1..4", n)
+		return nil, fmt.Errorf("BLEU order %d outside 1..4", n)
 	}
 	return assessNgramMetric{
 		name:     "BLEU-" + strconv.Itoa(n),
@@ -138,7 +138,7 @@ func AssessMETEOR(m *ngram.Meteor) (AssessRefMetric, error) {
 	if m == nil {
 		var err error
 		if m, err = ngram.NewMeteor(ngram.MeteorOptions{}); err != nil {
-			return nil, fmt.Errorf("vhed: METEOR: %w", err)
+			return nil, fmt.Errorf("METEOR: %w", err)
 		}
 	}
 	return assessNgramMetric{
@@ -180,7 +180,7 @@ func AssessMETEORVIST(m *ngram.Meteor) (AssessRefMetric, error) {
 	if m == nil {
 		var err error
 		if m, err = ngram.NewMeteor(ngram.MeteorVISTOptions()); err != nil {
-			return nil, fmt.Errorf("vhed: METEOR-VIST: %w", err)
+			return nil, fmt.Errorf("METEOR-VIST: %w", err)
 		}
 	}
 	return assessNgramMetric{
@@ -216,5 +216,5 @@ func AssessRefMetricByName(name string) (AssessRefMetric, error) {
 	case "meteor-vist", "meteorvist":
 		return AssessMETEORVIST(nil)
 	}
-	return nil, fmt.Errorf("vhed: unknown reference metric %q (want bleu, bleu1..bleu4, sacrebleu, meteor, rouge, cider, nltkbleu or meteor-vist)", name)
+	return nil, fmt.Errorf("unknown reference metric %q (want bleu, bleu1..bleu4, sacrebleu, meteor, rouge, cider, nltkbleu or meteor-vist)", name)
 }

@@ -74,7 +74,7 @@ type RefAbsentScorer struct {
 // ScorePairs implements AssessPairScorer.
 func (s RefAbsentScorer) ScorePairs(ctx context.Context, pairs []Pair) ([]float64, error) {
 	if s.Metric == nil {
-		return nil, fmt.Errorf("vhed: RefAbsentScorer without a metric")
+		return nil, fmt.Errorf("RefAbsentScorer without a metric")
 	}
 	index, err := vhedReferenceIndex(s.References)
 	if err != nil {
@@ -136,7 +136,7 @@ type AssessRefScorer struct {
 // ScorePairs implements AssessPairScorer.
 func (s AssessRefScorer) ScorePairs(ctx context.Context, pairs []Pair) ([]float64, error) {
 	if s.Metric == nil {
-		return nil, fmt.Errorf("vhed: AssessRefScorer without a metric")
+		return nil, fmt.Errorf("AssessRefScorer without a metric")
 	}
 	index, err := vhedReferenceIndex(s.References)
 	if err != nil {
@@ -204,7 +204,7 @@ func (it *assessItems) score(ctx context.Context, m AssessRefMetric) ([]float64,
 		return nil, err
 	}
 	if len(scores) != len(it.cands) {
-		return nil, fmt.Errorf("vhed: %s returned %d scores for %d items", m.Name(), len(scores), len(it.cands))
+		return nil, fmt.Errorf("%s returned %d scores for %d items", m.Name(), len(scores), len(it.cands))
 	}
 	return scores, nil
 }

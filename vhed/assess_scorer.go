@@ -39,7 +39,7 @@ func (f AssessGapFunc) ScorePairs(ctx context.Context, pairs []Pair) ([]float64,
 		return nil, err
 	}
 	if len(gaps) != len(pairs) {
-		return nil, fmt.Errorf("vhed: gap predictor returned %d predictions for %d pairs", len(gaps), len(pairs))
+		return nil, fmt.Errorf("gap predictor returned %d predictions for %d pairs", len(gaps), len(pairs))
 	}
 	return gaps, nil
 }
@@ -87,7 +87,7 @@ func assessStoryGaps[S comparable](ctx context.Context, pairs []Pair, stories fu
 		return nil, err
 	}
 	if len(scores) != len(distinct) {
-		return nil, fmt.Errorf("vhed: %s returned %d scores for %d stories", what, len(scores), len(distinct))
+		return nil, fmt.Errorf("%s returned %d scores for %d stories", what, len(scores), len(distinct))
 	}
 	gaps := make([]float64, len(pairs))
 	for i := range pairs {
@@ -104,7 +104,7 @@ type AssessFixedGaps []float64
 // ScorePairs implements AssessPairScorer; it returns a copy of g.
 func (g AssessFixedGaps) ScorePairs(ctx context.Context, pairs []Pair) ([]float64, error) {
 	if len(g) != len(pairs) {
-		return nil, fmt.Errorf("vhed: %d fixed predictions for %d pairs", len(g), len(pairs))
+		return nil, fmt.Errorf("%d fixed predictions for %d pairs", len(g), len(pairs))
 	}
 	return append([]float64(nil), g...), nil
 }

@@ -6,8 +6,8 @@
 //
 // A VHED row (Pair) holds two stories written for the same image sequence
 // and the human ranking of the two. Reader reads the CSV
-// (github.com/AcademiaSinicaNLPLab/VHED) row by row; ReadAll, Decode and
-// ReadFile read a whole file. ImageIDs splits a row's image sequence into
+// (github.com/AcademiaSinicaNLPLab/VHED) row by row; ReadAll, Read and
+// Load read a whole file. ImageIDs splits a row's image sequence into
 // photo ids, and References collects the human-written stories of each
 // sequence for reference-based metrics.
 //

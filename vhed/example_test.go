@@ -27,15 +27,15 @@ the beach was fun .,the the the beach .,1.6,7,arel,glac,4,"[1, 2, 3, 4, 5]",2.0,
 		p.Model1, p.Model2, p.Gap, p.Gap < 0, p.Agreement, p.ImageSeqKey)
 	fmt.Println("label:", sign)
 
-	_, err = vhed.Decode(strings.NewReader(strings.Replace(csv, "2.4", "better", 1)), vhed.ReadOptions{})
+	_, err = vhed.Read(strings.NewReader(strings.Replace(csv, "2.4", "better", 1)), vhed.ReadOptions{})
 	fmt.Println(err)
-	_, err = vhed.Decode(strings.NewReader(strings.Replace(csv, "1.6", "-1.6", 1)), vhed.ReadOptions{})
+	_, err = vhed.Read(strings.NewReader(strings.Replace(csv, "1.6", "-1.6", 1)), vhed.ReadOptions{})
 	fmt.Println(err)
 	// Output:
 	// human vs glac: gap -2.4 (story 1 better: true), 5 annotators agree, images 1,2,3,4,5
 	// label: avg_rank_comp − avg_rank_base (reversed, as the VHED workflow figure): human order taken from the ranks
-	// vhed: line 2, column label: "better" is not a finite number
-	// vhed: label contradicts avg_rank_base and avg_rank_comp on 1 row(s), line(s) 2: its sign is the reverse of the other 1 rows' convention (label = avg_rank_base − avg_rank_comp)
+	// line 2, column label: "better" is not a finite number
+	// label contradicts avg_rank_base and avg_rank_comp on 1 row(s), line(s) 2: its sign is the reverse of the other 1 rows' convention (label = avg_rank_base − avg_rank_comp)
 }
 
 // A Reader hands the rows over one at a time, so a large file is never

@@ -62,7 +62,7 @@ func (p Pair) imageKey() (string, error) {
 	}
 	k, err := vhedImageKey(p.ImageSeq)
 	if err != nil {
-		return "", fmt.Errorf("vhed: line %d: %w", p.Line, err)
+		return "", fmt.Errorf("line %d: %w", p.Line, err)
 	}
 	return k, nil
 }
@@ -78,10 +78,10 @@ func vhedReferenceIndex(refs map[string][]string) (map[string][]string, error) {
 		rs := refs[seq]
 		k, err := vhedImageKey(seq)
 		if err != nil {
-			return nil, fmt.Errorf("vhed: references: %w", err)
+			return nil, fmt.Errorf("references: %w", err)
 		}
 		if prev, dup := from[k]; dup {
-			return nil, fmt.Errorf("vhed: references: keys %s and %s name the same image sequence", errtext.Quote(prev), errtext.Quote(seq))
+			return nil, fmt.Errorf("references: keys %s and %s name the same image sequence", errtext.Quote(prev), errtext.Quote(seq))
 		}
 		from[k] = seq
 		out[k] = rs

@@ -115,7 +115,7 @@ func (t *vhedSignTally) result(hasRanks bool) (LabelSign, error) {
 		return LabelUnchecked, nil
 	}
 	if t.contradict.n > 0 {
-		return LabelUnchecked, fmt.Errorf("vhed: label contradicts avg_rank_base and avg_rank_comp on %d row(s), line(s) %s: one is zero and the other is not", t.contradict.n, t.contradict)
+		return LabelUnchecked, fmt.Errorf("label contradicts avg_rank_base and avg_rank_comp on %d row(s), line(s) %s: one is zero and the other is not", t.contradict.n, t.contradict)
 	}
 	switch {
 	case t.same.n > 0 && t.reversed.n > 0:
@@ -123,7 +123,7 @@ func (t *vhedSignTally) result(hasRanks bool) (LabelSign, error) {
 		if t.reversed.n > t.same.n {
 			minority, majority, conv = t.same, t.reversed, "avg_rank_comp − avg_rank_base"
 		}
-		return LabelUnchecked, fmt.Errorf("vhed: label contradicts avg_rank_base and avg_rank_comp on %d row(s), line(s) %s: its sign is the reverse of the other %d rows' convention (label = %s)",
+		return LabelUnchecked, fmt.Errorf("label contradicts avg_rank_base and avg_rank_comp on %d row(s), line(s) %s: its sign is the reverse of the other %d rows' convention (label = %s)",
 			minority.n, minority, majority.n, conv)
 	case t.same.n > 0:
 		return LabelRank1MinusRank2, nil

@@ -4,11 +4,14 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	"github.com/storyeval/storyeval/limits"
 )
 
-// DefaultMaxBytes is the size limit Reader applies when
-// ReadOptions.MaxBytes is zero. The published VHED file is about 15 MB.
-const DefaultMaxBytes = 1 << 30
+// defaultMaxBytes is the size limit Reader applies when
+// ReadOptions.Limits.MaxBytes is zero. The published VHED file is about
+// 15 MB.
+const defaultMaxBytes = 1 << 30
 
 // Pair is one row of the VHED CSV: two stories written for the same
 // image sequence and how human annotators ranked them.
@@ -71,12 +74,12 @@ var vhedColumns = [...]string{
 // not matter.
 func Columns() []string { return append([]string(nil), vhedColumns[:]...) }
 
-// ReadOptions configures Reader, Decode and ReadFile. The
-// zero value reads every column with the DefaultMaxBytes limit.
+// ReadOptions configures Reader, Read and Load. The
+// zero value reads every column with a 1 GiB limit.
 type ReadOptions struct {
-	// MaxBytes bounds the bytes read; a larger input is an error
-	// (0: DefaultMaxBytes).
-	MaxBytes int64
+	// Limits bounds the bytes read (MaxBytes 0: 1 GiB); a larger input
+	// fails with a *limits.TooLargeError.
+	Limits limits.Limits
 	// StoriesOnly reads only sent1 and sent2, as a pair predictor needs:
 	// the other columns are neither required nor checked, and rows are not
 	// checked for duplicates. The other fields of the pairs are zero.
@@ -87,12 +90,12 @@ type ReadOptions struct {
 	Label bool
 }
 
-// ReadFile reads the VHED CSV at path (see Decode). Errors name the
+// Load reads the VHED CSV at path (see Read). Errors name the
 // file.
-func ReadFile(path string, opts ReadOptions) ([]Pair, error) {
+func Load(path string, opts ReadOptions) ([]Pair, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("vhed: %w", err)
+		return nil, err
 	}
 	defer f.Close()
 	pairs, _, err := ReadAll(f, opts)
@@ -102,14 +105,14 @@ func ReadFile(path string, opts ReadOptions) ([]Pair, error) {
 	return pairs, nil
 }
 
-// Decode reads a whole VHED CSV from r with a Reader and returns
+// Read reads a whole VHED CSV from r with a Reader and returns
 // its pairs in file order.
-func Decode(r io.Reader, opts ReadOptions) ([]Pair, error) {
+func Read(r io.Reader, opts ReadOptions) ([]Pair, error) {
 	pairs, _, err := ReadAll(r, opts)
 	return pairs, err
 }
 
-// ReadAll is Decode that also returns the sign convention the
+// ReadAll is Read that also returns the sign convention the
 // file's label column follows.
 func ReadAll(r io.Reader, opts ReadOptions) ([]Pair, LabelSign, error) {
 	vr, err := NewReader(r, opts)

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/storyeval/storyeval/internal/errtext"
+	"github.com/storyeval/storyeval/limits"
 )
 
 // Reader decodes a VHED CSV one row at a time, so that a large file is
@@ -36,15 +37,14 @@ import (
 // input return an error naming the rows (see LabelSign). A
 // Reader is not safe for concurrent use.
 type Reader struct {
-	cr    *csv.Reader
-	col   vhedColumnIndex
-	opts  ReadOptions
-	limit int64
-	rows  int
-	seen  map[[3]string]int // row key → its line, for the duplicate check
-	sign  vhedSignTally
-	done  bool
-	err   error
+	cr   *csv.Reader
+	col  vhedColumnIndex
+	opts ReadOptions
+	rows int
+	seen map[[3]string]int // row key → its line, for the duplicate check
+	sign vhedSignTally
+	done bool
+	err  error
 }
 
 // vhedColumnIndex is the field index of each column, -1 where absent.
@@ -56,11 +56,7 @@ type vhedColumnIndex struct {
 // NewReader reads the header row from r and returns a reader of the
 // rows after it.
 func NewReader(r io.Reader, opts ReadOptions) (*Reader, error) {
-	limit := opts.MaxBytes
-	if limit <= 0 {
-		limit = DefaultMaxBytes
-	}
-	br := bufio.NewReaderSize(&vhedLimitReader{r: r, n: limit}, 64<<10)
+	br := bufio.NewReaderSize(limits.NewReader(r, "VHED CSV", opts.Limits.Bytes(defaultMaxBytes)), 64<<10)
 	if bom, err := br.Peek(3); err == nil && bytes.Equal(bom, []byte("\xef\xbb\xbf")) {
 		br.Discard(3)
 	}
@@ -68,16 +64,16 @@ func NewReader(r io.Reader, opts ReadOptions) (*Reader, error) {
 	cr.ReuseRecord = true
 	header, err := cr.Read()
 	if err == io.EOF {
-		return nil, errors.New("vhed: empty input: no header row")
+		return nil, errors.New("empty input: no header row")
 	}
 	if err != nil {
-		return nil, vhedCSVError(err, limit)
+		return nil, vhedCSVError(err)
 	}
 	col, err := vhedIndexColumns(header, opts)
 	if err != nil {
 		return nil, err
 	}
-	vr := &Reader{cr: cr, col: col, opts: opts, limit: limit}
+	vr := &Reader{cr: cr, col: col, opts: opts}
 	if !opts.StoriesOnly {
 		vr.seen = make(map[[3]string]int)
 	}
@@ -115,7 +111,7 @@ func (r *Reader) next() (Pair, error) {
 	rec, err := r.cr.Read()
 	if err == io.EOF {
 		if r.rows == 0 {
-			return Pair{}, errors.New("vhed: no rows after the header")
+			return Pair{}, errors.New("no rows after the header")
 		}
 		if !r.opts.StoriesOnly {
 			if _, err := r.sign.result(r.HasRankColumns()); err != nil {
@@ -125,7 +121,7 @@ func (r *Reader) next() (Pair, error) {
 		return Pair{}, io.EOF
 	}
 	if err != nil {
-		return Pair{}, vhedCSVError(err, r.limit)
+		return Pair{}, vhedCSVError(err)
 	}
 	line, _ := r.cr.FieldPos(0)
 	p, err := r.parseRow(rec, line)
@@ -138,7 +134,7 @@ func (r *Reader) next() (Pair, error) {
 	}
 	key := [3]string{p.StoryID, p.Model1, p.Model2}
 	if prev, dup := r.seen[key]; dup {
-		return Pair{}, fmt.Errorf("vhed: line %d: story_id %s, model_base %s, model_comp %s repeat the row on line %d",
+		return Pair{}, fmt.Errorf("line %d: story_id %s, model_base %s, model_comp %s repeat the row on line %d",
 			line, errtext.Quote(p.StoryID), errtext.Quote(p.Model1), errtext.Quote(p.Model2), prev)
 	}
 	r.seen[key] = line
@@ -148,38 +144,14 @@ func (r *Reader) next() (Pair, error) {
 	return p, nil
 }
 
-// errVHEDTooLarge marks the input passing its size limit.
-var errVHEDTooLarge = errors.New("input larger than the size limit")
-
-// vhedLimitReader returns errVHEDTooLarge once more than n bytes are read,
-// so that a too-large file is an error rather than silently truncated.
-type vhedLimitReader struct {
-	r io.Reader
-	n int64
-}
-
-func (l *vhedLimitReader) Read(p []byte) (int, error) {
-	if l.n < 0 {
-		return 0, errVHEDTooLarge
-	}
-	if int64(len(p)) > l.n+1 {
-		p = p[:l.n+1]
-	}
-	k, err := l.r.Read(p)
-	l.n -= int64(k)
-	if l.n < 0 {
-		return 0, errVHEDTooLarge
-	}
-	return k, err
-}
-
 // vhedCSVError words an error of encoding/csv (which names line and
 // column, not the data) or of the size limit.
-func vhedCSVError(err error, limit int64) error {
-	if errors.Is(err, errVHEDTooLarge) {
-		return fmt.Errorf("vhed: input larger than the %d-byte limit", limit)
+func vhedCSVError(err error) error {
+	var tl *limits.TooLargeError
+	if errors.As(err, &tl) {
+		return err
 	}
-	return fmt.Errorf("vhed: %w", err)
+	return err
 }
 
 // vhedIndexColumns finds each column's field index in the header.
@@ -189,7 +161,7 @@ func vhedIndexColumns(header []string, opts ReadOptions) (vhedColumnIndex, error
 	for i, name := range header {
 		name = strings.TrimSpace(name)
 		if _, dup := at[name]; dup && vhedIsColumn(name) {
-			return vhedColumnIndex{}, fmt.Errorf("vhed: header: column %q appears twice", name)
+			return vhedColumnIndex{}, fmt.Errorf("header: column %q appears twice", name)
 		}
 		if _, dup := at[name]; !dup {
 			at[name] = i
@@ -229,7 +201,7 @@ func vhedIndexColumns(header []string, opts ReadOptions) (vhedColumnIndex, error
 		missing = append(missing, absent)
 	}
 	if len(missing) > 0 {
-		return c, fmt.Errorf("vhed: header: missing column(s) %s (need %s)",
+		return c, fmt.Errorf("header: missing column(s) %s (need %s)",
 			strings.Join(missing, ", "), strings.Join(need, ","))
 	}
 	return c, nil
@@ -248,7 +220,7 @@ func vhedIsColumn(name string) bool {
 func (r *Reader) parseRow(rec []string, line int) (Pair, error) {
 	p := Pair{Line: line, AvgRank1: math.NaN(), AvgRank2: math.NaN()}
 	bad := func(name, why string) error {
-		return fmt.Errorf("vhed: line %d, column %s: %s", line, name, why)
+		return fmt.Errorf("line %d, column %s: %s", line, name, why)
 	}
 	text := func(i int, name string) (string, error) {
 		s := rec[i]

@@ -13,6 +13,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/storyeval/storyeval/limits"
 )
 
 // vhedSmallPath is a VHED-format file written for these tests: three
@@ -23,7 +25,7 @@ const vhedSmallPath = "testdata/vhed_small.csv"
 
 func vhedLoadSmall(t testing.TB) []Pair {
 	t.Helper()
-	pairs, err := ReadFile(vhedSmallPath, ReadOptions{})
+	pairs, err := Load(vhedSmallPath, ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +57,7 @@ func TestDecodeQuotedAndReordered(t *testing.T) {
 	// a comma, a quote and a line break, and pandas' "5.0" for an integer.
 	in := "\ufeffrank_norm,order,avg_rank_comp,avg_rank_base,img_seq,agreement,model_comp,model_base,story_id,label,sent2,sent1\r\n" +
 		"0.2,5.0,1.0,2.0,\"[1, 2]\",3,human,m,7,1.0,\"the end , \"\"quoted\"\"\nnext line\",first story\r\n"
-	pairs, err := Decode(strings.NewReader(in), ReadOptions{})
+	pairs, err := Read(strings.NewReader(in), ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,7 +105,7 @@ func TestDecodeErrors(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			_, err := Decode(strings.NewReader(c.in), ReadOptions{})
+			_, err := Read(strings.NewReader(c.in), ReadOptions{})
 			if err == nil {
 				t.Fatal("no error")
 			}
@@ -121,12 +123,13 @@ func TestDecodeSizeLimit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Decode(bytes.NewReader(data), ReadOptions{MaxBytes: int64(len(data))}); err != nil {
+	if _, err := Read(bytes.NewReader(data), ReadOptions{Limits: limits.Limits{MaxBytes: int64(len(data))}}); err != nil {
 		t.Errorf("file of exactly the limit: %v", err)
 	}
-	_, err = Decode(bytes.NewReader(data), ReadOptions{MaxBytes: int64(len(data) - 1)})
-	if err == nil || !strings.Contains(err.Error(), "limit") {
-		t.Errorf("file one byte over the limit: err = %v", err)
+	_, err = Read(bytes.NewReader(data), ReadOptions{Limits: limits.Limits{MaxBytes: int64(len(data) - 1)}})
+	var tl *limits.TooLargeError
+	if !errors.As(err, &tl) || tl.Limit != int64(len(data)-1) {
+		t.Errorf("file one byte over the limit: err = %v, want a TooLargeError of %d bytes", err, len(data)-1)
 	}
 }
 
@@ -135,11 +138,11 @@ func TestReadFileNamesFile(t *testing.T) {
 	if err := os.WriteFile(path, nil, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	_, err := ReadFile(path, ReadOptions{})
+	_, err := Load(path, ReadOptions{})
 	if err == nil || !strings.Contains(err.Error(), path) {
 		t.Errorf("err = %v, want it to name %s", err, path)
 	}
-	_, err = ReadFile(filepath.Join(t.TempDir(), "absent.csv"), ReadOptions{})
+	_, err = Load(filepath.Join(t.TempDir(), "absent.csv"), ReadOptions{})
 	if !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("absent file: err = %v", err)
 	}
@@ -156,7 +159,7 @@ func TestColumnsIsACopy(t *testing.T) {
 // FuzzReader feeds arbitrary bytes to the streaming reader, in both
 // modes, and checks what it accepts: valid pairs in increasing line order,
 // gaps that follow the rank columns, no repeated row key, and the same
-// pairs as Decode.
+// pairs as Read.
 func FuzzReader(f *testing.F) {
 	data, err := os.ReadFile(vhedSmallPath)
 	if err != nil {
@@ -169,7 +172,7 @@ func FuzzReader(f *testing.F) {
 	f.Add([]byte(""))
 	f.Fuzz(func(t *testing.T, in []byte) {
 		for _, storiesOnly := range []bool{false, true} {
-			opts := ReadOptions{MaxBytes: 1 << 16, StoriesOnly: storiesOnly}
+			opts := ReadOptions{Limits: limits.Limits{MaxBytes: 1 << 16}, StoriesOnly: storiesOnly}
 			r, err := NewReader(bytes.NewReader(in), opts)
 			if err != nil {
 				continue
@@ -202,9 +205,9 @@ func FuzzReader(f *testing.F) {
 				}
 				pairs = append(pairs, p)
 			}
-			whole, err := Decode(bytes.NewReader(in), opts)
+			whole, err := Read(bytes.NewReader(in), opts)
 			if (err == nil) != (pairs != nil) || len(whole) != len(pairs) {
-				t.Fatalf("Decode: %d pairs, %v; the reader: %d pairs", len(whole), err, len(pairs))
+				t.Fatalf("Read: %d pairs, %v; the reader: %d pairs", len(whole), err, len(pairs))
 			}
 		}
 	})
@@ -467,7 +470,7 @@ func TestReaderStreams(t *testing.T) {
 // are neither required nor checked, and a bad label is named.
 func TestReaderStoriesAndLabel(t *testing.T) {
 	opts := ReadOptions{StoriesOnly: true, Label: true}
-	pairs, err := Decode(strings.NewReader("label,sent1,avg_rank_base,sent2,avg_rank_comp\n1,a,1,b,2\n-2.5,c,x,d,\n"), opts)
+	pairs, err := Read(strings.NewReader("label,sent1,avg_rank_base,sent2,avg_rank_comp\n1,a,1,b,2\n-2.5,c,x,d,\n"), opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -486,7 +489,7 @@ func TestReaderStoriesAndLabel(t *testing.T) {
 		{"sent1,sent2,label\na,b,1\nc,d,worse\n", `line 3, column label: "worse" is not a finite number`},
 		{"sent1,sent2,label\na,b,NaN\n", "line 2, column label"},
 	} {
-		if _, err := Decode(strings.NewReader(tc.in), opts); err == nil || !strings.Contains(err.Error(), tc.want) {
+		if _, err := Read(strings.NewReader(tc.in), opts); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%q: error %v, want one containing %q", tc.in, err, tc.want)
 		}
 	}

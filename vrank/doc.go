@@ -35,6 +35,6 @@
 // buckets, the Reference Absent algorithm, point-biserial correlations)
 // are package vhed; the figures are package vhed/vhedplot. Model.Predict
 // returns gaps in vhed's sign convention, so vhed.AssessGapFunc wraps it
-// directly. vrank/train's ReadPairsCSV reads the VHED columns training
+// directly. vrank/train's ReadPairs reads the VHED columns training
 // needs (sent1, sent2, label) through vhed's reader.
 package vrank

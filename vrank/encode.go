@@ -17,7 +17,7 @@ const pairSeparator = " [SEP] "
 // MaxLength; token types all 0), with TextPair BERT's pair encoding.
 func (m *Model) Encode(story1, story2 []string) ([]tokenize.Encoding, error) {
 	if len(story1) != len(story2) {
-		return nil, fmt.Errorf("vrank: %d first stories but %d second stories", len(story1), len(story2))
+		return nil, fmt.Errorf("%d first stories but %d second stories", len(story1), len(story2))
 	}
 	opt := tokenize.Options{Truncation: tokenize.LongestFirst, MaxLength: m.cfg.maxLength()}
 	out := make([]tokenize.Encoding, len(story1))
@@ -32,7 +32,7 @@ func (m *Model) Encode(story1, story2 []string) ([]tokenize.Encoding, error) {
 			}
 		}
 		if err != nil {
-			return fmt.Errorf("vrank: pair %d: %w", i, err)
+			return fmt.Errorf("pair %d: %w", i, err)
 		}
 		return nil
 	})

@@ -64,14 +64,14 @@ func (m *Model) Config() Config { return m.cfg }
 func Load(dir string) (*Model, error) {
 	data, err := readSmall(filepath.Join(dir, configFile))
 	if err != nil {
-		return nil, fmt.Errorf("vrank: %w", err)
+		return nil, err
 	}
 	cfg, hasHead, err := parseConfig(data)
 	if err != nil {
-		return nil, fmt.Errorf("vrank: %s: %w", filepath.Join(dir, configFile), err)
+		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, configFile), err)
 	}
 	if !hasHead {
-		return nil, fmt.Errorf("vrank: %s has no \"vrank_head\" entry: it is not a trained Vrank model (start training from an encoder with NewFromEncoder)", filepath.Join(dir, configFile))
+		return nil, fmt.Errorf("%s has no \"vrank_head\" entry: it is not a trained Vrank model (start training from an encoder with NewFromEncoder)", filepath.Join(dir, configFile))
 	}
 	return loadDir(dir, cfg, nil)
 }
@@ -85,15 +85,15 @@ func Load(dir string) (*Model, error) {
 func NewFromEncoder(dir string, cfg Config, seed int64) (*Model, error) {
 	data, err := readSmall(filepath.Join(dir, configFile))
 	if err != nil {
-		return nil, fmt.Errorf("vrank: %w", err)
+		return nil, err
 	}
 	enc, _, err := parseConfig(data)
 	if err != nil {
-		return nil, fmt.Errorf("vrank: %s: %w", filepath.Join(dir, configFile), err)
+		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, configFile), err)
 	}
 	cfg.BERT = enc.BERT
 	if err := validate(cfg); err != nil {
-		return nil, fmt.Errorf("vrank: %s: %w", dir, err)
+		return nil, fmt.Errorf("%s: %w", dir, err)
 	}
 	return loadDir(dir, cfg, rand.New(rand.NewSource(seed)))
 }
@@ -103,7 +103,7 @@ func NewFromEncoder(dir string, cfg Config, seed int64) (*Model, error) {
 // vocabDir, for training from scratch, tests and benchmarks.
 func NewRandom(cfg Config, vocabDir string, seed int64) (*Model, error) {
 	if err := validate(cfg); err != nil {
-		return nil, fmt.Errorf("vrank: %w", err)
+		return nil, err
 	}
 	tok, files, err := loadTokenizer(vocabDir)
 	if err != nil {
@@ -123,7 +123,7 @@ func loadDir(dir string, cfg Config, newHead *rand.Rand) (*Model, error) {
 	}
 	st, err := checkpoint.OpenDir(dir)
 	if err != nil {
-		return nil, fmt.Errorf("vrank: model folder %s has no readable weights: %w", dir, err)
+		return nil, fmt.Errorf("model folder %s has no readable weights: %w", dir, err)
 	}
 	defer st.Close()
 	var skip func(string) bool
@@ -132,7 +132,7 @@ func loadDir(dir string, cfg Config, newHead *rand.Rand) (*Model, error) {
 	}
 	ws, err := readWeights(st, cfg, skip)
 	if err != nil {
-		return nil, fmt.Errorf("vrank: %s: %w", dir, err)
+		return nil, fmt.Errorf("%s: %w", dir, err)
 	}
 	if newHead != nil {
 		initHead(ws, cfg.BERT.HiddenSize, newHead)
@@ -167,15 +167,15 @@ func (m *Model) WithWeights(ws []checkpoint.Float32Tensor) (*Model, error) {
 	}
 	want := layout(m.cfg)
 	if len(byName) != len(ws) || len(ws) != len(want) {
-		return nil, fmt.Errorf("vrank: %d weights (%d names) given, the configuration has %d", len(ws), len(byName), len(want))
+		return nil, fmt.Errorf("%d weights (%d names) given, the configuration has %d", len(ws), len(byName), len(want))
 	}
 	for i, w := range want {
 		t, ok := byName[w.Name]
 		if !ok {
-			return nil, fmt.Errorf("vrank: no weight %q given", w.Name)
+			return nil, fmt.Errorf("no weight %q given", w.Name)
 		}
 		if !slices.Equal(t.Shape, w.Shape) || len(t.Data) != len(w.Data) {
-			return nil, fmt.Errorf("vrank: weight %q has shape %v and %d values, the configuration needs %v", w.Name, t.Shape, len(t.Data), w.Shape)
+			return nil, fmt.Errorf("weight %q has shape %v and %d values, the configuration needs %v", w.Name, t.Shape, len(t.Data), w.Shape)
 		}
 		want[i] = t
 	}
@@ -201,11 +201,11 @@ func (m *Model) TokenizerFiles() map[string][]byte {
 func buildEncoder(cfg Config, ws []checkpoint.Float32Tensor) (*encoders.BERT, error) {
 	st, err := checkpoint.FromFloat32(ws)
 	if err != nil {
-		return nil, fmt.Errorf("vrank: %w", err)
+		return nil, err
 	}
 	enc, err := encoders.NewBERT(cfg.BERT, st)
 	if err != nil {
-		return nil, fmt.Errorf("vrank: %w", err)
+		return nil, err
 	}
 	return enc, nil
 }
@@ -240,11 +240,11 @@ func (m *Model) Save(dir string) error {
 
 func saveFolder(dir string, cfg Config, ws []checkpoint.Float32Tensor, tokFiles map[string][]byte) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("vrank: %w", err)
+		return err
 	}
 	conf, err := cfg.marshal()
 	if err != nil {
-		return fmt.Errorf("vrank: config: %w", err)
+		return fmt.Errorf("config: %w", err)
 	}
 	if err := writeAtomic(filepath.Join(dir, configFile), conf); err != nil {
 		return err
@@ -255,7 +255,7 @@ func saveFolder(dir string, cfg Config, ws []checkpoint.Float32Tensor, tokFiles 
 		}
 	}
 	if err := safetensors.WriteFile(filepath.Join(dir, weightsFile), exportTensors(cfg, ws), map[string]string{"format": "pt"}); err != nil {
-		return fmt.Errorf("vrank: %s: %w", dir, err)
+		return fmt.Errorf("%s: %w", dir, err)
 	}
 	return nil
 }
@@ -266,7 +266,7 @@ func writeAtomic(path string, data []byte) error {
 		return err
 	})
 	if err != nil {
-		return fmt.Errorf("vrank: %w", err)
+		return err
 	}
 	return nil
 }
@@ -275,7 +275,7 @@ func writeAtomic(path string, data []byte) error {
 func loadTokenizer(dir string) (*tokenize.BERT, map[string][]byte, error) {
 	tok, err := tokenize.LoadBERT(dir)
 	if err != nil {
-		return nil, nil, fmt.Errorf("vrank: tokenizer: %w", err)
+		return nil, nil, fmt.Errorf("tokenizer: %w", err)
 	}
 	files := map[string][]byte{}
 	for _, name := range tokenizerFiles {
@@ -285,7 +285,7 @@ func loadTokenizer(dir string) (*tokenize.BERT, map[string][]byte, error) {
 		}
 		data, err := readSmall(path)
 		if err != nil {
-			return nil, nil, fmt.Errorf("vrank: tokenizer: %w", err)
+			return nil, nil, fmt.Errorf("tokenizer: %w", err)
 		}
 		files[name] = data
 	}

@@ -59,7 +59,7 @@ func (m *Model) PredictWith(ctx context.Context, story1, story2 []string, opts P
 		}
 		res, err := enc.Forward(ctx, padEncodings(batch), encoders.ForwardOptions{})
 		if err != nil {
-			return nil, fmt.Errorf("vrank: pairs %v: %w", idx, err)
+			return nil, fmt.Errorf("pairs %v: %w", idx, err)
 		}
 		feat, err := m.features(res.LastHiddenState, res.PoolerOutput)
 		if err != nil {
@@ -80,7 +80,7 @@ func (m *Model) PredictWith(ctx context.Context, story1, story2 []string, opts P
 func (m *Model) features(last, pooled *tensor.Dense) ([]float32, error) {
 	if m.cfg.Feature == FeaturePooler {
 		if pooled == nil {
-			return nil, fmt.Errorf("vrank: the model has no pooler")
+			return nil, fmt.Errorf("the model has no pooler")
 		}
 		return pooled.Data().([]float32), nil
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/storyeval/storyeval/embcache"
 	"github.com/storyeval/storyeval/encoders/imageproc"
+	"github.com/storyeval/storyeval/regions"
 	"github.com/storyeval/storyeval/rovist"
 	"github.com/storyeval/storyeval/story"
 )
@@ -31,7 +32,7 @@ func warmGrounding(ctx context.Context, st *embcache.Store, checkpoint, vitDir s
 	if err != nil {
 		return 0, 0, err
 	}
-	ent, err := rovist.ReadEntitiesCSV(crops.regions)
+	ent, err := regions.Load(crops.regions, regions.Options{IDs: regions.IntegerIDs})
 	if err != nil {
 		return 0, 0, err
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/storyeval/storyeval/embcache"
 	"github.com/storyeval/storyeval/groovist"
+	"github.com/storyeval/storyeval/regions"
 	"github.com/storyeval/storyeval/story"
 )
 
@@ -90,7 +91,7 @@ func runCacheWarm(args []string, stdout, stderr io.Writer) error {
 	grounding := fs.String("grounding-model", "", "RoViST-VG checkpoint (or a folder holding one .pth.tar): warm its crops of -regions/-crops")
 	vitDir := fs.String("vit", "", "ViT folder of the grounding model (default: vit-base-patch16-224-in21k next to the checkpoint)")
 	clip := addCLIPModelFlags(fs)
-	regions := fs.String("regions", "", "regions CSV (image_id,bbox): every image's crops are warmed")
+	regionsCSV := fs.String("regions", "", "regions CSV (image_id,bbox): every image's crops are warmed")
 	crops := fs.String("crops", "", "folder of region crops {image_id}_{bbox}.jpg")
 	images := fs.String("images", "", "folder of images (as clipscore -images): warm CLIPScore's image features with -model")
 	cache := addCacheFlags(fs)
@@ -108,7 +109,7 @@ func runCacheWarm(args []string, stdout, stderr io.Writer) error {
 	if *grounding == "" && *clip.model == "" {
 		return errors.New("give -grounding-model (RoViST-VG crops) and/or -model (a CLIP folder: GROOViST crops, CLIPScore images)")
 	}
-	if (*regions == "") != (*crops == "") || (*regions == "" && *images == "") || (*grounding != "" && *regions == "") {
+	if (*regionsCSV == "") != (*crops == "") || (*regionsCSV == "" && *images == "") || (*grounding != "" && *regionsCSV == "") {
 		return errors.New("give -regions CSV and -crops DIR (RoViST-VG, GROOViST) and/or -images DIR (CLIPScore)")
 	}
 	dir, err := cacheDir(*cache.dir)
@@ -126,7 +127,7 @@ func runCacheWarm(args []string, stdout, stderr io.Writer) error {
 	ctx, stop := interruptContext()
 	defer stop()
 	if *grounding != "" {
-		n, images, err := warmGrounding(ctx, st, *grounding, *vitDir, rovistCrops{*regions, *crops, decode})
+		n, images, err := warmGrounding(ctx, st, *grounding, *vitDir, rovistCrops{*regionsCSV, *crops, decode})
 		if err != nil {
 			return err
 		}
@@ -143,12 +144,12 @@ func runCacheWarm(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if *regions != "" {
+	if *regionsCSV != "" {
 		sc, err := groovist.NewScorer(m, tok)
 		if err != nil {
 			return err
 		}
-		if sc.Entities, err = groovist.LoadEntities(*regions); err != nil {
+		if sc.Entities, err = regions.Load(*regionsCSV, regions.Options{}); err != nil {
 			return fmt.Errorf("-regions: %w", err)
 		}
 		sc.CropsDir, sc.Decode, sc.Cache, sc.CacheModel = *crops, decode, st, id

@@ -49,7 +49,7 @@ func runEmbed(args []string, stdout, stderr io.Writer) error {
 	var cfg struct {
 		ModelType string `json:"model_type"`
 	}
-	if err := encoders.ReadConfig(*dir, &cfg); err != nil {
+	if err := encoders.LoadConfig(*dir, &cfg); err != nil {
 		return err
 	}
 	ctx := context.Background()

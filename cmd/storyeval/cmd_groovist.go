@@ -11,6 +11,7 @@ import (
 
 	"github.com/storyeval/storyeval/groovist"
 	"github.com/storyeval/storyeval/internal/orderedjson"
+	"github.com/storyeval/storyeval/regions"
 	"github.com/storyeval/storyeval/story"
 )
 
@@ -119,7 +120,7 @@ func runGroovist(args []string, stdout, stderr io.Writer) error {
 			return fmt.Errorf("-pronouns: %w", err)
 		}
 	}
-	if sc.Entities, err = groovist.LoadEntities(*entities); err != nil {
+	if sc.Entities, err = regions.Load(*entities, regions.Options{}); err != nil {
 		return fmt.Errorf("-entities: %w", err)
 	}
 	sc.CropsDir = *crops
@@ -179,7 +180,7 @@ func groovistInputs(npsPath, storiesPath string) ([]groovist.Input, error) {
 	var set *story.Set
 	if storiesPath != "" {
 		var err error
-		if set, err = story.ReadJSON(storiesPath, story.ReadOptions{}); err != nil {
+		if set, err = story.LoadJSON(storiesPath, story.ReadOptions{}); err != nil {
 			return nil, err
 		}
 	}
@@ -302,7 +303,7 @@ func idfOfInputs(inputs []groovist.Input, units groovist.Units) (map[string]floa
 		}
 		docs[i] = nps
 	}
-	return groovist.ComputeIDF(docs), nil
+	return story.ComputeIDF(docs, story.IDFOptions{SplitWords: true}), nil
 }
 
 type groovistNP struct {

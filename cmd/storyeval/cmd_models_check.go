@@ -14,6 +14,7 @@ import (
 	"github.com/storyeval/storyeval/encoders/checkpoint"
 	"github.com/storyeval/storyeval/encoders/imageproc"
 	"github.com/storyeval/storyeval/encoders/tokenize"
+	"github.com/storyeval/storyeval/limits"
 	"github.com/storyeval/storyeval/rovist"
 )
 
@@ -38,7 +39,7 @@ var modelChecks = map[string]func(path string) error{
 	"rovist/vit-base-patch16-224-in21k/config.json":              checkViTConfig,
 	"rovist/vit-base-patch16-224-in21k/preprocessor_config.json": func(p string) error { _, err := imageproc.LoadProcessorConfig(p); return err },
 	"rovist/glove.6B.300d.txt":                                   checkGloVeFirstRow,
-	"rovist/idf_dict.pkl":                                        func(p string) error { _, err := rovist.ReadIDF(p); return err },
+	"rovist/idf_dict.pkl":                                        func(p string) error { _, err := rovist.LoadIDF(p, limits.Limits{}); return err },
 	"clip/config.json":                                           checkCLIPConfig,
 	"clip/model.safetensors":                                     checkWeights,
 	"clip/vocab.json":                                            checkCLIPTokenizer,
@@ -86,7 +87,7 @@ func requirePositive(path string, fields ...sizeField) error {
 
 func checkALBERTConfig(path string) error {
 	var c encoders.ALBERTConfig
-	if err := encoders.ReadConfig(filepath.Dir(path), &c); err != nil {
+	if err := encoders.LoadConfig(filepath.Dir(path), &c); err != nil {
 		return err
 	}
 	return requirePositive(path, sizeField{"vocab_size", c.VocabSize}, sizeField{"embedding_size", c.EmbeddingSize},
@@ -97,7 +98,7 @@ func checkALBERTConfig(path string) error {
 
 func checkBERTConfig(path string) error {
 	var c encoders.BERTConfig
-	if err := encoders.ReadConfig(filepath.Dir(path), &c); err != nil {
+	if err := encoders.LoadConfig(filepath.Dir(path), &c); err != nil {
 		return err
 	}
 	return requirePositive(path, sizeField{"vocab_size", c.VocabSize}, sizeField{"hidden_size", c.HiddenSize},
@@ -107,7 +108,7 @@ func checkBERTConfig(path string) error {
 
 func checkViTConfig(path string) error {
 	var c encoders.ViTConfig
-	if err := encoders.ReadConfig(filepath.Dir(path), &c); err != nil {
+	if err := encoders.LoadConfig(filepath.Dir(path), &c); err != nil {
 		return err
 	}
 	return requirePositive(path, sizeField{"hidden_size", c.HiddenSize}, sizeField{"num_hidden_layers", c.NumHiddenLayers},
@@ -117,7 +118,7 @@ func checkViTConfig(path string) error {
 
 func checkCLIPConfig(path string) error {
 	var c encoders.CLIPConfig
-	if err := encoders.ReadConfig(filepath.Dir(path), &c); err != nil {
+	if err := encoders.LoadConfig(filepath.Dir(path), &c); err != nil {
 		return err
 	}
 	t, v := c.TextConfig, c.VisionConfig
@@ -149,13 +150,17 @@ func checkGloVeFirstRow(path string) error {
 		defer zr.Close()
 		r = zr
 	}
-	line, err := bufio.NewReaderSize(io.LimitReader(r, rovist.DefaultGloVeMaxLineBytes), rovist.DefaultGloVeMaxLineBytes).ReadBytes('\n')
+	line, err := bufio.NewReaderSize(io.LimitReader(r, gloveCheckLineBytes), gloveCheckLineBytes).ReadBytes('\n')
 	if err != nil && err != io.EOF {
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	_, err = rovist.ReadGloVe(bytes.NewReader(line), path, nil, rovist.GloVeOptions{})
 	return err
 }
+
+// gloveCheckLineBytes bounds the GloVe row the check reads: rovist's
+// default line limit (rovist.GloVeOptions).
+const gloveCheckLineBytes = 1 << 20
 
 // oneLine keeps a problem on its table row.
 func oneLine(s string) string { return strings.ReplaceAll(s, "\n", " ") }

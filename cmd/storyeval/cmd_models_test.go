@@ -112,7 +112,7 @@ func TestModelsConvertKeepsScores(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	set, err := story.ReadJSON(filepath.Join(dir, "stories.json"), story.ReadOptions{})
+	set, err := story.LoadJSON(filepath.Join(dir, "stories.json"), story.ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

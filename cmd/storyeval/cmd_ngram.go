@@ -7,6 +7,7 @@ import (
 	"runtime/debug"
 	"strings"
 
+	"github.com/storyeval/storyeval/limits"
 	"github.com/storyeval/storyeval/ngram"
 )
 
@@ -75,7 +76,7 @@ func runNgram(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	setMemoryTarget(*in)
-	c, err := ngram.ReadCorpus(*in)
+	c, err := ngram.LoadCorpus(*in, limits.Limits{})
 	if err != nil {
 		return err
 	}

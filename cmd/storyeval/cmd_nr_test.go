@@ -32,7 +32,7 @@ func TestNRCommandOptions(t *testing.T) {
 	}
 	// The flags reach the library: each row is rovist.NonRedundancy with
 	// the same options, which differs from the published score.
-	set, err := story.ReadJSON(cliStories, story.ReadOptions{})
+	set, err := story.LoadJSON(cliStories, story.ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/storyeval/storyeval/limits"
+	"github.com/storyeval/storyeval/regions"
 	"github.com/storyeval/storyeval/rovist"
 	"github.com/storyeval/storyeval/story"
 )
@@ -166,7 +168,7 @@ func missingFlags(flags map[string]string) string {
 
 // rovistStories reads the stories and applies -ids.
 func rovistStories(f rovistFlags) ([]story.Story, error) {
-	set, err := story.ReadJSON(f.stories, story.ReadOptions{MaxBytes: maxInputBytes})
+	set, err := story.LoadJSON(f.stories, story.ReadOptions{Limits: limits.Limits{MaxBytes: maxInputBytes}})
 	if err != nil {
 		return nil, err
 	}
@@ -276,11 +278,11 @@ func rovistGrounding(ctx context.Context, f rovistFlags, stories []story.Story, 
 		return nil, err
 	}
 	if !f.noIDF {
-		if g.IDF, err = rovist.ReadIDF(f.idf); err != nil {
+		if g.IDF, err = rovist.LoadIDF(f.idf, limits.Limits{}); err != nil {
 			return nil, err
 		}
 	}
-	ent, err := rovist.ReadEntitiesCSV(f.regions)
+	ent, err := regions.Load(f.regions, regions.Options{IDs: regions.IntegerIDs})
 	if err != nil {
 		return nil, err
 	}

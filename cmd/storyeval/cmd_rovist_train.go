@@ -11,6 +11,7 @@ import (
 	"github.com/storyeval/storyeval/rovist"
 	rovisttrain "github.com/storyeval/storyeval/rovist/train"
 	"github.com/storyeval/storyeval/story"
+	"github.com/storyeval/storyeval/training"
 )
 
 // rovistTrainOutput is what rovist train vg prints.
@@ -63,7 +64,7 @@ func runRovistTrain(args []string, stdout, stderr io.Writer) error {
 	if *tf.epochs <= 0 || *tf.batch <= 0 || !(*tf.lr > 0) || !(*lrDecay > 0) || !(*weightDecay >= 0) || *tf.valFraction < 0 || *tf.valFraction >= 1 {
 		return errors.New("-epochs, -batch, -lr and -lr-decay must be positive, -weight-decay not negative, -val-fraction in [0, 1)")
 	}
-	pairs, err := rovist.ReadVGPairsCSV(*pairsPath)
+	pairs, err := rovist.LoadVGPairsCSV(*pairsPath)
 	if err != nil {
 		return err
 	}
@@ -110,12 +111,12 @@ func runRovistTrain(args []string, stdout, stderr io.Writer) error {
 	ctx, stop := interruptContext()
 	defer stop()
 	err = runTraining(stderr, len(trainEx)*max(0, *tf.epochs-tr.Epoch()), "pairs", func(bar *epochBar) (err error) {
-		tr.SetProgress(func(p rovisttrain.VGProgress) { bar.step(p.Done, p.Total) })
+		tr.SetProgress(func(p training.Progress) { bar.step(p.Done, p.Total) })
 		hist, err = tr.Train(ctx, trainEx, validEx)
 		return err
 	})
 	for _, h := range hist {
-		fmt.Fprintf(stderr, "epoch %d/%d: lr %.3g, train loss %.5g, validation loss %.5g\n", h.Epoch+1, *tf.epochs, h.LearningRate, h.TrainLoss, h.ValidationLoss)
+		fmt.Fprintf(stderr, "epoch %d/%d: lr %.3g, train loss %.5g, validation loss %.5g\n", h.Epoch, *tf.epochs, h.LearningRate, h.TrainLoss, h.ValidationLoss)
 	}
 	if err != nil {
 		return err
@@ -163,7 +164,7 @@ func vgInit(initPath, vitDir string) (file, dir string, err error) {
 // pairs; -stories then restricts the training pairs.
 func splitVGPairs(pairs []rovist.VGPair, storiesPath, validPath string, fraction float64, seed int64) (train, valid []rovist.VGPair, err error) {
 	read := func(path string) (*story.Set, error) {
-		return story.ReadJSON(path, story.ReadOptions{})
+		return story.LoadJSON(path, story.ReadOptions{})
 	}
 	if validPath != "" {
 		set, err := read(validPath)

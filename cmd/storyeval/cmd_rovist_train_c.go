@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/storyeval/storyeval/limits"
 	rovisttrain "github.com/storyeval/storyeval/rovist/train"
 	"github.com/storyeval/storyeval/story"
+	"github.com/storyeval/storyeval/training"
 )
 
 // rovistTrainCOutput is what rovist train c prints: one entry per epoch.
@@ -94,7 +96,7 @@ func runRovistTrainC(args []string, stdout, stderr io.Writer) error {
 	ctx, stop := interruptContext()
 	defer stop()
 	err = runTraining(stderr, tf.perEpoch(len(train), val != nil)*max(0, *tf.epochs-tr.Epoch()), "pairs", func(bar *epochBar) (err error) {
-		tr.SetProgress(func(p rovisttrain.CoherenceTrainProgress) { bar.stepEpoch(p.Epoch, p.Epochs, p.Done, p.Total, p.Loss) })
+		tr.SetProgress(func(p training.Progress) { bar.stepEpoch(p.Epoch, p.Epochs, p.Done, p.Total, p.Loss) })
 		hist, err = tr.Train(ctx, train, val)
 		return err
 	})
@@ -114,7 +116,7 @@ func runRovistTrainC(args []string, stdout, stderr io.Writer) error {
 
 // readSOPPairs reads a story set and makes its sentence-order pairs.
 func readSOPPairs(path string) ([]rovisttrain.SOPPair, error) {
-	set, err := story.ReadJSON(path, story.ReadOptions{MaxBytes: maxInputBytes})
+	set, err := story.LoadJSON(path, story.ReadOptions{Limits: limits.Limits{MaxBytes: maxInputBytes}})
 	if err != nil {
 		return nil, err
 	}

@@ -63,7 +63,7 @@ func TestRovistTrainCThenScore(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	set, err := story.ReadJSON(stories, story.ReadOptions{})
+	set, err := story.LoadJSON(stories, story.ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -65,10 +65,10 @@ func TestRovistTrainFixture(t *testing.T) {
 	if err := json.Unmarshal(stdout.Bytes(), &res); err != nil {
 		t.Fatalf("%v: %s", err, stdout.String())
 	}
-	if len(res.Epochs) != 2 || res.Epochs[1].Checkpoint != filepath.Join(ck, "epoch-002") || !(float64(res.Epochs[0].ValidationLoss) > 0) {
+	if len(res.Epochs) != 2 || res.Epochs[0].Epoch != 1 || res.Epochs[1].Epoch != 2 || res.Epochs[1].Checkpoint != filepath.Join(ck, "epoch-002") || !(float64(res.Epochs[0].ValidationLoss) > 0) {
 		t.Errorf("output %s", stdout.String())
 	}
-	if !strings.Contains(stderr.String(), "epoch 2/2") {
+	if !strings.Contains(stderr.String(), "epoch 1/2:") || !strings.Contains(stderr.String(), "epoch 2/2:") || strings.Contains(stderr.String(), "epoch 3/2") {
 		t.Errorf("no per-epoch line on stderr: %q", stderr.String())
 	}
 	stdout.Reset()
@@ -78,7 +78,7 @@ func TestRovistTrainFixture(t *testing.T) {
 		t.Fatalf("resume: exit %d: %s", code, stderr.String())
 	}
 	res = rovistTrainOutput{}
-	if err := json.Unmarshal(stdout.Bytes(), &res); err != nil || len(res.Epochs) != 1 || res.Epochs[0].Epoch != 2 {
+	if err := json.Unmarshal(stdout.Bytes(), &res); err != nil || len(res.Epochs) != 1 || res.Epochs[0].Epoch != 3 || res.Epochs[0].Checkpoint != filepath.Join(ck, "epoch-003") {
 		t.Errorf("resume output %s (%v)", stdout.String(), err)
 	}
 	if _, err := rovist.LoadGroundingModel(res.Model, out); err != nil {

@@ -3,6 +3,7 @@ package main
 import (
 	"io"
 
+	"github.com/storyeval/storyeval/limits"
 	"github.com/storyeval/storyeval/ngram"
 )
 
@@ -32,7 +33,7 @@ func runSacreBLEU(args []string, stdout, stderr io.Writer) error {
 	if err := requireFlags(fs, "in"); err != nil {
 		return err
 	}
-	c, err := ngram.ReadCorpus(*in)
+	c, err := ngram.LoadCorpus(*in, limits.Limits{})
 	if err != nil {
 		return err
 	}

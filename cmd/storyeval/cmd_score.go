@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/storyeval/storyeval/limits"
 	"github.com/storyeval/storyeval/ngram"
 	"github.com/storyeval/storyeval/story"
 	"github.com/storyeval/storyeval/stylem"
@@ -41,7 +42,7 @@ const demoStyle = "Happy"
 // demoStyleTable builds the demo's toy StyleM table from its embedded
 // two-style caption corpus.
 func demoStyleTable() (*stylem.Table, error) {
-	recs, err := stylem.ReadCorpusJSONL(bytes.NewReader(demoStyleCorpus), 0)
+	recs, err := stylem.ReadCorpusJSONL(bytes.NewReader(demoStyleCorpus), limits.Limits{})
 	if err != nil {
 		return nil, fmt.Errorf("demo/stylem_corpus.jsonl: %w", err)
 	}
@@ -118,7 +119,7 @@ func runScore(args []string, stdout, stderr io.Writer) error {
 	var ratings humanRatings
 	cfg := scoreConfig{style: *style, ngramDone: map[string][]scoreColumn{}}
 	if *demo {
-		if suite, err = story.DecodeSuite(demoStories, "demo/stories.json", story.ReadOptions{}); err != nil {
+		if suite, err = story.ParseSuite(demoStories, "demo/stories.json", story.ReadOptions{}); err != nil {
 			return err
 		}
 		if *human == "" {
@@ -203,9 +204,9 @@ func readSuite(path string) (*story.Suite, error) {
 		return nil, err
 	}
 	if st.IsDir() {
-		return story.ReadSuiteDir(path, story.ReadOptions{})
+		return story.LoadSuiteDir(path, story.ReadOptions{})
 	}
-	return story.ReadSuite(path, story.ReadOptions{})
+	return story.LoadSuite(path, story.ReadOptions{})
 }
 
 func readStyleTable(path string) (*stylem.Table, error) {

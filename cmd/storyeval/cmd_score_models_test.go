@@ -18,6 +18,8 @@ import (
 	"github.com/storyeval/storyeval/encoders/tokenize"
 	"github.com/storyeval/storyeval/groovist"
 	"github.com/storyeval/storyeval/internal/e2efixtures"
+	"github.com/storyeval/storyeval/limits"
+	"github.com/storyeval/storyeval/regions"
 	"github.com/storyeval/storyeval/rovist"
 	"github.com/storyeval/storyeval/story"
 	"github.com/storyeval/storyeval/vrank"
@@ -69,11 +71,11 @@ func fixtureModelsDir(t *testing.T) string {
 func TestScoreLearnedMetricsMatchPackages(t *testing.T) {
 	vg := e2efixtures.Metric("rovist_vg")
 	t.Logf("end-to-end fixtures: %s", e2efixtures.Dir())
-	src, err := story.ReadJSON(filepath.Join(vg, "test_stories.json"), story.ReadOptions{})
+	src, err := story.LoadJSON(filepath.Join(vg, "test_stories.json"), story.ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	regions, crops := filepath.Join(vg, "vist_entities.csv"), filepath.Join(vg, "vist-entities")
+	regionsCSV, crops := filepath.Join(vg, "vist_entities.csv"), filepath.Join(vg, "vist-entities")
 	imageFiles := firstCrops(t, crops, src)
 	reverse := func(text string) string {
 		parts := strings.Split(strings.TrimSpace(text), " . ")
@@ -111,7 +113,7 @@ func TestScoreLearnedMetricsMatchPackages(t *testing.T) {
 	models := fixtureModelsDir(t)
 	out := filepath.Join(dir, "out")
 	var stdout, stderr bytes.Buffer
-	args := []string{"score", "-in", suitePath, "-models", models, "-regions", regions, "-crops", crops, "-metrics", "nr,c,vg,groovist,clipscore,vrank", "-vg-default-idf", "1.5", "-out", out, "-resamples", "50", "-rounds", "50"}
+	args := []string{"score", "-in", suitePath, "-models", models, "-regions", regionsCSV, "-crops", crops, "-metrics", "nr,c,vg,groovist,clipscore,vrank", "-vg-default-idf", "1.5", "-out", out, "-resamples", "50", "-rounds", "50"}
 	if code := runMain(args, &stdout, &stderr); code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr.String())
 	}
@@ -137,11 +139,11 @@ func TestScoreLearnedMetricsMatchPackages(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	idf, err := rovist.ReadIDF(filepath.Join(models, "rovist", "idf_dict.pkl"))
+	idf, err := rovist.LoadIDF(filepath.Join(models, "rovist", "idf_dict.pkl"), limits.Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	ents, err := rovist.ReadEntitiesCSV(regions)
+	ents, err := regions.Load(regionsCSV, regions.Options{IDs: regions.IntegerIDs})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -151,7 +153,7 @@ func TestScoreLearnedMetricsMatchPackages(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if gs.Entities, err = groovist.LoadEntities(regions); err != nil {
+	if gs.Entities, err = regions.Load(regionsCSV, regions.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	gs.CropsDir = crops
@@ -258,7 +260,7 @@ func TestScoreLearnedMetricsMatchPackages(t *testing.T) {
 	for _, metric := range []string{"vg", "groovist", "clipscore"} {
 		stdout.Reset()
 		stderr.Reset()
-		args := []string{"score", "-in", suitePath, "-models", models, "-regions", regions, "-crops", crops, "-metrics", metric, "-vg-default-idf", "1.5", "-out", out, "-max-image-pixels", "4", "-image-memory", "1"}
+		args := []string{"score", "-in", suitePath, "-models", models, "-regions", regionsCSV, "-crops", crops, "-metrics", metric, "-vg-default-idf", "1.5", "-out", out, "-max-image-pixels", "4", "-image-memory", "1"}
 		code := runMain(args, &stdout, &stderr)
 		if metric != "groovist" {
 			if code != 1 || !strings.Contains(stderr.String(), "-max-image-pixels") {
@@ -560,7 +562,7 @@ func TestScoreCLIPScoreUnavailable(t *testing.T) {
 // GROOViST and CLIPScore share one CLIP model and tokenizer.
 func TestScoreSharesCLIPBetweenGROOViSTAndCLIPScore(t *testing.T) {
 	suitePath, _, _, _ := clipScoreSuite(t, false)
-	suite, err := story.ReadSuite(suitePath, story.ReadOptions{})
+	suite, err := story.LoadSuite(suitePath, story.ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 	"runtime/debug"
 
 	"github.com/storyeval/storyeval/internal/atomicfile"
+	"github.com/storyeval/storyeval/limits"
 	"github.com/storyeval/storyeval/stylem"
 )
 
@@ -73,7 +74,7 @@ func runStylemBuild(args []string, stdout, stderr io.Writer) error {
 	var recs []stylem.Record
 	switch *inFormat {
 	case "jsonl":
-		recs, err = stylem.ReadCorpusJSONL(r, 0)
+		recs, err = stylem.ReadCorpusJSONL(r, limits.Limits{})
 	case "personality-captions":
 		recs, err = stylem.ReadPersonalityCaptions(r, stylem.PersonalityCaptionsOptions{})
 	default:

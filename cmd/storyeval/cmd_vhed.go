@@ -17,6 +17,7 @@ import (
 
 	"github.com/storyeval/storyeval/correlation"
 	"github.com/storyeval/storyeval/internal/errtext"
+	"github.com/storyeval/storyeval/limits"
 	"github.com/storyeval/storyeval/vhed"
 	"github.com/storyeval/storyeval/vhed/vhedplot"
 )
@@ -148,7 +149,7 @@ func runVHED(args []string, stdout, stderr io.Writer) error {
 		if len(args) > 0 && (args[0] == "-h" || args[0] == "-help" || args[0] == "--help") {
 			return nil
 		}
-		return fmt.Errorf("vhed: want the subcommand assess")
+		return fmt.Errorf("want the subcommand assess")
 	}
 	return runVHEDAssess(args[1:], stdout, stderr)
 }
@@ -327,7 +328,7 @@ func vhedReadPairs(path string) ([]vhed.Pair, vhed.LabelSign, error) {
 		return nil, 0, err
 	}
 	defer closeFile()
-	pairs, sign, err := vhed.ReadAll(r, vhed.ReadOptions{MaxBytes: maxInputBytes})
+	pairs, sign, err := vhed.ReadAll(r, vhed.ReadOptions{Limits: limits.Limits{MaxBytes: maxInputBytes}})
 	if err != nil {
 		return nil, 0, fmt.Errorf("%s: %w", path, err)
 	}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/storyeval/storyeval/limits"
+	"github.com/storyeval/storyeval/training"
 	"github.com/storyeval/storyeval/vrank"
 	vranktrain "github.com/storyeval/storyeval/vrank/train"
 )
@@ -68,13 +70,13 @@ func runVrankTrain(args []string, stdout, stderr io.Writer) error {
 		fs.Usage()
 		return errors.New("give -csv, -out and exactly one of -encoder or -resume")
 	}
-	train, err := vranktrain.ReadPairsFile(*csvPath)
+	train, err := vranktrain.LoadPairs(*csvPath, limits.Limits{})
 	if err != nil {
 		return err
 	}
 	var val []vranktrain.Pair
 	if *valPath != "" {
-		if val, err = vranktrain.ReadPairsFile(*valPath); err != nil {
+		if val, err = vranktrain.LoadPairs(*valPath, limits.Limits{}); err != nil {
 			return err
 		}
 	}
@@ -122,7 +124,7 @@ func runVrankTrain(args []string, stdout, stderr io.Writer) error {
 	ctx, stop := interruptContext()
 	defer stop()
 	err = runTraining(stderr, perEpoch*max(0, *tf.epochs-tr.Epoch()), "pairs", func(bar *epochBar) (err error) {
-		tr.SetProgress(func(p vranktrain.Progress) {
+		tr.SetProgress(func(p training.Progress) {
 			if bar.step(p.Done, p.Total) {
 				fmt.Fprintf(stderr, "epoch %d/%d: train loss %.5g, %.1f pairs/s\n", p.Epoch, p.Epochs, p.Loss, p.ExamplesPerSecond)
 			}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/storyeval/storyeval/limits"
 	"github.com/storyeval/storyeval/vhed"
 	"github.com/storyeval/storyeval/vrank"
 )
@@ -51,7 +52,7 @@ func runVrankPredict(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer closeIn()
-	r, err := vhed.NewReader(in, vhed.ReadOptions{MaxBytes: maxInputBytes, StoriesOnly: true})
+	r, err := vhed.NewReader(in, vhed.ReadOptions{Limits: limits.Limits{MaxBytes: maxInputBytes}, StoriesOnly: true})
 	if err != nil {
 		return fmt.Errorf("%s: %w", *csvPath, err)
 	}

@@ -19,7 +19,7 @@ const vrankTestModel = "../../testdata/e2e/vrank/model"
 // vrankTestPairs reads the sent1 and sent2 columns of a CSV.
 func vrankTestPairs(t *testing.T, path string) (s1, s2 []string) {
 	t.Helper()
-	pairs, err := vhed.ReadFile(path, vhed.ReadOptions{StoriesOnly: true})
+	pairs, err := vhed.Load(path, vhed.ReadOptions{StoriesOnly: true})
 	if err != nil {
 		t.Fatal(err)
 	}

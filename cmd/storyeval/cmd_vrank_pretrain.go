@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/storyeval/storyeval/limits"
 	"github.com/storyeval/storyeval/story"
+	"github.com/storyeval/storyeval/training"
 	vranktrain "github.com/storyeval/storyeval/vrank/train"
 )
 
@@ -71,7 +73,7 @@ func runVrankPretrain(args []string, stdout, stderr io.Writer) error {
 	ctx, stop := interruptContext()
 	defer stop()
 	err = runTraining(stderr, tf.perEpoch(len(train), val != nil)*max(0, *tf.epochs-pt.Epoch()), "texts", func(bar *epochBar) (err error) {
-		pt.SetProgress(func(p vranktrain.PretrainProgress) { bar.stepEpoch(p.Epoch, p.Epochs, p.Done, p.Total, p.Loss) })
+		pt.SetProgress(func(p training.Progress) { bar.stepEpoch(p.Epoch, p.Epochs, p.Done, p.Total, p.Loss) })
 		hist, err = pt.Train(ctx, train, val)
 		return err
 	})
@@ -92,7 +94,7 @@ func runVrankPretrain(args []string, stdout, stderr io.Writer) error {
 // readCorpusTexts reads the story texts of a {id: story} JSON, in file
 // order; an empty story is an error naming it.
 func readCorpusTexts(path string) ([]string, error) {
-	set, err := story.ReadJSON(path, story.ReadOptions{MaxBytes: maxInputBytes})
+	set, err := story.LoadJSON(path, story.ReadOptions{Limits: limits.Limits{MaxBytes: maxInputBytes}})
 	if err != nil {
 		return nil, err
 	}

@@ -38,7 +38,7 @@ func TestHostileErrorTextIsShort(t *testing.T) {
 	}{
 		{"correlate", []string{"correlate", "-in", csvPath, "-x", "a", "-y", "b"}, `no column "a" in the header (columns: "\x01column\x01column`},
 		{"groovist entities", []string{"groovist", "-nps", nps, "-entities", csvPath, "-crops", dir, "-model", e2efixtures.Metric("clip"),
-			"-tokenizer", clipTokenizerDir, "-dataset", "custom", "-sid2iids", sid2iids}, `lacks the image_id and bbox columns`},
+			"-tokenizer", clipTokenizerDir, "-dataset", "custom", "-sid2iids", sid2iids}, `lacks the image_id or bbox column`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := runProcess(t, []string{addressSpaceEnv + "=4294967296"}, tc.args...)

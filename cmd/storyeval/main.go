@@ -79,7 +79,9 @@ func runMain(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "storyeval %s: interrupted\n", c.name)
 			return 130
 		}
-		fmt.Fprintf(stderr, "storyeval %s: %s\n", c.name, trimPackagePrefixes(err.Error()))
+		// Library errors name the input and item, not the Go package, so
+		// they are printed as they come, after the subcommand.
+		fmt.Fprintf(stderr, "storyeval %s: %v\n", c.name, err)
 		return 1
 	}
 	return 0
@@ -122,29 +124,6 @@ func version() string {
 		}
 	}
 	return v + " " + bi.GoVersion
-}
-
-// libraryPackages are the storyeval packages whose errors start with their
-// name; the command already says which subcommand failed, so it drops
-// these prefixes instead of printing "storyeval embed: encoders:
-// checkpoint: …".
-var libraryPackages = []string{"encoders", "checkpoint", "tokenize", "imageproc", "ngram", "stylem", "correlation", "rovist", "groovist", "vrank", "vhed", "vhedplot", "story"}
-
-// trimPackagePrefixes removes library package prefixes at the start of msg
-// and after each ": " separator.
-func trimPackagePrefixes(msg string) string {
-	parts := strings.Split(msg, ": ")
-	out := parts[:0]
-	for _, p := range parts {
-		if contains(libraryPackages, p) {
-			continue
-		}
-		out = append(out, p)
-	}
-	if len(out) == 0 {
-		return msg
-	}
-	return strings.Join(out, ": ")
 }
 
 // parseFlags parses a subcommand's flags. maxArgs is how many positional

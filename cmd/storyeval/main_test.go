@@ -9,22 +9,6 @@ import (
 	"testing"
 )
 
-func TestTrimPackagePrefixes(t *testing.T) {
-	for in, want := range map[string]string{
-		"encoders: checkpoint: model.bin: truncated":     "model.bin: truncated",
-		"x.json: corpus JSON: ngram: no candidates":      "x.json: corpus JSON: no candidates",
-		"stylem: table body: unexpected EOF":             "table body: unexpected EOF",
-		"a checkpoint file: bad":                         "a checkpoint file: bad",
-		"encoders":                                       "encoders",
-		"story \"s\": id \"s\" appears twice":            "story \"s\": id \"s\" appears twice",
-		"rovist: story: tokenize: imageproc: ends early": "ends early",
-	} {
-		if got := trimPackagePrefixes(in); got != want {
-			t.Errorf("trimPackagePrefixes(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 func TestVersionFlag(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	if code := runMain([]string{"-version"}, &stdout, &stderr); code != 0 {

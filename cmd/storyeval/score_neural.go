@@ -12,6 +12,8 @@ import (
 	"github.com/storyeval/storyeval/encoders/imageproc"
 	"github.com/storyeval/storyeval/encoders/tokenize"
 	"github.com/storyeval/storyeval/groovist"
+	"github.com/storyeval/storyeval/limits"
+	"github.com/storyeval/storyeval/regions"
 	"github.com/storyeval/storyeval/rovist"
 	"github.com/storyeval/storyeval/story"
 	"github.com/storyeval/storyeval/vrank"
@@ -59,7 +61,7 @@ func neuralScoreMetrics() []scoreMetric {
 // are missing is recorded in missing, not an error; a file that is present
 // but does not load is an error. decode bounds the images and crops that
 // RoViST-VG, GROOViST and CLIPScore decode (one budget for the run).
-func loadScoreModels(dir, regions, crops string, suite *story.Suite, want map[string]bool, decode imageproc.DecodeOptions) (*scoreModels, error) {
+func loadScoreModels(dir, regionsCSV, crops string, suite *story.Suite, want map[string]bool, decode imageproc.DecodeOptions) (*scoreModels, error) {
 	m := &scoreModels{missing: map[string]string{}, done: map[string]any{}}
 	status := map[string]modelsStatus{}
 	if dir == "" {
@@ -79,7 +81,7 @@ func loadScoreModels(dir, regions, crops string, suite *story.Suite, want map[st
 		}
 	}
 	for _, metric := range []string{"RoViST-VG", "GROOViST"} {
-		if m.missing[metric] == "" && (regions == "" || crops == "") {
+		if m.missing[metric] == "" && (regionsCSV == "" || crops == "") {
 			m.missing[metric] = "-regions CSV and -crops DIR (the image regions of the story set)"
 		}
 	}
@@ -96,7 +98,7 @@ func loadScoreModels(dir, regions, crops string, suite *story.Suite, want map[st
 		}
 	}
 	if want["vg"] && m.missing["RoViST-VG"] == "" {
-		if m.grounder, err = loadGrounder(path, regions, crops, suite, decode); err != nil {
+		if m.grounder, err = loadGrounder(path, regionsCSV, crops, suite, decode); err != nil {
 			return nil, err
 		}
 		m.grounderFiles = [2]string{path("RoViST-VG", 0), filepath.Dir(path("RoViST-VG", 1))}
@@ -109,7 +111,7 @@ func loadScoreModels(dir, regions, crops string, suite *story.Suite, want map[st
 		if m.groovist, err = groovist.NewScorer(model, tok); err != nil {
 			return nil, err
 		}
-		if m.groovist.Entities, err = groovist.LoadEntities(regions); err != nil {
+		if m.groovist.Entities, err = regions.Load(regionsCSV, regions.Options{}); err != nil {
 			return nil, err
 		}
 		m.groovist.CropsDir = crops
@@ -136,7 +138,7 @@ func loadScoreModels(dir, regions, crops string, suite *story.Suite, want map[st
 // loadGrounder loads RoViST-VG's model, the GloVe vectors of every noun the
 // suite's stories hold, the idf table and the region crops, decoded with
 // decode.
-func loadGrounder(path func(string, int) string, regions, crops string, suite *story.Suite, decode imageproc.DecodeOptions) (*rovist.Grounder, error) {
+func loadGrounder(path func(string, int) string, regionsCSV, crops string, suite *story.Suite, decode imageproc.DecodeOptions) (*rovist.Grounder, error) {
 	model, err := rovist.LoadGroundingModel(path("RoViST-VG", 0), filepath.Dir(path("RoViST-VG", 1)))
 	if err != nil {
 		return nil, err
@@ -161,11 +163,11 @@ func loadGrounder(path func(string, int) string, regions, crops string, suite *s
 	if err != nil {
 		return nil, err
 	}
-	idf, err := rovist.ReadIDF(path("RoViST-VG", 4))
+	idf, err := rovist.LoadIDF(path("RoViST-VG", 4), limits.Limits{})
 	if err != nil {
 		return nil, err
 	}
-	ents, err := rovist.ReadEntitiesCSV(regions)
+	ents, err := regions.Load(regionsCSV, regions.Options{IDs: regions.IntegerIDs})
 	if err != nil {
 		return nil, err
 	}
@@ -320,7 +322,7 @@ func scoreVrank(ctx context.Context, s *story.Suite, system string, cfg scoreCon
 		return []scoreColumn{col}, nil
 	}
 	if self < 0 {
-		return nil, fmt.Errorf("vrank: no system %q in the story set", system)
+		return nil, fmt.Errorf("no system %q in the story set", system)
 	}
 	gaps, err := vrankGaps(ctx, s, cfg)
 	if err != nil {

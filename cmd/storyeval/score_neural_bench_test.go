@@ -62,7 +62,7 @@ func BenchmarkScoreCoherenceVsCommand(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	demo, err := story.DecodeSuite(demoStories, "demo", story.ReadOptions{})
+	demo, err := story.ParseSuite(demoStories, "demo", story.ReadOptions{})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -167,7 +167,7 @@ type neuralBenchSuite struct {
 // writeBenchSuite writes the files of a neuralBenchSuite of n sequences into dir.
 func writeBenchSuite(b *testing.B, dir string, n, images int, systems ...string) neuralBenchSuite {
 	b.Helper()
-	demo, err := story.DecodeSuite(demoStories, "demo", story.ReadOptions{})
+	demo, err := story.ParseSuite(demoStories, "demo", story.ReadOptions{})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -204,7 +204,7 @@ func writeBenchSuite(b *testing.B, dir string, n, images int, systems ...string)
 	for _, sys := range systems {
 		bs.commandStories[sys] = writeJSONFile(b, filepath.Join(dir, "stories-"+sys+".json"), perSystem[sys])
 	}
-	suite, err := story.ReadSuite(bs.suite, story.ReadOptions{})
+	suite, err := story.LoadSuite(bs.suite, story.ReadOptions{})
 	if err != nil {
 		b.Fatal(err)
 	}

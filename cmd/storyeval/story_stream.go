@@ -3,6 +3,7 @@ package main
 import (
 	"io"
 
+	"github.com/storyeval/storyeval/limits"
 	"github.com/storyeval/storyeval/story"
 )
 
@@ -27,7 +28,7 @@ const streamedNote = "Output is written a batch of stories at a time, as the fil
 // batches are in memory. A read error ends it; the batches before it have
 // been handled.
 func eachStoryBatch(path string, fn func(batch []story.Story) error) error {
-	r, err := story.OpenJSON(path, story.ReadOptions{MaxBytes: maxInputBytes})
+	r, err := story.OpenJSON(path, story.ReadOptions{Limits: limits.Limits{MaxBytes: maxInputBytes}})
 	if err != nil {
 		return err
 	}

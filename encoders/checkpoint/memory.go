@@ -31,10 +31,10 @@ func FromFloat32(tensors []Float32Tensor) (*State, error) {
 	bigEndian := binary.NativeEndian.Uint16([]byte{0, 1}) == 1
 	for _, t := range tensors {
 		if _, dup := s.tensors[t.Name]; dup {
-			return nil, fmt.Errorf("checkpoint: tensor %q given twice", t.Name)
+			return nil, fmt.Errorf("tensor %q given twice", t.Name)
 		}
 		if n := numElements(t.Shape); n != int64(len(t.Data)) || n == 0 {
-			return nil, fmt.Errorf("checkpoint: tensor %q has shape %v but %d values", t.Name, t.Shape, len(t.Data))
+			return nil, fmt.Errorf("tensor %q has shape %v but %d values", t.Name, t.Shape, len(t.Data))
 		}
 		s.tensors[t.Name] = &entry{
 			dtype: F32, shape: append([]int(nil), t.Shape...),

@@ -46,15 +46,15 @@ func (o Options) Open(path string) (*State, error) {
 func (o Options) load(path string) (data []byte, mapped bool, release func() error, err error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, false, nil, fmt.Errorf("checkpoint: %w", err)
+		return nil, false, nil, err
 	}
 	defer f.Close() // a mapping outlives its descriptor
 	fi, err := f.Stat()
 	if err != nil {
-		return nil, false, nil, fmt.Errorf("checkpoint: %w", err)
+		return nil, false, nil, err
 	}
 	if !fi.Mode().IsRegular() {
-		return nil, false, nil, fmt.Errorf("checkpoint: %s is not a regular file", path)
+		return nil, false, nil, fmt.Errorf("%s is not a regular file", path)
 	}
 	size := fi.Size()
 	if !o.NoMmap {
@@ -64,7 +64,7 @@ func (o Options) load(path string) (data []byte, mapped bool, release func() err
 	}
 	b := make([]byte, size)
 	if _, err := io.ReadFull(f, b); err != nil {
-		return nil, false, nil, fmt.Errorf("checkpoint: reading %s: %w", path, err)
+		return nil, false, nil, fmt.Errorf("reading %s: %w", path, err)
 	}
 	return b, false, func() error { return nil }, nil
 }
@@ -93,7 +93,7 @@ func (o Options) parse(path string, data []byte) (*State, error) {
 		err = fmt.Errorf("not a safetensors, torch zip or torch pickle file")
 	}
 	if err != nil {
-		return nil, fmt.Errorf("checkpoint: %s: %w", path, err)
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	st.opts = o
 	st.owner = true

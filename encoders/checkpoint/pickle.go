@@ -73,14 +73,14 @@ func decodePickle(data []byte, resolve func(module, name string) any, persistent
 func DecodePickle(data []byte, opts Options) (any, error) {
 	opts = opts.withDefaults()
 	if int64(len(data)) > opts.MaxPickleBytes {
-		return nil, fmt.Errorf("checkpoint: pickle of %d bytes exceeds the limit of %d bytes", len(data), opts.MaxPickleBytes)
+		return nil, fmt.Errorf("pickle of %d bytes exceeds the limit of %d bytes", len(data), opts.MaxPickleBytes)
 	}
 	v, n, err := decodePickle(data, nil, nil)
 	if err != nil {
-		return nil, fmt.Errorf("checkpoint: decoding pickle: %w", err)
+		return nil, fmt.Errorf("decoding pickle: %w", err)
 	}
 	if n != len(data) {
-		return nil, fmt.Errorf("checkpoint: decoding pickle: %d trailing bytes after STOP", len(data)-n)
+		return nil, fmt.Errorf("decoding pickle: %d trailing bytes after STOP", len(data)-n)
 	}
 	return v, nil
 }

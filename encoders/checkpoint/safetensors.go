@@ -21,37 +21,37 @@ type safetensorsEntry struct {
 
 func (o Options) parseSafetensors(data []byte) (*State, error) {
 	if len(data) < 8 {
-		return nil, errors.New("safetensors: file shorter than its 8-byte header length")
+		return nil, errors.New("file shorter than its 8-byte header length")
 	}
 	n := binary.LittleEndian.Uint64(data)
 	if n > uint64(o.MaxHeaderBytes) {
-		return nil, fmt.Errorf("safetensors: header of %d bytes exceeds the limit of %d", n, o.MaxHeaderBytes)
+		return nil, fmt.Errorf("header of %d bytes exceeds the limit of %d", n, o.MaxHeaderBytes)
 	}
 	if n > uint64(len(data)-8) {
-		return nil, fmt.Errorf("safetensors: header of %d bytes is longer than the file (%d bytes)", n, len(data))
+		return nil, fmt.Errorf("header of %d bytes is longer than the file (%d bytes)", n, len(data))
 	}
 	header := data[8 : 8+n]
 	body := data[8+n:]
 	var raw map[string]json.RawMessage
 	dec := json.NewDecoder(bytes.NewReader(header))
 	if err := dec.Decode(&raw); err != nil {
-		return nil, fmt.Errorf("safetensors: header JSON: %w", err)
+		return nil, fmt.Errorf("header JSON: %w", err)
 	}
 	st := newState(FormatSafetensors)
 	for name, msg := range raw {
 		if name == "__metadata__" {
 			if err := json.Unmarshal(msg, &st.meta); err != nil {
-				return nil, fmt.Errorf("safetensors: __metadata__ is not a string map: %w", err)
+				return nil, fmt.Errorf("__metadata__ is not a string map: %w", err)
 			}
 			continue
 		}
 		var h safetensorsEntry
 		if err := json.Unmarshal(msg, &h); err != nil {
-			return nil, fmt.Errorf("safetensors: tensor %q: %w", name, err)
+			return nil, fmt.Errorf("tensor %q: %w", name, err)
 		}
 		e, err := safetensorsTensor(name, h, body)
 		if err != nil {
-			return nil, fmt.Errorf("safetensors: %w", err)
+			return nil, err
 		}
 		st.tensors[name] = e
 	}

@@ -31,7 +31,7 @@ func (o Options) OpenDir(dir string) (*State, error) {
 	if fileExists(bin) {
 		return o.Open(bin)
 	}
-	return nil, fmt.Errorf("checkpoint: %s holds no model.safetensors, *.index.json or pytorch_model.bin", dir)
+	return nil, fmt.Errorf("%s holds no model.safetensors, *.index.json or pytorch_model.bin", dir)
 }
 
 func fileExists(p string) bool {
@@ -47,7 +47,7 @@ func findIndex(dir string) (string, error) {
 	}
 	matches, err := filepath.Glob(filepath.Join(dir, "*.index.json"))
 	if err != nil {
-		return "", fmt.Errorf("checkpoint: %w", err)
+		return "", err
 	}
 	switch len(matches) {
 	case 0:
@@ -55,7 +55,7 @@ func findIndex(dir string) (string, error) {
 	case 1:
 		return matches[0], nil
 	}
-	return "", fmt.Errorf("checkpoint: %s holds several shard indexes %v; open one with OpenSharded", dir, matches)
+	return "", fmt.Errorf("%s holds several shard indexes %v; open one with OpenSharded", dir, matches)
 }
 
 // maxIndexBytes bounds a shard index file.
@@ -69,29 +69,29 @@ func (o Options) OpenSharded(indexPath string) (*State, error) {
 	o = o.withDefaults()
 	f, err := os.Open(indexPath)
 	if err != nil {
-		return nil, fmt.Errorf("checkpoint: %w", err)
+		return nil, err
 	}
 	b, err := io.ReadAll(io.LimitReader(f, maxIndexBytes+1))
 	f.Close()
 	if err != nil {
-		return nil, fmt.Errorf("checkpoint: reading %s: %w", indexPath, err)
+		return nil, fmt.Errorf("reading %s: %w", indexPath, err)
 	}
 	if len(b) > maxIndexBytes {
-		return nil, fmt.Errorf("checkpoint: %s is larger than %d bytes", indexPath, maxIndexBytes)
+		return nil, fmt.Errorf("%s is larger than %d bytes", indexPath, maxIndexBytes)
 	}
 	var idx struct {
 		WeightMap map[string]string `json:"weight_map"`
 	}
 	if err := json.Unmarshal(b, &idx); err != nil {
-		return nil, fmt.Errorf("checkpoint: %s: %w", indexPath, err)
+		return nil, fmt.Errorf("%s: %w", indexPath, err)
 	}
 	if len(idx.WeightMap) == 0 {
-		return nil, fmt.Errorf("checkpoint: %s has no weight_map", indexPath)
+		return nil, fmt.Errorf("%s has no weight_map", indexPath)
 	}
 	byShard := make(map[string][]string)
 	for name, shard := range idx.WeightMap {
 		if shard == "" || shard != filepath.Base(shard) || strings.ContainsAny(shard, `/\`) || shard == "." || shard == ".." {
-			return nil, fmt.Errorf("checkpoint: %s: shard %q of %q is not a plain file name", indexPath, shard, name)
+			return nil, fmt.Errorf("%s: shard %q of %q is not a plain file name", indexPath, shard, name)
 		}
 		byShard[shard] = append(byShard[shard], name)
 	}
@@ -114,12 +114,12 @@ func (o Options) OpenSharded(indexPath string) (*State, error) {
 		st.files.closers = append(st.files.closers, part.Close)
 		for _, name := range byShard[shard] {
 			if !part.Has(name) {
-				return fail(fmt.Errorf("checkpoint: %s maps %q to %s, which lacks it", indexPath, name, shard))
+				return fail(fmt.Errorf("%s maps %q to %s, which lacks it", indexPath, name, shard))
 			}
 		}
 		for name, e := range part.tensors {
 			if _, dup := st.tensors[name]; dup {
-				return fail(fmt.Errorf("checkpoint: tensor %q is in two shards of %s", name, indexPath))
+				return fail(fmt.Errorf("tensor %q is in two shards of %s", name, indexPath))
 			}
 			st.tensors[name] = e
 		}

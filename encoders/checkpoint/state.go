@@ -89,7 +89,7 @@ func (f *fileSet) close() error {
 }
 
 // ErrClosed is returned by reads from a State whose files were closed.
-var ErrClosed = errors.New("checkpoint: state is closed")
+var ErrClosed = errors.New("state is closed")
 
 // Format is the container the tensors were read from.
 func (s *State) Format() Format { return s.format }
@@ -199,15 +199,15 @@ func (s *State) ReadFloat32(name string, dst []float32) error {
 		return err
 	}
 	if !e.dtype.IsFloat() {
-		return fmt.Errorf("checkpoint: tensor %q is %s, not floating point", name, e.dtype)
+		return fmt.Errorf("tensor %q is %s, not floating point", name, e.dtype)
 	}
 	if n := numElements(e.shape); int64(len(dst)) != n {
-		return fmt.Errorf("checkpoint: tensor %q has %d elements, destination %d", name, n, len(dst))
+		return fmt.Errorf("tensor %q has %d elements, destination %d", name, n, len(dst))
 	}
 	if err := s.read(e, func(src []byte, dstStart, count int) {
 		decodeFloat32(dst[dstStart:dstStart+count], src, e.dtype, e.bigEndian)
 	}); err != nil {
-		return fmt.Errorf("checkpoint: reading %q: %w", name, err)
+		return fmt.Errorf("reading %q: %w", name, err)
 	}
 	return nil
 }
@@ -227,9 +227,9 @@ func readTensor[T float32 | int64](s *State, name string, float bool, decode fun
 	}
 	if e.dtype.IsFloat() != float {
 		if float {
-			return nil, fmt.Errorf("checkpoint: tensor %q is %s, not floating point (use Int64)", name, e.dtype)
+			return nil, fmt.Errorf("tensor %q is %s, not floating point (use Int64)", name, e.dtype)
 		}
-		return nil, fmt.Errorf("checkpoint: tensor %q is %s, not integer (use Float32)", name, e.dtype)
+		return nil, fmt.Errorf("tensor %q is %s, not integer (use Float32)", name, e.dtype)
 	}
 	if shared, ok := any(e.f32).([]T); ok && e.f32 != nil {
 		return tensor.New(tensor.WithShape(e.shape...), tensor.WithBacking(shared)), nil
@@ -242,7 +242,7 @@ func readTensor[T float32 | int64](s *State, name string, float bool, decode fun
 	if err := s.read(e, func(src []byte, dstStart, count int) {
 		decode(buf[dstStart:dstStart+count], src, e.dtype, e.bigEndian)
 	}); err != nil {
-		return nil, fmt.Errorf("checkpoint: reading %q: %w", name, err)
+		return nil, fmt.Errorf("reading %q: %w", name, err)
 	}
 	return tensor.New(tensor.WithShape(e.shape...), tensor.WithBacking(buf)), nil
 }
@@ -250,7 +250,7 @@ func readTensor[T float32 | int64](s *State, name string, float bool, decode fun
 func (s *State) lookup(name string) (*entry, error) {
 	e, ok := s.tensors[name]
 	if !ok {
-		return nil, fmt.Errorf("checkpoint: no tensor named %q", name)
+		return nil, fmt.Errorf("no tensor named %q", name)
 	}
 	return e, nil
 }
@@ -260,17 +260,17 @@ func (s *State) lookup(name string) (*entry, error) {
 func (s *State) checkSize(name string, e *entry) (int, error) {
 	n := numElements(e.shape)
 	if n == 0 {
-		return 0, fmt.Errorf("checkpoint: tensor %q has shape %v with no elements, which a gorgonia tensor cannot hold", name, e.shape)
+		return 0, fmt.Errorf("tensor %q has shape %v with no elements, which a gorgonia tensor cannot hold", name, e.shape)
 	}
 	if n > s.opts.MaxTensorElements {
-		return 0, fmt.Errorf("checkpoint: tensor %q has %d elements, above the limit of %d", name, n, s.opts.MaxTensorElements)
+		return 0, fmt.Errorf("tensor %q has %d elements, above the limit of %d", name, n, s.opts.MaxTensorElements)
 	}
 	ratio := s.opts.MaxExpansionRatio
 	if ratio <= 0 {
 		ratio = defaultMaxExpansionRatio
 	}
 	if stored := max(int64(len(e.data)/e.dtype.Size()), 1); e.strides != nil && n/ratio > stored {
-		return 0, fmt.Errorf("checkpoint: tensor %q repeats its %d stored elements into %d, more than %d times (a decompression bomb?)",
+		return 0, fmt.Errorf("tensor %q repeats its %d stored elements into %d, more than %d times (a decompression bomb?)",
 			name, stored, n, ratio)
 	}
 	return int(n), nil

@@ -66,7 +66,7 @@ func (b *DecodeBudget) reserve(ctx context.Context, n int64) (release func(), er
 	}
 	n = min(max(n, 1), b.size)
 	if err := b.sem.Acquire(ctx, n); err != nil {
-		return nil, fmt.Errorf("imageproc: waiting for %d bytes of the decode budget: %w", n, err)
+		return nil, fmt.Errorf("waiting for %d bytes of the decode budget: %w", n, err)
 	}
 	return func() { b.sem.Release(n) }, nil
 }

@@ -30,7 +30,7 @@ func CenterCrop(img *RGB, width, height int, r CropRounding) (*RGB, error) {
 		return nil, err
 	}
 	if width <= 0 || height <= 0 {
-		return nil, fmt.Errorf("imageproc: center crop to %dx%d: size must be positive", width, height)
+		return nil, fmt.Errorf("center crop to %dx%d: size must be positive", width, height)
 	}
 	left := centerOffset(img.Width, width, r)
 	top := centerOffset(img.Height, height, r)

@@ -99,7 +99,7 @@ func DefaultConfig(kind ProcessorKind) (ProcessorConfig, error) {
 			ImageMean: openAICLIPMean, ImageStd: openAICLIPStd, DoConvertRGB: true,
 		}, nil
 	}
-	return ProcessorConfig{}, fmt.Errorf("imageproc: unknown processor kind %v", kind)
+	return ProcessorConfig{}, fmt.Errorf("unknown processor kind %v", kind)
 }
 
 // rawConfig mirrors the JSON keys; pointers and raw messages tell absent
@@ -127,14 +127,14 @@ const maxConfigBytes = 1 << 20
 func LoadProcessorConfig(path string) (ProcessorConfig, error) {
 	st, err := os.Stat(path)
 	if err != nil {
-		return ProcessorConfig{}, fmt.Errorf("imageproc: %w", err)
+		return ProcessorConfig{}, err
 	}
 	if st.Size() > maxConfigBytes {
-		return ProcessorConfig{}, fmt.Errorf("imageproc: %s: %d bytes is too large for a preprocessor config", path, st.Size())
+		return ProcessorConfig{}, fmt.Errorf("%s: %d bytes is too large for a preprocessor config", path, st.Size())
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return ProcessorConfig{}, fmt.Errorf("imageproc: %w", err)
+		return ProcessorConfig{}, err
 	}
 	cfg, err := ParseProcessorConfig(data)
 	if err != nil {
@@ -150,12 +150,12 @@ func LoadProcessorConfig(path string) (ProcessorConfig, error) {
 // shortest edge for CLIP, as HF's get_size_dict(default_to_square=…) reads it.
 func ParseProcessorConfig(data []byte) (ProcessorConfig, error) {
 	if len(data) > maxConfigBytes {
-		return ProcessorConfig{}, fmt.Errorf("imageproc: preprocessor config of %d bytes is too large", len(data))
+		return ProcessorConfig{}, fmt.Errorf("preprocessor config of %d bytes is too large", len(data))
 	}
 	var raw rawConfig
 	dec := json.NewDecoder(bytes.NewReader(data))
 	if err := dec.Decode(&raw); err != nil {
-		return ProcessorConfig{}, fmt.Errorf("imageproc: preprocessor config: %w", err)
+		return ProcessorConfig{}, fmt.Errorf("preprocessor config: %w", err)
 	}
 	typ := raw.ImageProcessorType
 	if typ == "" {
@@ -168,7 +168,7 @@ func ParseProcessorConfig(data []byte) (ProcessorConfig, error) {
 	case strings.HasPrefix(typ, "CLIP"):
 		kind = CLIP
 	default:
-		return ProcessorConfig{}, fmt.Errorf("imageproc: preprocessor config: unsupported processor type %q (want ViT… or CLIP…)", typ)
+		return ProcessorConfig{}, fmt.Errorf("preprocessor config: unsupported processor type %q (want ViT… or CLIP…)", typ)
 	}
 	cfg, err := DefaultConfig(kind)
 	if err != nil {
@@ -192,22 +192,22 @@ func ParseProcessorConfig(data []byte) (ProcessorConfig, error) {
 	}
 	if len(raw.Size) > 0 {
 		if cfg.Size, err = parseSize(raw.Size, kind == ViT); err != nil {
-			return ProcessorConfig{}, fmt.Errorf("imageproc: preprocessor config size: %w", err)
+			return ProcessorConfig{}, fmt.Errorf("preprocessor config size: %w", err)
 		}
 	}
 	if len(raw.CropSize) > 0 {
 		if cfg.CropSize, err = parseSize(raw.CropSize, true); err != nil {
-			return ProcessorConfig{}, fmt.Errorf("imageproc: preprocessor config crop_size: %w", err)
+			return ProcessorConfig{}, fmt.Errorf("preprocessor config crop_size: %w", err)
 		}
 	}
 	if len(raw.ImageMean) > 0 {
 		if cfg.ImageMean, err = parseTriple(raw.ImageMean); err != nil {
-			return ProcessorConfig{}, fmt.Errorf("imageproc: preprocessor config image_mean: %w", err)
+			return ProcessorConfig{}, fmt.Errorf("preprocessor config image_mean: %w", err)
 		}
 	}
 	if len(raw.ImageStd) > 0 {
 		if cfg.ImageStd, err = parseTriple(raw.ImageStd); err != nil {
-			return ProcessorConfig{}, fmt.Errorf("imageproc: preprocessor config image_std: %w", err)
+			return ProcessorConfig{}, fmt.Errorf("preprocessor config image_std: %w", err)
 		}
 	}
 	if err := cfg.Validate(); err != nil {
@@ -271,37 +271,37 @@ const MaxSide = 4096
 // standard deviations.
 func (c *ProcessorConfig) Validate() error {
 	if c.Kind != ViT && c.Kind != CLIP {
-		return fmt.Errorf("imageproc: unknown processor kind %v", c.Kind)
+		return fmt.Errorf("unknown processor kind %v", c.Kind)
 	}
 	if c.DoResize {
 		s := c.Size
 		switch c.Kind {
 		case ViT:
 			if s.Height <= 0 || s.Width <= 0 || s.Height > MaxSide || s.Width > MaxSide || s.ShortestEdge != 0 {
-				return fmt.Errorf("imageproc: ViT size must give height and width in 1..%d (MaxSide), got height %d, width %d, shortest_edge %d", MaxSide, s.Height, s.Width, s.ShortestEdge)
+				return fmt.Errorf("ViT size must give height and width in 1..%d (MaxSide), got height %d, width %d, shortest_edge %d", MaxSide, s.Height, s.Width, s.ShortestEdge)
 			}
 		case CLIP:
 			if s.ShortestEdge <= 0 || s.ShortestEdge > MaxSide {
-				return fmt.Errorf("imageproc: CLIP size must give shortest_edge in 1..%d (MaxSide), got shortest_edge %d", MaxSide, s.ShortestEdge)
+				return fmt.Errorf("CLIP size must give shortest_edge in 1..%d (MaxSide), got shortest_edge %d", MaxSide, s.ShortestEdge)
 			}
 		}
 		if _, _, err := c.Resample.kernel(); err != nil && c.Resample != Nearest {
-			return fmt.Errorf("imageproc: unsupported resample code %d", int(c.Resample))
+			return fmt.Errorf("unsupported resample code %d", int(c.Resample))
 		}
 	}
 	if c.DoCenterCrop {
 		s := c.CropSize
 		if s.Height <= 0 || s.Width <= 0 || s.Height > MaxSide || s.Width > MaxSide {
-			return fmt.Errorf("imageproc: crop_size must give height and width in 1..%d (MaxSide), got height %d, width %d", MaxSide, s.Height, s.Width)
+			return fmt.Errorf("crop_size must give height and width in 1..%d (MaxSide), got height %d, width %d", MaxSide, s.Height, s.Width)
 		}
 	}
 	if c.CropRounding != CropFloor && c.CropRounding != CropRoundHalfEven {
-		return fmt.Errorf("imageproc: unknown crop rounding %d", int(c.CropRounding))
+		return fmt.Errorf("unknown crop rounding %d", int(c.CropRounding))
 	}
 	if c.DoNormalize {
 		for i, s := range c.ImageStd {
 			if float32(s) == 0 {
-				return fmt.Errorf("imageproc: image_std[%d] is zero", i)
+				return fmt.Errorf("image_std[%d] is zero", i)
 			}
 		}
 	}

@@ -28,7 +28,7 @@ import (
 // Other image types go through color.NRGBAModel with alpha dropped.
 func ToRGB(img image.Image) (*RGB, error) {
 	if img == nil {
-		return nil, fmt.Errorf("imageproc: nil image")
+		return nil, fmt.Errorf("nil image")
 	}
 	b := img.Bounds()
 	out, err := NewRGB(b.Dx(), b.Dy())

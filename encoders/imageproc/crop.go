@@ -21,7 +21,7 @@ func (b Box) Rect() (x0, y0, x1, y1 int, err error) {
 	var r [4]int
 	for i, v := range vals {
 		if math.IsNaN(v) || math.IsInf(v, 0) || math.Abs(v) > 1<<30 {
-			return 0, 0, 0, 0, fmt.Errorf("imageproc: crop box %v has a non-finite or huge coordinate", b)
+			return 0, 0, 0, 0, fmt.Errorf("crop box %v has a non-finite or huge coordinate", b)
 		}
 		r[i] = int(math.RoundToEven(v))
 	}
@@ -38,10 +38,10 @@ func Crop(img *RGB, box Box) (*RGB, error) {
 		return nil, err
 	}
 	if box.Right < box.Left {
-		return nil, fmt.Errorf("imageproc: crop box %v: right is less than left", box)
+		return nil, fmt.Errorf("crop box %v: right is less than left", box)
 	}
 	if box.Bottom < box.Top {
-		return nil, fmt.Errorf("imageproc: crop box %v: bottom is less than top", box)
+		return nil, fmt.Errorf("crop box %v: bottom is less than top", box)
 	}
 	x0, y0, x1, y1, err := box.Rect()
 	if err != nil {

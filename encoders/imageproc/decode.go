@@ -127,10 +127,10 @@ func readEncoded(r io.Reader, opts DecodeOptions) ([]byte, error) {
 	_, maxBytes := opts.limits()
 	data, err := io.ReadAll(io.LimitReader(r, maxBytes+1))
 	if err != nil {
-		return nil, fmt.Errorf("imageproc: reading image: %w", err)
+		return nil, fmt.Errorf("reading image: %w", err)
 	}
 	if int64(len(data)) > maxBytes {
-		return nil, fmt.Errorf("imageproc: encoded image larger than the limit of %d bytes", maxBytes)
+		return nil, fmt.Errorf("encoded image larger than the limit of %d bytes", maxBytes)
 	}
 	return data, nil
 }
@@ -145,7 +145,7 @@ func decodeFile[T any](path string, opts DecodeOptions, decode func(io.Reader, D
 	var zero T
 	f, err := os.Open(path)
 	if err != nil {
-		return zero, fmt.Errorf("imageproc: %w", err)
+		return zero, err
 	}
 	defer f.Close()
 	m, err := decode(f, opts)
@@ -167,7 +167,7 @@ func decodeData(data []byte, opts DecodeOptions, wantAlpha bool) (*RGB, []uint8,
 	if format == FormatPNG {
 		m, alpha, err := decodePNGRows(data, wantAlpha)
 		if err != nil {
-			return nil, nil, fmt.Errorf("imageproc: decoding %dx%d %s: %w", cfg.Width, cfg.Height, format, err)
+			return nil, nil, fmt.Errorf("decoding %dx%d %s: %w", cfg.Width, cfg.Height, format, err)
 		}
 		return m, alpha, nil
 	}
@@ -180,7 +180,7 @@ func decodeData(data []byte, opts DecodeOptions, wantAlpha bool) (*RGB, []uint8,
 	}
 	img, err := jpeg.Decode(bytes.NewReader(data))
 	if err != nil {
-		return nil, nil, fmt.Errorf("imageproc: decoding %s: %w", format, err)
+		return nil, nil, fmt.Errorf("decoding %s: %w", format, err)
 	}
 	if ycc, ok := img.(*image.YCbCr); ok && opts.JPEG == JPEGStdlib {
 		return stdlibToRGB(ycc), nil, nil
@@ -202,7 +202,7 @@ func readHeader(r *bufio.Reader, size int64, opts DecodeOptions) (Format, image.
 	sig, _ := r.Peek(8)
 	format, ok := sniff(sig)
 	if !ok {
-		return "", image.Config{}, fmt.Errorf("imageproc: unrecognised image format (not PNG or JPEG)")
+		return "", image.Config{}, fmt.Errorf("unrecognised image format (not PNG or JPEG)")
 	}
 	var cfg image.Config
 	var err error
@@ -212,16 +212,16 @@ func readHeader(r *bufio.Reader, size int64, opts DecodeOptions) (Format, image.
 		cfg, err = jpeg.DecodeConfig(r)
 	}
 	if err != nil {
-		return "", image.Config{}, fmt.Errorf("imageproc: %s header: %w", format, err)
+		return "", image.Config{}, fmt.Errorf("%s header: %w", format, err)
 	}
 	if cfg.Width <= 0 || cfg.Height <= 0 {
-		return "", image.Config{}, fmt.Errorf("imageproc: %s image has empty size %dx%d", format, cfg.Width, cfg.Height)
+		return "", image.Config{}, fmt.Errorf("%s image has empty size %dx%d", format, cfg.Width, cfg.Height)
 	}
 	if err := checkSize(cfg.Width, cfg.Height, maxPixels); err != nil {
 		return "", image.Config{}, fmt.Errorf("%s: %w", format, err)
 	}
 	if ratio := opts.pixelsPerByte(); int64(cfg.Width)*int64(cfg.Height) > ratio*size {
-		return "", image.Config{}, fmt.Errorf("imageproc: %s header claims %dx%d pixels from %d bytes, more than %d pixels per byte (a decompression bomb?)",
+		return "", image.Config{}, fmt.Errorf("%s header claims %dx%d pixels from %d bytes, more than %d pixels per byte (a decompression bomb?)",
 			format, cfg.Width, cfg.Height, size, ratio)
 	}
 	return format, cfg, nil

@@ -54,7 +54,7 @@ func (f Filter) kernel() (func(float64) float64, float64, error) {
 	case Lanczos:
 		return lanczosKernel, 3, nil
 	}
-	return nil, 0, fmt.Errorf("imageproc: resampling filter %v has no convolution kernel", f)
+	return nil, 0, fmt.Errorf("resampling filter %v has no convolution kernel", f)
 }
 
 func boxKernel(x float64) float64 {

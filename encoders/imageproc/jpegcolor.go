@@ -53,7 +53,7 @@ func subsampling(r image.YCbCrSubsampleRatio) (h, v int, err error) {
 	case image.YCbCrSubsampleRatio410:
 		return 4, 2, nil
 	}
-	return 0, 0, fmt.Errorf("imageproc: unsupported YCbCr subsampling %v", r)
+	return 0, 0, fmt.Errorf("unsupported YCbCr subsampling %v", r)
 }
 
 // plane is a dense 8-bit sample plane.

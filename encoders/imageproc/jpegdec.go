@@ -72,7 +72,7 @@ type jpegDecoder struct {
 func decodeJPEGLibjpeg(data []byte, maxPixels int64) (*RGB, error) {
 	d := &jpegDecoder{data: data, maxPixels: maxPixels}
 	if len(data) < 4 || data[0] != 0xff || data[1] != 0xd8 {
-		return nil, fmt.Errorf("imageproc: not a JPEG (no SOI marker)")
+		return nil, fmt.Errorf("not a JPEG (no SOI marker)")
 	}
 	pos := 2
 	for {
@@ -90,7 +90,7 @@ func decodeJPEGLibjpeg(data []byte, maxPixels int64) (*RGB, error) {
 				// warning) and Pillow keeps the image.
 				return d.finish()
 			}
-			return nil, fmt.Errorf("imageproc: JPEG ends before any image data")
+			return nil, fmt.Errorf("JPEG ends before any image data")
 		}
 		m := data[pos]
 		pos++
@@ -101,11 +101,11 @@ func decodeJPEGLibjpeg(data []byte, maxPixels int64) (*RGB, error) {
 			continue // stray RSTn or TEM: no length
 		}
 		if pos+2 > len(data) {
-			return nil, fmt.Errorf("imageproc: JPEG marker 0x%02x truncated", m)
+			return nil, fmt.Errorf("JPEG marker 0x%02x truncated", m)
 		}
 		n := int(binary.BigEndian.Uint16(data[pos:]))
 		if n < 2 || pos+n > len(data) {
-			return nil, fmt.Errorf("imageproc: JPEG marker 0x%02x has a bad length %d", m, n)
+			return nil, fmt.Errorf("JPEG marker 0x%02x has a bad length %d", m, n)
 		}
 		seg := data[pos+2 : pos+n]
 		pos += n
@@ -141,7 +141,7 @@ func decodeJPEGLibjpeg(data []byte, maxPixels int64) (*RGB, error) {
 			if errors.Is(err, errJPEGUnsupported) {
 				return nil, err
 			}
-			return nil, fmt.Errorf("imageproc: JPEG: %w", err)
+			return nil, fmt.Errorf("JPEG: %w", err)
 		}
 	}
 }

@@ -85,15 +85,15 @@ func withImageFile[T any](ctx context.Context, path string, opts DecodeOptions, 
 	var zero T
 	f, err := os.Open(path)
 	if err != nil {
-		return zero, fmt.Errorf("imageproc: %w", err)
+		return zero, err
 	}
 	defer f.Close()
 	st, err := f.Stat()
 	if err != nil {
-		return zero, fmt.Errorf("imageproc: %w", err)
+		return zero, err
 	}
 	if _, maxBytes := opts.limits(); st.Size() > maxBytes {
-		return zero, fmt.Errorf("%s: imageproc: %d bytes is larger than the limit of %d bytes for an encoded image", path, st.Size(), maxBytes)
+		return zero, fmt.Errorf("%s: %d bytes is larger than the limit of %d bytes for an encoded image", path, st.Size(), maxBytes)
 	}
 	format, cfg, err := readHeader(bufio.NewReader(f), st.Size(), opts)
 	if err != nil {
@@ -105,7 +105,7 @@ func withImageFile[T any](ctx context.Context, path string, opts DecodeOptions, 
 	}
 	defer release()
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
-		return zero, fmt.Errorf("imageproc: %w", err)
+		return zero, err
 	}
 	data, err := readEncoded(f, opts)
 	if err != nil {

@@ -45,19 +45,19 @@ func (p *Processor) prepare(img *RGB, resize func(*RGB, *ProcessorConfig) (*RGB,
 		return nil, err
 	}
 	if img.Width == 0 || img.Height == 0 {
-		return nil, fmt.Errorf("imageproc: cannot preprocess an empty %dx%d image", img.Width, img.Height)
+		return nil, fmt.Errorf("cannot preprocess an empty %dx%d image", img.Width, img.Height)
 	}
 	c := &p.cfg
 	cur := img
 	var err error
 	if c.DoResize {
 		if cur, err = resize(cur, c); err != nil {
-			return nil, fmt.Errorf("imageproc: %v resize: %w", c.Kind, err)
+			return nil, fmt.Errorf("%v resize: %w", c.Kind, err)
 		}
 	}
 	if c.DoCenterCrop {
 		if cur, err = CenterCrop(cur, c.CropSize.Width, c.CropSize.Height, c.CropRounding); err != nil {
-			return nil, fmt.Errorf("imageproc: %v center crop: %w", c.Kind, err)
+			return nil, fmt.Errorf("%v center crop: %w", c.Kind, err)
 		}
 	}
 	return cur, nil

@@ -37,7 +37,7 @@ func precomputeCoeffs(inSize int, in0, in1 float32, outSize int, f Filter) (*coe
 	support *= filterscale
 	ksize := int(math.Ceil(support))*2 + 1
 	if ksize > 1<<20 || outSize > (1<<31-1)/ksize {
-		return nil, fmt.Errorf("imageproc: resampling %d→%d needs too many filter taps", inSize, outSize)
+		return nil, fmt.Errorf("resampling %d→%d needs too many filter taps", inSize, outSize)
 	}
 	c := &coeffs{ksize: ksize, bounds: make([]int, 2*outSize), k: make([]int32, outSize*ksize)}
 	w := make([]float64, ksize)
@@ -136,10 +136,10 @@ func resizeInterleaved(pix []uint8, w, h, ch, width, height int, f Filter) ([]ui
 // DefaultMaxPixels.
 func checkResize(w, h, width, height int) error {
 	if width <= 0 || height <= 0 {
-		return fmt.Errorf("imageproc: resize to %dx%d: size must be positive", width, height)
+		return fmt.Errorf("resize to %dx%d: size must be positive", width, height)
 	}
 	if w == 0 || h == 0 {
-		return fmt.Errorf("imageproc: resize of an empty %dx%d image", w, h)
+		return fmt.Errorf("resize of an empty %dx%d image", w, h)
 	}
 	return checkSize(width, height, DefaultMaxPixels)
 }

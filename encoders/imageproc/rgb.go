@@ -8,7 +8,7 @@ import (
 // ErrTooManyPixels is wrapped by the error for an image (or a resize or
 // crop) of more pixels than the limit in force (DecodeOptions.MaxPixels,
 // DefaultMaxPixels).
-var ErrTooManyPixels = errors.New("imageproc: image exceeds the pixel limit")
+var ErrTooManyPixels = errors.New("image exceeds the pixel limit")
 
 // pixelLimitError is an image above the pixel limit, naming its size.
 type pixelLimitError struct {
@@ -17,7 +17,7 @@ type pixelLimitError struct {
 }
 
 func (e *pixelLimitError) Error() string {
-	return fmt.Sprintf("imageproc: image of %dx%d pixels exceeds the limit of %d pixels", e.width, e.height, e.limit)
+	return fmt.Sprintf("image of %dx%d pixels exceeds the limit of %d pixels", e.width, e.height, e.limit)
 }
 
 func (e *pixelLimitError) Is(target error) bool { return target == ErrTooManyPixels }
@@ -44,7 +44,7 @@ func NewRGB(width, height int) (*RGB, error) {
 // overflowing.
 func checkSize(width, height int, maxPixels int64) error {
 	if width < 0 || height < 0 {
-		return fmt.Errorf("imageproc: invalid image size %dx%d", width, height)
+		return fmt.Errorf("invalid image size %dx%d", width, height)
 	}
 	if width > 0 && int64(height) > maxPixels/int64(width) {
 		return &pixelLimitError{width, height, maxPixels}
@@ -55,10 +55,10 @@ func checkSize(width, height int, maxPixels int64) error {
 // valid reports whether the image's fields are consistent.
 func (m *RGB) valid() error {
 	if m == nil {
-		return fmt.Errorf("imageproc: nil image")
+		return fmt.Errorf("nil image")
 	}
 	if m.Width < 0 || m.Height < 0 || len(m.Pix) != m.Width*m.Height*3 {
-		return fmt.Errorf("imageproc: inconsistent image: %dx%d with %d bytes of pixels", m.Width, m.Height, len(m.Pix))
+		return fmt.Errorf("inconsistent image: %dx%d with %d bytes of pixels", m.Width, m.Height, len(m.Pix))
 	}
 	return nil
 }

@@ -30,7 +30,7 @@ func ResizeShortestEdge(img *RGB, size int, f Filter) (*RGB, error) {
 		return nil, err
 	}
 	if size <= 0 {
-		return nil, fmt.Errorf("imageproc: shortest-edge size %d must be positive", size)
+		return nil, fmt.Errorf("shortest-edge size %d must be positive", size)
 	}
 	w, h := ShortestEdgeSize(img.Width, img.Height, size)
 	return Resize(img, w, h, f)

@@ -75,7 +75,7 @@ func resizeSource(s *Source, width, height int, f Filter) (*RGB, error) {
 	}
 	n := m.Width * m.Height
 	if len(s.Alpha) != n {
-		return nil, fmt.Errorf("imageproc: source alpha has %d values for %dx%d pixels", len(s.Alpha), m.Width, m.Height)
+		return nil, fmt.Errorf("source alpha has %d values for %dx%d pixels", len(s.Alpha), m.Width, m.Height)
 	}
 	if err := checkResize(m.Width, m.Height, width, height); err != nil {
 		return nil, err
@@ -118,7 +118,7 @@ func resizeSource(s *Source, width, height int, f Filter) (*RGB, error) {
 // preprocess does on an image that was not converted first (CLIPScore).
 func (p *Processor) PrepareSource(s *Source) (*RGB, error) {
 	if s == nil || s.RGB == nil {
-		return nil, fmt.Errorf("imageproc: nil source image")
+		return nil, fmt.Errorf("nil source image")
 	}
 	return p.prepare(s.RGB, func(cur *RGB, c *ProcessorConfig) (*RGB, error) {
 		w, h := c.Size.Width, c.Size.Height

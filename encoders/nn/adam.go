@@ -28,11 +28,11 @@ type Adam struct {
 // grads is not modified.
 func (a *Adam) Update(params, grads, m, v [][]float32) error {
 	if len(grads) != len(params) || len(m) != len(params) || len(v) != len(params) {
-		return fmt.Errorf("nn: Adam.Update: %d parameters, %d gradients, %d and %d moments", len(params), len(grads), len(m), len(v))
+		return fmt.Errorf("Adam.Update: %d parameters, %d gradients, %d and %d moments", len(params), len(grads), len(m), len(v))
 	}
 	for i, p := range params {
 		if len(grads[i]) != len(p) || len(m[i]) != len(p) || len(v[i]) != len(p) {
-			return fmt.Errorf("nn: Adam.Update: tensor %d has %d elements, its gradient %d, its moments %d and %d", i, len(p), len(grads[i]), len(m[i]), len(v[i]))
+			return fmt.Errorf("Adam.Update: tensor %d has %d elements, its gradient %d, its moments %d and %d", i, len(p), len(grads[i]), len(m[i]), len(v[i]))
 		}
 	}
 	a.Step++

@@ -89,11 +89,11 @@ func check[T Float](ps []Param[T]) error {
 	seen := make(map[string]bool, len(ps))
 	for _, p := range ps {
 		if seen[p.Name] {
-			return fmt.Errorf("nn: parameter %q listed twice", p.Name)
+			return fmt.Errorf("parameter %q listed twice", p.Name)
 		}
 		seen[p.Name] = true
 		if Size(p.Shape) != len(p.Data) {
-			return fmt.Errorf("nn: parameter %q has %d values for shape %v", p.Name, len(p.Data), p.Shape)
+			return fmt.Errorf("parameter %q has %d values for shape %v", p.Name, len(p.Data), p.Shape)
 		}
 	}
 	return nil
@@ -122,13 +122,13 @@ func ReadParams(st *checkpoint.State, ps []Param[float32]) error {
 	for _, p := range ps {
 		info, ok := st.Info(p.Name)
 		if !ok {
-			return fmt.Errorf("nn: checkpoint has no parameter %q", p.Name)
+			return fmt.Errorf("checkpoint has no parameter %q", p.Name)
 		}
 		if !slices.Equal(info.Shape, p.Shape) {
-			return fmt.Errorf("nn: checkpoint parameter %q has shape %v, want %v", p.Name, info.Shape, p.Shape)
+			return fmt.Errorf("checkpoint parameter %q has shape %v, want %v", p.Name, info.Shape, p.Shape)
 		}
 		if err := st.ReadFloat32(p.Name, p.Data); err != nil {
-			return fmt.Errorf("nn: parameter %q: %w", p.Name, err)
+			return fmt.Errorf("parameter %q: %w", p.Name, err)
 		}
 	}
 	return nil

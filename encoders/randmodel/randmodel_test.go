@@ -168,7 +168,7 @@ func TestCLIPParamsMatchFixture(t *testing.T) {
 	dir := e2efixtures.Metric("clip")
 	t.Logf("fixtures: %s", dir)
 	var cfg encoders.CLIPConfig
-	if err := encoders.ReadConfig(dir, &cfg); err != nil {
+	if err := encoders.LoadConfig(dir, &cfg); err != nil {
 		t.Fatal(err)
 	}
 	var index struct {

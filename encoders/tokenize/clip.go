@@ -200,7 +200,7 @@ type TooLongError struct {
 }
 
 func (e *TooLongError) Error() string {
-	return fmt.Sprintf("tokenize: CLIP text %d (%s) has %d tokens, more than the context length %d",
+	return fmt.Sprintf("CLIP text %d (%s) has %d tokens, more than the context length %d",
 		e.Index, errtext.Quote(e.Text), e.Tokens, e.ContextLength)
 }
 
@@ -210,7 +210,7 @@ func (e *TooLongError) Error() string {
 // case it is cut to contextLength with <|endoftext|> kept last.
 func (t *CLIP) OpenAITokenize(texts []string, contextLength int, truncate bool) ([][]int, error) {
 	if contextLength < 2 {
-		return nil, fmt.Errorf("tokenize: CLIP context length %d is below 2", contextLength)
+		return nil, fmt.Errorf("CLIP context length %d is below 2", contextLength)
 	}
 	out := make([][]int, len(texts))
 	for i, text := range texts {

@@ -30,7 +30,7 @@ func nonSpecialTokens(ids []int, special map[int]bool, token func(int) string, s
 	out := make([]string, 0, len(ids))
 	for i, id := range ids {
 		if id < 0 || id >= size {
-			return nil, fmt.Errorf("tokenize: id %d at position %d is outside the vocabulary of %d", id, i, size)
+			return nil, fmt.Errorf("id %d at position %d is outside the vocabulary of %d", id, i, size)
 		}
 		if !special[id] {
 			out = append(out, token(id))

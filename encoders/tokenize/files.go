@@ -179,17 +179,17 @@ func loadTokenizer[T any](dir, family string, files []string, build func(data []
 	for i, name := range files {
 		d, err := readModelFile(dir, name, MaxModelFileBytes)
 		if err != nil {
-			return zero, fmt.Errorf("tokenize: %s %s: %w", family, name, err)
+			return zero, fmt.Errorf("%s %s: %w", family, name, err)
 		}
 		data[i] = d
 	}
 	cfg, err := loadHFConfig(dir)
 	if err != nil {
-		return zero, fmt.Errorf("tokenize: %s config: %w", family, err)
+		return zero, fmt.Errorf("%s config: %w", family, err)
 	}
 	t, err := build(data, cfg)
 	if err != nil {
-		return zero, fmt.Errorf("tokenize: %s: %w", dir, err)
+		return zero, fmt.Errorf("%s: %w", dir, err)
 	}
 	return t, nil
 }

@@ -46,7 +46,7 @@ func ParseTruncation(name string) (Truncation, error) {
 			return t, nil
 		}
 	}
-	return 0, fmt.Errorf("tokenize: unknown truncation strategy %q", name)
+	return 0, fmt.Errorf("unknown truncation strategy %q", name)
 }
 
 // Padding selects how the sequences of a batch are padded.
@@ -95,16 +95,16 @@ const MaxSequenceLength = 1 << 24
 // validate reports options that make no sense.
 func (o Options) validate() error {
 	if o.MaxLength < 0 {
-		return fmt.Errorf("tokenize: negative MaxLength %d", o.MaxLength)
+		return fmt.Errorf("negative MaxLength %d", o.MaxLength)
 	}
 	if o.MaxLength > MaxSequenceLength {
-		return fmt.Errorf("tokenize: MaxLength %d above the limit of %d", o.MaxLength, MaxSequenceLength)
+		return fmt.Errorf("MaxLength %d above the limit of %d", o.MaxLength, MaxSequenceLength)
 	}
 	if o.Truncation < NoTruncation || o.Truncation > OnlySecond {
-		return fmt.Errorf("tokenize: unknown truncation strategy %d", int(o.Truncation))
+		return fmt.Errorf("unknown truncation strategy %d", int(o.Truncation))
 	}
 	if o.Padding < NoPadding || o.Padding > PadMaxLength {
-		return fmt.Errorf("tokenize: unknown padding strategy %d", int(o.Padding))
+		return fmt.Errorf("unknown padding strategy %d", int(o.Padding))
 	}
 	return nil
 }

@@ -19,7 +19,7 @@ import (
 var captions []byte
 
 func main() {
-	raw, err := ngram.DecodeCorpus(captions)
+	raw, err := ngram.ParseCorpus(captions)
 	if err != nil {
 		log.Fatalf("quickstart: embedded captions.json: %v", err)
 	}

@@ -34,24 +34,24 @@ type File struct {
 // Commit renames to path.
 func Create(path string) (*File, error) {
 	if path == "" {
-		return nil, errors.New("atomicfile: no output path given")
+		return nil, errors.New("no output path given")
 	}
 	perm := DefaultPerm
 	if st, err := os.Stat(path); err == nil {
 		if !st.Mode().IsRegular() {
-			return nil, fmt.Errorf("atomicfile: %s: exists and is not a regular file", path)
+			return nil, fmt.Errorf("%s: exists and is not a regular file", path)
 		}
 		perm = st.Mode().Perm()
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
 	if err != nil {
-		return nil, fmt.Errorf("atomicfile: %w", err)
+		return nil, err
 	}
 	// CreateTemp makes the file private (0600); an output file is not.
 	if err := tmp.Chmod(perm); err != nil {
 		tmp.Close()
 		os.Remove(tmp.Name())
-		return nil, fmt.Errorf("atomicfile: %s: %w", path, err)
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return &File{path: path, tmp: tmp}, nil
 }
@@ -62,7 +62,7 @@ func (f *File) Name() string { return f.path }
 // Write writes to the temporary file.
 func (f *File) Write(p []byte) (int, error) {
 	if f.done {
-		return 0, fmt.Errorf("atomicfile: %s: write after Commit or Abort", f.path)
+		return 0, fmt.Errorf("%s: write after Commit or Abort", f.path)
 	}
 	return f.tmp.Write(p)
 }
@@ -73,10 +73,10 @@ func (f *File) Write(p []byte) (int, error) {
 // between.
 func (f *File) Sync() error {
 	if f.done {
-		return fmt.Errorf("atomicfile: %s: Sync after Commit or Abort", f.path)
+		return fmt.Errorf("%s: Sync after Commit or Abort", f.path)
 	}
 	if err := f.tmp.Sync(); err != nil {
-		return fmt.Errorf("atomicfile: writing %s: %w", f.path, err)
+		return fmt.Errorf("writing %s: %w", f.path, err)
 	}
 	return nil
 }
@@ -86,7 +86,7 @@ func (f *File) Sync() error {
 // left as it was.
 func (f *File) Commit() error {
 	if f.done {
-		return fmt.Errorf("atomicfile: %s: Commit after Commit or Abort", f.path)
+		return fmt.Errorf("%s: Commit after Commit or Abort", f.path)
 	}
 	f.done = true
 	err := f.tmp.Sync()
@@ -98,7 +98,7 @@ func (f *File) Commit() error {
 	}
 	if err != nil {
 		os.Remove(f.tmp.Name())
-		return fmt.Errorf("atomicfile: writing %s: %w", f.path, err)
+		return fmt.Errorf("writing %s: %w", f.path, err)
 	}
 	return nil
 }

@@ -76,14 +76,14 @@ func sentenceNouns(_ string, toks, tags []string, _ [][2]int) []string {
 
 func eachSentence(text string, fn func(sent string, toks, tags []string, offs [][2]int) []string) ([][]string, error) {
 	if len(text) > MaxTextBytes {
-		return nil, fmt.Errorf("nphrase: text of %d bytes is over the %d-byte limit", len(text), MaxTextBytes)
+		return nil, fmt.Errorf("text of %d bytes is over the %d-byte limit", len(text), MaxTextBytes)
 	}
 	if !utf8.ValidString(text) {
 		text = strings.ToValidUTF8(text, "\uFFFD")
 	}
 	tagger, err := postag.English()
 	if err != nil {
-		return nil, fmt.Errorf("nphrase: %w", err)
+		return nil, err
 	}
 	var tk words.Tokenizer
 	var toks, tags []string

@@ -99,47 +99,47 @@ var (
 func Read(r io.Reader) (*Array, error) {
 	var magic [8]byte
 	if _, err := io.ReadFull(r, magic[:]); err != nil {
-		return nil, fmt.Errorf("npy: reading magic: %w", err)
+		return nil, fmt.Errorf("reading magic: %w", err)
 	}
 	if !bytes.Equal(magic[:6], []byte("\x93NUMPY")) {
-		return nil, errors.New("npy: not a .npy file (bad magic)")
+		return nil, errors.New("not a .npy file (bad magic)")
 	}
 	var hlen int
 	switch magic[6] {
 	case 1:
 		var b [2]byte
 		if _, err := io.ReadFull(r, b[:]); err != nil {
-			return nil, fmt.Errorf("npy: reading header length: %w", err)
+			return nil, fmt.Errorf("reading header length: %w", err)
 		}
 		hlen = int(binary.LittleEndian.Uint16(b[:]))
 	case 2, 3:
 		var b [4]byte
 		if _, err := io.ReadFull(r, b[:]); err != nil {
-			return nil, fmt.Errorf("npy: reading header length: %w", err)
+			return nil, fmt.Errorf("reading header length: %w", err)
 		}
 		hlen = int(binary.LittleEndian.Uint32(b[:]))
 	default:
-		return nil, fmt.Errorf("npy: unsupported format version %d", magic[6])
+		return nil, fmt.Errorf("unsupported format version %d", magic[6])
 	}
 	if hlen > 1<<20 {
-		return nil, fmt.Errorf("npy: header of %d bytes is implausibly long", hlen)
+		return nil, fmt.Errorf("header of %d bytes is implausibly long", hlen)
 	}
 	header := make([]byte, hlen)
 	if _, err := io.ReadFull(r, header); err != nil {
-		return nil, fmt.Errorf("npy: reading header: %w", err)
+		return nil, fmt.Errorf("reading header: %w", err)
 	}
 	h := string(header)
 	m := descrRe.FindStringSubmatch(h)
 	if m == nil {
-		return nil, fmt.Errorf("npy: header has no descr: %q", h)
+		return nil, fmt.Errorf("header has no descr: %q", h)
 	}
 	a := &Array{DType: m[1]}
 	if m := fortranRe.FindStringSubmatch(h); m == nil || m[1] != "False" {
-		return nil, errors.New("npy: only C-ordered arrays are supported (fortran_order must be False)")
+		return nil, errors.New("only C-ordered arrays are supported (fortran_order must be False)")
 	}
 	m = shapeRe.FindStringSubmatch(h)
 	if m == nil {
-		return nil, fmt.Errorf("npy: header has no shape: %q", h)
+		return nil, fmt.Errorf("header has no shape: %q", h)
 	}
 	n := 1
 	for _, f := range strings.Split(m[1], ",") {
@@ -149,21 +149,21 @@ func Read(r io.Reader) (*Array, error) {
 		}
 		d, err := strconv.Atoi(f)
 		if err != nil || d < 0 {
-			return nil, fmt.Errorf("npy: bad dimension %q in shape", f)
+			return nil, fmt.Errorf("bad dimension %q in shape", f)
 		}
 		if d > 0 && n > MaxElements/d {
-			return nil, fmt.Errorf("npy: shape (%s) exceeds %d elements", m[1], MaxElements)
+			return nil, fmt.Errorf("shape (%s) exceeds %d elements", m[1], MaxElements)
 		}
 		n *= d
 		a.Shape = append(a.Shape, d)
 	}
 	size, ok := map[string]int{"<f4": 4, "<f8": 8, "<f2": 2, "<i8": 8, "<i4": 4, "|u1": 1, "|i1": 1, "|b1": 1, "<u4": 4, "<i2": 2, "<u2": 2, "<u8": 8}[a.DType]
 	if !ok {
-		return nil, fmt.Errorf("npy: unsupported dtype %q", a.DType)
+		return nil, fmt.Errorf("unsupported dtype %q", a.DType)
 	}
 	raw := make([]byte, n*size)
 	if _, err := io.ReadFull(r, raw); err != nil {
-		return nil, fmt.Errorf("npy: reading %d elements of %s: %w", n, a.DType, err)
+		return nil, fmt.Errorf("reading %d elements of %s: %w", n, a.DType, err)
 	}
 	le := binary.LittleEndian
 	switch a.DType {

@@ -8,8 +8,8 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/storyeval/storyeval/groovist"
 	"github.com/storyeval/storyeval/internal/randmodel"
+	"github.com/storyeval/storyeval/regions"
 	"github.com/storyeval/storyeval/rovist"
 )
 
@@ -36,17 +36,17 @@ func TestWriteRegionCropsReadable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ents, err := groovist.LoadEntities(csvPath)
+	ents, err := regions.Load(csvPath, regions.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, id := range ids {
-		regions := ents.Regions(id)
-		if len(regions) != 3 {
-			t.Fatalf("image %s: %d regions, want 3", id, len(regions))
+		regs := ents.Regions(id)
+		if len(regs) != 3 {
+			t.Fatalf("image %s: %d regions, want 3", id, len(regs))
 		}
-		for _, r := range regions {
-			f, err := os.Open(groovist.CropPath(crops, id, r.BBox))
+		for _, r := range regs {
+			f, err := os.Open(regions.CropPath(crops, id, r.BBox))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -55,7 +55,7 @@ func TestWriteRegionCropsReadable(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !r.Parsed || img.Bounds().Dx() != int(r.Box.Right-r.Box.Left) || img.Bounds().Dy() != int(r.Box.Bottom-r.Box.Top) {
+			if !r.HasBox || img.Bounds().Dx() != int(r.Box[2]-r.Box[0]) || img.Bounds().Dy() != int(r.Box[3]-r.Box[1]) {
 				t.Errorf("%s %s: crop %v", id, r.BBox, img.Bounds())
 			}
 		}

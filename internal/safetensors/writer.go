@@ -33,7 +33,7 @@ func (t Tensor) dtype() (string, int, error) {
 	n := 1
 	for _, d := range t.Shape {
 		if d < 0 {
-			return "", 0, fmt.Errorf("safetensors: tensor %q has a negative dimension %v", t.Name, t.Shape)
+			return "", 0, fmt.Errorf("tensor %q has a negative dimension %v", t.Name, t.Shape)
 		}
 		n *= d
 	}
@@ -43,7 +43,7 @@ func (t Tensor) dtype() (string, int, error) {
 	case t.I64 != nil && t.F32 == nil && len(t.I64) == n:
 		return "I64", n * 8, nil
 	}
-	return "", 0, fmt.Errorf("safetensors: tensor %q: shape %v does not match its data (%d float32, %d int64 elements)", t.Name, t.Shape, len(t.F32), len(t.I64))
+	return "", 0, fmt.Errorf("tensor %q: shape %v does not match its data (%d float32, %d int64 elements)", t.Name, t.Shape, len(t.F32), len(t.I64))
 }
 
 type entry struct {
@@ -64,10 +64,10 @@ func Write(w io.Writer, tensors []Tensor, metadata map[string]string) error {
 	off := 0
 	for i, t := range ts {
 		if t.Name == "" || t.Name == "__metadata__" {
-			return fmt.Errorf("safetensors: invalid tensor name %q", t.Name)
+			return fmt.Errorf("invalid tensor name %q", t.Name)
 		}
 		if i > 0 && ts[i-1].Name == t.Name {
-			return fmt.Errorf("safetensors: tensor %q given twice", t.Name)
+			return fmt.Errorf("tensor %q given twice", t.Name)
 		}
 		dt, size, err := t.dtype()
 		if err != nil {
@@ -82,7 +82,7 @@ func Write(w io.Writer, tensors []Tensor, metadata map[string]string) error {
 	}
 	h, err := json.Marshal(header)
 	if err != nil {
-		return fmt.Errorf("safetensors: header: %w", err)
+		return fmt.Errorf("header: %w", err)
 	}
 	// Pad to a multiple of 8 (aligned data) and keep the first byte of the
 	// length off 0x80: encoders/checkpoint sniffs a file starting with 0x80
@@ -107,7 +107,7 @@ func Write(w io.Writer, tensors []Tensor, metadata map[string]string) error {
 		}
 	}
 	if err := bw.Flush(); err != nil {
-		return fmt.Errorf("safetensors: write: %w", err)
+		return fmt.Errorf("write: %w", err)
 	}
 	return nil
 }

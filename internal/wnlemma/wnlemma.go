@@ -89,7 +89,7 @@ func decode(lemmasGz, excGz []byte) (*Nouns, error) {
 		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("wnlemma: noun index: %w", err)
+		return nil, fmt.Errorf("noun index: %w", err)
 	}
 	err = gunzipLines(excGz, func(line string) error {
 		// NLTK: terms = line.split(); exceptions[terms[0]] = terms[1:]
@@ -100,7 +100,7 @@ func decode(lemmasGz, excGz []byte) (*Nouns, error) {
 		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("wnlemma: noun exceptions: %w", err)
+		return nil, fmt.Errorf("noun exceptions: %w", err)
 	}
 	return n, nil
 }

@@ -61,11 +61,11 @@ func (t *CoherenceTrainer) weightTensors() []safetensors.Tensor {
 // where the trainer was given the bytes of another one.
 func (t *CoherenceTrainer) SaveModel(dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("rovist: %w", err)
+		return err
 	}
 	conf, err := albertConfigJSON(t.cfg, t.files[albertConfigFile])
 	if err != nil {
-		return fmt.Errorf("rovist: %s: %w", dir, err)
+		return fmt.Errorf("%s: %w", dir, err)
 	}
 	files := maps.Clone(t.files)
 	if files == nil {
@@ -78,11 +78,11 @@ func (t *CoherenceTrainer) SaveModel(dir string) error {
 			return err
 		})
 		if err != nil {
-			return fmt.Errorf("rovist: %w", err)
+			return err
 		}
 	}
 	if err := safetensors.WriteFile(filepath.Join(dir, CoherenceWeightsFile), t.weightTensors(), map[string]string{"format": "pt"}); err != nil {
-		return fmt.Errorf("rovist: %s: %w", dir, err)
+		return fmt.Errorf("%s: %w", dir, err)
 	}
 	return nil
 }
@@ -146,7 +146,7 @@ func (t *CoherenceTrainer) writeCheckpoint(root string) (string, error) {
 	}
 	final, err := trainckpt.WriteEpoch(root, t.epoch, t.SaveModel, t.coherenceMoments(), st)
 	if err != nil {
-		return "", fmt.Errorf("rovist: checkpoint %s: %w", final, err)
+		return "", fmt.Errorf("checkpoint %s: %w", final, err)
 	}
 	return final, nil
 }
@@ -160,17 +160,17 @@ func ResumeCoherenceTrainer(dir string, opts CoherenceTrainOptions) (*CoherenceT
 	var st coherenceTrainerState
 	dir, err := trainckpt.ReadLatest(dir, "coherence training", &st)
 	if err != nil {
-		return nil, fmt.Errorf("rovist: %w", err)
+		return nil, err
 	}
 	if st.Epoch < 0 || st.AdamStep < 0 || st.Bad < 0 {
-		return nil, fmt.Errorf("rovist: %s: negative epoch, step or count", filepath.Join(dir, trainckpt.StateFile))
+		return nil, fmt.Errorf("%s: negative epoch, step or count", filepath.Join(dir, trainckpt.StateFile))
 	}
 	t, err := NewCoherenceTrainer(filepath.Join(dir, CoherenceWeightsFile), dir, opts)
 	if err != nil {
 		return nil, err
 	}
 	if err := trainckpt.ReadMoments(dir, t.coherenceMoments(), openTensors); err != nil {
-		return nil, fmt.Errorf("rovist: %w", err)
+		return nil, err
 	}
 	t.adam.Step, t.epoch, t.bad = st.AdamStep, st.Epoch, st.Bad
 	if st.BestLoss != nil {
@@ -190,10 +190,10 @@ func ResumeCoherenceTrainer(dir string, opts CoherenceTrainOptions) (*CoherenceT
 // spiece.model to write with every checkpoint.
 func NewRandomCoherenceTrainer(cfg encoders.ALBERTConfig, tok *tokenize.ALBERT, files map[string][]byte, opts CoherenceTrainOptions) (*CoherenceTrainer, error) {
 	if err := checkSOPConfig(cfg); err != nil {
-		return nil, fmt.Errorf("rovist: coherence training: %w", err)
+		return nil, fmt.Errorf("coherence training: %w", err)
 	}
 	if tok == nil || tok.VocabSize() != cfg.VocabSize {
-		return nil, fmt.Errorf("rovist: coherence training: the tokenizer's piece count must equal vocab_size %d", cfg.VocabSize)
+		return nil, fmt.Errorf("coherence training: the tokenizer's piece count must equal vocab_size %d", cfg.VocabSize)
 	}
 	p := newSOPParams[float32](cfg)
 	initSOPRandom(p, opts.Seed)

@@ -32,7 +32,7 @@ func SOPPairs(stories []story.Story) ([]SOPPair, error) {
 	var out []SOPPair
 	for _, st := range stories {
 		if err := checkText(st.Text); err != nil {
-			return nil, fmt.Errorf("rovist: sentence-order pairs: story %q: %w", st.ID, err)
+			return nil, fmt.Errorf("sentence-order pairs: story %q: %w", st.ID, err)
 		}
 		sents := sentences.Split(st.Text)
 		for i := 1; i < len(sents); i++ {
@@ -50,13 +50,13 @@ func SOPPairs(stories []story.Story) ([]SOPPair, error) {
 func checkSOPPairs(pairs []SOPPair, what string) error {
 	for i, p := range pairs {
 		if p.Label != 0 && p.Label != 1 {
-			return fmt.Errorf("rovist: %s pair %d: label %d is not 0 or 1", what, i, p.Label)
+			return fmt.Errorf("%s pair %d: label %d is not 0 or 1", what, i, p.Label)
 		}
 		if err := checkText(p.A); err != nil {
-			return fmt.Errorf("rovist: %s pair %d: first sentence: %w", what, i, err)
+			return fmt.Errorf("%s pair %d: first sentence: %w", what, i, err)
 		}
 		if err := checkText(p.B); err != nil {
-			return fmt.Errorf("rovist: %s pair %d: second sentence: %w", what, i, err)
+			return fmt.Errorf("%s pair %d: second sentence: %w", what, i, err)
 		}
 	}
 	return nil

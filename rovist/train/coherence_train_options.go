@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/storyeval/storyeval/internal/trainloop"
+	"github.com/storyeval/storyeval/training"
 )
 
 // CoherenceTrainOptions configures RoViST-C training. The zero value gives
@@ -49,18 +50,7 @@ type CoherenceTrainOptions struct {
 	// epoch (see ResumeCoherenceTrainer).
 	CheckpointDir string
 	// Progress, when set, is called after every training step.
-	Progress func(CoherenceTrainProgress)
-}
-
-// CoherenceTrainProgress reports where an epoch stands.
-type CoherenceTrainProgress struct {
-	Epoch, Epochs int
-	// Done and Total count the epoch's training pairs.
-	Done, Total int
-	// Step is the number of Adam steps made so far.
-	Step int
-	// Loss is the mean training loss of the epoch so far.
-	Loss float64
+	Progress func(training.Progress)
 }
 
 // CoherenceEpoch is the outcome of one training epoch.
@@ -82,7 +72,7 @@ func (o CoherenceTrainOptions) withDefaults() (CoherenceTrainOptions, error) {
 	if o.Epochs < 0 || o.BatchSize < 0 || o.LearningRate < 0 || o.LRDecay < 0 || o.MaxLength < 0 ||
 		o.Dropout < 0 || o.Dropout >= 1 || math.IsNaN(o.LearningRate) || math.IsNaN(o.WeightDecay) ||
 		math.IsNaN(o.LRDecay) || math.IsNaN(o.Dropout) || math.IsNaN(o.ValidationFraction) || o.ValidationFraction >= 1 {
-		return o, fmt.Errorf("rovist: invalid coherence training options %+v", o)
+		return o, fmt.Errorf("invalid coherence training options %+v", o)
 	}
 	trainloop.Default(&o.Epochs, 50)
 	trainloop.Default(&o.BatchSize, 32)

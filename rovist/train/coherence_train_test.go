@@ -29,7 +29,7 @@ func fixtureALBERTConfig(t testing.TB) (encoders.ALBERTConfig, string) {
 	}
 	dir := filepath.Dir(m[0])
 	var cfg encoders.ALBERTConfig
-	if err := encoders.ReadConfig(dir, &cfg); err != nil {
+	if err := encoders.LoadConfig(dir, &cfg); err != nil {
 		t.Fatal(err)
 	}
 	return cfg, dir
@@ -402,7 +402,7 @@ func TestCoherenceSavedConfigIsTheTrainedOne(t *testing.T) {
 		t.Fatal(err)
 	}
 	var got encoders.ALBERTConfig
-	if err := encoders.ReadConfig(saved, &got); err != nil {
+	if err := encoders.LoadConfig(saved, &got); err != nil {
 		t.Fatal(err)
 	}
 	if got != cfg {

@@ -14,6 +14,7 @@ import (
 	"github.com/storyeval/storyeval/encoders/nn"
 	"github.com/storyeval/storyeval/encoders/tokenize"
 	"github.com/storyeval/storyeval/internal/trainloop"
+	"github.com/storyeval/storyeval/training"
 )
 
 // CoherenceTrainer fine-tunes every weight of the RoViST-C classifier
@@ -66,24 +67,24 @@ const (
 // CoherenceWeightsFile written by the trainer).
 func NewCoherenceTrainer(checkpointPath, albertDir string, opts CoherenceTrainOptions) (*CoherenceTrainer, error) {
 	var cfg encoders.ALBERTConfig
-	if err := encoders.ReadConfig(albertDir, &cfg); err != nil {
-		return nil, fmt.Errorf("rovist: coherence training: %w", err)
+	if err := encoders.LoadConfig(albertDir, &cfg); err != nil {
+		return nil, fmt.Errorf("coherence training: %w", err)
 	}
 	if err := checkSOPConfig(cfg); err != nil {
-		return nil, fmt.Errorf("rovist: coherence training: %s: %w", albertDir, err)
+		return nil, fmt.Errorf("coherence training: %s: %w", albertDir, err)
 	}
 	tok, err := tokenize.LoadALBERT(albertDir)
 	if err != nil {
-		return nil, fmt.Errorf("rovist: coherence training: %w", err)
+		return nil, fmt.Errorf("coherence training: %w", err)
 	}
 	if tok.VocabSize() != cfg.VocabSize {
-		return nil, fmt.Errorf("rovist: coherence training: the tokenizer of %s has %d pieces, its config's vocab_size is %d", albertDir, tok.VocabSize(), cfg.VocabSize)
+		return nil, fmt.Errorf("coherence training: the tokenizer of %s has %d pieces, its config's vocab_size is %d", albertDir, tok.VocabSize(), cfg.VocabSize)
 	}
 	files := map[string][]byte{}
 	for _, name := range []string{albertConfigFile, albertSpieceFile} {
 		data, err := readBounded(filepath.Join(albertDir, name), 64<<20)
 		if err != nil {
-			return nil, fmt.Errorf("rovist: coherence training: %w", err)
+			return nil, fmt.Errorf("coherence training: %w", err)
 		}
 		files[name] = data
 	}
@@ -97,12 +98,12 @@ func NewCoherenceTrainer(checkpointPath, albertDir string, opts CoherenceTrainOp
 		st, err = checkpoint.Open(checkpointPath)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("rovist: coherence training: %s: %w", what, err)
+		return nil, fmt.Errorf("coherence training: %s: %w", what, err)
 	}
 	defer st.Close()
 	p, err := readSOPParams(st, cfg, newHead)
 	if err != nil {
-		return nil, fmt.Errorf("rovist: coherence training: %s: %w", what, err)
+		return nil, fmt.Errorf("coherence training: %s: %w", what, err)
 	}
 	return newCoherenceTrainer(cfg, tok, files, p, opts)
 }
@@ -148,7 +149,7 @@ func (t *CoherenceTrainer) encodeSOP(pairs []SOPPair) ([]tokenize.Encoding, []in
 		if e.Len() > maxLen {
 			var err error
 			if e, err = t.tok.EncodePairWith(p.A, p.B, tokenize.Options{Truncation: tokenize.LongestFirst, MaxLength: maxLen}); err != nil {
-				return nil, nil, fmt.Errorf("rovist: pair %d: %w", i, err)
+				return nil, nil, fmt.Errorf("pair %d: %w", i, err)
 			}
 		}
 		encs[i], labels[i] = e, p.Label
@@ -189,7 +190,7 @@ func (t *CoherenceTrainer) Step(ctx context.Context, batch []SOPPair) (Coherence
 
 func (t *CoherenceTrainer) step(ctx context.Context, encs []tokenize.Encoding, labels []int) (CoherenceStep, error) {
 	if len(encs) == 0 {
-		return CoherenceStep{}, fmt.Errorf("rovist: coherence training: empty batch")
+		return CoherenceStep{}, fmt.Errorf("coherence training: empty batch")
 	}
 	var rng *rand.Rand
 	if t.net.dropout > 0 {
@@ -241,7 +242,7 @@ func accuracy[T nn.Float](logits []T, labels []int) float64 {
 func (t *CoherenceTrainer) Train(ctx context.Context, train, validation []SOPPair) ([]CoherenceEpoch, error) {
 	o := t.opts
 	if len(train) == 0 {
-		return nil, fmt.Errorf("rovist: coherence training: no training pairs")
+		return nil, fmt.Errorf("coherence training: no training pairs")
 	}
 	if err := checkSOPPairs(train, "training"); err != nil {
 		return nil, err
@@ -278,7 +279,7 @@ func (t *CoherenceTrainer) Train(ctx context.Context, train, validation []SOPPai
 			accSum += r.Accuracy
 			batches++
 			if o.Progress != nil {
-				o.Progress(CoherenceTrainProgress{Epoch: epoch, Epochs: o.Epochs, Done: done, Total: len(order),
+				o.Progress(training.Progress{Epoch: epoch, Epochs: o.Epochs, Done: done, Total: len(order),
 					Step: t.adam.Step, Loss: lossSum / float64(batches)})
 			}
 			return nil
@@ -308,7 +309,7 @@ func setCoherenceCheckpoint(e *CoherenceEpoch, dir string) { e.Checkpoint = dir 
 // weights on pairs, without dropout.
 func (t *CoherenceTrainer) Evaluate(ctx context.Context, pairs []SOPPair) (loss, acc float64, err error) {
 	if len(pairs) == 0 {
-		return 0, 0, fmt.Errorf("rovist: coherence evaluation: no pairs")
+		return 0, 0, fmt.Errorf("coherence evaluation: no pairs")
 	}
 	if err := checkSOPPairs(pairs, "evaluation"); err != nil {
 		return 0, 0, err
@@ -400,4 +401,4 @@ func (t *CoherenceTrainer) Epoch() int { return t.epoch }
 func (t *CoherenceTrainer) History() []CoherenceEpoch { return slices.Clone(t.history) }
 
 // SetProgress replaces the progress callback (e.g. of a resumed trainer).
-func (t *CoherenceTrainer) SetProgress(fn func(CoherenceTrainProgress)) { t.opts.Progress = fn }
+func (t *CoherenceTrainer) SetProgress(fn func(training.Progress)) { t.opts.Progress = fn }

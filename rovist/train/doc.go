@@ -9,7 +9,7 @@
 //   - VGTrainer: RoViST-VG's region-to-phrase model (rovist_vg.py: the
 //     symmetric soft-label loss with undetached labels and temperature τ,
 //     Adam with weight decay, a per-epoch learning-rate decay), from
-//     region–phrase pairs (rovist.ReadVGPairsCSV, rovist.VGExamples); its
+//     region–phrase pairs (rovist.LoadVGPairsCSV, rovist.VGExamples); its
 //     checkpoints load with rovist.LoadGroundingModel and GroundingModel
 //     returns the scorer's model.
 //

@@ -1,7 +1,6 @@
 package train
 
 import (
-	"fmt"
 	"slices"
 
 	"github.com/storyeval/storyeval/encoders/checkpoint"
@@ -18,7 +17,7 @@ func copiedState(n int, at func(i int) checkpoint.Float32Tensor) (*checkpoint.St
 	}
 	st, err := checkpoint.FromFloat32(ts)
 	if err != nil {
-		return nil, fmt.Errorf("rovist: %w", err)
+		return nil, err
 	}
 	return st, nil
 }

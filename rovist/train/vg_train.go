@@ -20,6 +20,7 @@ import (
 	"github.com/storyeval/storyeval/encoders/nn"
 	"github.com/storyeval/storyeval/internal/parallel"
 	"github.com/storyeval/storyeval/internal/trainloop"
+	"github.com/storyeval/storyeval/training"
 )
 
 // VGTrainOptions configures RoViST-VG training. The zero value is the
@@ -53,19 +54,12 @@ type VGTrainOptions struct {
 	// by ResumeVGTrainer.
 	CheckpointDir string
 	// Progress, when set, is called after every training batch.
-	Progress func(VGProgress)
-}
-
-// VGProgress reports training progress after one batch.
-type VGProgress struct {
-	Epoch, Epochs int     // the current epoch (0-based) and the total
-	Done, Total   int     // pairs of the epoch done so far, and all
-	Loss          float64 // the batch's loss
+	Progress func(training.Progress)
 }
 
 // VGEpochResult is the outcome of one epoch.
 type VGEpochResult struct {
-	Epoch          int
+	Epoch          int     // counted from 1
 	TrainLoss      float64 // mean batch loss over the epoch
 	ValidationLoss float64 // mean batch loss over the validation pairs (NaN: none)
 	LearningRate   float64 // the learning rate the epoch trained with
@@ -91,7 +85,7 @@ func (o VGTrainOptions) withDefaults() VGTrainOptions {
 }
 
 func (o VGTrainOptions) validate() error {
-	bad := func(what string, v any) error { return fmt.Errorf("rovist: vg training: invalid %s %v", what, v) }
+	bad := func(what string, v any) error { return fmt.Errorf("vg training: invalid %s %v", what, v) }
 	switch {
 	case o.Epochs < 0:
 		return bad("Epochs", o.Epochs)
@@ -149,11 +143,11 @@ func NewVGTrainer(checkpointPath, vitDir string, opts VGTrainOptions) (*VGTraine
 	}
 	cfgData, err := readSmallFile(filepath.Join(vitDir, "config.json"))
 	if err != nil {
-		return nil, fmt.Errorf("rovist: vg training: %w", err)
+		return nil, fmt.Errorf("vg training: %w", err)
 	}
 	var cfg encoders.ViTConfig
-	if err := encoders.ReadConfig(vitDir, &cfg); err != nil {
-		return nil, fmt.Errorf("rovist: vg training: %w", err)
+	if err := encoders.LoadConfig(vitDir, &cfg); err != nil {
+		return nil, fmt.Errorf("vg training: %w", err)
 	}
 	procJSON, err := readSmallFile(filepath.Join(vitDir, "preprocessor_config.json"))
 	var pcfg imageproc.ProcessorConfig
@@ -165,14 +159,14 @@ func NewVGTrainer(checkpointPath, vitDir string, opts VGTrainOptions) (*VGTraine
 		pcfg, err = imageproc.ParseProcessorConfig(procJSON)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("rovist: vg training: %w", err)
+		return nil, fmt.Errorf("vg training: %w", err)
 	}
 	if pcfg.Kind != imageproc.ViT {
-		return nil, fmt.Errorf("rovist: vg training: the image processor of %s is %v, want ViT", vitDir, pcfg.Kind)
+		return nil, fmt.Errorf("vg training: the image processor of %s is %v, want ViT", vitDir, pcfg.Kind)
 	}
 	proc, err := imageproc.NewProcessor(pcfg)
 	if err != nil {
-		return nil, fmt.Errorf("rovist: vg training: %w", err)
+		return nil, fmt.Errorf("vg training: %w", err)
 	}
 	geom, err := vgGeometryOf(cfg)
 	if err != nil {
@@ -186,25 +180,25 @@ func NewVGTrainer(checkpointPath, vitDir string, opts VGTrainOptions) (*VGTraine
 		Attention float64 `json:"attention_probs_dropout_prob"`
 	}
 	if err := json.Unmarshal(cfgData, &drop); err != nil {
-		return nil, fmt.Errorf("rovist: vg training: %s: %w", filepath.Join(vitDir, "config.json"), err)
+		return nil, fmt.Errorf("vg training: %s: %w", filepath.Join(vitDir, "config.json"), err)
 	}
 	if drop.Hidden != 0 || drop.Attention != 0 {
-		return nil, fmt.Errorf("rovist: vg training: %s asks for dropout (hidden %v, attention %v); the trainer supports the released ViT's 0", filepath.Join(vitDir, "config.json"), drop.Hidden, drop.Attention)
+		return nil, fmt.Errorf("vg training: %s asks for dropout (hidden %v, attention %v); the trainer supports the released ViT's 0", filepath.Join(vitDir, "config.json"), drop.Hidden, drop.Attention)
 	}
 	if pcfg.Size.Height != geom.imageSize || pcfg.Size.Width != geom.imageSize {
-		return nil, fmt.Errorf("rovist: vg training: the processor resizes to %d×%d, the ViT takes %d×%d", pcfg.Size.Height, pcfg.Size.Width, geom.imageSize, geom.imageSize)
+		return nil, fmt.Errorf("vg training: the processor resizes to %d×%d, the ViT takes %d×%d", pcfg.Size.Height, pcfg.Size.Width, geom.imageSize, geom.imageSize)
 	}
 	if _, err := os.Stat(checkpointPath); err != nil {
-		return nil, fmt.Errorf("rovist: vg training: %w", err)
+		return nil, fmt.Errorf("vg training: %w", err)
 	}
 	st, err := checkpoint.Open(checkpointPath)
 	if err != nil {
-		return nil, fmt.Errorf("rovist: vg training: %s: %w", checkpointPath, err)
+		return nil, fmt.Errorf("vg training: %s: %w", checkpointPath, err)
 	}
 	defer st.Close()
 	p := newVGParams[float32](geom)
 	if err := loadVGParams(p, st, opts.Seed); err != nil {
-		return nil, fmt.Errorf("rovist: vg training: %s: %w", checkpointPath, err)
+		return nil, fmt.Errorf("vg training: %s: %w", checkpointPath, err)
 	}
 	t := &VGTrainer{
 		opts: opts, geom: geom, vitConfig: cfgData, procJSON: procJSON, vitCfg: cfg, pcfg: pcfg, proc: proc,
@@ -230,13 +224,13 @@ func vgGeometryOf(cfg encoders.ViTConfig) (vgGeometry, error) {
 	}
 	switch {
 	case g.hidden <= 0 || g.layers < 0 || g.heads <= 0 || g.hidden%g.heads != 0 || g.intermediate <= 0:
-		return g, fmt.Errorf("rovist: vg training: ViT config: hidden %d, %d layers, %d heads, intermediate %d", g.hidden, g.layers, g.heads, g.intermediate)
+		return g, fmt.Errorf("vg training: ViT config: hidden %d, %d layers, %d heads, intermediate %d", g.hidden, g.layers, g.heads, g.intermediate)
 	case g.patchSize <= 0 || g.imageSize <= 0 || g.imageSize%g.patchSize != 0:
-		return g, fmt.Errorf("rovist: vg training: ViT config: image size %d is not a multiple of the patch size %d", g.imageSize, g.patchSize)
+		return g, fmt.Errorf("vg training: ViT config: image size %d is not a multiple of the patch size %d", g.imageSize, g.patchSize)
 	case cfg.HiddenAct != "" && cfg.HiddenAct != "gelu":
-		return g, fmt.Errorf("rovist: vg training: ViT config: hidden_act %q, training supports the exact \"gelu\"", cfg.HiddenAct)
+		return g, fmt.Errorf("vg training: ViT config: hidden_act %q, training supports the exact \"gelu\"", cfg.HiddenAct)
 	case cfg.QKVBias != nil && !*cfg.QKVBias:
-		return g, fmt.Errorf("rovist: vg training: ViT config: qkv_bias false is not supported")
+		return g, fmt.Errorf("vg training: ViT config: qkv_bias false is not supported")
 	}
 	return g, nil
 }
@@ -348,15 +342,15 @@ func (t *VGTrainer) pixels(batch []rovist.VGExample) ([][]float32, error) {
 	pix := make([][]float32, len(batch))
 	err := parallel.Each(len(batch), 1, func(i int) error {
 		if batch[i].Crop.Load == nil {
-			return fmt.Errorf("rovist: vg training: example %d has no crop", i)
+			return fmt.Errorf("vg training: example %d has no crop", i)
 		}
 		img, err := batch[i].Crop.Load()
 		if err != nil {
-			return fmt.Errorf("rovist: vg training: crop %s: %w", batch[i].Crop.Key, err)
+			return fmt.Errorf("vg training: crop %s: %w", batch[i].Crop.Key, err)
 		}
 		pv, err := t.proc.Preprocess(img, nil)
 		if err != nil {
-			return fmt.Errorf("rovist: vg training: crop %s: %w", batch[i].Crop.Key, err)
+			return fmt.Errorf("vg training: crop %s: %w", batch[i].Crop.Key, err)
 		}
 		pix[i] = pv.Data
 		return nil
@@ -368,13 +362,13 @@ func (t *VGTrainer) pixels(batch []rovist.VGExample) ([][]float32, error) {
 // grad, the backward pass, leaving the gradients in t.grads and t.dTau.
 func (t *VGTrainer) lossAndGradients(ctx context.Context, batch []rovist.VGExample, grad bool) (float64, error) {
 	if len(batch) == 0 {
-		return 0, fmt.Errorf("rovist: vg training: empty batch")
+		return 0, fmt.Errorf("vg training: empty batch")
 	}
 	W := t.geom.wordDim
 	words := make([]float32, len(batch)*W)
 	for i, ex := range batch {
 		if len(ex.Vector) != W {
-			return 0, fmt.Errorf("rovist: vg training: example %d has a %d-d word vector, the model takes %d", i, len(ex.Vector), W)
+			return 0, fmt.Errorf("vg training: example %d has a %d-d word vector, the model takes %d", i, len(ex.Vector), W)
 		}
 		copy(words[i*W:], ex.Vector)
 	}
@@ -396,7 +390,7 @@ func (t *VGTrainer) lossAndGradientsOf(ctx context.Context, pix [][]float32, wor
 	dImg, dTxt := make([]float32, n*E), make([]float32, n*E)
 	loss, dTau := symmetricLoss(c.img, c.txt, n, E, t.tau, dImg, dTxt)
 	if math.IsNaN(loss) || math.IsInf(loss, 0) {
-		return 0, fmt.Errorf("rovist: vg training: the loss is %v", loss)
+		return 0, fmt.Errorf("vg training: the loss is %v", loss)
 	}
 	if !grad {
 		return loss, nil
@@ -434,7 +428,7 @@ func (t *VGTrainer) update() {
 // context's error).
 func (t *VGTrainer) Train(ctx context.Context, train, valid []rovist.VGExample) ([]VGEpochResult, error) {
 	if len(train) == 0 {
-		return nil, fmt.Errorf("rovist: vg training: no training examples")
+		return nil, fmt.Errorf("vg training: no training examples")
 	}
 	var done []VGEpochResult
 	for t.epoch < t.opts.Epochs {
@@ -455,14 +449,14 @@ func (t *VGTrainer) Train(ctx context.Context, train, valid []rovist.VGExample) 
 			sum += r.Loss
 			batches++
 			if t.opts.Progress != nil {
-				t.opts.Progress(VGProgress{Epoch: epoch, Epochs: t.opts.Epochs, Done: n, Total: len(order), Loss: r.Loss})
+				t.opts.Progress(training.Progress{Epoch: epoch + 1, Epochs: t.opts.Epochs, Done: n, Total: len(order), Step: t.opt.Step, Loss: sum / float64(batches)})
 			}
 			return nil
 		})
 		if err != nil {
 			return done, err
 		}
-		res := VGEpochResult{Epoch: epoch, TrainLoss: sum / float64(batches), ValidationLoss: math.NaN(), LearningRate: lr}
+		res := VGEpochResult{Epoch: epoch + 1, TrainLoss: sum / float64(batches), ValidationLoss: math.NaN(), LearningRate: lr}
 		if len(valid) > 0 {
 			vl, err := t.ValidationLoss(ctx, valid)
 			if err != nil {
@@ -503,4 +497,4 @@ func (t *VGTrainer) ValidationLoss(ctx context.Context, examples []rovist.VGExam
 
 // SetProgress replaces the progress callback (a resumed trainer gets the
 // one of the options it was resumed with).
-func (t *VGTrainer) SetProgress(fn func(VGProgress)) { t.opts.Progress = fn }
+func (t *VGTrainer) SetProgress(fn func(training.Progress)) { t.opts.Progress = fn }

@@ -64,7 +64,7 @@ func readSmallFile(path string) ([]byte, error) {
 // under a temporary name and renamed into place.
 func (t *VGTrainer) SaveModel(dir string) error {
 	if err := trainckpt.WriteFolder(dir, t.writeModelFiles); err != nil {
-		return fmt.Errorf("rovist: vg model %s: %w", dir, err)
+		return fmt.Errorf("vg model %s: %w", dir, err)
 	}
 	return nil
 }
@@ -108,7 +108,7 @@ func (t *VGTrainer) writeCheckpoint(root string) (string, error) {
 	}
 	dir, err := trainckpt.WriteEpoch(root, t.epoch, t.writeModelFiles, t.vgMoments(), st)
 	if err != nil {
-		return dir, fmt.Errorf("rovist: vg checkpoint %s: %w", dir, err)
+		return dir, fmt.Errorf("vg checkpoint %s: %w", dir, err)
 	}
 	return dir, nil
 }
@@ -122,10 +122,10 @@ func ResumeVGTrainer(dir string, opts VGTrainOptions) (*VGTrainer, error) {
 	var st vgTrainerState
 	dir, err := trainckpt.ReadLatest(dir, "vg training", &st)
 	if err != nil {
-		return nil, fmt.Errorf("rovist: vg checkpoint: %w", err)
+		return nil, fmt.Errorf("vg checkpoint: %w", err)
 	}
 	if st.Epoch < 0 || st.AdamStep < 0 || st.SinceBest < 0 || math.IsNaN(st.Temperature) || math.IsInf(st.Temperature, 0) {
-		return nil, fmt.Errorf("rovist: vg checkpoint %s: invalid state", filepath.Join(dir, trainckpt.StateFile))
+		return nil, fmt.Errorf("vg checkpoint %s: invalid state", filepath.Join(dir, trainckpt.StateFile))
 	}
 	t, err := NewVGTrainer(filepath.Join(dir, VGModelFile), dir, opts)
 	if err != nil {
@@ -133,7 +133,7 @@ func ResumeVGTrainer(dir string, opts VGTrainOptions) (*VGTrainer, error) {
 	}
 	t.tau = st.Temperature
 	if err := trainckpt.ReadMoments(dir, t.vgMoments(), openTensors); err != nil {
-		return nil, fmt.Errorf("rovist: vg checkpoint: %w", err)
+		return nil, fmt.Errorf("vg checkpoint: %w", err)
 	}
 	t.opt.Step, t.epoch, t.tauM, t.tauV = st.AdamStep, st.Epoch, st.TempM, st.TempV
 	t.best, t.sinceBest = trainckpt.Or(st.Best, math.Inf(1)), st.SinceBest

@@ -9,12 +9,12 @@ import (
 
 // Training pairs come from a Flickr30k Entities-style CSV; repeated rows
 // are dropped as the original training script's drop_duplicates() does.
-func ExampleDecodeVGPairsCSV() {
+func Example_readVGPairsCSV() {
 	in := "image_id,bbox,noun_phrase\n" +
 		"2997155124,\"[62.0, 62.0, 126.0, 94.0]\",a brown dog\n" +
 		"2997155124,\"[62.0, 62.0, 126.0, 94.0]\",a brown dog\n" +
 		"3240246961,\"[28.6875, 81.4375, 54.375, 135.0]\",Zeppelin\n"
-	pairs, err := rovist.DecodeVGPairsCSV(strings.NewReader(in), "pairs.csv")
+	pairs, err := rovist.ReadVGPairsCSV(strings.NewReader(in), "pairs.csv")
 	if err != nil {
 		fmt.Println(err)
 		return

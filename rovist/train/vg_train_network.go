@@ -171,11 +171,11 @@ func (n *vgNetwork[T]) forward(ctx context.Context, pix [][]float32, words []T) 
 	S := np + 1
 	rows := B * S
 	if len(words) != B*p.txt.In {
-		return nil, fmt.Errorf("rovist: vg training: %d word-vector values for %d examples of width %d", len(words), B, p.txt.In)
+		return nil, fmt.Errorf("vg training: %d word-vector values for %d examples of width %d", len(words), B, p.txt.In)
 	}
 	for i, px := range pix {
 		if len(px) != C*Sz*Sz {
-			return nil, fmt.Errorf("rovist: vg training: image %d has %d pixel values, the ViT takes %d×%d×%d", i, len(px), C, Sz, Sz)
+			return nil, fmt.Errorf("vg training: image %d has %d pixel values, the ViT takes %d×%d×%d", i, len(px), C, Sz, Sz)
 		}
 	}
 	c := &vgCache[T]{B: B, S: S, layers: make([]nn.PreLNCache[T], len(p.layers)), words: words}

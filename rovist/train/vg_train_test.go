@@ -17,6 +17,7 @@ import (
 	"github.com/storyeval/storyeval/encoders/nn"
 	"github.com/storyeval/storyeval/internal/safetensors"
 	"github.com/storyeval/storyeval/story"
+	"github.com/storyeval/storyeval/training"
 )
 
 // tinyVGGeometry is a ViT small enough for finite differences.
@@ -255,6 +256,8 @@ func TestVGTrainerLowersValidationLoss(t *testing.T) {
 	task := newSynthVG(t, rng)
 	train, valid := task.examples(t, rng, 96, size), task.examples(t, rng, 32, size)
 	opts := VGTrainOptions{Epochs: 4, BatchSize: 8, LearningRate: 1e-3, Seed: 3, CheckpointDir: filepath.Join(t.TempDir(), "ck")}
+	var reports []training.Progress
+	opts.Progress = func(p training.Progress) { reports = append(reports, p) }
 	tr, err := NewVGTrainer(filepath.Join(vit, "model.safetensors"), vit, opts)
 	if err != nil {
 		t.Fatal(err)
@@ -271,6 +274,7 @@ func TestVGTrainerLowersValidationLoss(t *testing.T) {
 	if len(res) != opts.Epochs {
 		t.Fatalf("%d epochs trained, want %d", len(res), opts.Epochs)
 	}
+	checkVGProgress(t, reports, res, len(train), opts)
 	after := res[len(res)-1].ValidationLoss
 	for _, r := range res {
 		t.Logf("epoch %d: lr %.3g train loss %.4f validation loss %.4f", r.Epoch, r.LearningRate, r.TrainLoss, r.ValidationLoss)
@@ -462,11 +466,11 @@ func TestVGTrainerBadInput(t *testing.T) {
 			return err
 		}, "dropout"},
 		{"pairs without phrase column", func() error {
-			_, err := rovist.DecodeVGPairsCSV(strings.NewReader("image_id,bbox\n1,\"[1.0, 2.0, 3.0, 4.0]\"\n"), "pairs.csv")
+			_, err := rovist.ReadVGPairsCSV(strings.NewReader("image_id,bbox\n1,\"[1.0, 2.0, 3.0, 4.0]\"\n"), "pairs.csv")
 			return err
 		}, "noun_phrase"},
 		{"pairs with a bad bbox", func() error {
-			_, err := rovist.DecodeVGPairsCSV(strings.NewReader("image_id,bbox,noun_phrase\n1,[1.0],a dog\n"), "pairs.csv")
+			_, err := rovist.ReadVGPairsCSV(strings.NewReader("image_id,bbox,noun_phrase\n1,[1.0],a dog\n"), "pairs.csv")
 			return err
 		}, "line 2"},
 		{"no resume state", func() error {
@@ -477,6 +481,27 @@ func TestVGTrainerBadInput(t *testing.T) {
 		err := tc.run()
 		if err == nil || !strings.Contains(err.Error(), tc.wants) {
 			t.Errorf("%s: error %v, want one mentioning %q", tc.name, err, tc.wants)
+		}
+	}
+}
+
+// checkVGProgress: epochs count from 1 in the progress reports and the
+// epoch results, as in the other trainers; an epoch's last report has
+// all its pairs done and its mean loss equal to the epoch's TrainLoss;
+// Step counts every batch.
+func checkVGProgress(t *testing.T, reports []training.Progress, res []VGEpochResult, n int, opts VGTrainOptions) {
+	t.Helper()
+	batches := (n + opts.BatchSize - 1) / opts.BatchSize
+	if len(reports) != opts.Epochs*batches {
+		t.Fatalf("%d progress reports, want %d epochs × %d batches", len(reports), opts.Epochs, batches)
+	}
+	for e, r := range res {
+		last := reports[(e+1)*batches-1]
+		if r.Epoch != e+1 || last.Epoch != e+1 || last.Epochs != opts.Epochs || reports[e*batches].Epoch != e+1 {
+			t.Errorf("epoch %d: result Epoch %d, reports %d..%d of %d, want %d", e, r.Epoch, reports[e*batches].Epoch, last.Epoch, last.Epochs, e+1)
+		}
+		if last.Done != n || last.Total != n || last.Step != (e+1)*batches || last.Loss != r.TrainLoss {
+			t.Errorf("epoch %d: last report %+v, want %d of %d pairs, step %d, loss %v", e+1, last, n, n, (e+1)*batches, r.TrainLoss)
 		}
 	}
 }

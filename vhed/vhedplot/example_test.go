@@ -14,7 +14,7 @@ import (
 // story 2, as SVG. Of the test file's 8 pairs without a human tie, story 2
 // is the better one in 3 (see vhed's TestAssessStory2AlwaysBetter).
 func Example() {
-	pairs, err := vhed.ReadFile("../testdata/vhed_small.csv", vhed.ReadOptions{})
+	pairs, err := vhed.Load("../testdata/vhed_small.csv", vhed.ReadOptions{})
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -36,7 +36,7 @@ type Series struct {
 // bucket leaves a gap in the line.
 func AccuracyByGap(series []Series) (*plot.Plot, error) {
 	if len(series) == 0 {
-		return nil, fmt.Errorf("vhedplot: no series")
+		return nil, fmt.Errorf("no series")
 	}
 	ref := series[0].Report.Buckets
 	labels := make([]string, len(ref))
@@ -55,7 +55,7 @@ func AccuracyByGap(series []Series) (*plot.Plot, error) {
 	for si, s := range series {
 		bs := s.Report.Buckets
 		if len(bs) != len(ref) {
-			return nil, fmt.Errorf("vhedplot: series %q has %d gap buckets, %q has %d", s.Name, len(bs), series[0].Name, len(ref))
+			return nil, fmt.Errorf("series %q has %d gap buckets, %q has %d", s.Name, len(bs), series[0].Name, len(ref))
 		}
 		var run plotter.XYs
 		legend := true
@@ -65,7 +65,7 @@ func AccuracyByGap(series []Series) (*plot.Plot, error) {
 			}
 			l, pts, err := plotter.NewLinePoints(run)
 			if err != nil {
-				return fmt.Errorf("vhedplot: %w", err)
+				return err
 			}
 			l.Color = plotutil.Color(si)
 			l.Dashes = plotutil.Dashes(si)
@@ -81,7 +81,7 @@ func AccuracyByGap(series []Series) (*plot.Plot, error) {
 		}
 		for i, b := range bs {
 			if b.MinGap != ref[i].MinGap || b.MaxGap != ref[i].MaxGap {
-				return nil, fmt.Errorf("vhedplot: series %q and %q have different gap buckets", s.Name, series[0].Name)
+				return nil, fmt.Errorf("series %q and %q have different gap buckets", s.Name, series[0].Name)
 			}
 			if math.IsNaN(b.Value) {
 				if err := flush(); err != nil {
@@ -106,7 +106,7 @@ func AccuracyByGap(series []Series) (*plot.Plot, error) {
 // bar.
 func AccuracyByOmega(series []Series) (*plot.Plot, error) {
 	if len(series) == 0 {
-		return nil, fmt.Errorf("vhedplot: no series")
+		return nil, fmt.Errorf("no series")
 	}
 	ref := series[0].Report.Omega
 	labels := []string{"all pairs"}
@@ -122,22 +122,22 @@ func AccuracyByOmega(series []Series) (*plot.Plot, error) {
 	width := vg.Points(math.Max(4, 240/float64(len(series)*len(labels))))
 	for si, s := range series {
 		if len(s.Report.Omega) != len(ref) {
-			return nil, fmt.Errorf("vhedplot: series %q has %d Ω subsets, %q has %d", s.Name, len(s.Report.Omega), series[0].Name, len(ref))
+			return nil, fmt.Errorf("series %q has %d Ω subsets, %q has %d", s.Name, len(s.Report.Omega), series[0].Name, len(ref))
 		}
 		vals := plotter.Values{plotZeroNaN(s.Report.Overall.Value)}
 		for i, o := range s.Report.Omega {
 			if o.K != ref[i].K {
-				return nil, fmt.Errorf("vhedplot: series %q and %q have different Ω subsets", s.Name, series[0].Name)
+				return nil, fmt.Errorf("series %q and %q have different Ω subsets", s.Name, series[0].Name)
 			}
 			vals = append(vals, plotZeroNaN(o.Value))
 		}
 		if !slices.Equal(s.Report.OmegaUnion.Ks, series[0].Report.OmegaUnion.Ks) {
-			return nil, fmt.Errorf("vhedplot: series %q and %q have different Ω unions", s.Name, series[0].Name)
+			return nil, fmt.Errorf("series %q and %q have different Ω unions", s.Name, series[0].Name)
 		}
 		vals = append(vals, plotZeroNaN(s.Report.OmegaUnion.Value))
 		bars, err := plotter.NewBarChart(vals, width)
 		if err != nil {
-			return nil, fmt.Errorf("vhedplot: %w", err)
+			return nil, err
 		}
 		bars.LineStyle.Width = 0
 		bars.Color = plotutil.Color(si)
@@ -179,14 +179,14 @@ func plotBucketLabel(lo, hi float64) string {
 func Write(w io.Writer, p *plot.Plot, format string) error {
 	format = strings.ToLower(format)
 	if format != "png" && format != "svg" {
-		return fmt.Errorf("vhedplot: format %q is not png or svg", format)
+		return fmt.Errorf("format %q is not png or svg", format)
 	}
 	wt, err := p.WriterTo(Width, Height, format)
 	if err != nil {
-		return fmt.Errorf("vhedplot: %w", err)
+		return err
 	}
 	if _, err := wt.WriteTo(w); err != nil {
-		return fmt.Errorf("vhedplot: %w", err)
+		return err
 	}
 	return nil
 }
@@ -197,11 +197,11 @@ func Write(w io.Writer, p *plot.Plot, format string) error {
 func Save(path string, p *plot.Plot) error {
 	format := strings.TrimPrefix(strings.ToLower(filepath.Ext(path)), ".")
 	if format != "png" && format != "svg" {
-		return fmt.Errorf("vhedplot: %s: extension is not .png or .svg", path)
+		return fmt.Errorf("%s: extension is not .png or .svg", path)
 	}
 	f, err := os.CreateTemp(filepath.Dir(path), ".plot-*")
 	if err != nil {
-		return fmt.Errorf("vhedplot: %w", err)
+		return err
 	}
 	tmp := f.Name()
 	err = f.Chmod(0o644) // CreateTemp's 0600 suits no figure
@@ -216,7 +216,7 @@ func Save(path string, p *plot.Plot) error {
 	}
 	if err != nil {
 		os.Remove(tmp)
-		return fmt.Errorf("vhedplot: %s: %w", path, err)
+		return fmt.Errorf("%s: %w", path, err)
 	}
 	return nil
 }

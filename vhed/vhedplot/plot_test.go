@@ -24,7 +24,7 @@ var smallOverlapGaps = []float64{0, -4, 3, -2, 0, -1, math.NaN(), math.NaN(), -4
 // metric with the Reference Absent algorithm and "story 2 is better".
 func plotSeriesSmall(t *testing.T) []Series {
 	t.Helper()
-	pairs, err := vhed.ReadFile("../testdata/vhed_small.csv", vhed.ReadOptions{})
+	pairs, err := vhed.Load("../testdata/vhed_small.csv", vhed.ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -56,7 +56,7 @@
 // embeddings, BERT's 15 % masking (80 % [MASK], 10 % random, 10 % kept),
 // and Adam; SaveEncoder writes a folder vrank.NewFromEncoder starts from.
 //
-// ReadPairsCSV reads the VHED columns training needs (sent1, sent2,
+// ReadPairs reads the VHED columns training needs (sent1, sent2,
 // label) with package vhed's reader, where the dataset and the assessments
 // live.
 package train

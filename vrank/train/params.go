@@ -103,7 +103,7 @@ func paramsOf(cfg vrank.Config, ws []checkpoint.Float32Tensor) (*params[float32]
 	for _, t := range p.tensors() {
 		w, ok := byName[t.Name]
 		if !ok || !slices.Equal(w.Shape, t.Shape) || len(w.Data) != len(t.Data) {
-			return nil, fmt.Errorf("vrank: the model has no weight %q of shape %v", t.Name, t.Shape)
+			return nil, fmt.Errorf("the model has no weight %q of shape %v", t.Name, t.Shape)
 		}
 		copy(t.Data, w.Data)
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/storyeval/storyeval/encoders/nn"
 	"github.com/storyeval/storyeval/encoders/tokenize"
 	"github.com/storyeval/storyeval/internal/trainloop"
+	"github.com/storyeval/storyeval/training"
 	"github.com/storyeval/storyeval/vrank"
 )
 
@@ -55,18 +56,7 @@ type PretrainOptions struct {
 	// epoch (see ResumePretrainer).
 	CheckpointDir string
 	// Progress, when set, is called after every training step.
-	Progress func(PretrainProgress)
-}
-
-// PretrainProgress reports where an epoch stands.
-type PretrainProgress struct {
-	Epoch, Epochs int
-	// Done and Total count the epoch's texts.
-	Done, Total int
-	// Step is the number of Adam steps made so far.
-	Step int
-	// Loss is the mean masked-LM loss of the epoch so far.
-	Loss float64
+	Progress func(training.Progress)
 }
 
 // PretrainEpoch is the outcome of one pre-training epoch.
@@ -97,7 +87,7 @@ func (o PretrainOptions) withDefaults() (PretrainOptions, error) {
 	if o.Epochs < 0 || o.BatchSize < 0 || o.LearningRate < 0 || o.MaxLength < 0 || o.MaskProbability < 0 || o.MaskProbability >= 1 ||
 		o.Dropout < 0 || o.Dropout >= 1 || o.ValidationFraction >= 1 || math.IsNaN(o.LearningRate) || math.IsNaN(o.MaskProbability) ||
 		math.IsNaN(o.Dropout) || math.IsNaN(o.ValidationFraction) {
-		return o, fmt.Errorf("vrank: invalid pre-training options %+v", o)
+		return o, fmt.Errorf("invalid pre-training options %+v", o)
 	}
 	trainloop.Default(&o.Epochs, 3)
 	trainloop.Default(&o.BatchSize, 8)
@@ -146,14 +136,14 @@ func NewPretrainer(encoderDir string, opts PretrainOptions) (*Pretrainer, error)
 	confPath := filepath.Join(encoderDir, "config.json")
 	conf, err := readSmall(confPath)
 	if err != nil {
-		return nil, fmt.Errorf("vrank: pre-training: %w", err)
+		return nil, fmt.Errorf("pre-training: %w", err)
 	}
 	if conf, err = encoderConfigJSON(conf); err != nil {
-		return nil, fmt.Errorf("vrank: pre-training: %s: %w", confPath, err)
+		return nil, fmt.Errorf("pre-training: %s: %w", confPath, err)
 	}
 	st, err := checkpoint.OpenDir(encoderDir)
 	if err != nil {
-		return nil, fmt.Errorf("vrank: pre-training: %s has no readable weights: %w", encoderDir, err)
+		return nil, fmt.Errorf("pre-training: %s has no readable weights: %w", encoderDir, err)
 	}
 	defer st.Close()
 	var cfg vrank.Config
@@ -164,22 +154,22 @@ func NewPretrainer(encoderDir string, opts PretrainOptions) (*Pretrainer, error)
 	// nor saved here.
 	m, err := vrank.NewFromEncoder(encoderDir, cfg, o.Seed)
 	if err != nil {
-		return nil, fmt.Errorf("vrank: pre-training: %w", err)
+		return nil, fmt.Errorf("pre-training: %w", err)
 	}
 	cfg = m.Config()
 	p, err := paramsOf(cfg, m.Weights())
 	if err != nil {
-		return nil, fmt.Errorf("vrank: pre-training: %s: %w", encoderDir, err)
+		return nil, fmt.Errorf("pre-training: %s: %w", encoderDir, err)
 	}
 	head := newMLMHead[float32](cfg.BERT.HiddenSize, cfg.BERT.VocabSize)
 	if st.Has(mlmBiasName) {
 		for _, t := range head.tensors() {
 			info, ok := st.Info(t.Name)
 			if !ok || !slices.Equal(info.Shape, t.Shape) {
-				return nil, fmt.Errorf("vrank: pre-training: %s: the masked-LM head needs %q of shape %v", encoderDir, t.Name, t.Shape)
+				return nil, fmt.Errorf("pre-training: %s: the masked-LM head needs %q of shape %v", encoderDir, t.Name, t.Shape)
 			}
 			if err := st.ReadFloat32(t.Name, t.Data); err != nil {
-				return nil, fmt.Errorf("vrank: pre-training: %s: %w", encoderDir, err)
+				return nil, fmt.Errorf("pre-training: %s: %w", encoderDir, err)
 			}
 		}
 	} else {
@@ -206,7 +196,7 @@ func NewRandomPretrainer(cfg encoders.BERTConfig, vocabDir string, opts Pretrain
 	}
 	m, err := vrank.NewRandom(vrank.Config{BERT: cfg, Feature: vrank.FeaturePooler}, vocabDir, o.Seed)
 	if err != nil {
-		return nil, fmt.Errorf("vrank: pre-training: %w", err)
+		return nil, fmt.Errorf("pre-training: %w", err)
 	}
 	p, err := paramsOf(m.Config(), m.Weights())
 	if err != nil {
@@ -253,7 +243,7 @@ func encoderConfigJSON(data []byte) ([]byte, error) {
 
 func newPretrainer(cfg vrank.Config, conf []byte, tok *tokenize.BERT, files map[string][]byte, p *params[float32], head *mlmHead[float32], o PretrainOptions) (*Pretrainer, error) {
 	if tok.VocabSize() > cfg.BERT.VocabSize {
-		return nil, fmt.Errorf("vrank: pre-training: the vocabulary has %d tokens, more than vocab_size %d", tok.VocabSize(), cfg.BERT.VocabSize)
+		return nil, fmt.Errorf("pre-training: the vocabulary has %d tokens, more than vocab_size %d", tok.VocabSize(), cfg.BERT.VocabSize)
 	}
 	var sp mlmSpecial
 	for _, s := range []struct {
@@ -262,7 +252,7 @@ func newPretrainer(cfg vrank.Config, conf []byte, tok *tokenize.BERT, files map[
 	}{{"[MASK]", &sp.mask}, {"[CLS]", &sp.cls}, {"[SEP]", &sp.sep}, {"[PAD]", &sp.pad}} {
 		id, ok := tok.TokenID(s.tok)
 		if !ok {
-			return nil, fmt.Errorf("vrank: pre-training: the vocabulary has no %s token", s.tok)
+			return nil, fmt.Errorf("pre-training: the vocabulary has no %s token", s.tok)
 		}
 		*s.id = id
 	}
@@ -301,11 +291,11 @@ func (t *Pretrainer) encodeTexts(texts []string, what string) ([]tokenize.Encodi
 	encs := make([]tokenize.Encoding, len(texts))
 	for i, s := range texts {
 		if strings.TrimSpace(s) == "" {
-			return nil, fmt.Errorf("vrank: pre-training: %s text %d is empty", what, i)
+			return nil, fmt.Errorf("pre-training: %s text %d is empty", what, i)
 		}
 		e, err := t.tok.EncodeWith(s, tokenize.Options{Truncation: tokenize.LongestFirst, MaxLength: maxLen})
 		if err != nil {
-			return nil, fmt.Errorf("vrank: pre-training: %s text %d: %w", what, i, err)
+			return nil, fmt.Errorf("pre-training: %s text %d: %w", what, i, err)
 		}
 		encs[i] = e
 	}
@@ -344,7 +334,7 @@ func (t *Pretrainer) Step(ctx context.Context, texts []string) (PretrainStep, er
 
 func (t *Pretrainer) step(ctx context.Context, encs []tokenize.Encoding) (PretrainStep, error) {
 	if len(encs) == 0 {
-		return PretrainStep{}, fmt.Errorf("vrank: pre-training: empty batch")
+		return PretrainStep{}, fmt.Errorf("pre-training: empty batch")
 	}
 	// One stream per step for the masks and the dropout, so that a resumed
 	// run draws the same ones.
@@ -396,7 +386,7 @@ func (t *Pretrainer) backward(ctx context.Context, c *forwardCache[float32], hc 
 func (t *Pretrainer) Train(ctx context.Context, train, validation []string) ([]PretrainEpoch, error) {
 	o := t.opts
 	if len(train) == 0 {
-		return nil, fmt.Errorf("vrank: pre-training: no training texts")
+		return nil, fmt.Errorf("pre-training: no training texts")
 	}
 	if validation == nil && o.ValidationFraction > 0 {
 		train, validation = splitTexts(train, o.ValidationFraction, o.Seed)
@@ -424,7 +414,7 @@ func (t *Pretrainer) Train(ctx context.Context, train, validation []string) ([]P
 				batches++
 			}
 			if o.Progress != nil {
-				o.Progress(PretrainProgress{Epoch: epoch, Epochs: o.Epochs, Done: done, Total: len(order), Step: t.adam.Step,
+				o.Progress(training.Progress{Epoch: epoch, Epochs: o.Epochs, Done: done, Total: len(order), Step: t.adam.Step,
 					Loss: lossSum / float64(max(batches, 1))})
 			}
 			return nil
@@ -459,7 +449,7 @@ func (t *Pretrainer) Evaluate(ctx context.Context, texts []string) (loss, accura
 		return 0, 0, err
 	}
 	if len(encs) == 0 {
-		return 0, 0, fmt.Errorf("vrank: pre-training: no texts to evaluate")
+		return 0, 0, fmt.Errorf("pre-training: no texts to evaluate")
 	}
 	return t.evaluate(ctx, encs)
 }
@@ -514,4 +504,4 @@ func (t *Pretrainer) Epoch() int { return t.epoch }
 func (t *Pretrainer) History() []PretrainEpoch { return slices.Clone(t.history) }
 
 // SetProgress replaces the progress callback (e.g. of a resumed trainer).
-func (t *Pretrainer) SetProgress(fn func(PretrainProgress)) { t.opts.Progress = fn }
+func (t *Pretrainer) SetProgress(fn func(training.Progress)) { t.opts.Progress = fn }

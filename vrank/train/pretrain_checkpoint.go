@@ -57,7 +57,7 @@ func (t *Pretrainer) encoderTensors() []safetensors.Tensor {
 // vrank train -encoder DIR) and NewPretrainer start from it.
 func (t *Pretrainer) SaveEncoder(dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("vrank: %w", err)
+		return err
 	}
 	files := map[string][]byte{"config.json": t.conf}
 	for name, data := range t.tokFiles {
@@ -69,11 +69,11 @@ func (t *Pretrainer) SaveEncoder(dir string) error {
 			return err
 		})
 		if err != nil {
-			return fmt.Errorf("vrank: %w", err)
+			return err
 		}
 	}
 	if err := safetensors.WriteFile(filepath.Join(dir, "model.safetensors"), t.encoderTensors(), map[string]string{"format": "pt"}); err != nil {
-		return fmt.Errorf("vrank: %s: %w", dir, err)
+		return fmt.Errorf("%s: %w", dir, err)
 	}
 	return nil
 }
@@ -88,7 +88,7 @@ func (t *Pretrainer) writeCheckpoint(root string) (string, error) {
 	}
 	final, err := trainckpt.WriteEpoch(root, t.epoch, t.SaveEncoder, t.moments(), st)
 	if err != nil {
-		return "", fmt.Errorf("vrank: checkpoint %s: %w", final, err)
+		return "", fmt.Errorf("checkpoint %s: %w", final, err)
 	}
 	return final, nil
 }
@@ -111,17 +111,17 @@ func ResumePretrainer(dir string, opts PretrainOptions) (*Pretrainer, error) {
 	var st pretrainState
 	dir, err := trainckpt.ReadLatest(dir, "pre-training", &st)
 	if err != nil {
-		return nil, fmt.Errorf("vrank: %w", err)
+		return nil, err
 	}
 	if st.Epoch < 0 || st.AdamStep < 0 {
-		return nil, fmt.Errorf("vrank: %s: negative epoch or step", filepath.Join(dir, trainckpt.StateFile))
+		return nil, fmt.Errorf("%s: negative epoch or step", filepath.Join(dir, trainckpt.StateFile))
 	}
 	t, err := NewPretrainer(dir, opts)
 	if err != nil {
 		return nil, err
 	}
 	if err := trainckpt.ReadMoments(dir, t.moments(), openTensors); err != nil {
-		return nil, fmt.Errorf("vrank: %w", err)
+		return nil, err
 	}
 	t.adam.Step, t.epoch = st.AdamStep, st.Epoch
 	for _, h := range st.History {

@@ -35,7 +35,7 @@ func (t *Trainer) BestModel() (*vrank.Model, error) {
 	case t.best != nil && t.bestEpoch == best.Epoch:
 		return t.modelOf(t.best, true)
 	}
-	return nil, fmt.Errorf("vrank: the best epoch %d has neither a checkpoint nor a copy in memory", best.Epoch)
+	return nil, fmt.Errorf("the best epoch %d has neither a checkpoint nor a copy in memory", best.Epoch)
 }
 
 // keepBest keeps a copy of the weights in memory when the epoch just

@@ -38,7 +38,7 @@ func (t *Trainer) writeCheckpoint(root string) (string, error) {
 	}
 	final, err := trainckpt.WriteEpoch(root, t.epoch, t.saveModel, t.moments(), st)
 	if err != nil {
-		return "", fmt.Errorf("vrank: checkpoint %s: %w", final, err)
+		return "", fmt.Errorf("checkpoint %s: %w", final, err)
 	}
 	// Prune older checkpoints only once the new one is in place, keeping
 	// the best epoch's.
@@ -77,10 +77,10 @@ func ResumeTrainer(dir string, opts Options) (*Trainer, error) {
 	var st trainerState
 	dir, err := trainckpt.ReadLatest(dir, "training", &st)
 	if err != nil {
-		return nil, fmt.Errorf("vrank: %w", err)
+		return nil, err
 	}
 	if st.Epoch < 0 || st.AdamStep < 0 {
-		return nil, fmt.Errorf("vrank: %s: negative epoch or step", filepath.Join(dir, trainckpt.StateFile))
+		return nil, fmt.Errorf("%s: negative epoch or step", filepath.Join(dir, trainckpt.StateFile))
 	}
 	m, err := vrank.Load(dir)
 	if err != nil {
@@ -91,7 +91,7 @@ func ResumeTrainer(dir string, opts Options) (*Trainer, error) {
 		return nil, err
 	}
 	if err := trainckpt.ReadMoments(dir, t.moments(), openTensors); err != nil {
-		return nil, fmt.Errorf("vrank: %w", err)
+		return nil, err
 	}
 	t.opt.Step = st.AdamStep
 	t.epoch = st.Epoch

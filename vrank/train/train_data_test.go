@@ -3,13 +3,15 @@ package train
 import (
 	"strings"
 	"testing"
+
+	"github.com/storyeval/storyeval/limits"
 )
 
 func TestReadPairsCSV(t *testing.T) {
 	in := "story_id,sent1,sent2,label,agreement\n" +
 		"1,\"a story, with a comma\",another story,-1.5,3\n" +
 		"2,x,y,2,4\n"
-	got, err := ReadPairsCSV(strings.NewReader(in))
+	got, err := ReadPairs(strings.NewReader(in), limits.Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,7 +36,7 @@ func TestReadPairsCSVErrors(t *testing.T) {
 		{"no pairs", "sent1,sent2,label\n", "no rows after the header"},
 		{"bad quoting", "sent1,sent2,label\n\"a,b,1\n", "training CSV"},
 	} {
-		_, err := ReadPairsCSV(strings.NewReader(tc.in))
+		_, err := ReadPairs(strings.NewReader(tc.in), limits.Limits{})
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: error %v, want one mentioning %q", tc.name, err, tc.want)
 		}
@@ -45,7 +47,7 @@ func FuzzReadPairsCSV(f *testing.F) {
 	f.Add("sent1,sent2,label\na,b,1\n")
 	f.Add("label,sent2,sent1\n-2,\"x\ny\",z\n")
 	f.Fuzz(func(t *testing.T, in string) {
-		ex, err := ReadPairsCSV(strings.NewReader(in))
+		ex, err := ReadPairs(strings.NewReader(in), limits.Limits{})
 		if err == nil && len(ex) == 0 {
 			t.Errorf("no error and no pairs")
 		}

@@ -1,6 +1,9 @@
 package train
 
-import "github.com/storyeval/storyeval/internal/trainloop"
+import (
+	"github.com/storyeval/storyeval/internal/trainloop"
+	"github.com/storyeval/storyeval/training"
+)
 
 // Pair is one training or validation pair: two stories and the ranking
 // gap between them (the VHED CSV's label: the average rank of story 1 minus
@@ -56,22 +59,7 @@ type Options struct {
 	// accuracy, see Trainer.Best) is kept beside them.
 	KeepCheckpoints int
 	// Progress, when set, is called after every step.
-	Progress func(Progress)
-}
-
-// Progress reports how training is going, after every step.
-type Progress struct {
-	// Epoch is the current epoch, from 1, of Epochs.
-	Epoch, Epochs int
-	// Done and Total count the examples of this epoch (augmented pairs
-	// included) that have been trained on, and all of them.
-	Done, Total int
-	// Step counts Adam steps since the start of training.
-	Step int
-	// Loss is the mean training loss of the epoch so far.
-	Loss float64
-	// ExamplesPerSecond is the training speed over the epoch so far.
-	ExamplesPerSecond float64
+	Progress func(training.Progress)
 }
 
 // EpochResult summarises one epoch.

@@ -12,6 +12,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/storyeval/storyeval/training"
 )
 
 // Words of the synthetic pair set: a story's quality is the number of
@@ -101,7 +103,7 @@ func TestTrainingConverges(t *testing.T) {
 		t.Fatal(err)
 	}
 	steps := 0
-	tr, err := NewTrainer(m, Options{Epochs: 8, BatchSize: 16, LearningRate: 1e-3, Progress: func(Progress) { steps++ }})
+	tr, err := NewTrainer(m, Options{Epochs: 8, BatchSize: 16, LearningRate: 1e-3, Progress: func(training.Progress) { steps++ }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -230,7 +232,7 @@ func TestTrainCancelled(t *testing.T) {
 	root := t.TempDir()
 	ctx, cancel := context.WithCancel(context.Background())
 	tr, err := NewTrainer(tinyModel(t, 3), Options{Epochs: 5, BatchSize: 4, CheckpointDir: root,
-		Progress: func(p Progress) {
+		Progress: func(p training.Progress) {
 			if p.Epoch == 2 {
 				cancel()
 			}

@@ -11,6 +11,7 @@ import (
 	"github.com/storyeval/storyeval/encoders/nn"
 	"github.com/storyeval/storyeval/encoders/tokenize"
 	"github.com/storyeval/storyeval/internal/trainloop"
+	"github.com/storyeval/storyeval/training"
 	"github.com/storyeval/storyeval/vrank"
 )
 
@@ -48,7 +49,7 @@ func NewTrainer(m *vrank.Model, opts Options) (*Trainer, error) {
 	opts = opts.withDefaults()
 	if opts.Epochs < 0 || opts.BatchSize < 0 || opts.LearningRate < 0 || opts.Dropout < 0 || opts.Dropout >= 1 || opts.EncoderDropout < 0 || opts.EncoderDropout >= 1 ||
 		opts.Beta1 < 0 || opts.Beta1 >= 1 || opts.Beta2 < 0 || opts.Beta2 >= 1 || opts.Epsilon < 0 {
-		return nil, fmt.Errorf("vrank: invalid training options %+v", opts)
+		return nil, fmt.Errorf("invalid training options %+v", opts)
 	}
 	cfg := m.Config()
 	p, err := paramsOf(cfg, m.Weights())
@@ -90,7 +91,7 @@ func (t *Trainer) Step(ctx context.Context, batch []Pair) (StepResult, error) {
 
 func (t *Trainer) step(ctx context.Context, encs []tokenize.Encoding, gaps []float64) (StepResult, error) {
 	if len(encs) == 0 {
-		return StepResult{}, fmt.Errorf("vrank: empty batch")
+		return StepResult{}, fmt.Errorf("empty batch")
 	}
 	var rng *rand.Rand
 	if t.net.dropout > 0 || t.net.encDropout > 0 {
@@ -170,7 +171,7 @@ func (t *Trainer) modelOf(p *params[float32], copied bool) (*vrank.Model, error)
 func (t *Trainer) Train(ctx context.Context, train, validation []Pair) ([]EpochResult, error) {
 	o := t.opts
 	if len(train) == 0 {
-		return nil, fmt.Errorf("vrank: no training pairs")
+		return nil, fmt.Errorf("no training pairs")
 	}
 	if _, _, _, err := splitPairs(train); err != nil {
 		return nil, err
@@ -209,7 +210,7 @@ func (t *Trainer) Train(ctx context.Context, train, validation []Pair) ([]EpochR
 			lossSum += r.Loss
 			batches++
 			if o.Progress != nil {
-				o.Progress(Progress{Epoch: epoch, Epochs: o.Epochs, Done: done, Total: len(order), Step: t.opt.Step,
+				o.Progress(training.Progress{Epoch: epoch, Epochs: o.Epochs, Done: done, Total: len(order), Step: t.opt.Step,
 					Loss: lossSum / float64(batches), ExamplesPerSecond: float64(done) / time.Since(start).Seconds()})
 			}
 			return nil
@@ -259,7 +260,7 @@ func splitValidation(pairs []Pair, fraction float64, seed int64) (train, val []P
 func splitPairs(ex []Pair) (s1, s2 []string, gaps []float64, err error) {
 	for i, e := range ex {
 		if math.IsNaN(e.Gap) || math.IsInf(e.Gap, 0) {
-			return nil, nil, nil, fmt.Errorf("vrank: pair %d: gap %v is not a finite number", i, e.Gap)
+			return nil, nil, nil, fmt.Errorf("pair %d: gap %v is not a finite number", i, e.Gap)
 		}
 		s1, s2, gaps = append(s1, e.Story1), append(s2, e.Story2), append(gaps, e.Gap)
 	}
@@ -312,4 +313,4 @@ func (t *Trainer) evaluate(ctx context.Context, s *evalSet) (loss, agreement flo
 }
 
 // SetProgress replaces the progress callback (e.g. of a resumed trainer).
-func (t *Trainer) SetProgress(fn func(Progress)) { t.opts.Progress = fn }
+func (t *Trainer) SetProgress(fn func(training.Progress)) { t.opts.Progress = fn }

@@ -27,25 +27,25 @@ const (
 func Decode(compressed []byte) (*Model, error) {
 	zr, err := gzip.NewReader(bytes.NewReader(compressed))
 	if err != nil {
-		return nil, fmt.Errorf("apmodel: not a gzip stream: %w", err)
+		return nil, fmt.Errorf("not a gzip stream: %w", err)
 	}
 	raw, err := io.ReadAll(io.LimitReader(zr, MaxDecodedBytes+1))
 	if err != nil {
-		return nil, fmt.Errorf("apmodel: decompressing: %w", err)
+		return nil, fmt.Errorf("decompressing: %w", err)
 	}
 	if len(raw) > MaxDecodedBytes {
-		return nil, fmt.Errorf("apmodel: model decompresses to more than %d bytes", MaxDecodedBytes)
+		return nil, fmt.Errorf("model decompresses to more than %d bytes", MaxDecodedBytes)
 	}
 	if !bytes.HasPrefix(raw, []byte(magic)) {
-		return nil, errors.New("apmodel: missing the model header")
+		return nil, errors.New("missing the model header")
 	}
 	d := &decoder{buf: raw[len(magic):]}
 	m := d.model()
 	if d.err != nil {
-		return nil, fmt.Errorf("apmodel: corrupt model at byte %d: %w", len(raw)-len(d.buf), d.err)
+		return nil, fmt.Errorf("corrupt model at byte %d: %w", len(raw)-len(d.buf), d.err)
 	}
 	if len(d.buf) != 0 {
-		return nil, fmt.Errorf("apmodel: %d trailing bytes after the model", len(d.buf))
+		return nil, fmt.Errorf("%d trailing bytes after the model", len(d.buf))
 	}
 	return m, nil
 }

@@ -15,10 +15,10 @@ import (
 // ascending and at most 255; feature keys must be distinct.
 func Encode(w io.Writer, m *Model) error {
 	if len(m.Classes) > maxClasses {
-		return fmt.Errorf("apmodel: %d classes, at most %d can be encoded", len(m.Classes), maxClasses)
+		return fmt.Errorf("%d classes, at most %d can be encoded", len(m.Classes), maxClasses)
 	}
 	if !sort.StringsAreSorted(m.Classes) {
-		return fmt.Errorf("apmodel: classes are not in ascending order")
+		return fmt.Errorf("classes are not in ascending order")
 	}
 	var buf []byte
 	buf = binary.AppendUvarint(append(buf, magic...), uint64(len(m.Classes)))
@@ -43,10 +43,10 @@ func Encode(w io.Writer, m *Model) error {
 	for i := range m.Features {
 		f := &m.Features[i]
 		if byKey[f.Key] != nil {
-			return fmt.Errorf("apmodel: feature %q appears twice", f.Key)
+			return fmt.Errorf("feature %q appears twice", f.Key)
 		}
 		if len(f.Classes) != len(f.Milli) {
-			return fmt.Errorf("apmodel: feature %q has %d classes but %d weights", f.Key, len(f.Classes), len(f.Milli))
+			return fmt.Errorf("feature %q has %d classes but %d weights", f.Key, len(f.Classes), len(f.Milli))
 		}
 		byKey[f.Key] = f
 	}
@@ -77,7 +77,7 @@ func Encode(w io.Writer, m *Model) error {
 		last := -1
 		for _, c := range f.Classes {
 			if int(c) <= last || int(c) >= len(m.Classes) {
-				return fmt.Errorf("apmodel: feature %q: class indices must ascend below %d", f.Key, len(m.Classes))
+				return fmt.Errorf("feature %q: class indices must ascend below %d", f.Key, len(m.Classes))
 			}
 			buf = append(buf, byte(int(c)-last-1))
 			last = int(c)
@@ -100,10 +100,10 @@ func Encode(w io.Writer, m *Model) error {
 		return err
 	}
 	if _, err := zw.Write(buf); err != nil {
-		return fmt.Errorf("apmodel: writing model: %w", err)
+		return fmt.Errorf("writing model: %w", err)
 	}
 	if err := zw.Close(); err != nil {
-		return fmt.Errorf("apmodel: writing model: %w", err)
+		return fmt.Errorf("writing model: %w", err)
 	}
 	return bw.Flush()
 }
