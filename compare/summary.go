@@ -1,4 +1,4 @@
-package main
+package compare
 
 import (
 	"context"
@@ -7,17 +7,20 @@ import (
 	"github.com/storyeval/storyeval/correlation"
 )
 
-// scoreSettings are the statistical settings a summary was computed with.
-type scoreSettings struct {
+// Settings are the statistical settings a summary was computed with:
+// bootstrap resamples of the intervals, rounds of the randomization tests
+// (exact for up to 20 stories), the intervals' coverage and the seed of
+// both.
+type Settings struct {
 	Resamples  int     `json:"bootstrap_resamples"`
 	Rounds     int     `json:"randomization_rounds"`
 	Confidence float64 `json:"confidence"`
 	Seed       uint64  `json:"seed"`
 }
 
-// systemStat is one system's result on one metric: the mean of its defined
+// SystemStat is one system's result on one metric: the mean of its defined
 // per-story scores with a bootstrap interval.
-type systemStat struct {
+type SystemStat struct {
 	Mean      Float `json:"mean"`
 	Low       Float `json:"ci_low"`
 	High      Float `json:"ci_high"`
@@ -25,9 +28,9 @@ type systemStat struct {
 	Undefined int   `json:"undefined"`
 }
 
-// pairTest is the paired approximate randomization test of two systems on
+// PairTest is the paired approximate randomization test of two systems on
 // one metric, over the stories both have a defined score for.
-type pairTest struct {
+type PairTest struct {
 	Metric         string `json:"metric"`
 	A              string `json:"system_a"`
 	B              string `json:"system_b"`
@@ -38,22 +41,18 @@ type pairTest struct {
 	Rounds         int    `json:"rounds"`
 }
 
-// unavailableMetric says why a metric was not computed.
-type unavailableMetric struct {
-	Metric string `json:"metric"`
-	Needs  string `json:"needs"`
-}
-
-// scoreSummary is what summary.json holds.
-type scoreSummary struct {
+// Summary is what summary.json holds: per system and metric the mean with
+// its bootstrap interval, per metric and pair of systems the paired
+// randomization test, and the correlations with human ratings.
+type Summary struct {
 	Sequences   int                              `json:"sequences"`
 	Systems     []string                         `json:"systems"`
 	Metrics     []string                         `json:"metrics"`
-	Unavailable []unavailableMetric              `json:"unavailable"`
-	PerSystem   map[string]map[string]systemStat `json:"per_system"`
-	Pairs       []pairTest                       `json:"pairs"`
-	Human       *humanSummary                    `json:"human,omitempty"`
-	Settings    scoreSettings                    `json:"settings"`
+	Unavailable []Unavailable                    `json:"unavailable"`
+	PerSystem   map[string]map[string]SystemStat `json:"per_system"`
+	Pairs       []PairTest                       `json:"pairs"`
+	Human       *HumanSummary                    `json:"human,omitempty"`
+	Settings    Settings                         `json:"settings"`
 }
 
 // definedPairs returns the values of a and b at the indices where both are
@@ -70,11 +69,11 @@ func definedPairs(a, b []float64) (x, y []float64) {
 
 // summarizeScores computes the per-system means with intervals and the pairwise
 // significance tests of every metric column.
-func summarizeScores(ctx context.Context, systems []string, cols []scoreColumn, set scoreSettings, prog *progress) (map[string]map[string]systemStat, []pairTest, error) {
-	per := map[string]map[string]systemStat{}
-	var pairs []pairTest
+func summarizeScores(ctx context.Context, systems []string, cols []Column, set Settings, step func()) (map[string]map[string]SystemStat, []PairTest, error) {
+	per := map[string]map[string]SystemStat{}
+	var pairs []PairTest
 	for _, sys := range systems {
-		per[sys] = map[string]systemStat{}
+		per[sys] = map[string]SystemStat{}
 	}
 	for _, col := range cols {
 		for _, sys := range systems {
@@ -87,7 +86,7 @@ func summarizeScores(ctx context.Context, systems []string, cols []scoreColumn, 
 					defined = append(defined, v)
 				}
 			}
-			st := systemStat{Mean: Float(math.NaN()), Low: Float(math.NaN()), High: Float(math.NaN()), N: len(defined), Undefined: len(col.Scores[sys]) - len(defined)}
+			st := SystemStat{Mean: Float(math.NaN()), Low: Float(math.NaN()), High: Float(math.NaN()), N: len(defined), Undefined: len(col.Scores[sys]) - len(defined)}
 			if len(defined) > 0 {
 				iv, err := correlation.MeanInterval(defined, correlation.BootstrapOptions{Resamples: set.Resamples, Confidence: set.Confidence, Seed: set.Seed})
 				if err != nil {
@@ -96,12 +95,12 @@ func summarizeScores(ctx context.Context, systems []string, cols []scoreColumn, 
 				st.Mean, st.Low, st.High = Float(iv.Estimate), Float(iv.Low), Float(iv.High)
 			}
 			per[sys][col.Name] = st
-			prog.Add(1)
+			step()
 		}
 		for i := range systems {
 			for j := i + 1; j < len(systems); j++ {
 				a, b := definedPairs(col.Scores[systems[i]], col.Scores[systems[j]])
-				t := pairTest{Metric: col.Name, A: systems[i], B: systems[j], N: len(a), MeanDifference: Float(math.NaN()), P: Float(math.NaN())}
+				t := PairTest{Metric: col.Name, A: systems[i], B: systems[j], N: len(a), MeanDifference: Float(math.NaN()), P: Float(math.NaN())}
 				if len(a) > 0 {
 					r, err := correlation.PairedRandomization(a, b, correlation.RandomizationOptions{Rounds: set.Rounds, Seed: set.Seed})
 					if err != nil {

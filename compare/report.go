@@ -1,17 +1,17 @@
-package main
+package compare
 
 import (
-	"bytes"
 	_ "embed"
 	"fmt"
 	"html/template"
+	"io"
 	"math"
 	"sort"
 	"strings"
 )
 
-//go:embed score_report.html.tmpl
-var scoreReportTemplate string
+//go:embed report.html.tmpl
+var reportTemplate string
 
 // reportWorstStories is how many lowest-scoring stories the report lists per
 // metric.
@@ -22,13 +22,13 @@ type reportData struct {
 	Sequences   int
 	Systems     []string
 	Metrics     []string
-	Unavailable []unavailableMetric
+	Unavailable []Unavailable
 	Table       []reportSystemRow
 	Matrices    []reportMatrix
 	Plots       []reportPlot
 	Human       *reportHuman
 	Worst       []reportWorst
-	Settings    scoreSettings
+	Settings    Settings
 }
 
 type reportCell struct {
@@ -69,7 +69,7 @@ type reportHuman struct {
 	Ratings  int
 	Rows     []reportHumanRow
 	Scatter  []reportPlot
-	Williams []williamsTest
+	Williams []WilliamsTest
 }
 
 type reportHumanRow struct {
@@ -94,19 +94,19 @@ func fmtScore(v float64) string {
 	return fmt.Sprintf("%.4g", v)
 }
 
-// renderScoreReport renders report.html: a self-contained page (inline CSS
-// and SVG, no scripts, no network) with the system table, the significance
+// WriteHTML writes report.html: a self-contained page (inline CSS and SVG,
+// no scripts, no network) with the system table, the significance
 // matrices, score distributions, the human-rating correlations and the
 // worst-scoring stories with their diagnostics.
-func renderScoreReport(run *scoreRun) ([]byte, error) {
-	sum := run.summary
-	d := reportData{Sequences: sum.Sequences, Systems: run.systems, Metrics: sum.Metrics, Unavailable: sum.Unavailable, Settings: sum.Settings}
-	for _, sys := range run.systems {
+func (r *Report) WriteHTML(w io.Writer) error {
+	sum := r.Summary
+	d := reportData{Sequences: sum.Sequences, Systems: r.Systems, Metrics: sum.Metrics, Unavailable: sum.Unavailable, Settings: sum.Settings}
+	for _, sys := range r.Systems {
 		row := reportSystemRow{System: sys}
 		for _, m := range sum.Metrics {
 			st := sum.PerSystem[sys][m]
 			best := true
-			for _, other := range run.systems {
+			for _, other := range r.Systems {
 				if float64(sum.PerSystem[other][m].Mean) > float64(st.Mean) {
 					best = false
 				}
@@ -117,9 +117,9 @@ func renderScoreReport(run *scoreRun) ([]byte, error) {
 	}
 	for _, m := range sum.Metrics {
 		mx := reportMatrix{Metric: m}
-		for _, a := range run.systems {
+		for _, a := range r.Systems {
 			row := reportMatrixRow{System: a}
-			for _, b := range run.systems {
+			for _, b := range r.Systems {
 				if a == b {
 					row.Cells = append(row.Cells, reportMatrixCell{Text: "", Diagonal: true})
 					continue
@@ -142,45 +142,41 @@ func renderScoreReport(run *scoreRun) ([]byte, error) {
 		}
 		d.Matrices = append(d.Matrices, mx)
 	}
-	for _, col := range run.columns {
-		svg, err := distributionPlot(col, run.systems)
+	for _, col := range r.Columns {
+		svg, err := distributionPlot(col, r.Systems)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		d.Plots = append(d.Plots, reportPlot{Title: col.Name, SVG: svg})
-		d.Worst = append(d.Worst, worstStories(run, col))
+		d.Worst = append(d.Worst, worstStories(r, col))
 	}
 	if sum.Human != nil {
 		h := &reportHuman{Ratings: sum.Human.Ratings, Williams: sum.Human.Williams}
-		ratings := ratingsVector(run.suite, run.systems, run.ratings)
+		ratings := ratingsVector(r.Suite, r.Systems, r.Ratings)
 		for i, hm := range sum.Human.Metrics {
 			row := reportHumanRow{Metric: hm.Metric, N: hm.N}
 			for _, c := range hm.Correlations {
 				row.Cells = append(row.Cells, fmt.Sprintf("%s [%s, %s] (p=%s)", fmtScore(float64(c.Value)), fmtScore(float64(c.Low)), fmtScore(float64(c.High)), fmtScore(float64(c.P))))
 			}
 			h.Rows = append(h.Rows, row)
-			svg, err := scatterPlot(hm.Metric, columnVector(run.columns[i], run.systems), ratings, float64(hm.Correlations[0].Value))
+			svg, err := scatterPlot(hm.Metric, columnVector(r.Columns[i], r.Systems), ratings, float64(hm.Correlations[0].Value))
 			if err != nil {
-				return nil, err
+				return err
 			}
 			h.Scatter = append(h.Scatter, reportPlot{Title: hm.Metric, SVG: svg})
 		}
 		d.Human = h
 	}
-	t, err := template.New("report").Parse(scoreReportTemplate)
+	t, err := template.New("report").Parse(reportTemplate)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	var buf bytes.Buffer
-	if err := t.Execute(&buf, d); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
+	return t.Execute(w, d)
 }
 
 // findPair returns the test of systems a and b on a metric, and whether it
 // was stored as (b, a).
-func findPair(pairs []pairTest, metric, a, b string) (pairTest, bool) {
+func findPair(pairs []PairTest, metric, a, b string) (PairTest, bool) {
 	for _, p := range pairs {
 		if p.Metric != metric {
 			continue
@@ -192,19 +188,19 @@ func findPair(pairs []pairTest, metric, a, b string) (pairTest, bool) {
 			return p, true
 		}
 	}
-	return pairTest{MeanDifference: Float(math.NaN()), P: Float(math.NaN())}, false
+	return PairTest{MeanDifference: Float(math.NaN()), P: Float(math.NaN())}, false
 }
 
 // worstStories lists the lowest defined scores of a metric over all systems
 // with the story text and the metric's diagnostic.
-func worstStories(run *scoreRun, col scoreColumn) reportWorst {
+func worstStories(r *Report, col Column) reportWorst {
 	type item struct {
 		seq   int
 		sys   string
 		score float64
 	}
 	var items []item
-	for _, sys := range run.systems {
+	for _, sys := range r.Systems {
 		for i, v := range col.Scores[sys] {
 			if !math.IsNaN(v) {
 				items = append(items, item{i, sys, v})
@@ -214,7 +210,7 @@ func worstStories(run *scoreRun, col scoreColumn) reportWorst {
 	sort.SliceStable(items, func(a, b int) bool { return items[a].score < items[b].score })
 	w := reportWorst{Metric: col.Name}
 	for _, it := range items[:min(len(items), reportWorstStories)] {
-		seq := run.suite.At(it.seq)
+		seq := r.Suite.At(it.seq)
 		text := seq.Stories[it.sys]
 		if len(text) > 400 {
 			text = strings.TrimSpace(text[:400]) + " …"

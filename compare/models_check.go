@@ -1,4 +1,4 @@
-package main
+package compare
 
 import (
 	"bufio"
@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/storyeval/storyeval/encoders"
 	"github.com/storyeval/storyeval/encoders/checkpoint"
@@ -17,8 +16,8 @@ import (
 	"github.com/storyeval/storyeval/rovist"
 )
 
-// modelProblem is a file of the layout that was found but cannot be used.
-type modelProblem struct {
+// ModelProblem is a file of the layout that was found but cannot be used.
+type ModelProblem struct {
 	Path  string `json:"path"`
 	Error string `json:"error"`
 }
@@ -156,6 +155,3 @@ func checkGloVeFirstRow(path string) error {
 	_, err = rovist.ReadGloVe(bytes.NewReader(line), path, nil, rovist.GloVeOptions{})
 	return err
 }
-
-// oneLine keeps a problem on its table row.
-func oneLine(s string) string { return strings.ReplaceAll(s, "\n", " ") }
