@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/storyeval/storyeval/correlation"
 	"github.com/storyeval/storyeval/story"
 )
 
@@ -51,6 +52,11 @@ type Options struct {
 	// or "summary". It may be called from several goroutines, never at
 	// once.
 	Progress func(Progress)
+	// Correction is the multiple-comparison correction of the pairwise
+	// tests, over every pairwise test of the run; the zero value is
+	// Holm's. The report marks a difference significant by the adjusted
+	// p-value.
+	Correction correlation.Correction
 }
 
 // Progress is how far a Compare run has got.
@@ -195,6 +201,26 @@ func Compare(ctx context.Context, suite *story.Suite, metrics []Metric, opts Opt
 		return nil, err
 	}
 	r.Summary.PerSystem, r.Summary.Pairs = per, append(r.Summary.Pairs, pairs...)
+	if r.Summary.PairCorrection, err = correctPairs(r.Summary.Pairs, opts.Correction); err != nil {
+		return nil, err
+	}
+	for _, c := range r.Columns {
+		if c.Corpus != nil {
+			if r.Summary.Corpus == nil {
+				r.Summary.Corpus = map[string]map[string]Float{}
+			}
+			r.Summary.Corpus[c.Name] = map[string]Float{}
+			for sys, v := range c.Corpus {
+				r.Summary.Corpus[c.Name][sys] = Float(v)
+			}
+		}
+		if c.Degenerate != "" {
+			if r.Summary.Degenerate == nil {
+				r.Summary.Degenerate = map[string]string{}
+			}
+			r.Summary.Degenerate[c.Name] = c.Degenerate
+		}
+	}
 	if opts.Ratings != nil {
 		if r.Summary.Human, err = correlateWithHumans(ctx, suite, r.Systems, r.Columns, opts.Ratings, set); err != nil {
 			return nil, err

@@ -18,6 +18,12 @@ type Column struct {
 	Name   string
 	Scores map[string][]float64
 	Notes  map[string][]string
+	// Corpus, for a metric that defines a corpus-level score (BLEU-4,
+	// CIDEr-D), is that score per system; nil otherwise.
+	Corpus map[string]float64
+	// Degenerate, when not "", says why the per-story scores do not rank
+	// the systems (most are a smoothing constant, not a score).
+	Degenerate string
 }
 
 // Unavailable says why a metric column was not computed.
@@ -108,6 +114,12 @@ func merge(dst map[string]*Column, cols []Column, system string) {
 			d.Scores, d.Notes = map[string][]float64{}, map[string][]string{}
 		}
 		d.Scores[system], d.Notes[system] = c.Scores[system], c.Notes[system]
+		if v, ok := c.Corpus[system]; ok {
+			if d.Corpus == nil {
+				d.Corpus = map[string]float64{}
+			}
+			d.Corpus[system] = v
+		}
 	}
 }
 

@@ -3,6 +3,7 @@ package compare
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/storyeval/storyeval/ngram"
 )
@@ -34,9 +35,66 @@ func CIDErD() Metric {
 
 // Score implements Metric.
 func (m cocoMetric) Score(ctx context.Context, in *Inputs) ([]Column, error) {
-	return perSystem(ctx, in, func(sys string, _ func(int, int)) ([]Column, error) {
+	cols, err := perSystem(ctx, in, func(sys string, _ func(int, int)) ([]Column, error) {
 		return shared(in, "coco\x00"+sys, func() ([]Column, error) { return cocoScores(in, sys) })
 	})
+	if err != nil {
+		return nil, err
+	}
+	if cols[0].Name == "BLEU-4" {
+		n, unmatched, err := unmatched4grams(in, tokenizedCorpus)
+		if err != nil {
+			return nil, err
+		}
+		cols[0].Degenerate = degenerate(unmatched, n, "have no 4-gram in common with their references, so their unsmoothed BLEU-4 comes from the toolkit's tiny smoothing constants, not from matches")
+	}
+	return cols, nil
+}
+
+// unmatched4grams counts the stories of every system, and those without a
+// 4-gram in common with their references, in the corpora corpus makes.
+func unmatched4grams(in *Inputs, corpus func(*Inputs, string) (*ngram.Corpus, error)) (n, unmatched int, err error) {
+	for _, sys := range in.Systems {
+		c, err := corpus(in, sys)
+		if err != nil {
+			return 0, 0, err
+		}
+		for _, id := range c.IDs() {
+			n++
+			if !shares4gram(c.Candidate(id), c.References(id)) {
+				unmatched++
+			}
+		}
+	}
+	return n, unmatched, nil
+}
+
+// shares4gram reports whether the (tokenized) candidate has a 4-gram of
+// words that one of the references has.
+func shares4gram(cand string, refs []string) bool {
+	grams := map[[4]string]bool{}
+	for _, r := range refs {
+		w := strings.Fields(r)
+		for i := 0; i+4 <= len(w); i++ {
+			grams[[4]string(w[i:i+4])] = true
+		}
+	}
+	w := strings.Fields(cand)
+	for i := 0; i+4 <= len(w); i++ {
+		if grams[[4]string(w[i:i+4])] {
+			return true
+		}
+	}
+	return false
+}
+
+// degenerate says why a column's per-story scores do not rank the systems
+// when more than half of its n stories (bad of them) have what, or "".
+func degenerate(bad, n int, what string) string {
+	if 2*bad <= n {
+		return ""
+	}
+	return fmt.Sprintf("%d of %d stories %s; the means of such per-story scores do not rank the systems (see the corpus-level score where there is one)", bad, n, what)
 }
 
 // cocoScores computes BLEU-4, ROUGE-L and CIDEr-D of one system.
@@ -52,10 +110,19 @@ func cocoScores(in *Inputs, sys string) ([]Column, error) {
 		cols[k] = newColumn(name, sys, len(ids))
 	}
 	for i, id := range ids {
-		cols[0].Scores[sys][i] = bleu.Items[id][3]
+		b := bleu.Items[id]
+		cols[0].Scores[sys][i] = b[3]
+		cols[0].Notes[sys][i] = fmt.Sprintf("BLEU-1 %.3f, BLEU-2 %.3f, BLEU-3 %.3f", b[0], b[1], b[2])
+		if !shares4gram(c.Candidate(id), c.References(id)) {
+			cols[0].Notes[sys][i] += "; no 4-gram in common with the references"
+		}
 		cols[1].Scores[sys][i] = rouge.Items[id]
 		cols[2].Scores[sys][i] = cider.Items[id]
 	}
+	// The corpus-level scores papers report: BLEU-4 of the summed
+	// n-gram counts, CIDEr-D the mean over the stories.
+	cols[0].Corpus = map[string]float64{sys: bleu.Corpus[3]}
+	cols[2].Corpus = map[string]float64{sys: cider.Corpus}
 	return cols, nil
 }
 
@@ -154,7 +221,7 @@ func NLTKBLEU() Metric {
 
 // Score implements Metric.
 func (m nltkBLEU) Score(ctx context.Context, in *Inputs) ([]Column, error) {
-	return perSystem(ctx, in, func(sys string, _ func(int, int)) ([]Column, error) {
+	cols, err := perSystem(ctx, in, func(sys string, _ func(int, int)) ([]Column, error) {
 		c, err := rawCorpus(in, sys)
 		if err != nil {
 			return nil, err
@@ -165,6 +232,15 @@ func (m nltkBLEU) Score(ctx context.Context, in *Inputs) ([]Column, error) {
 		}
 		return []Column{itemColumn(m.columns[0], sys, in, b.Items)}, nil
 	})
+	if err != nil {
+		return nil, err
+	}
+	n, unmatched, err := unmatched4grams(in, rawCorpus)
+	if err != nil {
+		return nil, err
+	}
+	cols[0].Degenerate = degenerate(unmatched, n, "have no 4-gram in common with their references, so their unsmoothed NLTK BLEU-4 is NLTK's stand-in for 0 (about 1e-300 to 1e-80), not a score")
+	return cols, nil
 }
 
 // itemColumn is a column of per-story scores keyed by sequence id.

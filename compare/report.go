@@ -1,11 +1,13 @@
 package compare
 
 import (
+	"cmp"
 	_ "embed"
 	"fmt"
 	"html/template"
 	"io"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -17,18 +19,27 @@ var reportTemplate string
 // metric.
 const reportWorstStories = 5
 
-// reportData is what score_report.html.tmpl renders.
+// significance is the level below which an adjusted p-value marks a
+// difference significant.
+const significance = 0.05
+
+// reportData is what report.html.tmpl renders.
 type reportData struct {
 	Sequences   int
 	Systems     []string
 	Metrics     []string
 	Unavailable []Unavailable
 	Table       []reportSystemRow
-	Matrices    []reportMatrix
+	Degenerate  []reportNote
+	Corpus      []reportCorpusRow
+	Ranking     []reportRanking
+	Correction  string
+	Pairs       []reportPair
 	Plots       []reportPlot
 	Human       *reportHuman
 	Worst       []reportWorst
 	Settings    Settings
+	Cache       []string
 }
 
 type reportCell struct {
@@ -41,23 +52,27 @@ type reportSystemRow struct {
 	Cells  []reportCell
 }
 
-// reportMatrix is one metric's pairwise significance matrix: row system vs
-// column system, the p-value of the paired randomization test and the sign
-// of the mean difference.
-type reportMatrix struct {
+type reportNote struct{ Metric, Text string }
+
+// reportCorpusRow is one metric's corpus-level score per system.
+type reportCorpusRow struct {
 	Metric string
-	Rows   []reportMatrixRow
+	Cells  []string
 }
 
-type reportMatrixRow struct {
-	System string
-	Cells  []reportMatrixCell
+// reportRanking is one metric's systems from the highest mean down, each
+// step marked significant (">") or not ("≈") by the adjusted p-value of
+// the two neighbours' test.
+type reportRanking struct {
+	Metric     string
+	Order      template.HTML
+	Degenerate bool
 }
 
-type reportMatrixCell struct {
-	Text        string
-	Significant bool
-	Diagonal    bool
+// reportPair is one unordered pair of systems on one metric.
+type reportPair struct {
+	Metric, A, B, Diff, P, PAdjusted string
+	Significant                      bool
 }
 
 type reportPlot struct {
@@ -95,52 +110,44 @@ func fmtScore(v float64) string {
 }
 
 // WriteHTML writes report.html: a self-contained page (inline CSS and SVG,
-// no scripts, no network) with the system table, the significance
-// matrices, score distributions, the human-rating correlations and the
-// worst-scoring stories with their diagnostics.
+// no scripts, no network) with the system table, the corpus-level scores,
+// a ranking of the systems per metric, each pair of systems' test with
+// its raw and adjusted p-value, score distributions, the human-rating
+// correlations and the worst-scoring stories with their diagnostics.
 func (r *Report) WriteHTML(w io.Writer) error {
 	sum := r.Summary
 	d := reportData{Sequences: sum.Sequences, Systems: r.Systems, Metrics: sum.Metrics, Unavailable: sum.Unavailable, Settings: sum.Settings}
+	for _, m := range sum.Metrics {
+		if why := sum.Degenerate[m]; why != "" {
+			d.Degenerate = append(d.Degenerate, reportNote{m, why})
+		}
+	}
 	for _, sys := range r.Systems {
 		row := reportSystemRow{System: sys}
 		for _, m := range sum.Metrics {
 			st := sum.PerSystem[sys][m]
-			best := true
+			best := sum.Degenerate[m] == "" && !math.IsNaN(float64(st.Mean))
 			for _, other := range r.Systems {
 				if float64(sum.PerSystem[other][m].Mean) > float64(st.Mean) {
 					best = false
 				}
 			}
-			row.Cells = append(row.Cells, reportCell{Text: fmt.Sprintf("%s [%s, %s]", fmtScore(float64(st.Mean)), fmtScore(float64(st.Low)), fmtScore(float64(st.High))), Best: best && !math.IsNaN(float64(st.Mean))})
+			row.Cells = append(row.Cells, reportCell{Text: fmt.Sprintf("%s [%s, %s]", fmtScore(float64(st.Mean)), fmtScore(float64(st.Low)), fmtScore(float64(st.High))), Best: best})
 		}
 		d.Table = append(d.Table, row)
 	}
 	for _, m := range sum.Metrics {
-		mx := reportMatrix{Metric: m}
-		for _, a := range r.Systems {
-			row := reportMatrixRow{System: a}
-			for _, b := range r.Systems {
-				if a == b {
-					row.Cells = append(row.Cells, reportMatrixCell{Text: "", Diagonal: true})
-					continue
-				}
-				t, flip := findPair(sum.Pairs, m, a, b)
-				diff := float64(t.MeanDifference)
-				if flip {
-					diff = -diff
-				}
-				sign := "="
-				switch {
-				case diff > 0:
-					sign = ">"
-				case diff < 0:
-					sign = "<"
-				}
-				row.Cells = append(row.Cells, reportMatrixCell{Text: fmt.Sprintf("%s p=%s", sign, fmtScore(float64(t.P))), Significant: float64(t.P) < 0.05})
+		if c, ok := sum.Corpus[m]; ok {
+			row := reportCorpusRow{Metric: m}
+			for _, sys := range r.Systems {
+				row.Cells = append(row.Cells, fmtScore(float64(c[sys])))
 			}
-			mx.Rows = append(mx.Rows, row)
+			d.Corpus = append(d.Corpus, row)
 		}
-		d.Matrices = append(d.Matrices, mx)
+	}
+	d.Pairs, d.Ranking = r.pairsAndRanking()
+	if pc := sum.PairCorrection; pc != nil {
+		d.Correction = map[string]string{"holm": "Holm", "BH": "Benjamini–Hochberg", "none": "none"}[pc.Method]
 	}
 	for _, col := range r.Columns {
 		svg, err := distributionPlot(col, r.Systems)
@@ -151,7 +158,7 @@ func (r *Report) WriteHTML(w io.Writer) error {
 		d.Worst = append(d.Worst, worstStories(r, col))
 	}
 	if sum.Human != nil {
-		h := &reportHuman{Ratings: sum.Human.Ratings, Williams: sum.Human.Williams}
+		h := &reportHuman{Ratings: sum.Human.Ratings, Williams: unorderedWilliams(sum.Human)}
 		ratings := ratingsVector(r.Suite, r.Systems, r.Ratings)
 		for i, hm := range sum.Human.Metrics {
 			row := reportHumanRow{Metric: hm.Metric, N: hm.N}
@@ -167,6 +174,11 @@ func (r *Report) WriteHTML(w io.Writer) error {
 		}
 		d.Human = h
 	}
+	for _, kind := range []string{ImageEmbeddings, TextEmbeddings} {
+		if c, ok := r.Cache[kind]; ok && c.Lookups > 0 {
+			d.Cache = append(d.Cache, fmt.Sprintf("%d of %d %s embeddings from the cache", c.Hits, c.Lookups, kind))
+		}
+	}
 	t, err := template.New("report").Parse(reportTemplate)
 	if err != nil {
 		return err
@@ -174,21 +186,74 @@ func (r *Report) WriteHTML(w io.Writer) error {
 	return t.Execute(w, d)
 }
 
-// findPair returns the test of systems a and b on a metric, and whether it
-// was stored as (b, a).
-func findPair(pairs []PairTest, metric, a, b string) (PairTest, bool) {
-	for _, p := range pairs {
-		if p.Metric != metric {
-			continue
+// pairsAndRanking lists each unordered pair of systems per metric once
+// (as the summary's tests are stored: a before b in suite order) with its
+// raw and adjusted p-value, and ranks the systems per metric.
+func (r *Report) pairsAndRanking() ([]reportPair, []reportRanking) {
+	sum := r.Summary
+	adjusted := func(i int) float64 {
+		if sum.PairCorrection == nil {
+			return float64(sum.Pairs[i].P)
 		}
-		if p.A == a && p.B == b {
-			return p, false
+		return float64(sum.PairCorrection.P[i])
+	}
+	var pairs []reportPair
+	sig := map[[3]string]bool{}
+	for i, t := range sum.Pairs {
+		p := adjusted(i)
+		s := p < significance
+		sig[[3]string{t.Metric, t.A, t.B}], sig[[3]string{t.Metric, t.B, t.A}] = s, s
+		pairs = append(pairs, reportPair{Metric: t.Metric, A: t.A, B: t.B, Diff: fmtScore(float64(t.MeanDifference)), P: fmtScore(float64(t.P)), PAdjusted: fmtScore(p), Significant: s})
+	}
+	var ranking []reportRanking
+	for _, m := range sum.Metrics {
+		order := slices.Clone(r.Systems)
+		mean := func(sys string) float64 {
+			v := float64(sum.PerSystem[sys][m].Mean)
+			if math.IsNaN(v) {
+				return math.Inf(-1)
+			}
+			return v
 		}
-		if p.A == b && p.B == a {
-			return p, true
+		slices.SortStableFunc(order, func(a, b string) int { return cmp.Compare(mean(b), mean(a)) })
+		rk := reportRanking{Metric: m, Degenerate: sum.Degenerate[m] != ""}
+		var b strings.Builder
+		for i, sys := range order {
+			if i > 0 {
+				if sig[[3]string{m, order[i-1], sys}] {
+					b.WriteString(" <b>&gt;</b> ")
+				} else {
+					b.WriteString(" ≈ ")
+				}
+			}
+			b.WriteString(template.HTMLEscapeString(fmt.Sprintf("%s (%s)", sys, fmtScore(float64(sum.PerSystem[sys][m].Mean)))))
+		}
+		rk.Order = template.HTML(b.String()) //nolint:gosec // escaped names and numbers, and our own marks
+		ranking = append(ranking, rk)
+	}
+	return pairs, ranking
+}
+
+// unorderedWilliams keeps one Williams test per unordered pair of
+// metrics: the one asking whether the metric with the higher Pearson
+// correlation correlates better than the other.
+func unorderedWilliams(h *HumanSummary) []WilliamsTest {
+	r := map[string]float64{}
+	for _, m := range h.Metrics {
+		if len(m.Correlations) > 0 {
+			r[m.Metric] = float64(m.Correlations[0].Value)
 		}
 	}
-	return PairTest{MeanDifference: Float(math.NaN()), P: Float(math.NaN())}, false
+	var out []WilliamsTest
+	for _, w := range h.Williams {
+		// Of (A, B) and (B, A) keep the one whose A correlates more
+		// (the first on a tie or an undefined correlation).
+		ra, rb := r[w.A], r[w.B]
+		if ra > rb || (!(rb > ra) && slices.IndexFunc(h.Metrics, func(m HumanMetric) bool { return m.Metric == w.A }) < slices.IndexFunc(h.Metrics, func(m HumanMetric) bool { return m.Metric == w.B })) {
+			out = append(out, w)
+		}
+	}
+	return out
 }
 
 // worstStories lists the lowest defined scores of a metric over all systems

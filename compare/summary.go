@@ -53,6 +53,43 @@ type Summary struct {
 	Pairs       []PairTest                       `json:"pairs"`
 	Human       *HumanSummary                    `json:"human,omitempty"`
 	Settings    Settings                         `json:"settings"`
+	// PairCorrection holds the pairwise tests' p-values adjusted for
+	// multiple comparisons (one family: every test in Pairs).
+	PairCorrection *PairCorrection `json:"pair_correction,omitempty"`
+	// Corpus holds, per metric that defines one (BLEU-4, CIDEr-D) and
+	// system, the corpus-level score papers report.
+	Corpus map[string]map[string]Float `json:"corpus,omitempty"`
+	// Degenerate says, per metric whose per-story scores are degenerate
+	// (e.g. unsmoothed per-story BLEU-4), why its per-story means do not
+	// rank the systems.
+	Degenerate map[string]string `json:"degenerate,omitempty"`
+}
+
+// PairCorrection is a multiple-comparison correction of the pairwise
+// tests: P[i] is Pairs[i]'s adjusted p-value (null where the test is
+// undefined).
+type PairCorrection struct {
+	Method string  `json:"method"`
+	Family string  `json:"family"`
+	P      []Float `json:"p_adjusted"`
+}
+
+// correctPairs adjusts the pairwise tests' p-values with method, the
+// family being every pairwise test of the run.
+func correctPairs(pairs []PairTest, method correlation.Correction) (*PairCorrection, error) {
+	p := make([]float64, len(pairs))
+	for i, t := range pairs {
+		p[i] = float64(t.P)
+	}
+	adj, err := correlation.AdjustP(p, method)
+	if err != nil {
+		return nil, err
+	}
+	out := &PairCorrection{Method: method.String(), Family: "every pairwise test of the run (all metrics and pairs of systems)", P: make([]Float, len(adj))}
+	for i, v := range adj {
+		out.P[i] = Float(v)
+	}
+	return out, nil
 }
 
 // definedPairs returns the values of a and b at the indices where both are

@@ -23,3 +23,16 @@ func TestProgressSetKeepsRunningTotal(t *testing.T) {
 		t.Errorf("drew %q on a writer that is not a terminal", out.String())
 	}
 }
+
+// TestProgressDescribe checks that the bar is labelled with the stage
+// given last (score names the metric being computed).
+func TestProgressDescribe(t *testing.T) {
+	p := newProgress(&bytes.Buffer{}, 10, "steps")
+	p.Describe("BLEU-4")
+	p.Describe("RoViST-NR")
+	if p.desc != "RoViST-NR" || cmpOr(p.desc, p.what) != "RoViST-NR" {
+		t.Errorf("label %q, want RoViST-NR", p.desc)
+	}
+	var nilBar *progress
+	nilBar.Describe("x") // a nil bar ignores it
+}

@@ -8,7 +8,7 @@ import (
 
 // scoreBar draws compare's progress on one bar for the whole run, so that
 // its time estimate moves during a long neural metric instead of jumping
-// once per metric.
+// once per metric; the bar is labelled with the metric being computed.
 type scoreBar struct {
 	stderr io.Writer
 	bar    *progress
@@ -19,6 +19,7 @@ func (b *scoreBar) update(p compare.Progress) {
 	if b.bar == nil {
 		b.bar = newProgress(b.stderr, p.Total, "steps")
 	}
+	b.bar.Describe(p.Stage)
 	b.bar.Set(p.Done)
 }
 
