@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/storyeval/storyeval/correlation"
 	"github.com/storyeval/storyeval/story"
@@ -156,8 +157,13 @@ func Compare(ctx context.Context, suite *story.Suite, metrics []Metric, opts Opt
 	// system, the summary a unit per column and system.
 	share := len(r.Systems) * suite.Len()
 	total := len(jobs)*share + nCols*len(r.Systems)
+	// Library callbacks may come from several goroutines: the lock
+	// keeps opts.Progress from being called twice at once.
+	var progressMu sync.Mutex
 	report := func(stage string, done int) {
 		if opts.Progress != nil {
+			progressMu.Lock()
+			defer progressMu.Unlock()
 			opts.Progress(Progress{Stage: stage, Done: done, Total: total})
 		}
 	}
