@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 
 	"github.com/storyeval/storyeval/compare"
+	"github.com/storyeval/storyeval/correlation"
 	"github.com/storyeval/storyeval/rovist"
 	"github.com/storyeval/storyeval/story"
 	"github.com/storyeval/storyeval/stylem"
@@ -65,13 +66,15 @@ func runScore(args []string, stdout, stderr io.Writer) error {
 	rounds := fs.Int("rounds", 9999, "random rounds of the paired randomization test (stories ≤ 20: exact test)")
 	confidence := fs.Float64("confidence", 0.95, "coverage of the confidence intervals, in (0, 1)")
 	seed := fs.Uint64("seed", 0, "seed of the bootstrap and randomization tests")
+	correction := fs.String("correction", "holm", "multiple-comparison correction of the pairwise tests' p-values, over all tests of the run: holm (Holm's step-down, family-wise error) or bh (Benjamini-Hochberg, false discovery rate)")
 	cache := addCacheFlags(fs)
 	images := addImageFlags(fs)
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: storyeval score -in STORIES.json|DIR [-metrics all|LIST] [-human ratings.csv] [-out DIR] [flags]")
 		fmt.Fprintln(stderr, "\nScores every system's stories with every metric whose inputs are present, then writes")
 		fmt.Fprintln(stderr, "scores.csv (one row per story and system), summary.json (per system mean and bootstrap CI,")
-		fmt.Fprintln(stderr, "per pair of systems a paired randomization p-value, correlations with the human ratings)")
+		fmt.Fprintln(stderr, "per pair of systems a paired randomization p-value and its adjusted value, corpus-level")
+		fmt.Fprintln(stderr, "BLEU-4 and CIDEr-D, correlations with the human ratings)")
 		fmt.Fprintln(stderr, "and report.html. Flags go before positional arguments; there are none.")
 		fs.PrintDefaults()
 	}
@@ -94,6 +97,10 @@ func runScore(args []string, stdout, stderr io.Writer) error {
 	if (*styleTable == "") != (*style == "") {
 		return errors.New("-stylem-table and -style go together")
 	}
+	corr, ok := map[string]correlation.Correction{"holm": correlation.Holm, "bh": correlation.BenjaminiHochberg}[*correction]
+	if !ok {
+		return fmt.Errorf("-correction %s: want holm or bh", quoteShort(*correction))
+	}
 	selected, err := parseScoreMetrics(*metrics)
 	if err != nil {
 		return err
@@ -103,11 +110,11 @@ func runScore(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	// Read and check every input before any model or table is loaded.
-	in2, err := readScoreInputs(*in, *demo, *human, *styleTable, *style)
+	inputs, err := readScoreInputs(*in, *demo, *human, *styleTable, *style)
 	if err != nil {
 		return err
 	}
-	suite := in2.suite
+	suite := inputs.suite
 	models, err := openScoreModels(*modelsDir, *regions, *crops, suite, selected, decode, rovist.VGOptions{UseDefaultIDF: *vgDefaultIDF > 0, DefaultIDF: *vgDefaultIDF})
 	if err != nil {
 		return err
@@ -124,7 +131,7 @@ func runScore(args []string, stdout, stderr io.Writer) error {
 		// metrics of a large suite may need more than the decode budget.
 		defer boundHeap(decode)()
 	}
-	metricList, err := scoreMetricList(selected, suite, in2, models, *paraphrase)
+	metricList, err := scoreMetricList(selected, suite, inputs, models, *paraphrase)
 	if err != nil {
 		return err
 	}
@@ -137,7 +144,7 @@ func runScore(args []string, stdout, stderr io.Writer) error {
 	defer bar.finish()
 	report, err := compare.Compare(ctx, suite, metricList, compare.Options{
 		Resamples: *resamples, Rounds: *rounds, Confidence: *confidence, Seed: *seed,
-		Ratings: in2.ratings, Progress: bar.update,
+		Ratings: inputs.ratings, Correction: corr, Progress: bar.update,
 	})
 	if err != nil {
 		return imageError(err)

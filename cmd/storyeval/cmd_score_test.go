@@ -363,6 +363,7 @@ func TestScoreBadInput(t *testing.T) {
 		{[]string{"-in", good, "-metrics", "bleu,foo"}, `unknown metric "foo"`},
 		{[]string{"-in", good, "-confidence", "0"}, "not in (0, 1)"},
 		{[]string{"-in", good, "-stylem-table", "t.tbl"}, "go together"},
+		{[]string{"-in", good, "-correction", "bonferroni"}, `-correction "bonferroni": want holm or bh`},
 	} {
 		out := filepath.Join(dir, "out")
 		var stdout, stderr bytes.Buffer
