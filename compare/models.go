@@ -194,10 +194,13 @@ func (m *Models) load(suite *story.Suite, opts ModelsOptions, want func(name, la
 		m.grounder, m.grounderFiles = g, [2]string{path("RoViST-VG", 0), filepath.Dir(path("RoViST-VG", 1))}
 		m.loaded["vg"] = counted{grounding{spec: spec{name: "vg", columns: []string{"RoViST-VG"}}, g: g, opts: opts.VG, suite: suite, nouns: nouns}, m.counter}
 	}
-	if want("groovist", "GROOViST") || want("clipscore", "CLIPScore") {
-		dir := filepath.Dir(path(map[bool]string{true: "GROOViST", false: "CLIPScore"}[want("groovist", "GROOViST")], 0))
-		if err := m.loadCLIP(dir, opts.Backend); err != nil {
-			return err
+	// GROOViST and CLIPScore share the layout's clip/ folder: CLIP is
+	// loaded once for both.
+	for _, l := range [][2]string{{"groovist", "GROOViST"}, {"clipscore", "CLIPScore"}} {
+		if want(l[0], l[1]) && m.clip == nil {
+			if err := m.loadCLIP(filepath.Dir(path(l[1], 0)), opts.Backend); err != nil {
+				return err
+			}
 		}
 	}
 	if want("groovist", "GROOViST") {

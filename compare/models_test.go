@@ -1,12 +1,16 @@
 package compare
 
 import (
+	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
+	"github.com/storyeval/storyeval/embcache"
 	"github.com/storyeval/storyeval/encoders"
 	"github.com/storyeval/storyeval/groovist"
 	"github.com/storyeval/storyeval/internal/e2efixtures"
@@ -124,6 +128,58 @@ func TestOpenModelsSharesCLIPAndSaysWhatIsMissing(t *testing.T) {
 			if u.Needs != want {
 				t.Errorf("%s without a folder: %+v", name, u)
 			}
+		}
+	}
+}
+
+// mapCache is an in-memory embcache.Cache.
+type mapCache struct {
+	mu sync.Mutex
+	m  map[embcache.Key][]float32
+}
+
+func (c *mapCache) Get(k embcache.Key) ([]float32, bool, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	v, ok := c.m[k]
+	return v, ok, nil
+}
+
+func (c *mapCache) PutMany(ks []embcache.Key, vs [][]float32) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for i, k := range ks {
+		c.m[k] = vs[i]
+	}
+	return nil
+}
+
+// The report counts the run's image embeddings from the cache: the first
+// run over the suite's three images finds none, a second run all three,
+// and report.html says so.
+func TestCompareCountsCacheHits(t *testing.T) {
+	suite := imageSuite(t)
+	m, err := OpenModels(clipModelsDir(t), suite, ModelsOptions{Metrics: []string{"clipscore"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := m.UseCache(&mapCache{m: map[embcache.Key][]float32{}}, nil); err != nil {
+		t.Fatal(err)
+	}
+	for run, want := range []CacheCount{{Hits: 0, Lookups: 3}, {Hits: 3, Lookups: 3}} {
+		r, err := Compare(t.Context(), suite, []Metric{m.Metric("clipscore")}, Options{Resamples: 5, Rounds: 5})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := r.Cache[ImageEmbeddings]; got != want {
+			t.Errorf("run %d: image embeddings from the cache %+v, want %+v", run+1, got, want)
+		}
+		var html bytes.Buffer
+		if err := r.WriteHTML(&html); err != nil {
+			t.Fatal(err)
+		}
+		if line := fmt.Sprintf("%d of %d image embeddings from the cache", want.Hits, want.Lookups); !strings.Contains(html.String(), line) {
+			t.Errorf("run %d: report.html lacks %q", run+1, line)
 		}
 	}
 }
