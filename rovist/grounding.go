@@ -74,6 +74,12 @@ type VGOptions struct {
 	// summation of the score, in its last bits.
 	Nouns map[string][]string
 
+	// StoryNouns, when not nil, are the nouns of each story of the call in
+	// input order, as StoryNouns returns them: a caller that has
+	// extracted them already (to load their GloVe vectors) passes them
+	// so that they are not extracted twice. Nouns is then unused.
+	StoryNouns [][]string
+
 	// Budget bounds the memory of the crops decoded at once by crops with
 	// RegionCrop.LoadPixels (CropFolder's) whose decode options have no
 	// budget; nil means a budget of imageproc.DefaultDecodeBudget for the
@@ -208,9 +214,14 @@ func (g *Grounder) Score(ctx context.Context, stories []story.Story, opts VGOpti
 	if maxRegions <= 0 {
 		maxRegions = DefaultMaxRegions
 	}
-	nouns, err := StoryNouns(stories, opts.Nouns)
-	if err != nil {
-		return nil, fmt.Errorf("grounding: %w", err)
+	nouns := opts.StoryNouns
+	if nouns == nil {
+		var err error
+		if nouns, err = StoryNouns(stories, opts.Nouns); err != nil {
+			return nil, fmt.Errorf("grounding: %w", err)
+		}
+	} else if len(nouns) != len(stories) {
+		return nil, fmt.Errorf("grounding: %d StoryNouns for %d stories", len(nouns), len(stories))
 	}
 	results := make([]VGResult, len(stories))
 	// Per story: weights first (the reference's KeyError comes first).

@@ -4,6 +4,7 @@ import (
 	"archive/zip"
 	"bytes"
 	"encoding/json"
+	"github.com/storyeval/storyeval/compare"
 	"os"
 	"path/filepath"
 	"strings"
@@ -50,7 +51,7 @@ func TestModelsCommand(t *testing.T) {
 	if code := runMain([]string{"models", "-dir", dir, "-format", "json"}, &stdout, &stderr); code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr.String())
 	}
-	var got []modelsStatus
+	var got []compare.ModelStatus
 	if err := json.Unmarshal(stdout.Bytes(), &got); err != nil {
 		t.Fatal(err)
 	}
@@ -175,7 +176,7 @@ func TestModelsDirValidatesFiles(t *testing.T) {
 	if code := runMain([]string{"models", "-dir", dir, "-format", "json"}, &stdout, &stderr); code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr.String())
 	}
-	var got []modelsStatus
+	var got []compare.ModelStatus
 	if err := json.Unmarshal(stdout.Bytes(), &got); err != nil {
 		t.Fatal(err)
 	}

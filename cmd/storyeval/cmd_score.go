@@ -2,17 +2,17 @@ package main
 
 import (
 	"bytes"
-	"context"
 	_ "embed"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
 
+	"github.com/storyeval/storyeval/compare"
+	"github.com/storyeval/storyeval/correlation"
 	"github.com/storyeval/storyeval/limits"
-	"github.com/storyeval/storyeval/ngram"
+	"github.com/storyeval/storyeval/rovist"
 	"github.com/storyeval/storyeval/story"
 	"github.com/storyeval/storyeval/stylem"
 )
@@ -49,22 +49,12 @@ func demoStyleTable() (*stylem.Table, error) {
 	return stylem.Build(recs, stylem.BuildOptions{})
 }
 
-// scoreRun is everything one `score` run computed, what the output files and
-// the report are made from.
-type scoreRun struct {
-	suite   *story.Suite
-	systems []string
-	columns []scoreColumn
-	ratings humanRatings // nil without -human
-	summary scoreSummary
-}
-
 func runScore(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("score", stderr)
 	demo := fs.Bool("demo", false, "score the embedded demo story set (20 VIST sequences, 3 systems, synthetic ratings, a toy StyleM table) instead of -in")
 	in := fs.String("in", "", "story set: a JSON file (sequences with images, references and one story per system) or a folder of per-system NAME.json files {id: story} with an optional references.json (required)")
 	metrics := fs.String("metrics", "all", "metrics to run: all, or a comma-separated list of bleu,meteor,rouge,cider,nr,stylem,c,vg,groovist,clipscore,vrank and, only when named, nltkbleu (NLTK sentence_bleu) and meteor-vist (METEOR as the VIST scripts)")
-	models := fs.String("models", "", "models folder (see 'storyeval models'): enables RoViST-C, RoViST-VG, GROOViST, CLIPScore (needs the story set's image files) and Vrank for the files it holds")
+	modelsDir := fs.String("models", "", "models folder (see 'storyeval models'): enables RoViST-C, RoViST-VG, GROOViST, CLIPScore (needs the story set's image files) and Vrank for the files it holds")
 	regions := fs.String("regions", "", "regions CSV (image_id,bbox) of the story set's images, for RoViST-VG and GROOViST")
 	crops := fs.String("crops", "", "folder of region crops named {image_id}_{bbox}.jpg, for RoViST-VG and GROOViST")
 	vgDefaultIDF := fs.Float64("vg-default-idf", 0, "RoViST-VG weight of a noun missing from idf_dict.pkl (default: such a noun is an error, as the reference's KeyError)")
@@ -77,13 +67,15 @@ func runScore(args []string, stdout, stderr io.Writer) error {
 	rounds := fs.Int("rounds", 9999, "random rounds of the paired randomization test (stories ≤ 20: exact test)")
 	confidence := fs.Float64("confidence", 0.95, "coverage of the confidence intervals, in (0, 1)")
 	seed := fs.Uint64("seed", 0, "seed of the bootstrap and randomization tests")
+	correction := fs.String("correction", "holm", "multiple-comparison correction of the pairwise tests' p-values, over all tests of the run: holm (Holm's step-down, family-wise error) or bh (Benjamini-Hochberg, false discovery rate)")
 	cache := addCacheFlags(fs)
 	images := addImageFlags(fs)
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: storyeval score -in STORIES.json|DIR [-metrics all|LIST] [-human ratings.csv] [-out DIR] [flags]")
 		fmt.Fprintln(stderr, "\nScores every system's stories with every metric whose inputs are present, then writes")
 		fmt.Fprintln(stderr, "scores.csv (one row per story and system), summary.json (per system mean and bootstrap CI,")
-		fmt.Fprintln(stderr, "per pair of systems a paired randomization p-value, correlations with the human ratings)")
+		fmt.Fprintln(stderr, "per pair of systems a paired randomization p-value and its adjusted value, corpus-level")
+		fmt.Fprintln(stderr, "BLEU-4 and CIDEr-D, correlations with the human ratings)")
 		fmt.Fprintln(stderr, "and report.html. Flags go before positional arguments; there are none.")
 		fs.PrintDefaults()
 	}
@@ -106,6 +98,10 @@ func runScore(args []string, stdout, stderr io.Writer) error {
 	if (*styleTable == "") != (*style == "") {
 		return errors.New("-stylem-table and -style go together")
 	}
+	corr, ok := map[string]correlation.Correction{"holm": correlation.Holm, "bh": correlation.BenjaminiHochberg}[*correction]
+	if !ok {
+		return fmt.Errorf("-correction %s: want holm or bh", quoteShort(*correction))
+	}
 	selected, err := parseScoreMetrics(*metrics)
 	if err != nil {
 		return err
@@ -115,84 +111,50 @@ func runScore(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	// Read and check every input before any model or table is loaded.
-	var suite *story.Suite
-	var ratings humanRatings
-	cfg := scoreConfig{style: *style, ngramDone: map[string][]scoreColumn{}}
-	if *demo {
-		if suite, err = story.ParseSuite(demoStories, "demo/stories.json", story.ReadOptions{}); err != nil {
-			return err
-		}
-		if *human == "" {
-			if ratings, err = decodeHumanRatings(demoRatings, "demo/ratings.csv", suite); err != nil {
-				return err
-			}
-		}
-		if *styleTable == "" {
-			if cfg.styleTable, err = demoStyleTable(); err != nil {
-				return err
-			}
-			cfg.style = demoStyle
-		}
-	} else if suite, err = readSuite(*in); err != nil {
-		return err
-	}
-	if *human != "" {
-		if ratings, err = readHumanRatings(*human, suite); err != nil {
-			return err
-		}
-	}
-	if *styleTable != "" {
-		if cfg.styleTable, err = readStyleTable(*styleTable); err != nil {
-			return err
-		}
-		if !slices.Contains(cfg.styleTable.Styles(), *style) {
-			return fmt.Errorf("-style %q is not a style of %s (styles: %q)", *style, *styleTable, cfg.styleTable.Styles())
-		}
-	}
-	want := map[string]bool{}
-	for _, m := range selected {
-		want[m.name] = true
-	}
-	if cfg.models, err = loadScoreModels(*models, *regions, *crops, suite, want, decode); err != nil {
-		return err
-	}
-	cacheRun, err := cfg.models.useCache(cache, stderr)
+	inputs, err := readScoreInputs(*in, *demo, *human, *styleTable, *style)
 	if err != nil {
 		return err
 	}
-	defer cacheRun.close()
-	if m := cfg.models; m.grounder != nil || m.groovist != nil || m.clipScorer != nil {
+	suite := inputs.suite
+	models, err := openScoreModels(*modelsDir, *regions, *crops, suite, selected, decode, rovist.VGOptions{UseDefaultIDF: *vgDefaultIDF > 0, DefaultIDF: *vgDefaultIDF})
+	if err != nil {
+		return err
+	}
+	var cacheRun *cacheRun
+	if models.EncodesImages() {
+		if cacheRun = cache.open("score", stderr); cacheRun != nil {
+			defer cacheRun.close()
+			if err := models.UseCache(cacheRun, cacheRun.store); err != nil {
+				return err
+			}
+		}
 		// Only a run that decodes images gets the heap bound: the n-gram
 		// metrics of a large suite may need more than the decode budget.
 		defer boundHeap(decode)()
 	}
-	cfg.vgDefaultIDF = *vgDefaultIDF
-	for _, m := range selected {
-		if m.name == "meteor" && m.available(suite, cfg) {
-			if cfg.meteor, err = ngram.NewMeteor(ngram.MeteorOptions{ParaphraseTable: *paraphrase}); err != nil {
-				return err
-			}
-		}
-		if m.name == "meteor-vist" && m.available(suite, cfg) {
-			opts := ngram.MeteorVISTOptions()
-			opts.ParaphraseTable = *paraphrase
-			if cfg.meteorVIST, err = ngram.NewMeteor(opts); err != nil {
-				return err
-			}
-		}
+	metricList, err := scoreMetricList(selected, suite, inputs, models, *paraphrase)
+	if err != nil {
+		return err
+	}
+	for _, u := range compare.UnavailableColumns(suite, metricList) {
+		fmt.Fprintf(stderr, "storyeval score: %s skipped: needs %s\n", u.Metric, u.Needs)
 	}
 	ctx, stop := interruptContext()
 	defer stop()
-	settings := scoreSettings{Resamples: *resamples, Rounds: *rounds, Confidence: *confidence, Seed: *seed}
-	run, err := scoreSuite(ctx, suite, selected, cfg, ratings, settings, stderr)
+	bar := scoreBar{stderr: stderr}
+	defer bar.finish()
+	report, err := compare.Compare(ctx, suite, metricList, compare.Options{
+		Resamples: *resamples, Rounds: *rounds, Confidence: *confidence, Seed: *seed,
+		Ratings: inputs.ratings, Correction: corr, Progress: bar.update,
+	})
 	if err != nil {
 		return imageError(err)
 	}
 	cacheRun.succeeded()
-	if err := writeScoreOutputs(*outDir, run); err != nil {
+	if err := report.WriteFiles(*outDir); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "scored %d systems × %d stories with %d metrics; report: %s\n", len(run.systems), suite.Len(), len(run.columns), filepath.Join(*outDir, "report.html"))
+	fmt.Fprintf(stdout, "scored %d systems × %d stories with %d metrics; report: %s\n", len(report.Systems), suite.Len(), len(report.Columns), filepath.Join(*outDir, "report.html"))
 	return nil
 }
 
@@ -220,82 +182,4 @@ func readStyleTable(path string) (*stylem.Table, error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return t, nil
-}
-
-// scoreSuite runs the selected metrics on every system and computes the
-// summary; progress covers the whole run.
-func scoreSuite(ctx context.Context, suite *story.Suite, selected []scoreMetric, cfg scoreConfig, ratings humanRatings, set scoreSettings, stderr io.Writer) (*scoreRun, error) {
-	run := &scoreRun{suite: suite, systems: suite.Systems(), ratings: ratings}
-	run.summary = scoreSummary{Sequences: suite.Len(), Systems: run.systems, Settings: set, Unavailable: []unavailableMetric{}, Pairs: []pairTest{}}
-	var active []scoreMetric
-	unavailable := func(col, needs string) {
-		run.summary.Unavailable = append(run.summary.Unavailable, unavailableMetric{Metric: col, Needs: needs})
-		fmt.Fprintf(stderr, "storyeval score: %s skipped: needs %s\n", col, needs)
-	}
-	for _, m := range selected {
-		ok := m.available(suite, cfg)
-		needs := m.needs
-		if cfg.models != nil && cfg.models.missing[m.needs] != "" {
-			needs = cfg.models.missing[m.needs]
-		}
-		cols, needRefs := suiteColumns(m, suite)
-		for _, c := range m.columns {
-			switch {
-			case slices.Contains(needRefs, c):
-				unavailable(c, "human references in the story set")
-			case !ok:
-				unavailable(c, needs)
-			}
-		}
-		if ok && len(cols) > 0 {
-			m.columns = cols
-			active = append(active, m)
-		}
-	}
-	nCols := 0
-	for _, m := range active {
-		nCols += len(m.columns)
-	}
-	// One bar for the whole run: each metric counts a unit per story and
-	// system, the summary a unit per column and system.
-	perMetric := len(run.systems) * suite.Len()
-	prog := newProgress(stderr, len(active)*perMetric+nCols*len(run.systems), "steps")
-	defer prog.Finish()
-	for mi, m := range active {
-		merged := map[string]*scoreColumn{}
-		for _, name := range m.columns {
-			merged[name] = &scoreColumn{Name: name, Scores: map[string][]float64{}, Notes: map[string][]string{}}
-		}
-		for k, sys := range run.systems {
-			if err := ctx.Err(); err != nil {
-				return nil, err
-			}
-			cfg.progress = scoreProgress{bar: prog, base: mi * perMetric, stories: suite.Len(), systems: len(run.systems), system: k}
-			cols, err := m.run(ctx, suite, sys, cfg)
-			if err != nil {
-				return nil, fmt.Errorf("%s of system %q: %w", m.name, sys, err)
-			}
-			for _, c := range cols {
-				if dst, ok := merged[c.Name]; ok {
-					dst.Scores[sys], dst.Notes[sys] = c.Scores[sys], c.Notes[sys]
-				}
-			}
-			cfg.progress.systemDone()
-		}
-		for _, name := range m.columns {
-			run.columns = append(run.columns, *merged[name])
-			run.summary.Metrics = append(run.summary.Metrics, name)
-		}
-	}
-	per, pairs, err := summarizeScores(ctx, run.systems, run.columns, set, prog)
-	if err != nil {
-		return nil, err
-	}
-	run.summary.PerSystem, run.summary.Pairs = per, append(run.summary.Pairs, pairs...)
-	if ratings != nil {
-		if run.summary.Human, err = correlateWithHumans(ctx, suite, run.systems, run.columns, ratings, set); err != nil {
-			return nil, err
-		}
-	}
-	return run, nil
 }

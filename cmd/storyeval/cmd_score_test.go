@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -16,6 +15,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/storyeval/storyeval/compare"
 	"github.com/storyeval/storyeval/correlation"
 	"github.com/storyeval/storyeval/ngram"
 	"github.com/storyeval/storyeval/rovist"
@@ -342,24 +342,6 @@ func TestScoreCommandMatchesPackages(t *testing.T) {
 	}
 }
 
-// A hand-computed significance case: system a beats b on all three
-// stories, so the exact randomization test enumerates 2^3 swaps and only
-// the identity and the all-swapped pattern reach the observed |difference|:
-// p = 2/8.
-func TestScoreSignificanceHandComputed(t *testing.T) {
-	pairs, err := func() ([]pairTest, error) {
-		cols := []scoreColumn{{Name: "m", Scores: map[string][]float64{"a": {0.9, 0.8, 0.7}, "b": {0.1, 0.2, 0.3}}}}
-		_, p, err := summarizeScores(t.Context(), []string{"a", "b"}, cols, scoreSettings{Resamples: 10, Rounds: 10, Confidence: 0.95}, nil)
-		return p, err
-	}()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(pairs) != 1 || float64(pairs[0].P) != 0.25 || !pairs[0].Exact || math.Abs(float64(pairs[0].MeanDifference)-0.6) > 1e-15 {
-		t.Fatalf("pairs %+v, want exact p = 0.25 and mean difference 0.6", pairs)
-	}
-}
-
 func TestScoreBadInput(t *testing.T) {
 	dir := t.TempDir()
 	write := func(name, data string) string {
@@ -381,6 +363,7 @@ func TestScoreBadInput(t *testing.T) {
 		{[]string{"-in", good, "-metrics", "bleu,foo"}, `unknown metric "foo"`},
 		{[]string{"-in", good, "-confidence", "0"}, "not in (0, 1)"},
 		{[]string{"-in", good, "-stylem-table", "t.tbl"}, "go together"},
+		{[]string{"-in", good, "-correction", "bonferroni"}, `-correction "bonferroni": want holm or bh`},
 	} {
 		out := filepath.Join(dir, "out")
 		var stdout, stderr bytes.Buffer
@@ -395,22 +378,37 @@ func TestScoreBadInput(t *testing.T) {
 }
 
 // A cancelled run (Ctrl-C cancels the context) stops with the context's
-// error before any output is written: writeScoreOutputs runs only after
-// scoreSuite succeeds.
+// error before any output is written: the files are written only after
+// compare.Compare succeeds.
 func TestScoreCancelled(t *testing.T) {
 	suitePath, _, _, _, _ := scoreTestSuite(t)
 	s, err := readSuite(suitePath)
 	if err != nil {
 		t.Fatal(err)
 	}
-	metrics, err := parseScoreMetrics("bleu,nr")
+	names, err := parseScoreMetrics("bleu,nr")
+	if err != nil {
+		t.Fatal(err)
+	}
+	metrics, err := scoreMetricList(names, s, scoreInputs{suite: s}, nil, "")
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(t.Context())
 	cancel()
-	_, err = scoreSuite(ctx, s, metrics, scoreConfig{ngramDone: map[string][]scoreColumn{}}, nil, scoreSettings{Resamples: 10, Rounds: 10, Confidence: 0.95}, io.Discard)
+	_, err = compare.Compare(ctx, s, metrics, compare.Options{Resamples: 10, Rounds: 10})
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("cancelled run: %v, want context.Canceled", err)
 	}
+}
+
+// definedPairs returns the values of a and b at the indices where both are
+// defined (not NaN), as score pairs them.
+func definedPairs(a, b []float64) (x, y []float64) {
+	for i := range a {
+		if !math.IsNaN(a[i]) && !math.IsNaN(b[i]) {
+			x, y = append(x, a[i]), append(y, b[i])
+		}
+	}
+	return x, y
 }

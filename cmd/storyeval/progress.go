@@ -25,6 +25,7 @@ type progress struct {
 	w     io.Writer
 	total int
 	what  string
+	desc  string // what is being done now; what when ""
 	start time.Time
 	done  int
 	bar   *progressbar.ProgressBar // nil until drawn
@@ -59,7 +60,7 @@ func (p *progress) addLocked(n int) {
 		}
 		p.bar = progressbar.NewOptions(p.total,
 			progressbar.OptionSetWriter(p.w),
-			progressbar.OptionSetDescription(p.what),
+			progressbar.OptionSetDescription(cmpOr(p.desc, p.what)),
 			progressbar.OptionShowCount(),
 			progressbar.OptionShowIts(),
 			progressbar.OptionSetItsString(p.what),
@@ -84,6 +85,31 @@ func (p *progress) Set(done int) {
 	if done > p.done {
 		p.addLocked(done - p.done)
 	}
+}
+
+// Describe names what is being done now (a metric's name), shown before
+// the bar in place of the kind of items counted.
+func (p *progress) Describe(desc string) {
+	if p == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if desc == p.desc {
+		return
+	}
+	p.desc = desc
+	if p.bar != nil {
+		p.bar.Describe(desc)
+	}
+}
+
+// cmpOr returns s, or def when s is empty.
+func cmpOr(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
 }
 
 // Finish clears the bar, if one was drawn.

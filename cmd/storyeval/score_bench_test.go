@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/storyeval/storyeval/ngram"
+	"github.com/storyeval/storyeval/compare"
 	"github.com/storyeval/storyeval/story"
 )
 
@@ -72,24 +72,22 @@ func BenchmarkScore500x3(b *testing.B) {
 	if s.Len() != 500 {
 		b.Fatalf("%d sequences, want 500", s.Len())
 	}
-	metrics, err := parseScoreMetrics("bleu,meteor,rouge,cider,nr")
+	names, err := parseScoreMetrics("bleu,meteor,rouge,cider,nr")
 	if err != nil {
 		b.Fatal(err)
 	}
-	meteor, err := ngram.NewMeteor(ngram.MeteorOptions{})
+	metrics, err := scoreMetricList(names, s, scoreInputs{suite: s}, nil, "")
 	if err != nil {
 		b.Fatal(err)
 	}
 	out := b.TempDir()
-	settings := scoreSettings{Resamples: 1000, Rounds: 9999, Confidence: 0.95}
 	b.ResetTimer()
 	for range b.N {
-		cfg := scoreConfig{meteor: meteor, ngramDone: map[string][]scoreColumn{}}
-		run, err := scoreSuite(context.Background(), s, metrics, cfg, nil, settings, io.Discard)
+		run, err := compare.Compare(context.Background(), s, metrics, compare.Options{})
 		if err != nil {
 			b.Fatal(err)
 		}
-		if err := writeScoreOutputs(out, run); err != nil {
+		if err := run.WriteFiles(out); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -83,8 +83,8 @@ func TestScoreOptInNgramMetrics(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, m := range all {
-		if m.name == "nltkbleu" || m.name == "meteor-vist" {
-			t.Errorf("-metrics all includes %s", m.name)
+		if m == "nltkbleu" || m == "meteor-vist" {
+			t.Errorf("-metrics all includes %s", m)
 		}
 	}
 }

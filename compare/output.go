@@ -1,58 +1,77 @@
-package main
+package compare
 
 import (
 	"bytes"
 	"encoding/csv"
+	"encoding/json"
 	"fmt"
+	"io"
+	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 
 	"github.com/storyeval/storyeval/internal/atomicfile"
 )
 
-// scoresCSV renders scores.csv: a header id,system,<metric>…, then one row
-// per sequence (suite order) and system (suite order); an undefined score is
-// written as NaN.
-func scoresCSV(run *scoreRun) ([]byte, error) {
-	var buf bytes.Buffer
-	w := csv.NewWriter(&buf)
+// WriteScoresCSV writes scores.csv: a header id,system,<metric>…, then
+// one row per sequence (suite order) and system (suite order); a score is
+// written in shortest round-trip form, an undefined one as NaN.
+func (r *Report) WriteScoresCSV(out io.Writer) error {
+	w := csv.NewWriter(out)
 	header := []string{"id", "system"}
-	for _, c := range run.columns {
+	for _, c := range r.Columns {
 		header = append(header, c.Name)
 	}
 	if err := w.Write(header); err != nil {
-		return nil, err
+		return err
 	}
-	for i, seq := range run.suite.All() {
-		for _, sys := range run.systems {
+	for i, seq := range r.Suite.All() {
+		for _, sys := range r.Systems {
 			row := []string{seq.ID, sys}
-			for _, c := range run.columns {
+			for _, c := range r.Columns {
 				row = append(row, formatFloat(c.Scores[sys][i]))
 			}
 			if err := w.Write(row); err != nil {
-				return nil, err
+				return err
 			}
 		}
 	}
 	w.Flush()
-	return buf.Bytes(), w.Error()
+	return w.Error()
 }
 
-// writeScoreOutputs writes scores.csv, summary.json and report.html into
-// dir. Everything is rendered first and written to temporary files beside
+// formatFloat writes x for CSV output: shortest round-trip, "NaN" when
+// undefined.
+func formatFloat(x float64) string {
+	if math.IsNaN(x) {
+		return "NaN"
+	}
+	return strconv.FormatFloat(x, 'g', -1, 64)
+}
+
+// WriteSummaryJSON writes summary.json: the Summary as indented JSON
+// (map keys sorted, so the output is deterministic) and a newline.
+func (r *Report) WriteSummaryJSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(r.Summary)
+}
+
+// WriteFiles writes scores.csv, summary.json and report.html into dir
+// (created). Everything is rendered first and written to temporary files beside
 // the targets, which are renamed into place only when all three exist, so a
 // failed or interrupted run leaves no half-written output.
-func writeScoreOutputs(dir string, run *scoreRun) error {
-	csvData, err := scoresCSV(run)
-	if err != nil {
+func (r *Report) WriteFiles(dir string) error {
+	var scores, summary, report bytes.Buffer
+	if err := r.WriteScoresCSV(&scores); err != nil {
 		return err
 	}
-	var summary bytes.Buffer
-	if err := writeJSON(&summary, run.summary); err != nil {
+	if err := r.WriteSummaryJSON(&summary); err != nil {
 		return err
 	}
-	report, err := renderScoreReport(run)
-	if err != nil {
+	if err := r.WriteHTML(&report); err != nil {
 		return fmt.Errorf("report: %w", err)
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -61,7 +80,7 @@ func writeScoreOutputs(dir string, run *scoreRun) error {
 	files := []struct {
 		name string
 		data []byte
-	}{{"scores.csv", csvData}, {"summary.json", summary.Bytes()}, {"report.html", report}}
+	}{{"scores.csv", scores.Bytes()}, {"summary.json", summary.Bytes()}, {"report.html", report.Bytes()}}
 	// All three are written to temporary files first and renamed only
 	// then, so a failure while writing replaces none of them.
 	var pending []*atomicfile.File

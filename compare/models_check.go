@@ -1,4 +1,4 @@
-package main
+package compare
 
 import (
 	"bufio"
@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/storyeval/storyeval/encoders"
 	"github.com/storyeval/storyeval/encoders/checkpoint"
@@ -18,8 +17,8 @@ import (
 	"github.com/storyeval/storyeval/rovist"
 )
 
-// modelProblem is a file of the layout that was found but cannot be used.
-type modelProblem struct {
+// ModelProblem is a file of the layout that was found but cannot be used.
+type ModelProblem struct {
 	Path  string `json:"path"`
 	Error string `json:"error"`
 }
@@ -161,6 +160,3 @@ func checkGloVeFirstRow(path string) error {
 // gloveCheckLineBytes bounds the GloVe row the check reads: rovist's
 // default line limit (rovist.GloVeOptions).
 const gloveCheckLineBytes = 1 << 20
-
-// oneLine keeps a problem on its table row.
-func oneLine(s string) string { return strings.ReplaceAll(s, "\n", " ") }

@@ -1,4 +1,4 @@
-package main
+package compare
 
 import (
 	"bytes"
@@ -32,7 +32,7 @@ func inlineSVG(p *plot.Plot, w, h vg.Length) (template.HTML, error) {
 }
 
 // distributionPlot draws one box per system of a metric's defined scores.
-func distributionPlot(col scoreColumn, systems []string) (template.HTML, error) {
+func distributionPlot(col Column, systems []string) (template.HTML, error) {
 	p := plot.New()
 	p.Title.Text = col.Name
 	p.Y.Label.Text = "score per story"

@@ -1,4 +1,4 @@
-package main
+package compare
 
 import (
 	"bytes"
@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"strconv"
 	"strings"
 
@@ -15,22 +16,40 @@ import (
 	"github.com/storyeval/storyeval/story"
 )
 
-// humanRatings maps (sequence id, system) to a human rating.
-type humanRatings map[[2]string]float64
+// Ratings maps (sequence id, system) to a human rating.
+type Ratings map[[2]string]float64
 
-// readHumanRatings reads a CSV with a header naming the columns id, system
-// and rating (any order, other columns ignored); every row must name a
-// sequence and system of the suite, once, with a finite rating.
-func readHumanRatings(path string, s *story.Suite) (humanRatings, error) {
-	data, err := readFile(path)
+// OpenRatings reads a human-ratings CSV file (see ReadRatings).
+func OpenRatings(path string, s *story.Suite) (Ratings, error) {
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
-	return decodeHumanRatings(data, path, s)
+	defer f.Close()
+	return ReadRatings(f, path, s)
 }
 
-// decodeHumanRatings parses ratings CSV data; path labels errors.
-func decodeHumanRatings(data []byte, path string, s *story.Suite) (humanRatings, error) {
+// maxRatingsBytes bounds a ratings file, so that a wrong path (a model
+// checkpoint) fails fast instead of exhausting memory.
+const maxRatingsBytes = 1 << 30
+
+// ReadRatings reads human ratings as CSV with a header naming the columns
+// id, system and rating (any order, other columns ignored); every row must
+// name a sequence and system of the suite s, once, with a finite rating.
+// name labels errors (the file's path).
+func ReadRatings(r io.Reader, name string, s *story.Suite) (Ratings, error) {
+	data, err := io.ReadAll(io.LimitReader(r, maxRatingsBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if len(data) > maxRatingsBytes {
+		return nil, fmt.Errorf("%s: larger than the %d-byte limit", name, maxRatingsBytes)
+	}
+	return decodeRatings(data, name, s)
+}
+
+// decodeRatings parses ratings CSV data; path labels errors.
+func decodeRatings(data []byte, path string, s *story.Suite) (Ratings, error) {
 	fail := func(format string, a ...any) error { return fmt.Errorf("%s: %s", path, fmt.Sprintf(format, a...)) }
 	r := csv.NewReader(bytes.NewReader(data))
 	r.FieldsPerRecord = -1
@@ -54,7 +73,7 @@ func decodeHumanRatings(data []byte, path string, s *story.Suite) (humanRatings,
 	for _, sys := range s.Systems() {
 		systems[sys] = true
 	}
-	out := humanRatings{}
+	out := Ratings{}
 	for row := 2; ; row++ {
 		rec, err := r.Read()
 		if errors.Is(err, io.EOF) {
@@ -89,9 +108,9 @@ func decodeHumanRatings(data []byte, path string, s *story.Suite) (humanRatings,
 	return out, nil
 }
 
-// humanCorrelation is one metric's correlation with the human ratings under
+// HumanCorrelation is one metric's correlation with the human ratings under
 // one coefficient, with its bootstrap interval.
-type humanCorrelation struct {
+type HumanCorrelation struct {
 	Coefficient string `json:"coefficient"`
 	Value       Float  `json:"value"`
 	P           Float  `json:"p"`
@@ -99,15 +118,15 @@ type humanCorrelation struct {
 	High        Float  `json:"ci_high"`
 }
 
-// humanMetric is one metric against the human ratings.
-type humanMetric struct {
+// HumanMetric is one metric against the human ratings.
+type HumanMetric struct {
 	Metric       string             `json:"metric"`
 	N            int                `json:"n"`
-	Correlations []humanCorrelation `json:"correlations"`
+	Correlations []HumanCorrelation `json:"correlations"`
 }
 
-// williamsTest compares two metrics' Pearson correlations with the ratings.
-type williamsTest struct {
+// WilliamsTest compares two metrics' Pearson correlations with the ratings.
+type WilliamsTest struct {
 	A         string `json:"metric_a"`
 	B         string `json:"metric_b"`
 	N         int    `json:"n"`
@@ -116,11 +135,11 @@ type williamsTest struct {
 	PTwoSided Float  `json:"p_two_sided"`
 }
 
-// humanSummary is the human-rating section of summary.json.
-type humanSummary struct {
+// HumanSummary is the human-rating section of summary.json.
+type HumanSummary struct {
 	Ratings  int            `json:"ratings"`
-	Metrics  []humanMetric  `json:"metrics"`
-	Williams []williamsTest `json:"williams"`
+	Metrics  []HumanMetric  `json:"metrics"`
+	Williams []WilliamsTest `json:"williams"`
 }
 
 var humanCoefficients = []struct {
@@ -134,7 +153,7 @@ var humanCoefficients = []struct {
 
 // ratingsVector lines up the ratings with a column's rows (sequences in
 // suite order, then systems), NaN where a row has no rating.
-func ratingsVector(s *story.Suite, systems []string, h humanRatings) []float64 {
+func ratingsVector(s *story.Suite, systems []string, h Ratings) []float64 {
 	var v []float64
 	for _, sys := range systems {
 		for _, seq := range s.All() {
@@ -149,7 +168,7 @@ func ratingsVector(s *story.Suite, systems []string, h humanRatings) []float64 {
 }
 
 // columnVector flattens a column in the order of ratingsVector.
-func columnVector(col scoreColumn, systems []string) []float64 {
+func columnVector(col Column, systems []string) []float64 {
 	var v []float64
 	for _, sys := range systems {
 		v = append(v, col.Scores[sys]...)
@@ -160,17 +179,17 @@ func columnVector(col scoreColumn, systems []string) []float64 {
 // correlateWithHumans computes every metric's correlation with the ratings
 // (Pearson, Spearman, Kendall τ-b with bootstrap intervals) and the Williams
 // test between every two metrics.
-func correlateWithHumans(ctx context.Context, s *story.Suite, systems []string, cols []scoreColumn, h humanRatings, set scoreSettings) (*humanSummary, error) {
+func correlateWithHumans(ctx context.Context, s *story.Suite, systems []string, cols []Column, h Ratings, set Settings) (*HumanSummary, error) {
 	human := ratingsVector(s, systems, h)
-	out := &humanSummary{Ratings: len(h)}
+	out := &HumanSummary{Ratings: len(h)}
 	for _, col := range cols {
 		x, y := definedPairs(columnVector(col, systems), human)
-		hm := humanMetric{Metric: col.Name, N: len(x)}
+		hm := HumanMetric{Metric: col.Name, N: len(x)}
 		for _, c := range humanCoefficients {
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
-			hc := humanCorrelation{Coefficient: c.name, Value: Float(math.NaN()), P: Float(math.NaN()), Low: Float(math.NaN()), High: Float(math.NaN())}
+			hc := HumanCorrelation{Coefficient: c.name, Value: Float(math.NaN()), P: Float(math.NaN()), Low: Float(math.NaN()), High: Float(math.NaN())}
 			if len(x) >= 3 {
 				r, err := c.coef(x, y)
 				if err != nil {
@@ -201,7 +220,7 @@ func correlateWithHumans(ctx context.Context, s *story.Suite, systems []string, 
 					hs, as, bs = append(hs, human[k]), append(as, a[k]), append(bs, b[k])
 				}
 			}
-			w := williamsTest{A: cols[i].Name, B: cols[j].Name, N: len(hs), T: Float(math.NaN()), P: Float(math.NaN()), PTwoSided: Float(math.NaN())}
+			w := WilliamsTest{A: cols[i].Name, B: cols[j].Name, N: len(hs), T: Float(math.NaN()), P: Float(math.NaN()), PTwoSided: Float(math.NaN())}
 			if len(hs) > 3 {
 				if r, err := correlation.Williams(hs, as, bs, correlation.Pearson); err == nil {
 					w.T, w.P, w.PTwoSided = Float(r.T), Float(r.P), Float(r.PTwoSided)
