@@ -22,19 +22,21 @@ func init() {
 
 func runCache(args []string, stdout, stderr io.Writer) error {
 	return runAction(args, stdout, stderr, []string{
-		"usage: storyeval cache stats [-cache DIR]          (entries and size, as JSON)",
+		"usage: storyeval cache stats [-cache DIR] [-verify] (entries and bytes by kind, size per 10,000 entries, as JSON)",
 		"       storyeval cache clear [-cache DIR]          (delete every entry)",
 		"       storyeval cache warm [-cache DIR] [-grounding-model PATH [-vit DIR]] [-model CLIP_DIR [-tokenizer DIR]] (-regions CSV -crops DIR | -images DIR)",
 		"",
 		"The cache keeps image and crop embeddings keyed by the model's files, the preprocessing",
-		"and each image's bytes, so that scoring another system over the same images encodes only",
-		"its text. Default folder: $" + embcache.EnvDir + ", else storyeval/ in the user cache folder.",
+		"and each image's bytes, and CLIP text embeddings keyed by the model's files, the text and",
+		"its token ids, so that scoring another system over the same images encodes only its new",
+		"text. Default folder: $" + embcache.EnvDir + ", else storyeval/ in the user cache folder.",
 	}, action{"stats", runCacheStats}, action{"clear", runCacheClear}, action{"warm", runCacheWarm})
 }
 
-// openCacheStore parses -cache and opens the store; other processes wait
-// (the maintenance actions are short) rather than skip.
-func openCacheStore(fs *flag.FlagSet, args []string) (*embcache.Store, error) {
+// openCacheStore parses -cache and opens the store, checking every page
+// and value when verify is set; other processes wait (the maintenance
+// actions are short) rather than skip.
+func openCacheStore(fs *flag.FlagSet, args []string, verify *bool) (*embcache.Store, error) {
 	dir := fs.String("cache", "", "embedding cache folder (default: $"+embcache.EnvDir+", else storyeval/ in the user cache folder)")
 	if err := parseFlags(fs, args, 0); err != nil {
 		return nil, err
@@ -43,7 +45,7 @@ func openCacheStore(fs *flag.FlagSet, args []string) (*embcache.Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	return embcache.Open(filepath.Join(d, embcache.FileName), embcache.Options{})
+	return embcache.Open(filepath.Join(d, embcache.FileName), embcache.Options{Verify: verify != nil && *verify})
 }
 
 // cacheStats is what cache stats prints.
@@ -52,11 +54,41 @@ type cacheStats struct {
 	Entries   int    `json:"entries"`
 	Bytes     int64  `json:"bytes"`
 	FileBytes int64  `json:"file_bytes"`
-	Rebuilt   string `json:"rebuilt,omitempty"`
+	// FileBytesPer10000 is the file's size per 10,000 entries (bbolt
+	// pages, free ones included).
+	FileBytesPer10000 int64          `json:"file_bytes_per_10000_entries,omitempty"`
+	Image             cacheKindStats `json:"image"`
+	Text              cacheKindStats `json:"text"`
+	// Verified is set when -verify checked every page and value and found
+	// the store sound.
+	Verified bool   `json:"verified,omitempty"`
+	Rebuilt  string `json:"rebuilt,omitempty"`
+}
+
+// cacheKindStats are the entries of one kind (image or text embeddings):
+// their count, the bytes of their keys and values, and those bytes per
+// 10,000 entries.
+type cacheKindStats struct {
+	Entries       int   `json:"entries"`
+	Bytes         int64 `json:"bytes"`
+	BytesPer10000 int64 `json:"bytes_per_10000_entries,omitempty"`
+}
+
+func per10000(bytes int64, entries int) int64 {
+	if entries == 0 {
+		return 0
+	}
+	return bytes * 10000 / int64(entries)
+}
+
+func kindStats(k embcache.KindStats) cacheKindStats {
+	return cacheKindStats{Entries: k.Entries, Bytes: k.Bytes, BytesPer10000: per10000(k.Bytes, k.Entries)}
 }
 
 func runCacheStats(args []string, stdout, stderr io.Writer) error {
-	st, err := openCacheStore(newFlagSet("cache stats", stderr), args)
+	fs := newFlagSet("cache stats", stderr)
+	verify := fs.Bool("verify", false, "check every page and every value's checksum (a read of the whole file); a damaged store is moved aside and rebuilt")
+	st, err := openCacheStore(fs, args, verify)
 	if err != nil {
 		return err
 	}
@@ -65,11 +97,13 @@ func runCacheStats(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	return writeJSON(stdout, cacheStats{Path: st.Path(), Entries: s.Entries, Bytes: s.Bytes, FileBytes: s.FileBytes, Rebuilt: st.Rebuilt()})
+	return writeJSON(stdout, cacheStats{Path: st.Path(), Entries: s.Entries, Bytes: s.Bytes, FileBytes: s.FileBytes,
+		FileBytesPer10000: per10000(s.FileBytes, s.Entries), Image: kindStats(s.Image), Text: kindStats(s.Text),
+		Verified: *verify && st.Rebuilt() == "", Rebuilt: st.Rebuilt()})
 }
 
 func runCacheClear(args []string, stdout, stderr io.Writer) error {
-	st, err := openCacheStore(newFlagSet("cache clear", stderr), args)
+	st, err := openCacheStore(newFlagSet("cache clear", stderr), args, nil)
 	if err != nil {
 		return err
 	}
