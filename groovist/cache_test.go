@@ -258,9 +258,9 @@ func TestCLIPScorerCacheBitIdentical(t *testing.T) {
 	}
 }
 
-// TestWarm warms the store for every image of the entities file and
-// every image file of the clipscore fixture: scoring afterwards encodes
-// nothing and gives the uncached scores.
+// TestWarm warms the store for every image of the entities file, the
+// fixture's noun phrases and every image file of the clipscore fixture:
+// scoring afterwards encodes nothing and gives the uncached scores.
 func TestWarm(t *testing.T) {
 	f := readGroovistFixture(t)
 	plain := fixtureScorer(t, f)
@@ -309,6 +309,29 @@ func TestWarm(t *testing.T) {
 	}
 	if fmt.Sprint(got) != fmt.Sprint(want) || counter.n != 0 {
 		t.Fatalf("after Warm: %d crops encoded (want 0), scores equal %v", counter.n, fmt.Sprint(got) == fmt.Sprint(want))
+	}
+
+	// WarmTexts stores the fixture's phrases: scoring them then runs no
+	// text forward pass, and a second WarmTexts encodes none.
+	var texts int
+	text := *plain.Text.(*CLIPText)
+	text.forwards = func(n int) { texts += n }
+	cached.Text = &text
+	cached.Cache = openTestStore(t)
+	enc, all, err := cached.WarmTexts(context.Background(), in, Options{})
+	if err != nil || enc != all || all == 0 || texts != all {
+		t.Fatalf("WarmTexts: %d of %d phrases encoded (%d at the tower), err %v", enc, all, texts, err)
+	}
+	texts = 0
+	if enc, _, err := cached.WarmTexts(context.Background(), in, Options{}); err != nil || enc != 0 || texts != 0 {
+		t.Fatalf("second WarmTexts: %d encoded (%d at the tower), err %v; want 0", enc, texts, err)
+	}
+	got, err = cached.Score(context.Background(), in, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) || texts != 0 {
+		t.Fatalf("after WarmTexts: %d phrases encoded (want 0), scores equal %v", texts, fmt.Sprint(got) == fmt.Sprint(want))
 	}
 
 	cf := readCLIPScoreFixture(t)

@@ -125,3 +125,43 @@ func (t *textSet) embedMissing(ctx context.Context, enc encoders.TextEncoder, l 
 	t.emb = l.rows
 	return nil
 }
+
+// WarmTexts embeds the noun phrases Score would embed for these inputs
+// (the given NPs, or those extracted from the text as opts.Units says,
+// without the pronouns) and stores them in s.Cache; phrases already there
+// are skipped. It returns the number of phrases encoded and the number of
+// distinct phrases. Text must be a *CLIPText (the phrases of another
+// TextEncoder are not cached).
+func (s *Scorer) WarmTexts(ctx context.Context, inputs []Input, opts Options) (encoded, phrases int, err error) {
+	if _, ok := s.Text.(*CLIPText); !ok || s.Cache == nil {
+		return 0, 0, fmt.Errorf("groovist: WarmTexts needs a *CLIPText Text and Cache")
+	}
+	pronouns := s.Pronouns
+	if pronouns == nil {
+		pronouns = DefaultPronouns()
+	}
+	texts := newTextSet()
+	for _, in := range inputs {
+		nps := in.NPs
+		if nps == nil {
+			sents, err := sentencePhrases(in.Text, opts.Units)
+			if err != nil {
+				return 0, 0, fmt.Errorf("groovist: story %q: %w", in.ID, err)
+			}
+			for _, s := range sents {
+				nps = append(nps, s...)
+			}
+		}
+		for _, np := range pronouns.Filter(nps) {
+			texts.add(np)
+		}
+	}
+	l, err := s.lookupTexts(texts)
+	if err != nil {
+		return 0, 0, err
+	}
+	if err := texts.embedMissing(ctx, s.Text, l, func(int) {}); err != nil {
+		return 0, 0, err
+	}
+	return len(l.missing), len(texts.list), nil
+}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -8,6 +9,8 @@ import (
 	"path/filepath"
 
 	"github.com/storyeval/storyeval/embcache"
+	"github.com/storyeval/storyeval/encoders"
+	"github.com/storyeval/storyeval/encoders/tokenize"
 	"github.com/storyeval/storyeval/groovist"
 	"github.com/storyeval/storyeval/story"
 )
@@ -24,7 +27,7 @@ func runCache(args []string, stdout, stderr io.Writer) error {
 	return runAction(args, stdout, stderr, []string{
 		"usage: storyeval cache stats [-cache DIR] [-verify] (entries and bytes by kind, size per 10,000 entries, as JSON)",
 		"       storyeval cache clear [-cache DIR]          (delete every entry)",
-		"       storyeval cache warm [-cache DIR] [-grounding-model PATH [-vit DIR]] [-model CLIP_DIR [-tokenizer DIR]] (-regions CSV -crops DIR | -images DIR)",
+		"       storyeval cache warm [-cache DIR] [-grounding-model PATH [-vit DIR]] [-model CLIP_DIR [-tokenizer DIR]] (-regions CSV -crops DIR | -images DIR | -stories JSON | -nps JSON)",
 		"",
 		"The cache keeps image and crop embeddings keyed by the model's files, the preprocessing",
 		"and each image's bytes, and CLIP text embeddings keyed by the model's files, the text and",
@@ -127,6 +130,8 @@ func runCacheWarm(args []string, stdout, stderr io.Writer) error {
 	regions := fs.String("regions", "", "regions CSV (image_id,bbox): every image's crops are warmed")
 	crops := fs.String("crops", "", "folder of region crops {image_id}_{bbox}.jpg")
 	images := fs.String("images", "", "folder of images (as clipscore -images): warm CLIPScore's image features with -model")
+	storiesPath := fs.String("stories", "", "stories JSON (as groovist -stories): warm GROOViST's noun-phrase text embeddings with -model (phrases extracted unless -nps)")
+	npsPath := fs.String("nps", "", "noun phrases JSON {id: [phrases]} (as groovist -nps): warm their text embeddings with -model")
 	cache := addCacheFlags(fs)
 	imageOpts := addImageFlags(fs)
 	if err := parseFlags(fs, args, 0); err != nil {
@@ -139,11 +144,15 @@ func runCacheWarm(args []string, stdout, stderr io.Writer) error {
 	if *cache.off {
 		return errors.New("-no-cache: nothing to warm")
 	}
+	texts := *storiesPath != "" || *npsPath != ""
 	if *grounding == "" && *clip.model == "" {
-		return errors.New("give -grounding-model (RoViST-VG crops) and/or -model (a CLIP folder: GROOViST crops, CLIPScore images)")
+		return errors.New("give -grounding-model (RoViST-VG crops) and/or -model (a CLIP folder: GROOViST crops and phrases, CLIPScore images)")
 	}
-	if (*regions == "") != (*crops == "") || (*regions == "" && *images == "") || (*grounding != "" && *regions == "") {
-		return errors.New("give -regions CSV and -crops DIR (RoViST-VG, GROOViST) and/or -images DIR (CLIPScore)")
+	if (*regions == "") != (*crops == "") || (*regions == "" && *images == "" && !texts) || (*grounding != "" && *regions == "") {
+		return errors.New("give -regions CSV and -crops DIR (RoViST-VG, GROOViST), -images DIR (CLIPScore) and/or -stories or -nps JSON (GROOViST's phrases)")
+	}
+	if texts && *clip.model == "" {
+		return errors.New("-stories and -nps warm CLIP text embeddings: give -model")
 	}
 	dir, err := cacheDir(*cache.dir)
 	if err != nil {
@@ -199,6 +208,11 @@ func runCacheWarm(args []string, stdout, stderr io.Writer) error {
 		}
 		fmt.Fprintf(stdout, "GROOViST: %d crops of %d images encoded and stored\n", n, len(imgs))
 	}
+	if texts {
+		if err := warmPhrases(ctx, stdout, m, tok, id, st, *npsPath, *storiesPath); err != nil {
+			return err
+		}
+	}
 	if *images != "" {
 		_, paths, err := groovist.ImageFiles(*images)
 		if err != nil {
@@ -215,5 +229,25 @@ func runCacheWarm(args []string, stdout, stderr io.Writer) error {
 		}
 		fmt.Fprintf(stdout, "CLIPScore: %d of %d images encoded and stored\n", n, len(paths))
 	}
+	return nil
+}
+
+// warmPhrases stores the CLIP text embeddings of GROOViST's noun phrases
+// of the stories (given as -nps or extracted from -stories).
+func warmPhrases(ctx context.Context, stdout io.Writer, m *encoders.CLIP, tok *tokenize.CLIP, id embcache.Digest, st *embcache.Store, npsPath, storiesPath string) error {
+	inputs, err := groovistInputs(npsPath, storiesPath)
+	if err != nil {
+		return err
+	}
+	sc, err := groovist.NewScorer(m, tok)
+	if err != nil {
+		return err
+	}
+	sc.Cache, sc.CacheModel = st, id
+	n, all, err := sc.WarmTexts(ctx, inputs, groovist.Options{})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "GROOViST: %d of %d noun phrases of %d stories encoded and stored\n", n, all, len(inputs))
 	return nil
 }

@@ -109,8 +109,9 @@ func TestCommandsCacheBitIdentical(t *testing.T) {
 }
 
 // TestCacheCommand warms a cache with `cache warm` (RoViST-VG crops,
-// GROOViST crops, CLIPScore images), checks that rovist then takes every
-// crop from it, and that stats and clear report and empty it.
+// GROOViST crops and phrases, CLIPScore images), checks that rovist and
+// groovist then take every embedding from it, and that stats and clear
+// report and empty it.
 func TestCacheCommand(t *testing.T) {
 	cache := t.TempDir()
 	vg := rovistVGFixtureArgs(t)
@@ -139,19 +140,36 @@ func TestCacheCommand(t *testing.T) {
 	if !strings.Contains(out, "GROOViST: ") || !strings.Contains(out, "CLIPScore: ") || strings.Contains(out, ": 0 ") {
 		t.Fatalf("cache warm GROOViST, CLIPScore: %q (stderr %q)", out, errOut)
 	}
+	// GROOViST's phrases: after warming them and the crops, the groovist
+	// command takes every crop and phrase from the cache.
+	out, _ = runStoryeval(t, "cache", "warm", "-cache", cache, "-model", e2efixtures.Metric("clip"), "-tokenizer", clipTokenizerDir,
+		"-nps", filepath.Join(gdir, "nphrases.json"))
+	var phrases, all, stories int
+	if _, err := fmt.Sscanf(out, "GROOViST: %d of %d noun phrases of %d stories encoded and stored\n", &phrases, &all, &stories); err != nil || phrases != all || all == 0 {
+		t.Fatalf("cache warm -nps: %q (err %v)", out, err)
+	}
+	_, errOut = runStoryeval(t, "groovist", "-cache", cache, "-nps", filepath.Join(gdir, "nphrases.json"), "-model", e2efixtures.Metric("clip"),
+		"-tokenizer", clipTokenizerDir, "-entities", filepath.Join(gdir, "aesop_entities.csv"), "-crops", filepath.Join(gdir, "aesop-entities"),
+		"-dataset", "aesop")
+	for _, kind := range []string{"image", "text"} {
+		if h, n := fromCacheLine(t, errOut, kind); h != n || n == 0 || kind == "text" && n != all {
+			t.Fatalf("groovist after cache warm: %d of %d %s embeddings from the cache, want all (%d phrases warmed)", h, n, kind, all)
+		}
+	}
 	var st cacheStats
 	out, _ = runStoryeval(t, "cache", "stats", "-cache", cache)
 	if err := json.Unmarshal([]byte(out), &st); err != nil || st.Entries == 0 || st.Bytes == 0 || st.FileBytes < st.Bytes ||
-		st.Image.Entries != st.Entries || st.Text.Entries != 0 || st.Verified {
-		t.Fatalf("cache stats after warming images: %q (err %v)", out, err)
+		st.Text.Entries != all || st.Image.Entries+all != st.Entries || st.Verified {
+		t.Fatalf("cache stats after warming images and %d phrases: %q (err %v)", all, out, err)
 	}
+	texts := st.Text.Entries
 	// Scoring CLIPScore adds its captions' and references' text
 	// embeddings; -verify reads every page and value and finds it sound.
 	cdir := e2efixtures.Metric("clipscore")
 	runStoryeval(t, "clipscore", "-cache", cache, "-cands", filepath.Join(cdir, "candidates.json"), "-images", filepath.Join(cdir, "images"),
 		"-refs", filepath.Join(cdir, "refs.json"), "-model", e2efixtures.Metric("clip"), "-tokenizer", clipTokenizerDir)
 	out, _ = runStoryeval(t, "cache", "stats", "-cache", cache, "-verify")
-	if err := json.Unmarshal([]byte(out), &st); err != nil || st.Text.Entries == 0 || st.Image.Entries+st.Text.Entries != st.Entries ||
+	if err := json.Unmarshal([]byte(out), &st); err != nil || st.Text.Entries <= texts || st.Image.Entries+st.Text.Entries != st.Entries ||
 		st.Image.Bytes+st.Text.Bytes != st.Bytes || !st.Verified || st.Rebuilt != "" ||
 		st.Text.BytesPer10000 != st.Text.Bytes*10000/int64(st.Text.Entries) || st.FileBytesPer10000 != st.FileBytes*10000/int64(st.Entries) {
 		t.Fatalf("cache stats -verify after clipscore: %q (err %v)", out, err)
