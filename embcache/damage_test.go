@@ -1,6 +1,7 @@
 package embcache
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,10 +11,11 @@ import (
 // TestEveryByteFlipped flips one bit (bit i mod 8 of byte i), in turn, in
 // every byte of what the store guards against damage: the two meta pages
 // (bbolt's checksums), each page's self-identifying id (bbolt checks it
-// on every read) and every stored value (its CRC-32C) of two entries, and uses the store
-// with the default, fast Open: every read gives the exact vector or a
-// miss — never other numbers, never an error — and a write then succeeds.
-// Afterwards the file passes the full check, or was replaced.
+// on every read) and two entries' stored values (their CRC-32C), and uses
+// the store with the default, fast Open: every read gives the exact
+// vector or a miss — never other numbers, never an error — and a write
+// then succeeds. Afterwards the file passes the full check, or was
+// replaced.
 //
 // bbolt trusts the element headers of its pages (offsets and lengths): a
 // flip there is outside what any check of this store can catch before
@@ -110,4 +112,42 @@ func TestEveryByteFlipped(t *testing.T) {
 	}
 	t.Logf("%d bytes flipped: %d stores rebuilt while in use, %d misses in all, %d new entries not read back, %d stores sound at the end (the rest rebuilt by the full check: damage no read touched)",
 		flipped, rebuilt, misses, lost, sound)
+}
+
+// TestDamageFoundByConcurrentReads: goroutines read a store with a
+// damaged value at once (under -race in CI). Every read gives the exact
+// vector or a miss, and the store is checked and rebuilt once, not once
+// per goroutine that met the damage or read during the rebuild.
+func TestDamageFoundByConcurrentReads(t *testing.T) {
+	const n, dim, workers = 40, 16, 4
+	path := filepath.Join(t.TempDir(), FileName)
+	writeStore(t, path, n, dim)
+	flipInValue(t, path, 7, dim)
+	s := openT(t, path, Options{})
+	defer s.Close()
+	errs := make(chan error, workers)
+	for w := range workers {
+		go func() {
+			for r := range 3 {
+				for j := range n {
+					i := (j + w*n/workers + r) % n
+					v, ok, err := s.Get(key(i))
+					if err != nil || ok && !bitsEqual(v, vec(i, dim)) {
+						errs <- fmt.Errorf("worker %d entry %d: ok %v err %v", w, i, ok, err)
+						return
+					}
+				}
+			}
+			errs <- nil
+		}()
+	}
+	for range workers {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	st, _ := s.Stats()
+	if s.Rebuilt() == "" || st.Verified != 1 || st.Entries != 0 {
+		t.Fatalf("rebuilt %q, stats %+v; want one full check, one rebuild, an empty store", s.Rebuilt(), st)
+	}
 }
