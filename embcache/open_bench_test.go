@@ -13,6 +13,11 @@ import (
 // store's size (default 64; the figure in the commit message is 1024), and
 // STORYEVAL_CACHE_OPEN_BENCH_FILE keeps the generated store at that path
 // between runs.
+//
+// At 1 GiB (Intel(R) Xeon(R) Processor, 2 cores, load 16-29, file in the
+// page cache, three runs of -benchtime 3x each): fast 0.7-3.3 ms, verify
+// 6.7-12.6 s; the code before this change opened in 5.3-9.6 s by default
+// (the full check) and 2.5-25 ms with SkipVerify.
 func BenchmarkOpen(b *testing.B) {
 	mib := 64
 	if v := os.Getenv("STORYEVAL_CACHE_OPEN_BENCH_MIB"); v != "" {
