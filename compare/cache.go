@@ -7,10 +7,11 @@ import (
 	"github.com/storyeval/storyeval/embcache"
 )
 
-// Kinds of cached embeddings a CacheCounter counts.
-const (
-	ImageEmbeddings = "image"
-	TextEmbeddings  = "text"
+// Kinds of cached embeddings a CacheCounter counts: the names of
+// embcache.KindImage and embcache.KindText.
+var (
+	ImageEmbeddings = embcache.KindImage.String()
+	TextEmbeddings  = embcache.KindText.String()
 )
 
 // CacheCount is how many embeddings of one kind a run looked up in the
@@ -21,7 +22,8 @@ type CacheCount struct {
 }
 
 // CacheCounter counts the embedding-cache lookups of the models pointed at
-// it, per kind of embedding. It is safe for concurrent use.
+// it, per kind of embedding (the kind of each key: one cache serves
+// GROOViST's crops and its phrases). It is safe for concurrent use.
 type CacheCounter struct {
 	mu    sync.Mutex
 	kinds map[string]*kindCount
@@ -29,19 +31,24 @@ type CacheCounter struct {
 
 type kindCount struct{ hits, lookups atomic.Int64 }
 
-// Wrap returns c counting its lookups as embeddings of kind.
-func (cc *CacheCounter) Wrap(c embcache.Cache, kind string) embcache.Cache {
+// Wrap returns c counting its lookups by the kind of their keys.
+func (cc *CacheCounter) Wrap(c embcache.Cache) embcache.Cache {
+	return countingCache{c, cc}
+}
+
+// kind returns the counts of the named kind, made on first use.
+func (cc *CacheCounter) kind(name string) *kindCount {
 	cc.mu.Lock()
 	defer cc.mu.Unlock()
 	if cc.kinds == nil {
 		cc.kinds = map[string]*kindCount{}
 	}
-	k, ok := cc.kinds[kind]
+	k, ok := cc.kinds[name]
 	if !ok {
 		k = &kindCount{}
-		cc.kinds[kind] = k
+		cc.kinds[name] = k
 	}
-	return countingCache{c, k}
+	return k
 }
 
 // Counts returns the counts so far, per kind.
@@ -57,16 +64,17 @@ func (cc *CacheCounter) Counts() map[string]CacheCount {
 
 // countingCache is an embcache.Cache that counts its lookups.
 type countingCache struct {
-	c embcache.Cache
-	n *kindCount
+	c  embcache.Cache
+	cc *CacheCounter
 }
 
 // Get implements embcache.Cache.
 func (c countingCache) Get(k embcache.Key) ([]float32, bool, error) {
 	v, ok, err := c.c.Get(k)
-	c.n.lookups.Add(1)
+	n := c.cc.kind(k.Kind().String())
+	n.lookups.Add(1)
 	if ok {
-		c.n.hits.Add(1)
+		n.hits.Add(1)
 	}
 	return v, ok, err
 }

@@ -161,14 +161,14 @@ func (m *Models) UseCache(cache embcache.Cache, files embcache.FileDigester) err
 		if err != nil {
 			return err
 		}
-		m.grounder.Cache, m.grounder.CacheModel = m.counter.Wrap(cache, ImageEmbeddings), id
+		m.grounder.Cache, m.grounder.CacheModel = m.counter.Wrap(cache), id
 	}
 	if m.groovist != nil || m.clipScorer != nil {
 		id, err := files.DigestDir(m.clipDir)
 		if err != nil {
 			return err
 		}
-		c := m.counter.Wrap(cache, ImageEmbeddings)
+		c := m.counter.Wrap(cache)
 		if m.groovist != nil {
 			m.groovist.Cache, m.groovist.CacheModel = c, id
 		}

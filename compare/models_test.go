@@ -154,9 +154,10 @@ func (c *mapCache) PutMany(ks []embcache.Key, vs [][]float32) error {
 	return nil
 }
 
-// The report counts the run's image embeddings from the cache: the first
-// run over the suite's three images finds none, a second run all three,
-// and report.html says so.
+// The report counts the run's image and text embeddings from the cache,
+// by the kind of each key: the first run over the suite's three images
+// and its stories finds none, a second run all of them, and report.html
+// says so.
 func TestCompareCountsCacheHits(t *testing.T) {
 	suite := imageSuite(t)
 	m, err := OpenModels(clipModelsDir(t), suite, ModelsOptions{Metrics: []string{"clipscore"}})
@@ -166,6 +167,7 @@ func TestCompareCountsCacheHits(t *testing.T) {
 	if err := m.UseCache(&mapCache{m: map[embcache.Key][]float32{}}, nil); err != nil {
 		t.Fatal(err)
 	}
+	var texts int64 // the first run's text lookups, all found by the second
 	for run, want := range []CacheCount{{Hits: 0, Lookups: 3}, {Hits: 3, Lookups: 3}} {
 		r, err := Compare(t.Context(), suite, []Metric{m.Metric("clipscore")}, Options{Resamples: 5, Rounds: 5})
 		if err != nil {
@@ -179,6 +181,17 @@ func TestCompareCountsCacheHits(t *testing.T) {
 			t.Fatal(err)
 		}
 		if line := fmt.Sprintf("%d of %d image embeddings from the cache", want.Hits, want.Lookups); !strings.Contains(html.String(), line) {
+			t.Errorf("run %d: report.html lacks %q", run+1, line)
+		}
+		text := r.Cache[TextEmbeddings]
+		if run == 0 {
+			if texts = text.Lookups; text.Hits != 0 || texts == 0 {
+				t.Fatalf("first run: text embeddings from the cache %+v, want 0 of some", text)
+			}
+		} else if text != (CacheCount{Hits: texts, Lookups: texts}) {
+			t.Errorf("second run: text embeddings from the cache %+v, want %d of %d", text, texts, texts)
+		}
+		if line := fmt.Sprintf("%d of %d text embeddings from the cache", text.Hits, text.Lookups); !strings.Contains(html.String(), line) {
 			t.Errorf("run %d: report.html lacks %q", run+1, line)
 		}
 	}

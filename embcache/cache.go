@@ -2,7 +2,7 @@ package embcache
 
 // Cache is what a scorer needs of a store: [Store] implements it. The
 // scorers take one as an option (nil: no caching, the default) and
-// consult it before running an image encoder.
+// consult it before running an image or text encoder.
 type Cache interface {
 	// Get returns the vector stored under k and true, or false.
 	Get(k Key) ([]float32, bool, error)

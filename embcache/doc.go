@@ -23,12 +23,24 @@
 // user can copy between machines: warm it on a GPU machine, score on a
 // laptop. Writes are transactions on copy-on-write pages with an fsync per
 // commit, so a crash leaves the last committed state. Each value carries a
-// CRC-32C over its key and bytes, and the file carries the format version;
-// [Open] checks the page structure and every value's checksum, and moves a
-// store that fails (truncated, a flipped byte, another version's store, not
-// a store at all) aside to PATH.corrupt-TIME and starts an empty one
-// ([Store.Rebuilt] says why). Numbers are never read from a value that
-// fails its checksum.
+// CRC-32C over its key and bytes, and the file carries the format version.
+//
+// [Open] is fast whatever the size: it checks what a few pages say —
+// bbolt's checksummed meta pages, the file's size against them (a
+// truncated file), the format tag and the counts. The rest is checked as
+// it is read: a value that fails its checksum is a miss, never numbers,
+// and that, or a page that does not identify itself as the page its parent
+// points to, runs the full check (every page, every value, the use index
+// and the counts; [Options.Verify] runs it at Open). A store that fails a
+// check (truncated, a flipped byte, another version's store, not a store
+// at all) is moved aside to PATH.corrupt-TIME and replaced by an empty one
+// ([Store.Rebuilt] says why). bbolt trusts the offsets and lengths in its
+// pages' element headers; damage there is beyond what the store can
+// detect before bbolt reads through it.
+//
+// Entries, bytes, hits and misses are counted by [Kind] (image or text
+// embeddings; [Store.Stats]); the file keeps the counts, so Stats reads
+// them rather than every page.
 //
 // # Concurrency
 //

@@ -93,7 +93,7 @@ func (s *Store) DigestFile(path string) (Digest, error) {
 	}
 	key := []byte(abs)
 	var memo []byte
-	if err := s.db.View(func(tx *bolt.Tx) error {
+	if err := s.run(false, func(tx *bolt.Tx) error {
 		if b := tx.Bucket(bucketFiles); b != nil {
 			memo = append([]byte(nil), b.Get(key)...)
 		}
@@ -117,7 +117,7 @@ func (s *Store) DigestFile(path string) (Digest, error) {
 	if stamp2, _ := fileStamp(after); !bytes.Equal(stamp, stamp2) || s.racy(stamp, start) {
 		return d, nil // changed while read, or too recent to trust
 	}
-	err = s.db.Update(func(tx *bolt.Tx) error {
+	err = s.run(true, func(tx *bolt.Tx) error {
 		b, err := tx.CreateBucketIfNotExists(bucketFiles)
 		if err != nil {
 			return err

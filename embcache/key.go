@@ -10,10 +10,12 @@ import (
 	"os"
 )
 
-// FormatVersion is the version of the key derivation and value encoding.
-// It is hashed into every key and written into the file, so that a store
-// of another version is rebuilt rather than misread.
-const FormatVersion = 1
+// FormatVersion is the version of the key derivation, the value encoding
+// and the file's bookkeeping. It is hashed into every key and written into
+// the file, so that a store of another version is rebuilt rather than
+// misread. Version 2 put the kind of embedding into the key's first byte
+// and the entry and byte counts by kind into the file.
+const FormatVersion = 2
 
 // Digest is a SHA-256 digest of some content: a checkpoint file, a crop's
 // source image, a tokenizer's vocabulary.
@@ -51,12 +53,37 @@ func DigestFile(path string) (Digest, error) {
 	return d, nil
 }
 
-// Key addresses one embedding in a [Store]: the SHA-256 digest of
-// everything the embedding depends on.
+// Key addresses one embedding in a [Store]: its [Kind], then the first 31
+// bytes of the SHA-256 digest of everything the embedding depends on.
 type Key [32]byte
 
 // String returns the key in hex.
 func (k Key) String() string { return hex.EncodeToString(k[:]) }
+
+// Kind returns what the key's embedding is of: KindImage for [ImageKey],
+// KindText for [TextKey], another value for a key made otherwise.
+func (k Key) Kind() Kind { return Kind(k[0]) }
+
+// Kind is what an embedding is of. A [Store] counts its entries, bytes,
+// hits and misses by kind.
+type Kind byte
+
+// The kinds of [ImageKey] and [TextKey].
+const (
+	KindImage Kind = 'i'
+	KindText  Kind = 't'
+)
+
+// String returns "image", "text" or "other".
+func (k Kind) String() string {
+	switch k {
+	case KindImage:
+		return "image"
+	case KindText:
+		return "text"
+	}
+	return "other"
+}
 
 // ImageInput is what an image embedding depends on.
 type ImageInput struct {
@@ -77,10 +104,16 @@ type ImageInput struct {
 type TextInput struct {
 	// Model identifies the weights, e.g. DigestFile of the checkpoint.
 	Model Digest
-	// Tokenizer identifies the tokenizer: its vocabulary and settings.
+	// Tokenizer identifies the tokenization and what is kept of the
+	// encoder's output: the tokenizer's settings (context length,
+	// truncation, prompt) and, when IDs is nil, its vocabulary.
 	Tokenizer string
 	// Text is the text as given to the tokenizer.
 	Text string
+	// IDs are the token ids the text became, padding included: with them
+	// in the key, a tokenizer whose files changed misses exactly the
+	// texts it now encodes otherwise.
+	IDs []int
 }
 
 // ImageKey returns the key of the embedding of in.
@@ -90,7 +123,7 @@ func ImageKey(in ImageInput) Key {
 	kh.bytes([]byte(in.Preprocess))
 	kh.bytes(in.Source[:])
 	kh.bytes([]byte(in.Region))
-	return kh.sum()
+	return kh.sum(KindImage)
 }
 
 // TextKey returns the key of the embedding of in.
@@ -99,7 +132,11 @@ func TextKey(in TextInput) Key {
 	kh.bytes(in.Model[:])
 	kh.bytes([]byte(in.Tokenizer))
 	kh.bytes([]byte(in.Text))
-	return kh.sum()
+	kh.int(int64(len(in.IDs)))
+	for _, id := range in.IDs {
+		kh.int(int64(id))
+	}
+	return kh.sum(KindText)
 }
 
 // keyHash hashes length-prefixed fields, so that no two different field
@@ -125,8 +162,13 @@ func (kh keyHash) bytes(b []byte) {
 	kh.h.Write(b)
 }
 
-func (kh keyHash) sum() Key {
+// sum returns the key: kind, then the digest's first 31 bytes (248 bits
+// leave collisions out of reach as 256 would).
+func (kh keyHash) sum(kind Kind) Key {
+	var d [sha256.Size]byte
+	kh.h.Sum(d[:0])
 	var k Key
-	kh.h.Sum(k[:0])
+	k[0] = byte(kind)
+	copy(k[1:], d[:])
 	return k
 }

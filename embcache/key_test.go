@@ -63,3 +63,26 @@ func TestDigestFile(t *testing.T) {
 		t.Fatal("missing file: no error")
 	}
 }
+
+// TestKeyKinds: ImageKey and TextKey say their kind in the first byte,
+// and a text key changes with the token ids (a tokenizer whose files
+// changed misses the texts it now encodes otherwise).
+func TestKeyKinds(t *testing.T) {
+	if k := ImageKey(ImageInput{}); k.Kind() != KindImage || k.Kind().String() != "image" {
+		t.Fatalf("image key kind %q", k.Kind())
+	}
+	in := TextInput{Tokenizer: "clip 77", Text: "a dog", IDs: []int{49406, 320, 1929, 49407, 0}}
+	if k := TextKey(in); k.Kind() != KindText || k.Kind().String() != "text" {
+		t.Fatalf("text key kind %q", k.Kind())
+	}
+	if (Key{}).Kind().String() != "other" {
+		t.Fatal("zero key has a kind")
+	}
+	other := in
+	other.IDs = []int{49406, 320, 1930, 49407, 0}
+	shorter := in
+	shorter.IDs = in.IDs[:4]
+	if TextKey(in) == TextKey(other) || TextKey(in) == TextKey(shorter) || TextKey(in) == TextKey(TextInput{Tokenizer: in.Tokenizer, Text: in.Text}) {
+		t.Fatal("token ids ignored")
+	}
+}

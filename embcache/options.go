@@ -39,10 +39,16 @@ type Options struct {
 	// the store. 0 means DefaultLockTimeout; a negative value waits
 	// forever.
 	LockTimeout time.Duration
-	// SkipVerify skips Open's check of every page and every value's
-	// checksum (a read of the whole file). Values are still checked as
-	// they are read.
-	SkipVerify bool
+	// Verify makes Open check every page (bbolt's Tx.Check), every
+	// value's checksum, the use index and the counts: a read of the whole
+	// file, seconds near the size cap (storyeval cache stats -verify).
+	// Without it Open checks what a few pages tell — bbolt's checksummed
+	// meta pages, the file's size against them (a truncated file), the
+	// format tag, the buckets and the counts — and the rest is checked as
+	// it is read: a value that fails its checksum is a miss, never
+	// numbers, and that or a page bbolt cannot make sense of runs this
+	// full check, which replaces a damaged file by an empty one.
+	Verify bool
 }
 
 func (o Options) maxBytes() int64 {

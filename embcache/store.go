@@ -2,6 +2,7 @@ package embcache
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"os"
 	"sync"
@@ -13,12 +14,18 @@ import (
 // Store is an open embedding store. It is safe for concurrent use; see
 // the package documentation for the file and for other processes.
 type Store struct {
-	path    string
-	opts    Options
-	lock    *os.File
+	path string
+	opts Options
+	lock *os.File
+	n    counters
+
+	// dbMu is read-locked by every transaction and write-locked to
+	// replace a damaged file; it guards db, gen, rebuilt and broken.
+	dbMu    sync.RWMutex
 	db      *bolt.DB
-	rebuilt string
-	n       counters
+	gen     int    // replacements of db so far
+	rebuilt string // why the last replacement happened
+	broken  error  // a replacement failed: every call returns it
 
 	mu      sync.Mutex
 	touched map[Key]struct{} // read since the last write; their use is recorded at the next write
@@ -33,41 +40,101 @@ const touchFlushAt = 1024
 // Path returns the store's file.
 func (s *Store) Path() string { return s.path }
 
-// Rebuilt returns why Open replaced a damaged store by an empty one, or ""
-// when it did not.
-func (s *Store) Rebuilt() string { return s.rebuilt }
+// Rebuilt returns why the store replaced a damaged file by an empty one
+// (at Open, or when a read found damage later), or "" when it did not.
+func (s *Store) Rebuilt() string {
+	s.dbMu.RLock()
+	defer s.dbMu.RUnlock()
+	return s.rebuilt
+}
+
+// run runs f in a transaction, a writable one when write is set. When f
+// meets damage (a value that fails its checksum, a page bbolt cannot make
+// sense of), the store runs the full check of Options.Verify; a file that
+// fails it is moved aside and replaced by an empty one, and f runs again
+// on that.
+func (s *Store) run(write bool, f func(*bolt.Tx) error) error {
+	for attempt := 0; ; attempt++ {
+		s.dbMu.RLock()
+		db, gen, err := s.db, s.gen, s.broken
+		if err == nil {
+			err = guard(func() error {
+				if write {
+					return db.Update(f)
+				}
+				return db.View(f)
+			})
+		}
+		s.dbMu.RUnlock()
+		var d *damageError
+		if attempt > 0 || !errors.As(err, &d) {
+			return err
+		}
+		if err := s.repair(gen, d.err); err != nil {
+			return err
+		}
+	}
+}
+
+// repair runs the full check on the file of generation gen, which a
+// transaction found damaged (cause), and replaces it by an empty store
+// when the check fails. It returns cause when the check finds the file
+// sound, and nil when another goroutine replaced the file meanwhile.
+func (s *Store) repair(gen int, cause error) error {
+	s.dbMu.Lock()
+	defer s.dbMu.Unlock()
+	if s.gen != gen || s.broken != nil {
+		return s.broken
+	}
+	s.n.verified.Add(1)
+	err := guard(func() error { return checkStore(s.db, s.path, true) })
+	var d *damageError
+	if err == nil {
+		return fmt.Errorf("%w (yet the store passes the full check)", cause)
+	}
+	if !errors.As(err, &d) {
+		return err
+	}
+	s.db.Close()
+	s.gen++
+	db, why, err := rebuild(s.path, d.err)
+	if err != nil {
+		s.db, s.broken = nil, err
+		return err
+	}
+	s.db, s.rebuilt = db, why
+	return nil
+}
 
 // Get returns the vector stored under k and true, or nil and false when
-// there is none. A value that fails its checksum is deleted and counts as
-// a miss (Stats.Corrupt); err reports I/O failures only.
+// there is none. A value that fails its checksum counts as a miss
+// (Stats.Corrupt) and makes the store check every page and value,
+// replacing a damaged file by an empty one (Rebuilt says why); err reports
+// I/O failures only.
 func (s *Store) Get(k Key) ([]float32, bool, error) {
 	var v []float32
-	var bad error
-	err := s.db.View(func(tx *bolt.Tx) error {
+	err := s.run(false, func(tx *bolt.Tx) error {
+		v = nil
 		b := tx.Bucket(bucketEmb).Get(k[:])
 		if b == nil {
 			return nil
 		}
-		v, bad = decodeValue(k, b)
+		var bad error
+		if v, bad = decodeValue(k, b); bad != nil {
+			s.n.corrupt.Add(1)
+			return &damageError{fmt.Errorf("embcache: store %s entry %s: %w", s.path, k, bad)}
+		}
 		return nil
 	})
 	if err != nil {
 		return nil, false, fmt.Errorf("embcache: get %s: %w", k, err)
 	}
-	if bad != nil {
-		s.n.corrupt.Add(1)
-		s.n.misses.Add(1)
-		err := s.db.Update(func(tx *bolt.Tx) error { return deleteEntry(tx, k[:]) })
-		if err != nil {
-			return nil, false, fmt.Errorf("embcache: drop corrupt entry %s: %w", k, err)
-		}
-		return nil, false, nil
-	}
+	slot := slotOf(k)
 	if v == nil {
-		s.n.misses.Add(1)
+		s.n.misses[slot].Add(1)
 		return nil, false, nil
 	}
-	s.n.hits.Add(1)
+	s.n.hits[slot].Add(1)
 	s.mu.Lock()
 	s.touched[k] = struct{}{}
 	flush := len(s.touched) >= touchFlushAt
@@ -98,10 +165,11 @@ func (s *Store) PutMany(ks []Key, vs [][]float32) error {
 	s.touched = map[Key]struct{}{}
 	s.mu.Unlock()
 	var evicted int64
-	err := s.db.Update(func(tx *bolt.Tx) error {
-		w := writer{tx: tx, meta: tx.Bucket(bucketMeta), emb: tx.Bucket(bucketEmb)}
-		w.clock = getUint(w.meta, metaClock)
-		w.bytes = getUint(w.meta, metaBytes)
+	err := s.run(true, func(tx *bolt.Tx) error {
+		w, err := newWriter(tx, s.path)
+		if err != nil {
+			return err
+		}
 		for k := range touched {
 			if w.emb.Get(k[:]) != nil {
 				if err := w.touch(k[:]); err != nil {
@@ -114,103 +182,114 @@ func (s *Store) PutMany(ks []Key, vs [][]float32) error {
 				return err
 			}
 		}
-		n, err := w.evict(s.opts.maxBytes())
-		if err != nil {
+		if evicted, err = w.evict(s.opts.maxBytes()); err != nil {
 			return err
 		}
-		evicted = n
-		if err := putUint(w.meta, metaClock, w.clock); err != nil {
-			return err
-		}
-		return putUint(w.meta, metaBytes, w.bytes)
+		return w.finish()
 	})
 	if err != nil {
 		return fmt.Errorf("embcache: write %s: %w", s.path, err)
 	}
-	s.n.puts.Add(int64(len(ks)))
+	for _, k := range ks {
+		s.n.puts[slotOf(k)].Add(1)
+	}
 	s.n.evicted.Add(evicted)
 	return nil
 }
 
-// writer holds one write transaction's running clock and byte count.
+// writer holds one write transaction's running clock and counts.
 type writer struct {
-	tx        *bolt.Tx
-	meta, emb *bolt.Bucket
-	clock     uint64
-	bytes     uint64
+	tx                   *bolt.Tx
+	meta, emb, used, lru *bolt.Bucket
+	clock                uint64
+	tally                tally
+}
+
+func newWriter(tx *bolt.Tx, path string) (*writer, error) {
+	w := &writer{tx: tx, meta: tx.Bucket(bucketMeta), emb: tx.Bucket(bucketEmb), used: tx.Bucket(bucketUsed), lru: tx.Bucket(bucketLRU)}
+	w.clock = getUint(w.meta, metaClock)
+	t, err := decodeTally(w.meta.Get(metaTally))
+	if err != nil {
+		return nil, &damageError{fmt.Errorf("embcache: store %s: %w", path, err)}
+	}
+	w.tally = t
+	return w, nil
+}
+
+// finish writes the clock and the counts back.
+func (w *writer) finish() error {
+	if err := putUint(w.meta, metaClock, w.clock); err != nil {
+		return err
+	}
+	return w.meta.Put(metaTally, w.tally.encode())
 }
 
 // touch makes k the most recently used entry.
 func (w *writer) touch(k []byte) error {
-	used, lru := w.tx.Bucket(bucketUsed), w.tx.Bucket(bucketLRU)
-	if old := used.Get(k); old != nil {
-		if err := lru.Delete(old); err != nil {
+	if old := w.used.Get(k); old != nil {
+		if err := w.lru.Delete(old); err != nil {
 			return err
 		}
 	}
 	w.clock++
 	var tick [8]byte
 	binary.BigEndian.PutUint64(tick[:], w.clock)
-	if err := used.Put(k, tick[:]); err != nil {
+	if err := w.used.Put(k, tick[:]); err != nil {
 		return err
 	}
-	return lru.Put(tick[:], k)
+	return w.lru.Put(tick[:], k)
 }
 
 func (w *writer) put(k Key, v []float32) error {
 	if old := w.emb.Get(k[:]); old != nil {
-		w.bytes -= uint64(len(k) + len(old))
+		w.tally.add(k, len(old), -1)
 	}
 	val := encodeValue(k, v)
 	if err := w.emb.Put(k[:], val); err != nil {
 		return err
 	}
-	w.bytes += uint64(len(k) + len(val))
+	w.tally.add(k, len(val), +1)
 	return w.touch(k[:])
 }
 
-// evict deletes the least recently used entries until the byte count is
-// within max (a negative max is no cap), and returns how many it deleted.
+// evict deletes the least recently used entries until the bytes of keys
+// and values are within max (a negative max is no cap), and returns how
+// many it deleted.
 func (w *writer) evict(max int64) (int64, error) {
 	var n int64
 	if max < 0 {
 		return 0, nil
 	}
-	c := w.tx.Bucket(bucketLRU).Cursor()
-	for w.bytes > uint64(max) {
+	c := w.lru.Cursor()
+	for {
+		if _, bytes := w.tally.total(); bytes <= uint64(max) {
+			return n, nil
+		}
 		tick, k := c.First()
 		if tick == nil {
-			break
+			return n, nil
 		}
-		k = append([]byte(nil), k...)
-		if old := w.emb.Get(k); old != nil {
-			w.bytes -= uint64(len(k) + len(old))
-		}
-		if err := deleteEntry(w.tx, k); err != nil {
+		if err := w.delete(append([]byte(nil), k...)); err != nil {
 			return n, err
 		}
 		n++
 	}
-	return n, nil
 }
 
-// deleteEntry removes k's value and use record, keeping the byte count.
-func deleteEntry(tx *bolt.Tx, k []byte) error {
-	meta, emb, used, lru := tx.Bucket(bucketMeta), tx.Bucket(bucketEmb), tx.Bucket(bucketUsed), tx.Bucket(bucketLRU)
-	if old := emb.Get(k); old != nil {
-		if err := putUint(meta, metaBytes, getUint(meta, metaBytes)-uint64(len(k)+len(old))); err != nil {
+// delete removes k's value and use record.
+func (w *writer) delete(k []byte) error {
+	if old := w.emb.Get(k); old != nil && len(k) == len(Key{}) {
+		w.tally.add(Key(k), len(old), -1)
+	}
+	if tick := w.used.Get(k); tick != nil {
+		if err := w.lru.Delete(tick); err != nil {
 			return err
 		}
 	}
-	if tick := used.Get(k); tick != nil {
-		if err := lru.Delete(tick); err != nil {
-			return err
-		}
-	}
-	if err := used.Delete(k); err != nil {
+	if err := w.used.Delete(k); err != nil {
 		return err
 	}
-	return emb.Delete(k)
+	return w.emb.Delete(k)
 }
 
 // Stats describe a store and what a Store did since Open.
@@ -223,26 +302,54 @@ type Stats struct {
 	FileBytes int64
 	// Hits, Misses, Puts, Evicted and Corrupt count Get calls that found
 	// a vector, that did not, stored vectors, entries evicted for the size
-	// cap and values dropped for a failed checksum, since Open.
+	// cap and values that failed their checksum, since Open.
 	Hits, Misses, Puts, Evicted, Corrupt int64
 	// FilesRead counts the files DigestFile read (rather than remembered)
 	// since Open.
 	FilesRead int64
+	// Verified counts the full checks that damage found by a read ran
+	// since Open (Rebuilt says whether one replaced the file).
+	Verified int64
+	// Image and Text break Entries, Bytes, Hits, Misses and Puts down by
+	// the Kind of the keys (ImageKey, TextKey); keys of another kind are
+	// in the totals only.
+	Image, Text KindStats
 }
 
-// Stats returns the store's statistics.
+// KindStats are the Stats of the entries of one Kind.
+type KindStats struct {
+	Entries            int
+	Bytes              int64
+	Hits, Misses, Puts int64
+}
+
+// Stats returns the store's statistics. It reads the counts the file
+// keeps, not every entry.
 func (s *Store) Stats() (Stats, error) {
-	st := Stats{
-		Hits: s.n.hits.Load(), Misses: s.n.misses.Load(), Puts: s.n.puts.Load(),
-		Evicted: s.n.evicted.Load(), Corrupt: s.n.corrupt.Load(), FilesRead: s.n.filesRead.Load(),
-	}
-	err := s.db.View(func(tx *bolt.Tx) error {
-		st.Entries = tx.Bucket(bucketEmb).Stats().KeyN
-		st.Bytes = int64(getUint(tx.Bucket(bucketMeta), metaBytes))
+	var t tally
+	err := s.run(false, func(tx *bolt.Tx) error {
+		var err error
+		if t, err = decodeTally(tx.Bucket(bucketMeta).Get(metaTally)); err != nil {
+			return &damageError{fmt.Errorf("embcache: store %s: %w", s.path, err)}
+		}
 		return nil
 	})
 	if err != nil {
-		return st, fmt.Errorf("embcache: stats %s: %w", s.path, err)
+		return Stats{}, fmt.Errorf("embcache: stats %s: %w", s.path, err)
+	}
+	kind := func(slot int) KindStats {
+		return KindStats{Entries: int(t[slot].entries), Bytes: int64(t[slot].bytes),
+			Hits: s.n.hits[slot].Load(), Misses: s.n.misses[slot].Load(), Puts: s.n.puts[slot].Load()}
+	}
+	st := Stats{Evicted: s.n.evicted.Load(), Corrupt: s.n.corrupt.Load(), FilesRead: s.n.filesRead.Load(),
+		Verified: s.n.verified.Load(), Image: kind(slotImage), Text: kind(slotText)}
+	for slot := range numSlots {
+		k := kind(slot)
+		st.Entries += k.Entries
+		st.Bytes += k.Bytes
+		st.Hits += k.Hits
+		st.Misses += k.Misses
+		st.Puts += k.Puts
 	}
 	fi, err := os.Stat(s.path)
 	if err != nil {
@@ -259,7 +366,7 @@ func (s *Store) Clear() error {
 	s.mu.Lock()
 	s.touched = map[Key]struct{}{}
 	s.mu.Unlock()
-	err := s.db.Update(func(tx *bolt.Tx) error {
+	err := s.run(true, func(tx *bolt.Tx) error {
 		for _, name := range [][]byte{bucketEmb, bucketUsed, bucketLRU} {
 			if err := tx.DeleteBucket(name); err != nil {
 				return err
@@ -277,9 +384,17 @@ func (s *Store) Clear() error {
 // closes the file and releases it to other processes.
 func (s *Store) Close() error {
 	err := s.PutMany(nil, nil)
-	if cerr := s.db.Close(); err == nil && cerr != nil {
-		err = fmt.Errorf("embcache: close %s: %w", s.path, cerr)
+	s.dbMu.Lock()
+	if s.db != nil {
+		if cerr := s.db.Close(); err == nil && cerr != nil {
+			err = fmt.Errorf("embcache: close %s: %w", s.path, cerr)
+		}
+		s.db = nil
 	}
+	if s.broken == nil {
+		s.broken = fmt.Errorf("embcache: store %s is closed", s.path)
+	}
+	s.dbMu.Unlock()
 	if uerr := unlockFile(s.lock); err == nil && uerr != nil {
 		err = fmt.Errorf("embcache: unlock %s: %w", s.path, uerr)
 	}

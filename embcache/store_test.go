@@ -141,10 +141,18 @@ func writeStore(t *testing.T, path string, n, dim int) {
 
 // expectRebuilt opens a damaged store: Open must succeed with an empty
 // store, say why in Rebuilt, and leave the damaged file aside.
-func expectRebuilt(t *testing.T, path, why string) {
+func expectRebuilt(t *testing.T, path, why string, opts Options) {
 	t.Helper()
-	s := openT(t, path, Options{})
+	s := openT(t, path, opts)
 	defer s.Close()
+	checkRebuilt(t, s, why)
+}
+
+// checkRebuilt checks that s replaced its damaged file by an empty store,
+// saying why, and left the damaged file aside.
+func checkRebuilt(t *testing.T, s *Store, why string) {
+	t.Helper()
+	path := s.Path()
 	if s.Rebuilt() == "" || !strings.Contains(s.Rebuilt(), why) {
 		t.Fatalf("Rebuilt() = %q, want it to mention %q", s.Rebuilt(), why)
 	}
@@ -183,7 +191,7 @@ func TestOpenRebuildsTruncatedStore(t *testing.T) {
 			// bbolt fails on the missing pages in several ways (a bad
 			// freelist page, a fault past the end of the mapping); any of
 			// them must lead to a rebuild.
-			expectRebuilt(t, path, "")
+			expectRebuilt(t, path, "", Options{})
 		})
 	}
 }
@@ -216,27 +224,34 @@ func flipInValue(t *testing.T, path string, i, dim int) {
 	}
 }
 
+// TestOpenRebuildsFlippedByte: a flipped bit in a value. The default Open
+// does not read the value; the read that does gets a miss, never numbers,
+// and the full check it runs rebuilds the store. Open with Verify finds
+// it at once.
 func TestOpenRebuildsFlippedByte(t *testing.T) {
 	path := filepath.Join(t.TempDir(), FileName)
 	writeStore(t, path, 3, 64)
 	flipInValue(t, path, 1, 64)
-	// With the open-time check skipped, the read itself catches it.
-	s := openT(t, path, Options{SkipVerify: true})
+	s := openT(t, path, Options{})
+	defer s.Close()
+	if s.Rebuilt() != "" {
+		t.Fatalf("default Open read the values: %s", s.Rebuilt())
+	}
+	if v, ok := mustGet(t, s, key(2)); !ok || !bitsEqual(v, vec(2, 64)) {
+		t.Fatal("intact entry not read before the damaged one")
+	}
 	if _, ok := mustGet(t, s, key(1)); ok {
 		t.Fatal("corrupt value read as numbers")
 	}
-	if v, ok := mustGet(t, s, key(2)); !ok || !bitsEqual(v, vec(2, 64)) {
-		t.Fatal("intact neighbour lost")
+	checkRebuilt(t, s, "checksum")
+	if st, _ := s.Stats(); st.Corrupt != 1 || st.Verified != 1 || st.Entries != 1 {
+		t.Fatalf("stats %+v, want 1 corrupt, 1 full check, the rebuilt store's 1 entry", st)
 	}
-	if st, _ := s.Stats(); st.Corrupt != 1 || st.Entries != 2 {
-		t.Fatalf("stats %+v, want 1 corrupt dropped, 2 entries left", st)
-	}
-	s.Close()
 
 	path = filepath.Join(t.TempDir(), FileName)
 	writeStore(t, path, 3, 64)
 	flipInValue(t, path, 1, 64)
-	expectRebuilt(t, path, "checksum")
+	expectRebuilt(t, path, "checksum", Options{Verify: true})
 }
 
 func TestOpenRebuildsOtherVersionAndForeignFile(t *testing.T) {
@@ -250,13 +265,13 @@ func TestOpenRebuildsOtherVersionAndForeignFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.Close()
-	expectRebuilt(t, path, `format "storyeval-embcache 0"`)
+	expectRebuilt(t, path, `format "storyeval-embcache 0"`, Options{})
 
 	foreign := filepath.Join(t.TempDir(), FileName)
 	if err := os.WriteFile(foreign, []byte(strings.Repeat("not a store\n", 2000)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	expectRebuilt(t, foreign, "invalid database")
+	expectRebuilt(t, foreign, "invalid database", Options{})
 }
 
 // TestStoreConcurrentGoroutines: goroutines writing and reading one Store
@@ -293,5 +308,48 @@ func TestStoreConcurrentGoroutines(t *testing.T) {
 	}
 	if st, _ := s.Stats(); st.Entries != workers*each || st.Hits != workers*each {
 		t.Fatalf("stats %+v, want %d entries and hits", st, workers*each)
+	}
+}
+
+// TestStatsByKind: entries, bytes, hits, misses and puts are counted by
+// kind, across Open, and eviction and replacement keep the counts.
+func TestStatsByKind(t *testing.T) {
+	path := filepath.Join(t.TempDir(), FileName)
+	img := func(i int) Key { return ImageKey(ImageInput{Region: fmt.Sprint(i)}) }
+	entry := func(dim int) int64 { return int64(32 + valueOverhead + 4*dim) }
+	s := openT(t, path, Options{})
+	if err := s.PutMany([]Key{img(1), img(2), key(1)}, [][]float32{vec(1, 8), vec(2, 8), vec(3, 4)}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Put(img(2), vec(2, 16)); err != nil { // replaced: one entry, new size
+		t.Fatal(err)
+	}
+	s.Close()
+	s = openT(t, path, Options{MaxBytes: entry(8) + 2*entry(4)})
+	defer s.Close()
+	mustGet(t, s, img(1))
+	mustGet(t, s, key(1))
+	mustGet(t, s, key(2))
+	st, err := s.Stats()
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantImage := KindStats{Entries: 2, Bytes: entry(8) + entry(16), Hits: 1}
+	wantText := KindStats{Entries: 1, Bytes: entry(4), Hits: 1, Misses: 1}
+	if st.Image != wantImage || st.Text != wantText || st.Entries != 3 || st.Bytes != wantImage.Bytes+wantText.Bytes || st.Hits != 2 || st.Misses != 1 {
+		t.Fatalf("stats %+v, want image %+v, text %+v", st, wantImage, wantText)
+	}
+	// A write past the cap evicts img(2), used longest ago.
+	if err := s.Put(key(2), vec(4, 4)); err != nil {
+		t.Fatal(err)
+	}
+	st, _ = s.Stats()
+	wantImage = KindStats{Entries: 1, Bytes: entry(8), Hits: 1}
+	wantText = KindStats{Entries: 2, Bytes: 2 * entry(4), Hits: 1, Misses: 1, Puts: 1}
+	if st.Image != wantImage || st.Text != wantText || st.Evicted != 1 {
+		t.Fatalf("after eviction: stats %+v, want image %+v, text %+v", st, wantImage, wantText)
+	}
+	if _, ok := mustGet(t, s, img(2)); ok {
+		t.Fatal("evicted entry still read")
 	}
 }

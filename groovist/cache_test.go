@@ -1,8 +1,10 @@
 package groovist
 
 import (
+	"compress/gzip"
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -10,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/storyeval/storyeval/embcache"
+	"github.com/storyeval/storyeval/encoders/tokenize"
 	"github.com/storyeval/storyeval/internal/e2efixtures"
 	"github.com/storyeval/storyeval/story"
 )
@@ -37,20 +40,26 @@ func fixtureCLIPIdentity(t *testing.T) embcache.Digest {
 
 // TestScorerCacheBitIdentical scores the groovist fixture's stories
 // without and with the cache, then another system's phrases over the same
-// images: bit-identical scores, and no crop through the encoder on the
-// second system's run.
+// images: bit-identical scores, and no crop through the image encoder and
+// no phrase through the text encoder on the second system's run (its
+// phrases are the first's, shuffled); a new phrase alone is encoded, a
+// changed tokenizer re-encodes exactly the phrases it tokenizes otherwise
+// and another model identity everything.
 func TestScorerCacheBitIdentical(t *testing.T) {
 	f := readGroovistFixture(t)
 	plain := fixtureScorer(t, f)
 	store := openTestStore(t)
 	counter := &countingImages{inner: plain.Images}
+	var texts int
+	text := *plain.Text.(*CLIPText)
+	text.forwards = func(n int) { texts += n }
 	cached := *plain
-	cached.Images = counter
+	cached.Images, cached.Text = counter, &text
 	cached.Cache, cached.CacheModel = store, fixtureCLIPIdentity(t)
 	var encoded int
 	run := func(s *Scorer, in []Input) string {
 		t.Helper()
-		counter.n = 0
+		counter.n, texts = 0, 0
 		res, err := s.Score(context.Background(), in, Options{})
 		if err != nil {
 			t.Fatal(err)
@@ -59,13 +68,19 @@ func TestScorerCacheBitIdentical(t *testing.T) {
 		return fmt.Sprintf("%v", res)
 	}
 	in := f.inputs()
+	phrases := map[string]bool{}
+	for _, x := range in {
+		for _, np := range DefaultPronouns().Filter(x.NPs) {
+			phrases[np] = true
+		}
+	}
 	want := run(plain, in)
 	if got := run(&cached, in); got != want {
 		t.Fatalf("cached first run differs:\n got %s\nwant %s", got, want)
 	}
 	first := encoded
-	if st, _ := store.Stats(); first == 0 || st.Puts != int64(first) {
-		t.Fatalf("first run: %d crops encoded, stats %+v", first, st)
+	if st, _ := store.Stats(); first == 0 || st.Image.Puts != int64(first) || texts != len(phrases) || st.Text.Puts != int64(texts) {
+		t.Fatalf("first run: %d crops and %d of %d phrases encoded, stats %+v", first, texts, len(phrases), st)
 	}
 	other := make([]Input, len(in))
 	for i := range in {
@@ -76,17 +91,96 @@ func TestScorerCacheBitIdentical(t *testing.T) {
 	if got := run(&cached, other); got != want {
 		t.Fatalf("cached second system differs:\n got %s\nwant %s", got, want)
 	}
-	if encoded != 0 {
-		t.Fatalf("second system over the same images encoded %d crops, want 0", encoded)
+	if encoded != 0 || texts != 0 {
+		t.Fatalf("second system over the same images and phrases encoded %d crops and %d phrases, want 0", encoded, texts)
 	}
-	t.Logf("%d stories: %d crops encoded on the first run, 0 on the second system's", len(in), first)
+	t.Logf("%d stories: %d crops and %d phrases encoded on the first run, none on the second system's", len(in), first, len(phrases))
+
+	other[0].NPs = append([]string{"the purple lighthouse"}, other[0].NPs...)
+	want = run(plain, other)
+	if got := run(&cached, other); got != want || texts != 1 || encoded != 0 {
+		t.Fatalf("one new phrase: %d phrases and %d crops encoded (want 1, 0); scores equal %v", texts, encoded, got == want)
+	}
+
+	// A tokenizer whose merges file lost its second half: the phrases it
+	// tokenizes otherwise miss, the others hit, and the scores are those
+	// of that tokenizer without the cache.
+	tok := truncatedMergesCLIP(t)
+	changed := 0
+	for np := range phrases {
+		a, _ := text.Tokens([]string{np})
+		b, err := (&CLIPText{Tokenizer: tok}).Tokens([]string{np})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fmt.Sprint(a) != fmt.Sprint(b) {
+			changed++
+		}
+	}
+	if changed == 0 || changed == len(phrases) {
+		t.Fatalf("truncated merges change %d of %d phrases' ids; want some, not all", changed, len(phrases))
+	}
+	plainTok := *plain
+	plainTok.Text = &CLIPText{Model: text.Model, Tokenizer: tok}
+	cachedTok := cached
+	textTok := text
+	textTok.Tokenizer = tok
+	cachedTok.Text = &textTok
+	want = run(&plainTok, in)
+	if got := run(&cachedTok, in); got != want || texts != changed || encoded != 0 {
+		t.Fatalf("changed tokenizer: %d phrases encoded (want %d), %d crops; scores equal %v", texts, changed, encoded, got == want)
+	}
+	t.Logf("a merges file cut in half: %d of %d phrases tokenized otherwise, re-encoded", changed, len(phrases))
 
 	// Another model identity misses everything.
 	cached.CacheModel = embcache.DigestBytes([]byte("other weights"))
 	run(&cached, in)
-	if encoded != first {
-		t.Fatalf("other CacheModel: %d crops encoded, want %d", encoded, first)
+	if encoded != first || texts != len(phrases) {
+		t.Fatalf("other CacheModel: %d crops and %d phrases encoded, want %d and %d", encoded, texts, first, len(phrases))
 	}
+}
+
+// truncatedMergesCLIP loads the CLIP tokenizer from a copy of its files
+// whose merges.txt keeps only the first half of its merges.
+func truncatedMergesCLIP(t *testing.T) *tokenize.CLIP {
+	t.Helper()
+	src := tokenizerDir(e2efixtures.Metric("clip"))
+	dir := t.TempDir()
+	for _, name := range []string{"vocab.json", "merges.txt"} {
+		b, err := readMaybeGzip(filepath.Join(src, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if name == "merges.txt" {
+			lines := strings.SplitAfter(string(b), "\n")
+			b = []byte(strings.Join(lines[:len(lines)/2], ""))
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tok, err := tokenize.LoadCLIP(dir, tokenize.CLIPOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tok
+}
+
+// readMaybeGzip reads path, or path.gz decompressed.
+func readMaybeGzip(path string) ([]byte, error) {
+	if b, err := os.ReadFile(path); err == nil {
+		return b, nil
+	}
+	f, err := os.Open(path + ".gz")
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	z, err := gzip.NewReader(f)
+	if err != nil {
+		return nil, err
+	}
+	return io.ReadAll(z)
 }
 
 // TestCLIPScorerCacheBitIdentical: CLIPScore with and without the cache,
@@ -100,13 +194,16 @@ func TestCLIPScorerCacheBitIdentical(t *testing.T) {
 		t.Fatal(err)
 	}
 	store := openTestStore(t)
-	var encoded int
+	var encoded, texts int
 	cached := *plain
+	text := *plain.Text
+	text.forwards = func(n int) { texts += n }
+	cached.Text = &text
 	cached.imagesEncoded = func(n int) { encoded += n }
 	cached.Cache, cached.CacheModel = store, fixtureCLIPIdentity(t)
 	run := func(s *CLIPScorer, items []Caption) string {
 		t.Helper()
-		encoded = 0
+		encoded, texts = 0, 0
 		res, err := s.Score(context.Background(), items)
 		if err != nil {
 			t.Fatal(err)
@@ -114,9 +211,16 @@ func TestCLIPScorerCacheBitIdentical(t *testing.T) {
 		return fmt.Sprintf("%v", res)
 	}
 	items := f.captions(t)
+	distinct := map[string]bool{}
+	for _, it := range items {
+		distinct[it.Candidate] = true
+		for _, r := range it.References {
+			distinct[r] = true
+		}
+	}
 	want := run(plain, items)
-	if got := run(&cached, items); got != want || encoded != len(items) {
-		t.Fatalf("cached first run: %d images encoded (want %d), scores\n got %s\nwant %s", encoded, len(items), got, want)
+	if got := run(&cached, items); got != want || encoded != len(items) || texts != len(distinct) {
+		t.Fatalf("cached first run: %d images, %d texts encoded (want %d, %d), scores\n got %s\nwant %s", encoded, texts, len(items), len(distinct), got, want)
 	}
 	other := make([]Caption, len(items))
 	for i := range items {
@@ -124,8 +228,14 @@ func TestCLIPScorerCacheBitIdentical(t *testing.T) {
 		other[i].Candidate = items[(i+1)%len(items)].Candidate
 	}
 	want = run(plain, other)
-	if got := run(&cached, other); got != want || encoded != 0 {
-		t.Fatalf("second candidates: %d images encoded (want 0), scores\n got %s\nwant %s", encoded, got, want)
+	if got := run(&cached, other); got != want || encoded != 0 || texts != 0 {
+		t.Fatalf("second candidates: %d images, %d texts encoded (want 0, 0), scores\n got %s\nwant %s", encoded, texts, got, want)
+	}
+	// A new candidate: that text alone goes through the text tower.
+	other[0].Candidate = "a caption no run has seen"
+	want = run(plain, other)
+	if got := run(&cached, other); got != want || encoded != 0 || texts != 1 {
+		t.Fatalf("one new candidate: %d images, %d texts encoded (want 0, 1); scores equal %v", encoded, texts, got == want)
 	}
 	// One image file changed (a byte after the end of its data): that
 	// image alone misses.
@@ -148,9 +258,9 @@ func TestCLIPScorerCacheBitIdentical(t *testing.T) {
 	}
 }
 
-// TestWarm warms the store for every image of the entities file and
-// every image file of the clipscore fixture: scoring afterwards encodes
-// nothing and gives the uncached scores.
+// TestWarm warms the store for every image of the entities file, the
+// fixture's noun phrases and every image file of the clipscore fixture:
+// scoring afterwards encodes nothing and gives the uncached scores.
 func TestWarm(t *testing.T) {
 	f := readGroovistFixture(t)
 	plain := fixtureScorer(t, f)
@@ -199,6 +309,29 @@ func TestWarm(t *testing.T) {
 	}
 	if fmt.Sprint(got) != fmt.Sprint(want) || counter.n != 0 {
 		t.Fatalf("after Warm: %d crops encoded (want 0), scores equal %v", counter.n, fmt.Sprint(got) == fmt.Sprint(want))
+	}
+
+	// WarmTexts stores the fixture's phrases: scoring them then runs no
+	// text forward pass, and a second WarmTexts encodes none.
+	var texts int
+	text := *plain.Text.(*CLIPText)
+	text.forwards = func(n int) { texts += n }
+	cached.Text = &text
+	cached.Cache = openTestStore(t)
+	enc, all, err := cached.WarmTexts(context.Background(), in, Options{})
+	if err != nil || enc != all || all == 0 || texts != all {
+		t.Fatalf("WarmTexts: %d of %d phrases encoded (%d at the tower), err %v", enc, all, texts, err)
+	}
+	texts = 0
+	if enc, _, err := cached.WarmTexts(context.Background(), in, Options{}); err != nil || enc != 0 || texts != 0 {
+		t.Fatalf("second WarmTexts: %d encoded (%d at the tower), err %v; want 0", enc, texts, err)
+	}
+	got, err = cached.Score(context.Background(), in, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) || texts != 0 {
+		t.Fatalf("after WarmTexts: %d phrases encoded (want 0), scores equal %v", texts, fmt.Sprint(got) == fmt.Sprint(want))
 	}
 
 	cf := readCLIPScoreFixture(t)

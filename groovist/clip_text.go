@@ -24,6 +24,10 @@ type CLIPText struct {
 	// clipscore.py calls it). Without it a longer text is an error, as
 	// clip.tokenize raises in GROOViST.
 	Truncate bool
+
+	// forwards, when set (tests), is told how many texts go through the
+	// text tower.
+	forwards func(n int)
 }
 
 // Tokens returns clip.tokenize(texts): ContextLength ids per text,
@@ -83,6 +87,9 @@ func (c *CLIPText) run(ctx context.Context, ids [][]int) (*encoders.CLIPOutput, 
 	encs := make([]tokenize.Encoding, len(ids))
 	for i, row := range ids {
 		encs[i] = tokenize.Encoding{IDs: row[:seq:seq], AttentionMask: mask}
+	}
+	if c.forwards != nil {
+		c.forwards(len(ids))
 	}
 	out, err := c.Model.EncodeText(ctx, encs, encoders.ForwardOptions{})
 	if err != nil {

@@ -40,14 +40,17 @@ type CLIPScorer struct {
 	// decodes within a DecodeBudget of its own of the default size.
 	Decode imageproc.DecodeOptions
 
-	// Cache, when set, keeps the images' features between runs: each
-	// image file is looked up (by its bytes, the preprocessing and
-	// CacheModel) before it is decoded and encoded, and stored after.
-	// Scores are bit-identical with and without it. Off (nil) by default,
-	// as clipscore.py keeps nothing.
+	// Cache, when set, keeps the images' and the texts' features between
+	// runs: each image file is looked up (by its bytes, the preprocessing
+	// and CacheModel) before it is decoded and encoded, and each caption
+	// and reference (by its text, its token ids and CacheModel) before it
+	// goes through the text tower; what is encoded is stored. Scores are
+	// bit-identical with and without it. Off (nil) by default, as
+	// clipscore.py keeps nothing.
 	Cache embcache.Cache
-	// CacheModel identifies the model's weights for Cache, e.g.
-	// embcache.DigestDir of the CLIP model folder; required with Cache.
+	// CacheModel identifies the weights of Model and Text.Model for Cache,
+	// e.g. embcache.DigestDir of the CLIP model folder; required with
+	// Cache.
 	CacheModel embcache.Digest
 
 	// forwardTime, when set (benchmarks), receives the duration of each
@@ -108,6 +111,9 @@ type CaptionScore struct {
 func (s *CLIPScorer) Score(ctx context.Context, items []Caption) ([]CaptionScore, error) {
 	if s.Text == nil || s.Model == nil || s.Processor == nil {
 		return nil, fmt.Errorf("CLIPScorer needs Text, Model and Processor")
+	}
+	if s.Cache != nil && s.CacheModel == (embcache.Digest{}) {
+		return nil, errNoCacheModel
 	}
 	texts := newTextSet()
 	paths := newTextSet()
@@ -174,27 +180,23 @@ func CorpusMeans(scores []CaptionScore) (clipScore, refCLIPScore float64) {
 }
 
 // textFeatures returns the projected text features (encode_text), not
-// normalised.
+// normalised, taking those s.Cache holds from it and storing the others.
 func (s *CLIPScorer) textFeatures(ctx context.Context, texts []string) ([][]float32, error) {
-	out := make([][]float32, 0, len(texts))
-	for lo := 0; lo < len(texts); lo += textBatch {
-		hi := min(lo+textBatch, len(texts))
-		ids, err := s.Text.Tokens(texts[lo:hi])
-		if err != nil {
-			return nil, err
-		}
-		var res *encoders.CLIPOutput
-		err = s.timed(func() (err error) { res, err = s.Text.run(ctx, ids); return err })
-		if err != nil {
-			return nil, err
-		}
-		rows, err := splitRows(res.Features, hi-lo)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, rows...)
+	l, err := s.Text.lookupTexts(s.Cache, s.CacheModel, "clipscore encode_text", texts)
+	if err != nil {
+		return nil, err
 	}
-	return out, nil
+	err = l.encode(ctx, func(ctx context.Context, ids [][]int) ([][]float32, error) {
+		var res *encoders.CLIPOutput
+		if err := s.timed(func() (err error) { res, err = s.Text.run(ctx, ids); return err }); err != nil {
+			return nil, err
+		}
+		return splitRows(res.Features, len(ids))
+	}, func(int) {})
+	if err != nil {
+		return nil, err
+	}
+	return l.rows, nil
 }
 
 // imageFeatures decodes, preprocesses (in parallel) and embeds the images:

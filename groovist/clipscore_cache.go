@@ -2,6 +2,7 @@ package groovist
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/storyeval/storyeval/embcache"
@@ -15,7 +16,7 @@ func (s *CLIPScorer) cachedImageFeatures(ctx context.Context, paths []string) ([
 		return s.countedImageFeatures(ctx, paths)
 	}
 	if s.CacheModel == (embcache.Digest{}) {
-		return nil, fmt.Errorf("CLIPScorer.Cache set without CacheModel, the identity of the model's weights")
+		return nil, errNoCacheModel
 	}
 	prep := fmt.Sprintf("clipscore encode_image, %#v", s.Processor.Config())
 	region := embcache.DecodeRegion(s.Decode, nil)
@@ -66,6 +67,8 @@ func (s *CLIPScorer) cachedImageFeatures(ctx context.Context, paths []string) ([
 	}
 	return out, nil
 }
+
+var errNoCacheModel = errors.New("CLIPScorer.Cache set without CacheModel, the identity of the model's weights")
 
 // countedImageFeatures is imageFeatures, telling imagesEncoded (tests)
 // how many images it encodes.

@@ -55,14 +55,18 @@ type Scorer struct {
 	// decodes within a DecodeBudget of its own of the default size.
 	Decode imageproc.DecodeOptions
 
-	// Cache, when set, keeps the crops' embeddings between runs: an
-	// image's crops are looked up before Images runs and stored after,
-	// keyed by CacheModel, the preprocessing and each crop's source bytes,
-	// box and decoding options. Scores are bit-identical with and without
-	// it. Off (nil) by default, as the reference keeps nothing.
+	// Cache, when set, keeps the crops' and the noun phrases' embeddings
+	// between runs: an image's crops are looked up before Images runs and
+	// stored after, keyed by CacheModel, the preprocessing and each crop's
+	// source bytes, box and decoding options; a phrase likewise, keyed by
+	// CacheModel, its text and its token ids, when Text is a *CLIPText
+	// (another TextEncoder's phrases are encoded every run). Scores are
+	// bit-identical with and without it. Off (nil) by default, as the
+	// reference keeps nothing.
 	Cache embcache.Cache
-	// CacheModel identifies the weights behind Images for Cache, e.g.
-	// embcache.DigestDir of the CLIP model folder; required with Cache.
+	// CacheModel identifies the weights behind Images and Text for Cache,
+	// e.g. embcache.DigestDir of the CLIP model folder (NewScorer's Text
+	// and Images are the one model's towers); required with Cache.
 	CacheModel embcache.Digest
 }
 
@@ -158,16 +162,24 @@ func (s *Scorer) Score(ctx context.Context, inputs []Input, opts Options) ([]Res
 	if err != nil {
 		return nil, err
 	}
-	total := len(texts.list) + crops.crops()
+	cachedTexts, err := s.lookupTexts(texts)
+	if err != nil {
+		return nil, nameStory(err, inputs, plans)
+	}
+	toEncode := len(texts.list)
+	if cachedTexts != nil {
+		toEncode = len(cachedTexts.missing)
+	}
+	total := toEncode + crops.crops()
 	prog := func(n int) {
 		if opts.Progress != nil {
 			opts.Progress(n, total)
 		}
 	}
-	if err := texts.embed(ctx, s.Text, prog); err != nil {
+	if err := texts.embedMissing(ctx, s.Text, cachedTexts, prog); err != nil {
 		return nil, nameStory(err, inputs, plans)
 	}
-	if err := crops.embedMissing(ctx, s, keys, len(texts.list), prog); err != nil {
+	if err := crops.embedMissing(ctx, s, keys, toEncode, prog); err != nil {
 		return nil, err
 	}
 	out := make([]Result, len(inputs))

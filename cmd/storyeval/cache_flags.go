@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -26,8 +27,8 @@ type cacheFlags struct {
 // addCacheFlags defines -cache and -no-cache on fs.
 func addCacheFlags(fs *flag.FlagSet) cacheFlags {
 	return cacheFlags{
-		dir: fs.String("cache", "", "embedding cache folder: image and crop embeddings are kept there between runs, so a new system over the same images encodes only its text (default: $"+embcache.EnvDir+", else storyeval/ in the user cache folder, e.g. ~/.cache/storyeval)"),
-		off: fs.Bool("no-cache", false, "neither read nor write the embedding cache: encode every image"),
+		dir: fs.String("cache", "", "embedding cache folder: image, crop and CLIP text embeddings are kept there between runs, so a new system over the same images encodes only its new text (default: $"+embcache.EnvDir+", else storyeval/ in the user cache folder, e.g. ~/.cache/storyeval)"),
+		off: fs.Bool("no-cache", false, "neither read nor write the embedding cache: encode every image and text"),
 	}
 }
 
@@ -49,6 +50,8 @@ type cacheRun struct {
 	stderr io.Writer
 	noted  sync.Once
 	ok     bool // the run succeeded: close prints the closing line
+
+	rebuiltAtOpen string // Rebuilt at Open, noted then
 }
 
 // open opens the store the flags name, or returns nil with -no-cache or
@@ -71,7 +74,7 @@ func (f cacheFlags) open(name string, stderr io.Writer) *cacheRun {
 	if why := st.Rebuilt(); why != "" {
 		fmt.Fprintf(stderr, "storyeval %s: embedding cache rebuilt: %s\n", name, why)
 	}
-	return &cacheRun{name: name, store: st, stderr: stderr}
+	return &cacheRun{name: name, store: st, stderr: stderr, rebuiltAtOpen: st.Rebuilt()}
 }
 
 func (c *cacheRun) note(err error) {
@@ -133,17 +136,36 @@ func (c *cacheRun) succeeded() {
 	}
 }
 
-// close prints, after a successful run, how many image embeddings came
-// from the cache (the closing line of the run), and closes the store.
+// close prints, after a successful run, how many image and text
+// embeddings came from the cache (the closing line of the run) and, when
+// a read found the store damaged and it was rebuilt, why; then it closes
+// the store.
 func (c *cacheRun) close() {
 	if c == nil {
 		return
 	}
+	if why := c.store.Rebuilt(); why != "" && why != c.rebuiltAtOpen {
+		fmt.Fprintf(c.stderr, "storyeval %s: embedding cache rebuilt: %s\n", c.name, why)
+	}
 	if st, err := c.store.Stats(); err == nil && c.ok && st.Hits+st.Misses > 0 {
-		fmt.Fprintf(c.stderr, "storyeval %s: %d of %d image embeddings from the cache %s (%d encoded and stored)\n",
-			c.name, st.Hits, st.Hits+st.Misses, c.store.Path(), st.Puts)
+		fmt.Fprintf(c.stderr, "storyeval %s: %s from the cache %s (%d encoded and stored)\n",
+			c.name, fromCache(st), c.store.Path(), st.Puts)
 	}
 	if err := c.store.Close(); err != nil {
 		fmt.Fprintf(c.stderr, "storyeval %s: embedding cache: %v\n", c.name, err)
 	}
+}
+
+// fromCache says how many image and text embeddings the run looked up
+// and how many of those the cache had: "N of M image embeddings, K of L
+// text embeddings" (a kind the run never looked up is left out).
+func fromCache(st embcache.Stats) string {
+	var parts []string
+	if n := st.Image.Hits + st.Image.Misses; n > 0 || st.Text.Hits+st.Text.Misses == 0 {
+		parts = append(parts, fmt.Sprintf("%d of %d image embeddings", st.Image.Hits, n))
+	}
+	if n := st.Text.Hits + st.Text.Misses; n > 0 {
+		parts = append(parts, fmt.Sprintf("%d of %d text embeddings", st.Text.Hits, n))
+	}
+	return strings.Join(parts, ", ")
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -8,6 +9,8 @@ import (
 	"path/filepath"
 
 	"github.com/storyeval/storyeval/embcache"
+	"github.com/storyeval/storyeval/encoders"
+	"github.com/storyeval/storyeval/encoders/tokenize"
 	"github.com/storyeval/storyeval/groovist"
 	"github.com/storyeval/storyeval/regions"
 	"github.com/storyeval/storyeval/story"
@@ -23,19 +26,21 @@ func init() {
 
 func runCache(args []string, stdout, stderr io.Writer) error {
 	return runAction(args, stdout, stderr, []string{
-		"usage: storyeval cache stats [-cache DIR]          (entries and size, as JSON)",
+		"usage: storyeval cache stats [-cache DIR] [-verify] (entries and bytes by kind, size per 10,000 entries, as JSON)",
 		"       storyeval cache clear [-cache DIR]          (delete every entry)",
-		"       storyeval cache warm [-cache DIR] [-grounding-model PATH [-vit DIR]] [-model CLIP_DIR [-tokenizer DIR]] (-regions CSV -crops DIR | -images DIR)",
+		"       storyeval cache warm [-cache DIR] [-grounding-model PATH [-vit DIR]] [-model CLIP_DIR [-tokenizer DIR]] (-regions CSV -crops DIR | -images DIR | -stories JSON | -nps JSON)",
 		"",
 		"The cache keeps image and crop embeddings keyed by the model's files, the preprocessing",
-		"and each image's bytes, so that scoring another system over the same images encodes only",
-		"its text. Default folder: $" + embcache.EnvDir + ", else storyeval/ in the user cache folder.",
+		"and each image's bytes, and CLIP text embeddings keyed by the model's files, the text and",
+		"its token ids, so that scoring another system over the same images encodes only its new",
+		"text. Default folder: $" + embcache.EnvDir + ", else storyeval/ in the user cache folder.",
 	}, action{"stats", runCacheStats}, action{"clear", runCacheClear}, action{"warm", runCacheWarm})
 }
 
-// openCacheStore parses -cache and opens the store; other processes wait
-// (the maintenance actions are short) rather than skip.
-func openCacheStore(fs *flag.FlagSet, args []string) (*embcache.Store, error) {
+// openCacheStore parses -cache and opens the store, checking every page
+// and value when verify is set; other processes wait (the maintenance
+// actions are short) rather than skip.
+func openCacheStore(fs *flag.FlagSet, args []string, verify *bool) (*embcache.Store, error) {
 	dir := fs.String("cache", "", "embedding cache folder (default: $"+embcache.EnvDir+", else storyeval/ in the user cache folder)")
 	if err := parseFlags(fs, args, 0); err != nil {
 		return nil, err
@@ -44,7 +49,7 @@ func openCacheStore(fs *flag.FlagSet, args []string) (*embcache.Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	return embcache.Open(filepath.Join(d, embcache.FileName), embcache.Options{})
+	return embcache.Open(filepath.Join(d, embcache.FileName), embcache.Options{Verify: verify != nil && *verify})
 }
 
 // cacheStats is what cache stats prints.
@@ -53,11 +58,41 @@ type cacheStats struct {
 	Entries   int    `json:"entries"`
 	Bytes     int64  `json:"bytes"`
 	FileBytes int64  `json:"file_bytes"`
-	Rebuilt   string `json:"rebuilt,omitempty"`
+	// FileBytesPer10000 is the file's size per 10,000 entries (bbolt
+	// pages, free ones included).
+	FileBytesPer10000 int64          `json:"file_bytes_per_10000_entries,omitempty"`
+	Image             cacheKindStats `json:"image"`
+	Text              cacheKindStats `json:"text"`
+	// Verified is set when -verify checked every page and value and found
+	// the store sound.
+	Verified bool   `json:"verified,omitempty"`
+	Rebuilt  string `json:"rebuilt,omitempty"`
+}
+
+// cacheKindStats are the entries of one kind (image or text embeddings):
+// their count, the bytes of their keys and values, and those bytes per
+// 10,000 entries.
+type cacheKindStats struct {
+	Entries       int   `json:"entries"`
+	Bytes         int64 `json:"bytes"`
+	BytesPer10000 int64 `json:"bytes_per_10000_entries,omitempty"`
+}
+
+func per10000(bytes int64, entries int) int64 {
+	if entries == 0 {
+		return 0
+	}
+	return bytes * 10000 / int64(entries)
+}
+
+func kindStats(k embcache.KindStats) cacheKindStats {
+	return cacheKindStats{Entries: k.Entries, Bytes: k.Bytes, BytesPer10000: per10000(k.Bytes, k.Entries)}
 }
 
 func runCacheStats(args []string, stdout, stderr io.Writer) error {
-	st, err := openCacheStore(newFlagSet("cache stats", stderr), args)
+	fs := newFlagSet("cache stats", stderr)
+	verify := fs.Bool("verify", false, "check every page and every value's checksum (a read of the whole file); a damaged store is moved aside and rebuilt")
+	st, err := openCacheStore(fs, args, verify)
 	if err != nil {
 		return err
 	}
@@ -66,11 +101,13 @@ func runCacheStats(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	return writeJSON(stdout, cacheStats{Path: st.Path(), Entries: s.Entries, Bytes: s.Bytes, FileBytes: s.FileBytes, Rebuilt: st.Rebuilt()})
+	return writeJSON(stdout, cacheStats{Path: st.Path(), Entries: s.Entries, Bytes: s.Bytes, FileBytes: s.FileBytes,
+		FileBytesPer10000: per10000(s.FileBytes, s.Entries), Image: kindStats(s.Image), Text: kindStats(s.Text),
+		Verified: *verify && st.Rebuilt() == "", Rebuilt: st.Rebuilt()})
 }
 
 func runCacheClear(args []string, stdout, stderr io.Writer) error {
-	st, err := openCacheStore(newFlagSet("cache clear", stderr), args)
+	st, err := openCacheStore(newFlagSet("cache clear", stderr), args, nil)
 	if err != nil {
 		return err
 	}
@@ -94,6 +131,8 @@ func runCacheWarm(args []string, stdout, stderr io.Writer) error {
 	regionsCSV := fs.String("regions", "", "regions CSV (image_id,bbox): every image's crops are warmed")
 	crops := fs.String("crops", "", "folder of region crops {image_id}_{bbox}.jpg")
 	images := fs.String("images", "", "folder of images (as clipscore -images): warm CLIPScore's image features with -model")
+	storiesPath := fs.String("stories", "", "stories JSON (as groovist -stories): warm GROOViST's noun-phrase text embeddings with -model (phrases extracted unless -nps)")
+	npsPath := fs.String("nps", "", "noun phrases JSON {id: [phrases]} (as groovist -nps): warm their text embeddings with -model")
 	cache := addCacheFlags(fs)
 	imageOpts := addImageFlags(fs)
 	if err := parseFlags(fs, args, 0); err != nil {
@@ -106,11 +145,15 @@ func runCacheWarm(args []string, stdout, stderr io.Writer) error {
 	if *cache.off {
 		return errors.New("-no-cache: nothing to warm")
 	}
+	texts := *storiesPath != "" || *npsPath != ""
 	if *grounding == "" && *clip.model == "" {
-		return errors.New("give -grounding-model (RoViST-VG crops) and/or -model (a CLIP folder: GROOViST crops, CLIPScore images)")
+		return errors.New("give -grounding-model (RoViST-VG crops) and/or -model (a CLIP folder: GROOViST crops and phrases, CLIPScore images)")
 	}
-	if (*regionsCSV == "") != (*crops == "") || (*regionsCSV == "" && *images == "") || (*grounding != "" && *regionsCSV == "") {
-		return errors.New("give -regions CSV and -crops DIR (RoViST-VG, GROOViST) and/or -images DIR (CLIPScore)")
+	if (*regionsCSV == "") != (*crops == "") || (*regionsCSV == "" && *images == "" && !texts) || (*grounding != "" && *regionsCSV == "") {
+		return errors.New("give -regions CSV and -crops DIR (RoViST-VG, GROOViST), -images DIR (CLIPScore) and/or -stories or -nps JSON (GROOViST's phrases)")
+	}
+	if texts && *clip.model == "" {
+		return errors.New("-stories and -nps warm CLIP text embeddings: give -model")
 	}
 	dir, err := cacheDir(*cache.dir)
 	if err != nil {
@@ -166,6 +209,11 @@ func runCacheWarm(args []string, stdout, stderr io.Writer) error {
 		}
 		fmt.Fprintf(stdout, "GROOViST: %d crops of %d images encoded and stored\n", n, len(imgs))
 	}
+	if texts {
+		if err := warmPhrases(ctx, stdout, m, tok, id, st, *npsPath, *storiesPath); err != nil {
+			return err
+		}
+	}
 	if *images != "" {
 		_, paths, err := groovist.ImageFiles(*images)
 		if err != nil {
@@ -182,5 +230,25 @@ func runCacheWarm(args []string, stdout, stderr io.Writer) error {
 		}
 		fmt.Fprintf(stdout, "CLIPScore: %d of %d images encoded and stored\n", n, len(paths))
 	}
+	return nil
+}
+
+// warmPhrases stores the CLIP text embeddings of GROOViST's noun phrases
+// of the stories (given as -nps or extracted from -stories).
+func warmPhrases(ctx context.Context, stdout io.Writer, m *encoders.CLIP, tok *tokenize.CLIP, id embcache.Digest, st *embcache.Store, npsPath, storiesPath string) error {
+	inputs, err := groovistInputs(npsPath, storiesPath)
+	if err != nil {
+		return err
+	}
+	sc, err := groovist.NewScorer(m, tok)
+	if err != nil {
+		return err
+	}
+	sc.Cache, sc.CacheModel = st, id
+	n, all, err := sc.WarmTexts(ctx, inputs, groovist.Options{})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "GROOViST: %d of %d noun phrases of %d stories encoded and stored\n", n, all, len(inputs))
 	return nil
 }

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -23,18 +25,23 @@ func runStoryeval(t *testing.T, args ...string) (string, string) {
 	return stdout.String(), stderr.String()
 }
 
-// fromCacheLine is the closing line's count: "X of Y image embeddings
-// from the cache".
-func fromCacheLine(t *testing.T, stderr string) (hits, total int) {
+// fromCacheLine is the closing line's count of kind ("image" or "text"):
+// "X of Y image embeddings, K of L text embeddings from the cache"; 0 of
+// 0 when the line leaves the kind out.
+func fromCacheLine(t *testing.T, stderr, kind string) (hits, total int) {
 	t.Helper()
 	for _, l := range strings.Split(stderr, "\n") {
-		if i := strings.Index(l, " image embeddings from the cache "); i >= 0 {
-			f := strings.Fields(l[:i])
-			if _, err := fmt.Sscanf(strings.Join(f[len(f)-3:], " "), "%d of %d", &hits, &total); err != nil {
-				t.Fatalf("closing line %q: %v", l, err)
-			}
-			return hits, total
+		i := strings.Index(l, " from the cache ")
+		if i < 0 {
+			continue
 		}
+		m := regexp.MustCompile(`(\d+) of (\d+) ` + kind + ` embeddings`).FindStringSubmatch(l[:i])
+		if m == nil {
+			return 0, 0
+		}
+		hits, _ = strconv.Atoi(m[1])
+		total, _ = strconv.Atoi(m[2])
+		return hits, total
 	}
 	t.Fatalf("no closing cache line in stderr:\n%s", stderr)
 	return 0, 0
@@ -74,23 +81,37 @@ func TestCommandsCacheBitIdentical(t *testing.T) {
 		if first != plain || second != plain {
 			t.Fatalf("%s: outputs differ with the cache:\nempty %s\nwarm  %s\noff   %s", args[0], first, second, plain)
 		}
-		if h, n := fromCacheLine(t, errFirst); h != 0 || n == 0 {
-			t.Fatalf("%s, empty cache: %d of %d from the cache, want 0 of some", args[0], h, n)
+		texts := 0
+		for _, kind := range []string{"image", "text"} {
+			if h, n := fromCacheLine(t, errFirst, kind); h != 0 || n == 0 && (kind == "image" || args[0] == "clipscore") {
+				t.Fatalf("%s, empty cache: %d of %d %s embeddings from the cache, want 0 of some", args[0], h, n, kind)
+			}
+			h, n := fromCacheLine(t, errSecond, kind)
+			if h != n || n == 0 && (kind == "image" || args[0] == "clipscore") {
+				t.Fatalf("%s, warm cache: %d of %d %s embeddings from the cache, want all", args[0], h, n, kind)
+			}
+			if kind == "text" {
+				texts = n
+			} else {
+				t.Logf("%s: %d image embeddings, all from the cache on the second run", args[0], n)
+			}
 		}
-		h, n := fromCacheLine(t, errSecond)
-		if h != n || n == 0 {
-			t.Fatalf("%s, warm cache: %d of %d from the cache, want all", args[0], h, n)
+		if args[0] == "rovist" && texts != 0 {
+			t.Fatalf("rovist looked up %d text embeddings (GloVe is a table, not an encoder)", texts)
+		}
+		if texts > 0 {
+			t.Logf("%s: %d text embeddings, all from the cache on the second run", args[0], texts)
 		}
 		if strings.Contains(errPlain, "from the cache") {
 			t.Fatalf("%s -no-cache: %s", args[0], errPlain)
 		}
-		t.Logf("%s: %d image embeddings, all from the cache on the second run", args[0], n)
 	}
 }
 
 // TestCacheCommand warms a cache with `cache warm` (RoViST-VG crops,
-// GROOViST crops, CLIPScore images), checks that rovist then takes every
-// crop from it, and that stats and clear report and empty it.
+// GROOViST crops and phrases, CLIPScore images), checks that rovist and
+// groovist then take every embedding from it, and that stats and clear
+// report and empty it.
 func TestCacheCommand(t *testing.T) {
 	cache := t.TempDir()
 	vg := rovistVGFixtureArgs(t)
@@ -110,7 +131,7 @@ func TestCacheCommand(t *testing.T) {
 		t.Fatalf("cache warm RoViST-VG: %q", out)
 	}
 	_, errOut := runStoryeval(t, append([]string{"rovist", "-cache", cache}, vg...)...)
-	if h, n := fromCacheLine(t, errOut); h != n || n == 0 {
+	if h, n := fromCacheLine(t, errOut, "image"); h != n || n == 0 {
 		t.Fatalf("rovist after cache warm: %d of %d from the cache, want all", h, n)
 	}
 	out, errOut = runStoryeval(t, "cache", "warm", "-cache", cache, "-model", e2efixtures.Metric("clip"), "-tokenizer", clipTokenizerDir,
@@ -119,10 +140,39 @@ func TestCacheCommand(t *testing.T) {
 	if !strings.Contains(out, "GROOViST: ") || !strings.Contains(out, "CLIPScore: ") || strings.Contains(out, ": 0 ") {
 		t.Fatalf("cache warm GROOViST, CLIPScore: %q (stderr %q)", out, errOut)
 	}
+	// GROOViST's phrases: after warming them and the crops, the groovist
+	// command takes every crop and phrase from the cache.
+	out, _ = runStoryeval(t, "cache", "warm", "-cache", cache, "-model", e2efixtures.Metric("clip"), "-tokenizer", clipTokenizerDir,
+		"-nps", filepath.Join(gdir, "nphrases.json"))
+	var phrases, all, stories int
+	if _, err := fmt.Sscanf(out, "GROOViST: %d of %d noun phrases of %d stories encoded and stored\n", &phrases, &all, &stories); err != nil || phrases != all || all == 0 {
+		t.Fatalf("cache warm -nps: %q (err %v)", out, err)
+	}
+	_, errOut = runStoryeval(t, "groovist", "-cache", cache, "-nps", filepath.Join(gdir, "nphrases.json"), "-model", e2efixtures.Metric("clip"),
+		"-tokenizer", clipTokenizerDir, "-entities", filepath.Join(gdir, "aesop_entities.csv"), "-crops", filepath.Join(gdir, "aesop-entities"),
+		"-dataset", "aesop")
+	for _, kind := range []string{"image", "text"} {
+		if h, n := fromCacheLine(t, errOut, kind); h != n || n == 0 || kind == "text" && n != all {
+			t.Fatalf("groovist after cache warm: %d of %d %s embeddings from the cache, want all (%d phrases warmed)", h, n, kind, all)
+		}
+	}
 	var st cacheStats
 	out, _ = runStoryeval(t, "cache", "stats", "-cache", cache)
-	if err := json.Unmarshal([]byte(out), &st); err != nil || st.Entries == 0 || st.Bytes == 0 || st.FileBytes < st.Bytes {
-		t.Fatalf("cache stats: %q (err %v)", out, err)
+	if err := json.Unmarshal([]byte(out), &st); err != nil || st.Entries == 0 || st.Bytes == 0 || st.FileBytes < st.Bytes ||
+		st.Text.Entries != all || st.Image.Entries+all != st.Entries || st.Verified {
+		t.Fatalf("cache stats after warming images and %d phrases: %q (err %v)", all, out, err)
+	}
+	texts := st.Text.Entries
+	// Scoring CLIPScore adds its captions' and references' text
+	// embeddings; -verify reads every page and value and finds it sound.
+	cdir := e2efixtures.Metric("clipscore")
+	runStoryeval(t, "clipscore", "-cache", cache, "-cands", filepath.Join(cdir, "candidates.json"), "-images", filepath.Join(cdir, "images"),
+		"-refs", filepath.Join(cdir, "refs.json"), "-model", e2efixtures.Metric("clip"), "-tokenizer", clipTokenizerDir)
+	out, _ = runStoryeval(t, "cache", "stats", "-cache", cache, "-verify")
+	if err := json.Unmarshal([]byte(out), &st); err != nil || st.Text.Entries <= texts || st.Image.Entries+st.Text.Entries != st.Entries ||
+		st.Image.Bytes+st.Text.Bytes != st.Bytes || !st.Verified || st.Rebuilt != "" ||
+		st.Text.BytesPer10000 != st.Text.Bytes*10000/int64(st.Text.Entries) || st.FileBytesPer10000 != st.FileBytes*10000/int64(st.Entries) {
+		t.Fatalf("cache stats -verify after clipscore: %q (err %v)", out, err)
 	}
 	out, _ = runStoryeval(t, "cache", "clear", "-cache", cache)
 	if out != fmt.Sprintf("cleared %d entries from %s\n", st.Entries, st.Path) {
