@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 
 	"github.com/storyeval/storyeval/internal/gzipbound"
 )
@@ -25,6 +26,10 @@ import (
 //	token id, #entries, then per entry: style index (strictly
 //	increasing), df (≥ 1), CNG (8 bytes, IEEE-754 little endian)
 //
+// Writers since WriteBuild put the n-grams in the order of their token
+// ids (tableEncoder); earlier ones put them in order of first appearance.
+// Both are version 1: the reader takes any order in which a prefix comes
+// before its extensions, and the order changes no value or score.
 // CNG values are stored bit for bit, so a saved table scores exactly as the
 // table it was saved from.
 const (
@@ -36,55 +41,125 @@ const (
 const DefaultMaxTableBytes = 4 << 30
 
 // WriteTo writes the table in the versioned binary format. It implements
-// io.WriterTo.
+// io.WriterTo. The n-grams are written in the order of their token ids
+// (see tableEncoder), so the file does not depend on the order in which
+// the table was built or read: a table built in memory and the same table
+// built by WriteBuild are the same bytes. Sorting takes 24 bytes per n-gram
+// on top of the table while it writes.
 func (t *Table) WriteTo(w io.Writer) (int64, error) {
-	cw := &countingWriter{w: w}
+	e, err := newTableEncoder(w)
+	if err != nil {
+		return e.cw.n, err
+	}
+	e.head(t.formula, t.ecdf, t.step, t.styles, t.vocab.tokens, len(t.order))
+	perm := t.sortedNgrams()
+	pos := make([]uint32, len(perm)) // pos[id]: the n-gram's place in the file
+	for p, id := range perm {
+		pos[id] = uint32(p)
+	}
+	for _, id := range perm {
+		var prefix uint32
+		if p := t.parent[id]; p != 0 {
+			prefix = pos[p-1] + 1
+		}
+		lo, hi := t.off[id], t.off[id+1]
+		e.ngram(prefix, t.last[id], t.entStyle[lo:hi], t.entDF[lo:hi], t.entCNG[lo:hi])
+	}
+	return e.close()
+}
+
+// sortedNgrams returns the n-gram ids ordered by their keys (token ids,
+// compared position by position, a shorter n-gram before its extensions).
+func (t *Table) sortedNgrams() []uint32 {
+	keys := make([]ngramKey, len(t.order))
+	for i := range keys {
+		// A prefix always has a smaller id than its extensions (it is
+		// added, or read, first).
+		if p := t.parent[i]; p != 0 {
+			keys[i] = keys[p-1]
+		}
+		keys[i][t.order[i]-1] = t.last[i]
+	}
+	perm := make([]uint32, len(keys))
+	for i := range perm {
+		perm[i] = uint32(i)
+	}
+	slices.SortFunc(perm, func(a, b uint32) int { return keys[a].compare(keys[b]) })
+	return perm
+}
+
+// tableEncoder writes a table file: the header, then the body's fields
+// through gzip. N-grams are written in key order (ngramKey.compare): a
+// prefix then comes before its extensions, and its place in the file is
+// the last one of its order written so far, which is how WriteBuild finds
+// it without an index.
+type tableEncoder struct {
+	cw  countingWriter
+	zw  *gzip.Writer
+	bw  *bufio.Writer
+	buf [binary.MaxVarintLen64]byte
+}
+
+func newTableEncoder(w io.Writer) (*tableEncoder, error) {
+	e := &tableEncoder{cw: countingWriter{w: w}}
 	var hdr [10]byte
 	copy(hdr[:], tableMagic)
 	binary.LittleEndian.PutUint16(hdr[8:], tableVersion)
-	if _, err := cw.Write(hdr[:]); err != nil {
-		return cw.n, err
+	if _, err := e.cw.Write(hdr[:]); err != nil {
+		return e, err
 	}
-	zw, err := gzip.NewWriterLevel(cw, gzip.BestSpeed)
-	if err != nil {
-		return cw.n, err
+	var err error
+	if e.zw, err = gzip.NewWriterLevel(&e.cw, gzip.BestSpeed); err != nil {
+		return e, err
 	}
-	bw := bufio.NewWriterSize(zw, 1<<16)
-	var buf [binary.MaxVarintLen64]byte
-	putU := func(x uint64) { bw.Write(buf[:binary.PutUvarint(buf[:], x)]) }
-	putS := func(s string) { putU(uint64(len(s))); bw.WriteString(s) }
+	e.bw = bufio.NewWriterSize(e.zw, 1<<16)
+	return e, nil
+}
 
-	putU(uint64(t.formula))
-	putU(uint64(t.ecdf))
-	putS(t.step)
-	putU(uint64(len(t.styles)))
-	for _, s := range t.styles {
-		putS(s)
+// The writes' errors stay in bw and are returned by close.
+func (e *tableEncoder) uint(x uint64) { e.bw.Write(e.buf[:binary.PutUvarint(e.buf[:], x)]) }
+func (e *tableEncoder) str(s string)  { e.uint(uint64(len(s))); e.bw.WriteString(s) }
+
+// head writes the fields before the n-grams.
+func (e *tableEncoder) head(f CNGFormula, kind ECDFKind, step string, styles, tokens []string, nGrams int) {
+	e.uint(uint64(f))
+	e.uint(uint64(kind))
+	e.str(step)
+	e.uint(uint64(len(styles)))
+	for _, s := range styles {
+		e.str(s)
 	}
-	putU(uint64(len(t.vocab.tokens)))
-	for _, tok := range t.vocab.tokens {
-		putS(tok)
+	e.uint(uint64(len(tokens)))
+	for _, tok := range tokens {
+		e.str(tok)
 	}
-	putU(uint64(len(t.order)))
+	e.uint(uint64(nGrams))
+}
+
+// ngram writes one n-gram: prefix is 0 for a unigram, else 1 + the place
+// in the file of the (n−1)-gram it extends.
+func (e *tableEncoder) ngram(prefix, last uint32, styles []uint16, dfs []uint32, cngs []float64) {
+	e.uint(uint64(prefix))
+	e.uint(uint64(last))
+	e.uint(uint64(len(styles)))
 	var f [8]byte
-	for i := range t.order {
-		putU(uint64(t.parent[i]))
-		putU(uint64(t.last[i]))
-		putU(uint64(t.off[i+1] - t.off[i]))
-		for e := t.off[i]; e < t.off[i+1]; e++ {
-			putU(uint64(t.entStyle[e]))
-			putU(uint64(t.entDF[e]))
-			binary.LittleEndian.PutUint64(f[:], math.Float64bits(t.entCNG[e]))
-			bw.Write(f[:])
-		}
+	for j, s := range styles {
+		e.uint(uint64(s))
+		e.uint(uint64(dfs[j]))
+		binary.LittleEndian.PutUint64(f[:], math.Float64bits(cngs[j]))
+		e.bw.Write(f[:])
 	}
-	if err := bw.Flush(); err != nil {
-		return cw.n, err
+}
+
+// close flushes the body and returns the bytes written in all.
+func (e *tableEncoder) close() (int64, error) {
+	if err := e.bw.Flush(); err != nil {
+		return e.cw.n, err
 	}
-	if err := zw.Close(); err != nil {
-		return cw.n, err
+	if err := e.zw.Close(); err != nil {
+		return e.cw.n, err
 	}
-	return cw.n, nil
+	return e.cw.n, nil
 }
 
 type countingWriter struct {
