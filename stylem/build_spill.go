@@ -8,9 +8,11 @@ import (
 	"slices"
 )
 
-// DefaultChunkBytes is SpillOptions.ChunkBytes's default: 64 MiB, about
-// 2.8 million (n-gram, style) counts per sorted run.
-const DefaultChunkBytes = 64 << 20
+// DefaultChunkBytes is SpillOptions.ChunkBytes's default: 16 MiB, about
+// 700,000 (n-gram, style) counts per sorted run. Larger chunks save little
+// time (a 23 MB corpus of 5 million n-grams builds in the same CPU time
+// with 8 to 64 MiB) and add their size to the peak.
+const DefaultChunkBytes = 16 << 20
 
 // SpillOptions configures the disk and memory WriteBuild uses. The zero
 // value applies the defaults.
