@@ -225,13 +225,9 @@ func (t *Table) internGroups(records []Record, groups []group, keepAll bool, ste
 		}
 		lo := int32(len(g.capEnd))
 		for _, c := range captions {
-			toks := Tokenize(c, step)
-			if skipCaption(toks) {
+			var ok bool
+			if ids, ok = t.internCaption(ids, c, step); !ok {
 				continue
-			}
-			ids = ids[:0]
-			for _, tok := range toks {
-				ids = append(ids, t.vocab.intern(tok))
 			}
 			for i := range ids {
 				var p uint32 // parent id + 1
@@ -257,6 +253,21 @@ func truncateForError(s string) string {
 		return s
 	}
 	return s[:200] + "…"
+}
+
+// internCaption tokenizes caption c and returns the ids of its tokens
+// (in ids' storage), interning new ones; ok is false, and nothing is
+// interned, for a caption the reference skips.
+func (t *Table) internCaption(ids []uint32, c string, step PTBStep) (_ []uint32, ok bool) {
+	toks := Tokenize(c, step)
+	if skipCaption(toks) {
+		return ids, false
+	}
+	ids = ids[:0]
+	for _, tok := range toks {
+		ids = append(ids, t.vocab.intern(tok))
+	}
+	return ids, true
 }
 
 // skipCaption reports whether the reference drops a tokenized caption:

@@ -22,9 +22,10 @@ type SpillOptions struct {
 	// DefaultChunkBytes. Each pair takes 24 bytes; a chunk holds at least
 	// one.
 	ChunkBytes int
-	// Dir is where a temporary folder for the runs is made (and removed
-	// when WriteBuild returns); "" means os.TempDir(). The runs take about
-	// 10 bytes per counted pair, and as much again while they are merged.
+	// Dir is where a temporary folder for the runs (".stylem-runs-*") is
+	// made and removed when WriteBuild returns; only a killed process
+	// leaves it behind. "" means os.TempDir(). The runs take about 10
+	// bytes per counted pair, and as much again while they are merged.
 	Dir string
 }
 
@@ -76,7 +77,6 @@ func WriteBuild(ctx context.Context, w io.Writer, records []Record, o BuildOptio
 	if err := t.spillGroups(ctx, sp, records, groups, o); err != nil {
 		return BuildStats{}, err
 	}
-	groups = nil
 	if err := sp.flush(); err != nil {
 		return BuildStats{}, err
 	}
@@ -150,13 +150,9 @@ func (t *Table) spillGroups(ctx context.Context, sp *spiller, records []Record, 
 		}
 		keys = keys[:0]
 		for _, c := range captions {
-			toks := Tokenize(c, o.Step)
-			if skipCaption(toks) {
+			var ok bool
+			if ids, ok = t.internCaption(ids, c, o.Step); !ok {
 				continue
-			}
-			ids = ids[:0]
-			for _, tok := range toks {
-				ids = append(ids, t.vocab.intern(tok))
 			}
 			for i := range ids {
 				var k ngramKey
