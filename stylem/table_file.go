@@ -14,27 +14,28 @@ import (
 	"github.com/storyeval/storyeval/internal/gzipbound"
 )
 
-// Table file format, version 1. A file starts with the 8-byte magic
+// Table file format, version 2. A file starts with the 8-byte magic
 // "STYLEMTB" and a little-endian uint16 version, followed by a gzip stream
 // of uvarint-encoded fields:
 //
 //	formula, ecdf kind, tokenization name (length + bytes)
 //	#styles, then each style name (length + bytes)
 //	#tokens, then each token (length + bytes); token ids are 1-based
-//	#n-grams, then for each: its prefix (0 for a unigram, else 1 + the
-//	index of the (n−1)-gram it extends, which comes earlier), its last
-//	token id, #entries, then per entry: style index (strictly
-//	increasing), df (≥ 1), CNG (8 bytes, IEEE-754 little endian)
+//	#n-grams, then for each: its prefix (0 for a unigram, else how many
+//	places back the (n−1)-gram it extends is: 1 for the n-gram just
+//	before), its last token id, #entries, then per entry: style index
+//	(strictly increasing), df (≥ 1), CNG (8 bytes, IEEE-754 little endian)
 //
-// Writers since WriteBuild put the n-grams in the order of their token
-// ids (tableEncoder); earlier ones put them in order of first appearance.
-// Both are version 1: the reader takes any order in which a prefix comes
-// before its extensions, and the order changes no value or score.
-// CNG values are stored bit for bit, so a saved table scores exactly as the
-// table it was saved from.
+// The n-grams are in the order of their token ids (see tableEncoder), so a
+// prefix is near: its distance compresses better than its index. Version
+// 1, still read, differs only in the prefix, 1 + the index of the
+// (n−1)-gram (which comes earlier), with n-grams in order of first
+// appearance. The order changes no value or score. CNG values are stored
+// bit for bit, so a saved table scores exactly as the table it was saved
+// from.
 const (
 	tableMagic   = "STYLEMTB"
-	tableVersion = 1
+	tableVersion = 2
 )
 
 // DefaultMaxTableBytes is the default limit on a table's decompressed size.
@@ -98,6 +99,7 @@ type tableEncoder struct {
 	zw  *gzip.Writer
 	bw  *bufio.Writer
 	buf [binary.MaxVarintLen64]byte
+	n   uint32 // n-grams written
 }
 
 func newTableEncoder(w io.Writer) (*tableEncoder, error) {
@@ -137,8 +139,13 @@ func (e *tableEncoder) head(f CNGFormula, kind ECDFKind, step string, styles, to
 }
 
 // ngram writes one n-gram: prefix is 0 for a unigram, else 1 + the place
-// in the file of the (n−1)-gram it extends.
+// in the file of the (n−1)-gram it extends, which is written as its
+// distance back.
 func (e *tableEncoder) ngram(prefix, last uint32, styles []uint16, dfs []uint32, cngs []float64) {
+	if prefix != 0 {
+		prefix = e.n - (prefix - 1)
+	}
+	e.n++
 	e.uint(uint64(prefix))
 	e.uint(uint64(last))
 	e.uint(uint64(len(styles)))
@@ -204,8 +211,9 @@ func ReadTable(r io.Reader, opts ReadOptions) (*Table, error) {
 	if string(hdr[:8]) != tableMagic {
 		return nil, fmt.Errorf("stylem: not a StyleM table (magic %q, want %q)", hdr[:8], tableMagic)
 	}
-	if v := binary.LittleEndian.Uint16(hdr[8:]); v != tableVersion {
-		return nil, fmt.Errorf("stylem: table format version %d is not supported (want %d)", v, tableVersion)
+	version := binary.LittleEndian.Uint16(hdr[8:])
+	if version < 1 || version > tableVersion {
+		return nil, fmt.Errorf("stylem: table format version %d is not supported (want 1 to %d)", version, tableVersion)
 	}
 	ratio := int64(DefaultMaxTableRatio)
 	if opts.MaxRatio > 0 {
@@ -228,7 +236,7 @@ func ReadTable(r io.Reader, opts ReadOptions) (*Table, error) {
 	if int64(len(body)) > limit {
 		return nil, fmt.Errorf("stylem: table body is larger than the %d-byte limit", limit)
 	}
-	d := &tableDecoder{b: body}
+	d := &tableDecoder{b: body, version: version}
 	t, err := d.table()
 	if err != nil {
 		return nil, fmt.Errorf("stylem: table body at byte %d: %w", d.pos, err)
@@ -241,8 +249,9 @@ func ReadTable(r io.Reader, opts ReadOptions) (*Table, error) {
 
 // tableDecoder reads the fields of a decompressed table body.
 type tableDecoder struct {
-	b   []byte
-	pos int
+	b       []byte
+	pos     int
+	version uint16
 }
 
 var errTruncated = fmt.Errorf("truncated: %w", io.ErrUnexpectedEOF)
@@ -383,6 +392,9 @@ func (d *tableDecoder) table() (*Table, error) {
 		p, err := d.uint("n-gram prefix", i)
 		if err != nil {
 			return nil, err
+		}
+		if d.version >= 2 && p != 0 {
+			p = i - p + 1 // p places back: index i − p, stored + 1
 		}
 		if p != 0 && t.order[p-1] == maxOrder {
 			return nil, fmt.Errorf("n-gram %d extends the %d-gram %q", i, maxOrder, t.ngramText(uint32(p-1)))

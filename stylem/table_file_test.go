@@ -104,7 +104,8 @@ func TestReadTableRejects(t *testing.T) {
 		want string
 	}{
 		{"magic", append([]byte("STYLEMTX\x01\x00"), tableBytes(1, valid)[10:]...), "not a StyleM table"},
-		{"version", tableBytes(2, valid), "version 2"},
+		{"version", tableBytes(3, valid), "version 3 is not supported (want 1 to 2)"},
+		{"version 0", tableBytes(0, valid), "version 0 is not supported"},
 		{"short", []byte("STYLEM"), "header"},
 		{"not gzip", []byte("STYLEMTB\x01\x00plain"), "table body"},
 		{"truncated", tableBytes(1, valid[:len(valid)-3]), "truncated"},
@@ -119,6 +120,7 @@ func TestReadTableRejects(t *testing.T) {
 		{"dup token", tableBytes(1, uv(0, 0, "simple", 2, "A", "B", 2, "a", "a")), `"a" appears twice`},
 		{"space token", tableBytes(1, uv(0, 0, "simple", 2, "A", "B", 1, "a b")), "white space"},
 		{"prefix later", tableBytes(1, uv(0, 0, "simple", 2, "A", "B", 1, "a", 1, 1, pad)), "n-gram prefix = 1 exceeds 0"},
+		{"prefix before the start", tableBytes(2, uv(0, 0, "simple", 2, "A", "B", 1, "a", 2, 0, 1, 1, 0, 1, 0.1, 2, 1, pad)), "n-gram prefix = 2 exceeds 1"},
 		{"5-gram", tableBytes(1, uv(0, 0, "simple", 2, "A", "B", 1, "a", 5, 0, 1, 1, 0, 1, 0.1, 1, 1, 1, 0, 1, 0.1, 2, 1, 1, 0, 1, 0.1, 3, 1, 1, 0, 1, 0.1, 4, 1, pad)), "extends the 4-gram"},
 		{"token id", tableBytes(1, uv(0, 0, "simple", 2, "A", "B", 1, "a", 1, 0, 2, pad)), "token id = 2"},
 		{"token id 0", tableBytes(1, uv(0, 0, "simple", 2, "A", "B", 1, "a", 1, 0, 0, pad)), "token id 0"},
@@ -190,5 +192,25 @@ func TestReadTableStopsADecompressionBombFastAndSmall(t *testing.T) {
 	}
 	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 128<<20 {
 		t.Errorf("allocated %d MB before failing, want at most 128 MB", alloc>>20)
+	}
+}
+
+// TestTablePrefixByVersion reads one body as version 1 (prefix = 1 + the
+// index of the (n−1)-gram) and as version 2 (prefix = how many places
+// back it is): the third n-gram is "b b" in the first, "a b" in the
+// second.
+func TestTablePrefixByVersion(t *testing.T) {
+	body := uv(0, 0, "simple", 2, "A", "B", 2, "a", "b", 3,
+		0, 1, 1, 0, 1, 0.5,
+		0, 2, 1, 0, 1, 0.5,
+		2, 2, 1, 0, 1, 0.5)
+	for version, want := range map[uint16]string{1: "b b", 2: "a b"} {
+		tab, err := ReadTable(bytes.NewReader(tableBytes(version, body)), ReadOptions{})
+		if err != nil {
+			t.Fatalf("version %d: %v", version, err)
+		}
+		if got := tab.ngramText(2); got != want {
+			t.Errorf("version %d: n-gram 2 is %q, want %q", version, got, want)
+		}
 	}
 }
