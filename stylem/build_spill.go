@@ -86,8 +86,10 @@ func WriteBuild(ctx context.Context, w io.Writer, records []Record, o BuildOptio
 		return BuildStats{}, err
 	}
 	hists := make([][maxOrder]dfHistogram, len(t.styles))
+	entries := 0
 	err = readRun(ctx, final, func(k ngramKey, styles []uint16, dfs []uint32) error {
 		st.Ngrams++
+		entries += len(styles)
 		if o.MaxNgrams > 0 && st.Ngrams > o.MaxNgrams {
 			return fmt.Errorf("stylem: %w: more than %d", ErrTooManyNgrams, o.MaxNgrams)
 		}
@@ -105,7 +107,7 @@ func WriteBuild(ctx context.Context, w io.Writer, records []Record, o BuildOptio
 	if err != nil {
 		return BuildStats{}, err
 	}
-	e.head(t.formula, t.ecdf, t.step, t.styles, t.vocab.tokens, st.Ngrams)
+	e.head(t.formula, t.ecdf, t.step, t.styles, t.vocab.tokens, st.Ngrams, entries)
 	sc := newCNGScratch(len(t.styles))
 	var cngs []float64
 	var place [maxOrder]uint32 // place in the file of the last n-gram of each order

@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"math"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -120,7 +121,10 @@ func TestReadTableRejects(t *testing.T) {
 		{"dup token", tableBytes(1, uv(0, 0, "simple", 2, "A", "B", 2, "a", "a")), `"a" appears twice`},
 		{"space token", tableBytes(1, uv(0, 0, "simple", 2, "A", "B", 1, "a b")), "white space"},
 		{"prefix later", tableBytes(1, uv(0, 0, "simple", 2, "A", "B", 1, "a", 1, 1, pad)), "n-gram prefix = 1 exceeds 0"},
-		{"prefix before the start", tableBytes(2, uv(0, 0, "simple", 2, "A", "B", 1, "a", 2, 0, 1, 1, 0, 1, 0.1, 2, 1, pad)), "n-gram prefix = 2 exceeds 1"},
+		{"prefix before the start", tableBytes(2, uv(0, 0, "simple", 2, "A", "B", 1, "a", 2, 2, 0, 1, 1, 0, 1, 0.1, 2, 1, pad)), "n-gram prefix = 2 exceeds 1"},
+		{"v2 entry count below n-grams", tableBytes(2, uv(0, 0, "simple", 2, "A", "B", 1, "a", 2, 1, pad)), "entry count 1 is fewer than the 2 n-grams"},
+		{"v2 entry count too large", tableBytes(2, uv(0, 0, "simple", 2, "A", "B", 1, "a", 1, 1000, pad)), "entry count 1000 is fewer than the 1 n-grams or more than the remaining"},
+		{"v2 entry count wrong", tableBytes(2, uv(0, 0, "simple", 2, "A", "B", 1, "a", 1, 2, 0, 1, 1, 0, 1, 0.1, pad)), "1 entries, but the entry count says 2"},
 		{"5-gram", tableBytes(1, uv(0, 0, "simple", 2, "A", "B", 1, "a", 5, 0, 1, 1, 0, 1, 0.1, 1, 1, 1, 0, 1, 0.1, 2, 1, 1, 0, 1, 0.1, 3, 1, 1, 0, 1, 0.1, 4, 1, pad)), "extends the 4-gram"},
 		{"token id", tableBytes(1, uv(0, 0, "simple", 2, "A", "B", 1, "a", 1, 0, 2, pad)), "token id = 2"},
 		{"token id 0", tableBytes(1, uv(0, 0, "simple", 2, "A", "B", 1, "a", 1, 0, 0, pad)), "token id 0"},
@@ -200,11 +204,15 @@ func TestReadTableStopsADecompressionBombFastAndSmall(t *testing.T) {
 // back it is): the third n-gram is "b b" in the first, "a b" in the
 // second.
 func TestTablePrefixByVersion(t *testing.T) {
-	body := uv(0, 0, "simple", 2, "A", "B", 2, "a", "b", 3,
-		0, 1, 1, 0, 1, 0.5,
+	head := uv(0, 0, "simple", 2, "A", "B", 2, "a", "b", 3)
+	ngrams := uv(0, 1, 1, 0, 1, 0.5,
 		0, 2, 1, 0, 1, 0.5,
 		2, 2, 1, 0, 1, 0.5)
 	for version, want := range map[uint16]string{1: "b b", 2: "a b"} {
+		body := slices.Concat(head, ngrams)
+		if version == 2 {
+			body = slices.Concat(head, uv(3), ngrams) // the entry count
+		}
 		tab, err := ReadTable(bytes.NewReader(tableBytes(version, body)), ReadOptions{})
 		if err != nil {
 			t.Fatalf("version %d: %v", version, err)
