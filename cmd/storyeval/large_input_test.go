@@ -296,7 +296,8 @@ func TestLargeSuiteScores(t *testing.T) {
 // the -max-ngrams bound) and on a corpus dense in distinct n-grams (each
 // word drawn from 200,000; the in-memory build peaked at 14–15× such a
 // corpus). Each must write a complete table in at most 10× the input's
-// size of memory and leave no run behind. By default the first corpus is
+// size of memory and leave no run behind, and stylem score must load the
+// table under the same limit. By default the first corpus is
 // 32 MB (CI time); STORYEVAL_LARGE_INPUTS=1 makes it 200 MB (about 40
 // million n-grams).
 func TestLargeCorpusStylemBuild(t *testing.T) {
@@ -354,6 +355,19 @@ func TestLargeCorpusStylemBuild(t *testing.T) {
 			}
 			st, _ := os.Stat(table)
 			t.Logf("%d n-grams from %d runs; table %d MB", stats.Ngrams, stats.Runs, st.Size()>>20)
+			// The table loads (every field checked) and scores, under the
+			// same limit (issue 24: a table from a 200 MB corpus is
+			// 38 million n-grams; it took 2.2 GB).
+			scores := filepath.Join(dir, "scores.csv")
+			defer os.Remove(scores)
+			rs := runLimited(t, scores, "stylem", "score", "-table", table, "-in", "samples/stylem_captions.jsonl", "-format", "csv")
+			if rs.code != 0 {
+				t.Fatalf("stylem score: exit %d: %.2000s", rs.code, rs.stderr)
+			}
+			if n, _ := countLines(t, scores); n != 1+3*215 {
+				t.Errorf("stylem score wrote %d lines, want a header and 3 captions × 215 styles", n)
+			}
+			t.Logf("stylem score: %.1f s, peak RSS %d MB", rs.wall.Seconds(), rs.peakRSS>>20)
 		})
 	}
 }
@@ -428,7 +442,11 @@ func countTableNgrams(t *testing.T, path string) int {
 			skip(u())
 		}
 	}
-	ngrams := u()
+	ngrams, entries := u(), uint64(0)
+	wantEntries := uint64(0)
+	if binary.LittleEndian.Uint16(hdr[8:]) >= 2 {
+		wantEntries = u()
+	}
 	for i := uint64(0); i < ngrams; i++ {
 		u()
 		u()
@@ -436,7 +454,11 @@ func countTableNgrams(t *testing.T, path string) int {
 			u()
 			u()
 			skip(8)
+			entries++
 		}
+	}
+	if wantEntries != 0 && entries != wantEntries {
+		t.Fatalf("%s: %d entries, the header says %d", path, entries, wantEntries)
 	}
 	if _, err := body.ReadByte(); err != io.EOF {
 		t.Fatalf("%s: data after the last n-gram, or a bad gzip trailer: %v", path, err)
