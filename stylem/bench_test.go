@@ -2,6 +2,7 @@ package stylem
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -85,6 +86,44 @@ func BenchmarkBuild200k(b *testing.B) {
 	b.ReportMetric(float64(ms.HeapAlloc)/(1<<20), "heapMB")
 	b.ReportMetric(float64(tab.NumNgrams()), "ngrams")
 	b.ReportMetric(float64(len(tab.entCNG)), "entries")
+}
+
+// BenchmarkBuildWrite200k compares, on the corpus of BenchmarkBuild200k,
+// Build followed by WriteTo ("memory") with WriteBuild ("spill", the
+// default 16 MiB chunk, runs in a temporary folder). heapMB is the live
+// heap right after the table is written (the in-memory table is still
+// referenced then); fileMB the table's size.
+func BenchmarkBuildWrite200k(b *testing.B) {
+	recs := syntheticCorpus(1, 200_000, 215)
+	for _, mode := range []string{"memory", "spill"} {
+		b.Run(mode, func(b *testing.B) {
+			var buf bytes.Buffer
+			var tab *Table
+			cpu := processCPUSeconds()
+			for b.Loop() {
+				buf.Reset()
+				var err error
+				if mode == "memory" {
+					if tab, err = Build(recs, BuildOptions{}); err == nil {
+						_, err = tab.WriteTo(&buf)
+					}
+				} else {
+					_, err = WriteBuild(context.Background(), &buf, recs, BuildOptions{}, SpillOptions{Dir: b.TempDir()})
+				}
+				if err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.StopTimer()
+			b.ReportMetric((processCPUSeconds()-cpu)/float64(b.N), "cpu-s/op")
+			runtime.GC()
+			var ms runtime.MemStats
+			runtime.ReadMemStats(&ms)
+			b.ReportMetric(float64(ms.HeapAlloc)/(1<<20), "heapMB")
+			b.ReportMetric(float64(buf.Len())/(1<<20), "fileMB")
+			runtime.KeepAlive(tab)
+		})
+	}
 }
 
 // BenchmarkScore10k scores 10,000 held-out synthetic captions, each against

@@ -32,7 +32,8 @@ type BuildOptions struct {
 	// (measured on a synthetic corpus), so the bound is a bound on its
 	// memory: a corpus with more n-grams, or with more than twice as many
 	// (n-gram, style) entries, is an ErrTooManyNgrams error, not an
-	// out-of-memory crash.
+	// out-of-memory crash. WriteBuild, whose memory does not grow with the
+	// n-grams, reads 0 as no bound and a bound as one on the table only.
 	MaxNgrams int
 }
 
@@ -58,49 +59,10 @@ var ErrTooManyNgrams = errors.New("too many distinct n-grams")
 // captions too short), the reference raises KeyError on its missing ECDF;
 // Build gives every n-gram of that order ECDF 0 under that style instead.
 func Build(records []Record, o BuildOptions) (*Table, error) {
-	if !o.Formula.valid() {
-		return nil, fmt.Errorf("unknown CNG formula %d", int(o.Formula))
-	}
-	if !o.ECDF.valid() {
-		return nil, fmt.Errorf("unknown ECDF kind %d", int(o.ECDF))
-	}
-	if o.StepName == "" {
-		o.StepName = "custom"
-		if o.Step == nil {
-			o.StepName = "ptb"
-		}
-	}
-	if o.Step == nil {
-		o.Step = PTB
-	}
-	if err := validateRecords(records); err != nil {
+	t, recStyle, err := newBuildTable(records, &o)
+	if err != nil {
 		return nil, err
 	}
-
-	t := &Table{
-		styleIdx: map[string]int{},
-		vocab:    newVocabulary(),
-		formula:  o.Formula,
-		ecdf:     o.ECDF,
-		step:     o.StepName,
-	}
-	recStyle := make([]uint16, len(records))
-	for i := range records {
-		s, ok := t.styleIdx[records[i].Style]
-		if !ok {
-			s = len(t.styles)
-			if s >= maxStyles {
-				return nil, fmt.Errorf("more than %d styles", maxStyles)
-			}
-			t.styleIdx[records[i].Style] = s
-			t.styles = append(t.styles, records[i].Style)
-		}
-		recStyle[i] = uint16(s)
-	}
-	if len(t.styles) < 2 {
-		return nil, fmt.Errorf("the corpus has 1 style (%q); contrastive scores need at least 2", t.styles[0])
-	}
-
 	groups := uniqueGroups(records, recStyle, o.KeepAllCaptions)
 	maxNgrams := o.MaxNgrams
 	if maxNgrams <= 0 {
@@ -115,6 +77,54 @@ func Build(records []Record, o BuildOptions) (*Table, error) {
 	}
 	t.computeCNG()
 	return t, nil
+}
+
+// newBuildTable checks o and records, fills in o's defaults and returns
+// an empty table with the styles (in order of first appearance) and the
+// style index of every record.
+func newBuildTable(records []Record, o *BuildOptions) (*Table, []uint16, error) {
+	if !o.Formula.valid() {
+		return nil, nil, fmt.Errorf("unknown CNG formula %d", int(o.Formula))
+	}
+	if !o.ECDF.valid() {
+		return nil, nil, fmt.Errorf("unknown ECDF kind %d", int(o.ECDF))
+	}
+	if o.StepName == "" {
+		o.StepName = "custom"
+		if o.Step == nil {
+			o.StepName = "ptb"
+		}
+	}
+	if o.Step == nil {
+		o.Step = PTB
+	}
+	if err := validateRecords(records); err != nil {
+		return nil, nil, err
+	}
+	t := &Table{
+		styleIdx: map[string]int{},
+		vocab:    newVocabulary(),
+		formula:  o.Formula,
+		ecdf:     o.ECDF,
+		step:     o.StepName,
+	}
+	recStyle := make([]uint16, len(records))
+	for i := range records {
+		s, ok := t.styleIdx[records[i].Style]
+		if !ok {
+			s = len(t.styles)
+			if s >= maxStyles {
+				return nil, nil, fmt.Errorf("more than %d styles", maxStyles)
+			}
+			t.styleIdx[records[i].Style] = s
+			t.styles = append(t.styles, records[i].Style)
+		}
+		recStyle[i] = uint16(s)
+	}
+	if len(t.styles) < 2 {
+		return nil, nil, fmt.Errorf("the corpus has 1 style (%q); contrastive scores need at least 2", t.styles[0])
+	}
+	return t, recStyle, nil
 }
 
 // Build's memory. The reference counts, for every record, the distinct
@@ -215,13 +225,9 @@ func (t *Table) internGroups(records []Record, groups []group, keepAll bool, ste
 		}
 		lo := int32(len(g.capEnd))
 		for _, c := range captions {
-			toks := Tokenize(c, step)
-			if skipCaption(toks) {
+			var ok bool
+			if ids, ok = t.internCaption(ids, c, step); !ok {
 				continue
-			}
-			ids = ids[:0]
-			for _, tok := range toks {
-				ids = append(ids, t.vocab.intern(tok))
 			}
 			for i := range ids {
 				var p uint32 // parent id + 1
@@ -247,6 +253,21 @@ func truncateForError(s string) string {
 		return s
 	}
 	return s[:200] + "…"
+}
+
+// internCaption tokenizes caption c and returns the ids of its tokens
+// (in ids' storage), interning new ones; ok is false, and nothing is
+// interned, for a caption the reference skips.
+func (t *Table) internCaption(ids []uint32, c string, step PTBStep) (_ []uint32, ok bool) {
+	toks := Tokenize(c, step)
+	if skipCaption(toks) {
+		return ids, false
+	}
+	ids = ids[:0]
+	for _, tok := range toks {
+		ids = append(ids, t.vocab.intern(tok))
+	}
+	return ids, true
 }
 
 // skipCaption reports whether the reference drops a tokenized caption:
@@ -328,35 +349,30 @@ func (t *Table) countEntries(groups []group, toks *groupTokens, maxEntries int) 
 // computeCNG builds the ECDF of every style and order and fills entCNG.
 func (t *Table) computeCNG() {
 	nS := len(t.styles)
-	// dfs[s][n-1] lists the df values of style s's n-grams of order n.
-	dfs := make([][maxOrder][]uint32, nS)
+	hists := make([][maxOrder]dfHistogram, nS)
 	for i, o := range t.order {
-		n := int(o)
 		for e := t.off[i]; e < t.off[i+1]; e++ {
-			s := t.entStyle[e]
-			dfs[s][n-1] = append(dfs[s][n-1], t.entDF[e])
+			hists[t.entStyle[e]][o-1].add(t.entDF[e], 1)
 		}
 	}
-	ecdfs := make([][maxOrder]ecdfTable, nS)
-	for s := range dfs {
-		for n := range dfs[s] {
-			ecdfs[s][n] = newECDF(dfs[s][n], t.ecdf)
-			dfs[s][n] = nil
-		}
-	}
+	ecdfs := ecdfTables(hists, t.ecdf)
 	t.entCNG = make([]float64, len(t.entStyle))
-	sc := &cngScratch{terms: make([]float64, nS), alone: map[float64]float64{}}
-	var vals []float64
+	sc := newCNGScratch(nS)
 	for i, o := range t.order {
-		n := int(o)
 		lo, hi := t.off[i], t.off[i+1]
-		styles := t.entStyle[lo:hi]
-		vals = vals[:0]
-		for e := lo; e < hi; e++ {
-			vals = append(vals, ecdfs[t.entStyle[e]][n-1].at(t.entDF[e]))
-		}
-		for p := range styles {
-			t.entCNG[int(lo)+p] = sc.contrast(t.formula, styles, vals, p, nS)
+		sc.ngram(t.formula, ecdfs, int(o), t.entStyle[lo:hi], t.entDF[lo:hi], t.entCNG[lo:hi])
+	}
+}
+
+// ecdfTables turns the df histograms of every style and order into ECDF
+// tables, dropping each histogram once it is used.
+func ecdfTables(hists [][maxOrder]dfHistogram, kind ECDFKind) [][maxOrder]ecdfTable {
+	ecdfs := make([][maxOrder]ecdfTable, len(hists))
+	for s := range hists {
+		for n := range hists[s] {
+			ecdfs[s][n] = hists[s][n].ecdf(kind)
+			hists[s][n] = nil
 		}
 	}
+	return ecdfs
 }

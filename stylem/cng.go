@@ -40,6 +40,23 @@ type cngScratch struct {
 	// alone caches the score of an n-gram found in one style only: all
 	// |S|−1 terms then equal ECDF_p, so the score depends on ECDF_p alone.
 	alone map[float64]float64
+	vals  []float64 // the n-gram's ECDF values, by entry
+}
+
+func newCNGScratch(nStyles int) *cngScratch {
+	return &cngScratch{terms: make([]float64, nStyles), alone: map[float64]float64{}}
+}
+
+// ngram writes to dst the CNG, under each of its styles, of an n-gram of
+// order n found in styles with document frequencies dfs.
+func (sc *cngScratch) ngram(f CNGFormula, ecdfs [][maxOrder]ecdfTable, n int, styles []uint16, dfs []uint32, dst []float64) {
+	sc.vals = sc.vals[:0]
+	for j, s := range styles {
+		sc.vals = append(sc.vals, ecdfs[s][n-1].at(dfs[j]))
+	}
+	for p := range styles {
+		dst[p] = sc.contrast(f, styles, sc.vals, p, len(ecdfs))
+	}
 }
 
 // contrast computes the CNG of one n-gram for the style at position p of

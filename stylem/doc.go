@@ -3,7 +3,9 @@
 // with Contrastive N-grams") and its reference code (chengxili/preStyleM).
 //
 // A Table of contrastive n-gram (CNG) scores is built once from a stylized
-// caption corpus (Build, or ReadTable for a saved one). For every style k
+// caption corpus (Build, or ReadTable for a saved one; WriteBuild writes a
+// table file in memory bounded by a chunk, spilling counts to disk, for
+// corpora whose table would not fit). For every style k
 // and every n-gram g (n = 1..4) of the style's captions, CNG_k(g) compares
 // how typical g is for k (the empirical CDF of g's document frequency among
 // k's n-grams) with how typical it is for the other styles. Two metrics use

@@ -1,9 +1,5 @@
 package stylem
 
-import (
-	"slices"
-)
-
 // ECDFKind selects how the empirical CDF of document frequencies turns a
 // count into a value in (0, 1].
 type ECDFKind int
@@ -43,19 +39,40 @@ type ecdfTable []float64
 // newECDF builds the table for the df values dfs (unsorted, all ≥ 1).
 // ECDF(0) = 0, as for an n-gram absent from the style.
 func newECDF(dfs []uint32, kind ECDFKind) ecdfTable {
-	if len(dfs) == 0 {
+	var h dfHistogram
+	for _, x := range dfs {
+		h.add(x, 1)
+	}
+	return h.ecdf(kind)
+}
+
+// dfHistogram counts n-grams by document frequency: h[x] n-grams have df
+// x. It is all an ECDF needs, so a build that sees each n-gram once, in
+// any order, need not keep the df values themselves.
+type dfHistogram []uint32
+
+// add counts n more n-grams with df x.
+func (h *dfHistogram) add(x uint32, n uint32) {
+	if int(x) >= len(*h) {
+		*h = append(*h, make([]uint32, int(x)+1-len(*h))...)
+	}
+	(*h)[x] += n
+}
+
+// ecdf returns the ECDF table of the counted values. count = #{values ≤
+// x} is walked up as x grows (numpy's searchsorted side='right').
+func (h dfHistogram) ecdf(kind ECDFKind) ecdfTable {
+	m := 0
+	for _, c := range h {
+		m += int(c)
+	}
+	if m == 0 {
 		return ecdfTable{0}
 	}
-	sorted := slices.Clone(dfs)
-	slices.Sort(sorted)
-	m := len(sorted)
-	t := make(ecdfTable, int(sorted[m-1])+1)
-	// count = #{values ≤ x}, walked up as x grows (searchsorted side='right').
+	t := make(ecdfTable, len(h)) // the last count is non-zero: len is max+1
 	count := 0
 	for x := range t {
-		for count < m && int(sorted[count]) <= x {
-			count++
-		}
+		count += int(h[x])
 		t[x] = ecdfValue(count, m, kind)
 	}
 	return t

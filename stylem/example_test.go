@@ -2,8 +2,10 @@ package stylem_test
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"log"
+	"os"
 
 	"github.com/storyeval/storyeval/stylem"
 )
@@ -78,4 +80,25 @@ func ExampleReadTable() {
 	// Output:
 	// [Happy Gloomy Angry] paper ptb 2
 	// CNG(Gloomy, sad) = 0.6667
+}
+
+func ExampleWriteBuild() {
+	// The counts spill to sorted runs in a temporary folder once they
+	// exceed the chunk (here 100 counts, to show the runs): memory stays
+	// bounded whatever the corpus's size.
+	var file bytes.Buffer
+	st, err := stylem.WriteBuild(context.Background(), &file, corpus, stylem.BuildOptions{},
+		stylem.SpillOptions{ChunkBytes: 100 * 24, Dir: os.TempDir()})
+	if err != nil {
+		log.Fatal(err)
+	}
+	tab, err := stylem.ReadTable(&file, stylem.ReadOptions{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(st.Styles, st.Ngrams, st.Runs, tab.NumNgrams())
+	fmt.Println(tab.DocFreq("Gloomy", "sad"))
+	// Output:
+	// [Happy Gloomy Angry] 123 2 123
+	// 2
 }

@@ -16,6 +16,20 @@ func (k ngramKey) order() int {
 	return n
 }
 
+// compare orders keys by their token ids, position by position; unused
+// positions (0) sort first, so an n-gram precedes its extensions.
+func (k ngramKey) compare(o ngramKey) int {
+	for i := range k {
+		if k[i] != o[i] {
+			if k[i] < o[i] {
+				return -1
+			}
+			return 1
+		}
+	}
+	return 0
+}
+
 // vocabulary interns tokens as ids starting at 1.
 type vocabulary struct {
 	ids    map[string]uint32

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"math"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -107,7 +108,8 @@ func TestReadTableRejects(t *testing.T) {
 		want string
 	}{
 		{"magic", append([]byte("STYLEMTX\x01\x00"), tableBytes(1, valid)[10:]...), "not a StyleM table"},
-		{"version", tableBytes(2, valid), "version 2"},
+		{"version", tableBytes(3, valid), "version 3 is not supported (want 1 to 2)"},
+		{"version 0", tableBytes(0, valid), "version 0 is not supported"},
 		{"short", []byte("STYLEM"), "header"},
 		{"not gzip", []byte("STYLEMTB\x01\x00plain"), "table body"},
 		{"truncated", tableBytes(1, valid[:len(valid)-3]), "truncated"},
@@ -122,6 +124,10 @@ func TestReadTableRejects(t *testing.T) {
 		{"dup token", tableBytes(1, uv(0, 0, "simple", 2, "A", "B", 2, "a", "a")), `"a" appears twice`},
 		{"space token", tableBytes(1, uv(0, 0, "simple", 2, "A", "B", 1, "a b")), "white space"},
 		{"prefix later", tableBytes(1, uv(0, 0, "simple", 2, "A", "B", 1, "a", 1, 1, pad)), "n-gram prefix = 1 exceeds 0"},
+		{"prefix before the start", tableBytes(2, uv(0, 0, "simple", 2, "A", "B", 1, "a", 2, 2, 0, 1, 1, 0, 1, 0.1, 2, 1, pad)), "n-gram prefix = 2 exceeds 1"},
+		{"v2 entry count below n-grams", tableBytes(2, uv(0, 0, "simple", 2, "A", "B", 1, "a", 2, 1, pad)), "entry count 1 is fewer than the 2 n-grams"},
+		{"v2 entry count too large", tableBytes(2, uv(0, 0, "simple", 2, "A", "B", 1, "a", 1, 1000, pad)), "entry count 1000 is fewer than the 1 n-grams or more than the remaining"},
+		{"v2 entry count wrong", tableBytes(2, uv(0, 0, "simple", 2, "A", "B", 1, "a", 1, 2, 0, 1, 1, 0, 1, 0.1, pad)), "1 entries, but the entry count says 2"},
 		{"5-gram", tableBytes(1, uv(0, 0, "simple", 2, "A", "B", 1, "a", 5, 0, 1, 1, 0, 1, 0.1, 1, 1, 1, 0, 1, 0.1, 2, 1, 1, 0, 1, 0.1, 3, 1, 1, 0, 1, 0.1, 4, 1, pad)), "extends the 4-gram"},
 		{"token id", tableBytes(1, uv(0, 0, "simple", 2, "A", "B", 1, "a", 1, 0, 2, pad)), "token id = 2"},
 		{"token id 0", tableBytes(1, uv(0, 0, "simple", 2, "A", "B", 1, "a", 1, 0, 0, pad)), "token id 0"},
@@ -193,5 +199,29 @@ func TestReadTableStopsADecompressionBombFastAndSmall(t *testing.T) {
 	}
 	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 128<<20 {
 		t.Errorf("allocated %d MB before failing, want at most 128 MB", alloc>>20)
+	}
+}
+
+// TestTablePrefixByVersion reads one body as version 1 (prefix = 1 + the
+// index of the (n−1)-gram) and as version 2 (prefix = how many places
+// back it is): the third n-gram is "b b" in the first, "a b" in the
+// second.
+func TestTablePrefixByVersion(t *testing.T) {
+	head := uv(0, 0, "simple", 2, "A", "B", 2, "a", "b", 3)
+	ngrams := uv(0, 1, 1, 0, 1, 0.5,
+		0, 2, 1, 0, 1, 0.5,
+		2, 2, 1, 0, 1, 0.5)
+	for version, want := range map[uint16]string{1: "b b", 2: "a b"} {
+		body := slices.Concat(head, ngrams)
+		if version == 2 {
+			body = slices.Concat(head, uv(3), ngrams) // the entry count
+		}
+		tab, err := ReadTable(bytes.NewReader(tableBytes(version, body)), ReadOptions{})
+		if err != nil {
+			t.Fatalf("version %d: %v", version, err)
+		}
+		if got := tab.ngramText(2); got != want {
+			t.Errorf("version %d: n-gram 2 is %q, want %q", version, got, want)
+		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"runtime/debug"
 
 	"github.com/storyeval/storyeval/internal/atomicfile"
@@ -40,7 +41,8 @@ func runStylemBuild(args []string, stdout, stderr io.Writer) error {
 	formula := fs.String("formula", "code", "CNG formula: code (reference code: mean over the other styles) or paper (eq. 4: divided by |S|)")
 	ecdf := fs.String("ecdf", "count-ratio", "ECDF values: count-ratio (count/m, as the golden fixture) or statsmodels (np.linspace steps; can differ in the last bit)")
 	keepAll := fs.Bool("keep-all-captions", false, "count every caption of every record (the reference keeps only the last caption per image+style)")
-	maxNgrams := fs.Int("max-ngrams", stylem.DefaultMaxNgrams, "fail when the corpus has more distinct n-grams than this (a bound on the build's memory: about 70 bytes each at its peak)")
+	maxNgrams := fs.Int("max-ngrams", 0, "fail when the table would have more distinct n-grams than this (0: no bound); the build's memory does not grow with them, but stylem score loads the table at about 40 bytes per n-gram")
+	chunkMB := fs.Int("chunk-mb", stylem.DefaultChunkBytes>>20, "memory in MiB for counting n-grams before a sorted run is written to disk beside -out; the build's memory is the corpus's records plus this, whatever the number of n-grams")
 	setUsage(fs,
 		"usage: storyeval stylem build [-tokenize ptb|simple] [-formula code|paper] [-ecdf statsmodels|count-ratio] -in CORPUS.jsonl -out TABLE",
 	)
@@ -62,14 +64,18 @@ func runStylemBuild(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("-ecdf: %w", err)
 	}
+	if *maxNgrams < 0 {
+		return fmt.Errorf("-max-ngrams %d: want 0 (no bound) or more", *maxNgrams)
+	}
+	if *chunkMB < 1 || *chunkMB > 1<<20 {
+		return fmt.Errorf("-chunk-mb %d: want 1 to %d", *chunkMB, 1<<20)
+	}
 	r, closeIn, err := openMaybeGzip(*in)
 	if err != nil {
 		return fmt.Errorf("-in: %w", err)
 	}
-	// The table is one large live heap built in many growing slices and
-	// maps; collecting at 25 % growth instead of 100 % keeps the peak near
-	// the live size (a 14 MB corpus: 283 MB instead of 381 MB peak RSS on
-	// the reference-order build) for a few percent more CPU.
+	// The records and the chunk are the build's live heap; collecting at
+	// 25 % growth instead of 100 % keeps the peak near the live size.
 	defer debug.SetGCPercent(debug.SetGCPercent(25))
 	var recs []stylem.Record
 	switch *inFormat {
@@ -84,38 +90,60 @@ func runStylemBuild(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", *in, err)
 	}
-	if *maxNgrams < 1 {
-		return fmt.Errorf("-max-ngrams %d: want at least 1", *maxNgrams)
-	}
-	tab, err := stylem.Build(recs, stylem.BuildOptions{Step: step, StepName: *tokenize, Formula: f, ECDF: kind, KeepAllCaptions: *keepAll, MaxNgrams: *maxNgrams})
-	if errors.Is(err, stylem.ErrTooManyNgrams) {
-		return fmt.Errorf("%s: -max-ngrams %d: %w", *in, *maxNgrams, err)
-	}
-	if err != nil {
-		return fmt.Errorf("%s: %w", *in, err)
-	}
-	nRecs := len(recs)
-	recs = nil // the table is what is left to write
-	// The table goes to a temporary file beside -out, renamed over it when
-	// complete: an interrupted or failed write leaves the previous table.
+	ctx, stop := interruptContext()
+	defer stop()
+	// The counts spill to a temporary folder beside -out (the same disk as
+	// the table), removed when the build ends or is interrupted; the table
+	// goes to a temporary file there too, renamed over -out when complete,
+	// so an interrupted or failed build leaves the previous table.
+	opts := stylem.BuildOptions{Step: step, StepName: *tokenize, Formula: f, ECDF: kind, KeepAllCaptions: *keepAll, MaxNgrams: *maxNgrams}
+	var st stylem.BuildStats
+	var buildErr error
 	err = atomicfile.Write(*out, func(w io.Writer) error {
-		bw := bufio.NewWriterSize(w, 1<<20)
-		_, err := tab.WriteTo(bw)
-		if err == nil {
-			err = bw.Flush()
+		ow := &firstErrWriter{w: w}
+		bw := bufio.NewWriterSize(ow, 1<<20)
+		st, buildErr = stylem.WriteBuild(ctx, bw, recs, opts, stylem.SpillOptions{ChunkBytes: *chunkMB << 20, Dir: filepath.Dir(*out)})
+		if buildErr == nil {
+			buildErr = bw.Flush()
 		}
-		if err != nil {
-			return fmt.Errorf("%s: %w", *out, err)
+		switch {
+		case ow.err != nil: // the table's file, not the build, failed
+			buildErr = nil
+			return ow.err
+		case ctx.Err() != nil:
+			buildErr = ctx.Err() // "interrupted", exit 130; -out is unchanged
+		case errors.Is(buildErr, stylem.ErrTooManyNgrams):
+			buildErr = fmt.Errorf("%s: -max-ngrams %d: %w", *in, *maxNgrams, buildErr)
+		case buildErr != nil:
+			buildErr = fmt.Errorf("%s: %w", *in, buildErr)
 		}
-		return nil
+		return buildErr
 	})
+	if buildErr != nil {
+		return buildErr
+	}
 	if err != nil {
-		return fmt.Errorf("-out: %w", err)
+		return fmt.Errorf("-out %s: %w", *out, err)
 	}
 	return writeJSON(stdout, map[string]any{
-		"records": nRecs, "styles": len(tab.Styles()), "ngrams": tab.NumNgrams(),
-		"tokenize": tab.Tokenization(), "formula": tab.Formula().String(), "ecdf": tab.ECDF().String(),
+		"records": len(recs), "styles": len(st.Styles), "ngrams": st.Ngrams, "runs": st.Runs,
+		"tokenize": *tokenize, "formula": f.String(), "ecdf": kind.String(),
 	})
+}
+
+// firstErrWriter remembers the first error of w, so that a failed write
+// of the table is told apart from a failed build.
+type firstErrWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (f *firstErrWriter) Write(p []byte) (int, error) {
+	n, err := f.w.Write(p)
+	if err != nil && f.err == nil {
+		f.err = err
+	}
+	return n, err
 }
 
 // stylemScoreLine is one line of the score input.
@@ -153,7 +181,12 @@ func runStylemScore(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("-table: %w", err)
 	}
+	// Loading builds one large live heap from a decompressed body that is
+	// garbage once read: collecting at 25 % growth keeps the peak near the
+	// table's size (a 5-million-n-gram table: 533 MB → see the commit).
+	gc := debug.SetGCPercent(25)
 	tab, err := stylem.ReadTable(bufio.NewReaderSize(tf, 1<<20), stylem.ReadOptions{})
+	debug.SetGCPercent(gc)
 	tf.Close()
 	if err != nil {
 		return fmt.Errorf("%s: %w", *tablePath, err)

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -230,5 +231,113 @@ func TestModelsConvertKilledMidWriteKeepsPreviousFile(t *testing.T) {
 	}
 	if mid := killDuringWrite(t, out, st.Size(), 5, nil, "models", "convert", "-in", big, "-out", out); mid != 5 {
 		t.Errorf("%d of 5 kills came while the file was being written, want all", mid)
+	}
+}
+
+// signalWhen runs "storyeval args..." as a child process and sends it sig
+// once ready() holds (polled every 50 µs). It returns the exit status and
+// standard error, and whether the signal was sent before the process
+// ended.
+func signalWhen(t *testing.T, sig os.Signal, ready func() bool, args ...string) (code int, stderr string, sent bool) {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(exe, args...)
+	cmd.Env = append(os.Environ(), mainEnv+"=1")
+	var buf bytes.Buffer
+	cmd.Stderr = &buf
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() { cmd.Wait(); close(done) }()
+	for !sent {
+		select {
+		case <-done:
+			return cmd.ProcessState.ExitCode(), buf.String(), false
+		default:
+		}
+		if ready() {
+			cmd.Process.Signal(sig)
+			sent = true
+		}
+		time.Sleep(50 * time.Microsecond)
+	}
+	<-done
+	return cmd.ProcessState.ExitCode(), buf.String(), true
+}
+
+// TestStylemBuildInterruptedDuringSpillKeepsPreviousTable interrupts
+// `stylem build` while it counts n-grams into sorted runs and while it
+// merges them (a 1 MiB chunk makes about 50 runs of a 40,000-caption
+// corpus), with SIGKILL and with SIGINT. The previous table must stay
+// byte for byte; after SIGINT the command must exit 130 leaving neither
+// its runs nor its temporary table (SIGKILL, which nothing survives, may
+// leave both; they are hidden and never read).
+func TestStylemBuildInterruptedDuringSpillKeepsPreviousTable(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: builds 7 tables in child processes")
+	}
+	dir := t.TempDir()
+	table := filepath.Join(dir, "styles.tbl")
+	if r := runProcess(t, nil, "stylem", "build", "-in", "samples/stylem_corpus.jsonl", "-out", table); r.code != 0 {
+		t.Fatalf("stylem build: %s", r.stderr)
+	}
+	before, err := os.ReadFile(table)
+	if err != nil {
+		t.Fatal(err)
+	}
+	corpus := filepath.Join(t.TempDir(), "corpus.jsonl")
+	writeCaptionCorpus(t, corpus, 1, 40000, 215)
+	args := []string{"stylem", "build", "-chunk-mb", "1", "-in", corpus, "-out", table}
+	r := runProcess(t, nil, append(args[:len(args)-1:len(args)-1], filepath.Join(t.TempDir(), "full.tbl"))...)
+	var stats struct{ Runs int }
+	if r.code != 0 || json.Unmarshal(r.stdout, &stats) != nil || stats.Runs < 20 {
+		t.Fatalf("stylem build: exit %d, %s%s; want 20 runs or more", r.code, r.stdout, r.stderr)
+	}
+	// runs returns the run files in the build's folders; merging is the
+	// first merged run (named after the chunks' runs).
+	runs := func() []string {
+		m, _ := filepath.Glob(filepath.Join(dir, ".stylem-runs-*", "run*"))
+		return m
+	}
+	merging := func() bool {
+		m, _ := filepath.Glob(filepath.Join(dir, ".stylem-runs-*", fmt.Sprintf("run%06d", stats.Runs)))
+		return len(m) > 0
+	}
+	for _, tc := range []struct {
+		name  string
+		sig   os.Signal
+		ready func() bool
+	}{
+		{"SIGKILL at the first run", syscall.SIGKILL, func() bool { return len(runs()) >= 1 }},
+		{"SIGKILL half-way through the runs", syscall.SIGKILL, func() bool { return len(runs()) >= stats.Runs/2 }},
+		{"SIGKILL while merging", syscall.SIGKILL, merging},
+		{"SIGINT a third of the way through the runs", os.Interrupt, func() bool { return len(runs()) >= stats.Runs/3 }},
+		{"SIGINT while merging", os.Interrupt, merging},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, stderr, sent := signalWhen(t, tc.sig, tc.ready, args...)
+			if !sent {
+				t.Fatalf("the build ended (exit %d) before the signal: %s", code, stderr)
+			}
+			if after, err := os.ReadFile(table); err != nil || !bytes.Equal(after, before) {
+				t.Fatalf("the previous table changed (%d bytes, %v); stderr %s", len(after), err, stderr)
+			}
+			left, _ := filepath.Glob(filepath.Join(dir, ".*"))
+			if tc.sig == os.Interrupt {
+				if code != 130 || strings.TrimSpace(stderr) != "storyeval stylem: interrupted" {
+					t.Errorf("exit %d, stderr %q; want 130 and one line saying interrupted", code, stderr)
+				}
+				if len(left) != 0 {
+					t.Errorf("left behind: %q", left)
+				}
+			}
+			for _, p := range left {
+				os.RemoveAll(p)
+			}
+		})
 	}
 }
