@@ -132,11 +132,19 @@ func (w Weights) reader(be compute.Backend, probe string, prefixes ...string) (*
 // choose.
 func buildFrom[C, M any](w Weights, opts []Options, cfg C, build func(C, *weightReader) (M, error), probe string, prefixes ...string) (M, error) {
 	var zero M
-	r, err := w.reader(optionsOf(opts).backend(), probe, prefixes...)
+	be := optionsOf(opts).backend()
+	r, err := w.reader(be, probe, prefixes...)
 	if err != nil {
 		return zero, err
 	}
-	return build(cfg, r)
+	m, err := build(cfg, r)
+	if err != nil {
+		return zero, err
+	}
+	if err := uploadFailed(be, m); err != nil {
+		return zero, err
+	}
+	return m, nil
 }
 
 func (r *weightReader) has(name string) bool {
