@@ -56,6 +56,11 @@ func runRovistTrainC(args []string, stdout, stderr io.Writer) error {
 	if *tf.epochs <= 0 || *tf.batch <= 0 || *tf.lr <= 0 || *lrDecay <= 0 || *weightDecay < 0 || *earlyStop < 0 || *dropout < 0 || *dropout >= 1 || *maxLength < 0 {
 		return errors.New("-epochs, -batch, -lr and -lr-decay must be positive; -weight-decay, -early-stop and -max-length not negative; -dropout in [0, 1)")
 	}
+	dev, err := tf.openDevice()
+	if err != nil {
+		return err
+	}
+	defer dev.Close()
 	train, err := readSOPPairs(*storiesPath)
 	if err != nil {
 		return err

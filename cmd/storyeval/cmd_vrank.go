@@ -68,6 +68,11 @@ func runVrankTrain(args []string, stdout, stderr io.Writer) error {
 		fs.Usage()
 		return errors.New("give -csv, -out and exactly one of -encoder or -resume")
 	}
+	dev, err := tf.openDevice()
+	if err != nil {
+		return err
+	}
+	defer dev.Close()
 	train, err := vranktrain.ReadPairsFile(*csvPath)
 	if err != nil {
 		return err

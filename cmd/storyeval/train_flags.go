@@ -4,6 +4,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+
+	"github.com/storyeval/storyeval/encoders/compute"
 )
 
 // trainFlags are the flags every training command (rovist train vg|c,
@@ -13,6 +15,7 @@ type trainFlags struct {
 	epochs, batch            *int
 	lr, valFraction          *float64
 	seed                     *int64
+	device                   deviceFlag
 }
 
 // trainDefaults are one training command's defaults for trainFlags and the
@@ -43,7 +46,23 @@ func addTrainFlags(fs *flag.FlagSet, d trainDefaults) trainFlags {
 		lr:          fs.Float64("lr", d.lr, "Adam learning rate"),
 		seed:        fs.Int64("seed", d.seed, d.seedHelp),
 		valFraction: fs.Float64("val-fraction", d.valFraction, d.valFractionHelp),
+		device:      addDeviceFlag(fs),
 	}
+}
+
+// openDevice opens -device for a trainer. The trainers' options take no
+// backend yet (issue 21 adds it), so a GPU is refused with one line rather
+// than silently trained on the CPU.
+func (f trainFlags) openDevice() (*openDevice, error) {
+	d, err := f.device.open()
+	if err != nil {
+		return nil, err
+	}
+	if d.Backend.Name() != compute.CPU().Name() {
+		_ = d.Close()
+		return nil, fmt.Errorf("-device %s: training runs on the CPU only in this build (the trainers take no backend yet)", *f.device.name)
+	}
+	return d, nil
 }
 
 // perEpoch is how many of n training examples an epoch goes through: all
