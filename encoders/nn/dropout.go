@@ -4,8 +4,6 @@ import (
 	"math/rand"
 
 	"github.com/storyeval/storyeval/encoders/compute"
-
-	"github.com/storyeval/storyeval/internal/parallel"
 )
 
 // Dropout is compute.Dropout: the counter-based masks of a training pass,
@@ -30,17 +28,8 @@ const (
 func Site(layer, s int) uint64 { return uint64(layer+1)<<4 | uint64(s) }
 
 // ApplyDropout multiplies x (the elements 0… of a stream) by its mask in
-// place; it does nothing when d is inactive.
-func ApplyDropout[T Float](d Dropout, stream uint64, x []T) {
-	if !d.Active() {
-		return
-	}
-	parallel.Chunks(len(x), 4096, func(_, lo, hi int) {
-		for i := lo; i < hi; i++ {
-			x[i] *= T(d.Factor(stream, i))
-		}
-	})
-}
+// place (compute.DropoutHost); it does nothing when d is inactive.
+func ApplyDropout[T Float](d Dropout, stream uint64, x []T) { compute.DropoutHost(d, stream, x) }
 
 // CopyDropout returns x times its mask in dst (x itself when inactive).
 func CopyDropout[T Float](d Dropout, stream uint64, x, dst []T) []T {
