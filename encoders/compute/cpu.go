@@ -101,18 +101,10 @@ func trans(t bool) blas.Transpose {
 	return blas.NoTrans
 }
 
-// BiasAct implements Backend.
+// BiasAct implements Backend with BiasActSaveHost (in place).
 func (CPUBackend) BiasAct(x, bias Tensor, width int, act Activation) {
-	xs, b := host(x), host(bias)
-	if b != nil {
-		for r := 0; r+width <= len(xs); r += width {
-			row := xs[r : r+width]
-			for j, bj := range b {
-				row[j] += bj
-			}
-		}
-	}
-	act.Apply(xs)
+	xs := host(x)
+	BiasActSaveHost(xs, xs, host(bias), width, act)
 }
 
 // Add implements Backend.
@@ -123,19 +115,10 @@ func (CPUBackend) Add(dst, x Tensor) {
 	}
 }
 
-// LayerNorm implements Backend: sums in float64, so the result is within
-// float32 rounding of PyTorch's.
+// LayerNorm implements Backend with LayerNormHost: sums in float64, so
+// the result is within float32 rounding of PyTorch's.
 func (CPUBackend) LayerNorm(dst, x, gamma, beta Tensor, w int, eps float64) {
-	xs, out, g, b := host(x), host(dst), host(gamma), host(beta)
-	for r := 0; r+w <= len(xs); r += w {
-		row := xs[r : r+w]
-		mean, variance := RowMoments(row)
-		inv := 1 / math.Sqrt(variance+eps)
-		o := out[r : r+w]
-		for j, v := range row {
-			o[j] = float32((float64(v)-mean)*inv)*g[j] + b[j]
-		}
-	}
+	LayerNormHost(host(dst), host(x), host(gamma), host(beta), w, eps, nil, nil)
 }
 
 // RowMoments returns the mean and the biased variance of x, summed in
@@ -153,35 +136,13 @@ func RowMoments[T ~float32 | ~float64](x []T) (mean, variance float64) {
 	return mean, variance / float64(len(x))
 }
 
-// Embed implements Backend. The tables are summed left to right in
-// float32, as BERT's word + position + token type.
+// Embed implements Backend with EmbedHost.
 func (CPUBackend) Embed(dst Tensor, w int, tables []Tensor, ids [][]int, period []int) {
-	d := host(dst)
-	rows := len(d) / w
 	src := make([][]float32, len(tables))
 	for i, t := range tables {
 		src[i] = host(t)
 	}
-	for r := 0; r < rows; r++ {
-		row := d[r*w : (r+1)*w]
-		for i, t := range src {
-			at := r
-			switch {
-			case ids[i] != nil:
-				at = ids[i][r]
-			case period[i] > 0:
-				at = r % period[i]
-			}
-			tr := t[at*w : (at+1)*w]
-			if i == 0 {
-				copy(row, tr)
-				continue
-			}
-			for j := range row {
-				row[j] += tr[j]
-			}
-		}
-	}
+	EmbedHost(host(dst), w, src, ids, period)
 }
 
 // Rows implements Backend; a negative idx[i] leaves dst row i alone.

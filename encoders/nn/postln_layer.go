@@ -1,6 +1,9 @@
 package nn
 
-import "github.com/storyeval/storyeval/internal/parallel"
+import (
+	"github.com/storyeval/storyeval/encoders/compute"
+	"github.com/storyeval/storyeval/internal/parallel"
+)
 
 // EncoderPass is what every layer of one encoder pass over a batch shares
 // (post-LN or pre-LN): B sequences of S tokens of width H, the attention's heads and key
@@ -11,10 +14,8 @@ type EncoderPass[T Float] struct {
 	KeyValid       []bool
 	Eps            float64
 	Drop           Dropout
-	// ActForward writes act(x) into y; ActBackward multiplies dy by
-	// act'(x) in place (GELUForward and GELUBackward for BERT).
-	ActForward  func(x, y []T)
-	ActBackward func(x, dy []T)
+	// Act is the feed-forward block's activation (compute.GELU for BERT).
+	Act compute.Activation
 	// Arena hands out the pass's buffers (nil: fresh ones).
 	Arena *Arena[T]
 	// ActBuf holds one layer's activation output at a time, in the forward
@@ -79,7 +80,7 @@ func PostLNForward[T Float](l *EncoderLayer[T], x []T, sq, li int, e *EncoderPas
 	c.f = a.Get(rq * I)
 	LinearForward(&l.FC1, c.h1, rq, c.f)
 	act := e.actScratch(rq * I)
-	e.ActForward(c.f, act)
+	compute.ApplyHost(e.Act, c.f, act)
 	out := a.Get(rq * H)
 	LinearForward(&l.FC2, act, rq, out)
 	ApplyDropout(e.Drop, Site(li, SiteFFNOut), out)
@@ -121,9 +122,9 @@ func PostLNBackward[T Float](l, g *EncoderLayer[T], c *PostLNCache[T], dx []T, l
 	LayerNormBackward(&l.LN2, &g.LN2, &c.ln2, dx, rq, H, dx)
 	dy := CopyDropout(e.Drop, Site(li, SiteFFNOut), dx, dyDrop)
 	act := e.actScratch(rq * I)
-	e.ActForward(c.f, act)
+	compute.ApplyHost(e.Act, c.f, act)
 	LinearBackward(&l.FC2, &g.FC2, act, dy, rq, df)
-	e.ActBackward(c.f, df)
+	compute.ActivationBackward(e.Act, c.f, df, df)
 	LinearBackwardInto(&l.FC1, &g.FC1, c.h1, df, rq, dx, 1) // dh1
 	// h1 = LN1(o(attention(x)) + xq)
 	LayerNormBackward(&l.LN1, &g.LN1, &c.ln1, dx, rq, H, dx)

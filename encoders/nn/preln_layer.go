@@ -1,5 +1,7 @@
 package nn
 
+import "github.com/storyeval/storyeval/encoders/compute"
+
 // PreLNCache keeps one pre-LN layer's activations for the backward pass.
 type PreLNCache[T Float] struct {
 	in, h1, q, k, v, ctx, x1, h2, f1, g []T
@@ -33,7 +35,7 @@ func PreLNForward[T Float](l *EncoderLayer[T], x []T, e *EncoderPass[T], c *PreL
 	LayerNormForward(&l.LN2, c.x1, rows, H, e.Eps, c.h2, &c.n2, a)
 	c.f1, c.g = a.Get(rows*I), a.Get(rows*I)
 	LinearForward(&l.FC1, c.h2, rows, c.f1)
-	e.ActForward(c.f1, c.g)
+	compute.ApplyHost(e.Act, c.f1, c.g)
 	out := a.Get(rows * H)
 	LinearForward(&l.FC2, c.g, rows, out)
 	AddInPlace(out, c.x1)
@@ -62,7 +64,7 @@ func PreLNBackward[T Float](l, g *EncoderLayer[T], c *PreLNCache[T], dx []T, e *
 	// out = fc2(act(fc1(ln2(x1)))) + x1: dx is d out and becomes d x1.
 	dact := a.Get(rows * I)
 	LinearBackward(&l.FC2, &g.FC2, c.g, dx, rows, dact)
-	e.ActBackward(c.f1, dact)
+	compute.ActivationBackward(e.Act, c.f1, dact, dact)
 	LinearBackward(&l.FC1, &g.FC1, c.h2, dact, rows, w.tmp)
 	LayerNormBackward(&l.LN2, &g.LN2, &c.n2, w.tmp, rows, H, w.tmp)
 	AddInPlace(dx, w.tmp)

@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand"
 
+	"github.com/storyeval/storyeval/encoders/compute"
 	"github.com/storyeval/storyeval/encoders/nn"
 )
 
@@ -25,7 +26,7 @@ type sopNet[T nn.Float] struct {
 	E, H, I, heads int
 	layers         int // applications of the shared layer
 	eps            float64
-	act            activation
+	act            compute.Activation
 	// dropout is the encoder's dropout in training (hidden and attention
 	// probabilities, as AlbertModel in train mode; 0: none).
 	dropout float64
@@ -135,9 +136,8 @@ func (n *sopNet[T]) backward(ctx context.Context, c *sopCache[T], dlogits []T, g
 func (n *sopNet[T]) pass(c *sopCache[T]) *nn.EncoderPass[T] {
 	return &nn.EncoderPass[T]{
 		B: c.in.B, S: c.in.S, H: n.H, Heads: n.heads, KeyValid: c.in.keyValid, Eps: n.eps, Drop: c.drop,
-		ActForward:  func(x, y []T) { activationForward(n.act, x, y) },
-		ActBackward: func(x, dy []T) { activationBackward(n.act, x, dy) },
-		Arena:       n.buf, ActBuf: &n.actBuf,
+		Act:   n.act,
+		Arena: n.buf, ActBuf: &n.actBuf,
 	}
 }
 

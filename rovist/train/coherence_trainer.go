@@ -11,6 +11,7 @@ import (
 
 	"github.com/storyeval/storyeval/encoders"
 	"github.com/storyeval/storyeval/encoders/checkpoint"
+	"github.com/storyeval/storyeval/encoders/compute"
 	"github.com/storyeval/storyeval/encoders/nn"
 	"github.com/storyeval/storyeval/encoders/tokenize"
 	"github.com/storyeval/storyeval/internal/trainloop"
@@ -112,7 +113,7 @@ func newCoherenceTrainer(cfg encoders.ALBERTConfig, tok *tokenize.ALBERT, files 
 	if err != nil {
 		return nil, err
 	}
-	act, _ := parseActivation(cfg.HiddenAct)
+	act, _ := compute.ActivationByName(cfg.HiddenAct)
 	t := &CoherenceTrainer{cfg: cfg, tok: tok, files: files, opts: o,
 		net: &sopNet[float32]{p: p, E: cfg.EmbeddingSize, H: cfg.HiddenSize, I: cfg.IntermediateSize, heads: cfg.NumAttentionHeads,
 			layers: cfg.NumHiddenLayers, eps: cfg.LayerNormEps, act: act, dropout: o.Dropout, buf: &nn.Arena[float32]{}},

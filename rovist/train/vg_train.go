@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/storyeval/storyeval/rovist"
 	"io/fs"
 	"math"
 	"math/rand"
@@ -14,8 +13,11 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/storyeval/storyeval/rovist"
+
 	"github.com/storyeval/storyeval/encoders"
 	"github.com/storyeval/storyeval/encoders/checkpoint"
+	"github.com/storyeval/storyeval/encoders/compute"
 	"github.com/storyeval/storyeval/encoders/imageproc"
 	"github.com/storyeval/storyeval/encoders/nn"
 	"github.com/storyeval/storyeval/internal/parallel"
@@ -394,7 +396,7 @@ func (t *VGTrainer) lossAndGradientsOf(ctx context.Context, pix [][]float32, wor
 	}
 	n, E := len(pix), t.geom.joint
 	dImg, dTxt := make([]float32, n*E), make([]float32, n*E)
-	loss, dTau := symmetricLoss(c.img, c.txt, n, E, t.tau, dImg, dTxt)
+	loss, dTau := compute.SymmetricContrastiveLossHost(c.img, c.txt, n, E, t.tau, dImg, dTxt)
 	if math.IsNaN(loss) || math.IsInf(loss, 0) {
 		return 0, fmt.Errorf("rovist: vg training: the loss is %v", loss)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/storyeval/storyeval/encoders/compute"
 	"github.com/storyeval/storyeval/encoders/nn"
 	"github.com/storyeval/storyeval/internal/parallel"
 )
@@ -287,7 +288,7 @@ func (n *vgNetwork[T]) backward(ctx context.Context, c *vgCache[T], dImg, dTxt [
 func (n *vgNetwork[T]) pass(c *vgCache[T]) *nn.EncoderPass[T] {
 	return &nn.EncoderPass[T]{
 		B: c.B, S: c.S, H: len(n.p.cls), Heads: n.heads, KeyValid: c.keyValid, Eps: n.eps,
-		ActForward: nn.GELUForward[T], ActBackward: nn.GELUBackward[T],
+		Act:   compute.GELU,
 		Arena: n.buf,
 	}
 }

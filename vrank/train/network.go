@@ -4,6 +4,7 @@ import (
 	"context"
 	"math/rand"
 
+	"github.com/storyeval/storyeval/encoders/compute"
 	"github.com/storyeval/storyeval/encoders/nn"
 )
 
@@ -175,7 +176,7 @@ func (n *network[T]) backwardEncoder(ctx context.Context, c *forwardCache[T], dx
 func (n *network[T]) pass(c *forwardCache[T]) *nn.EncoderPass[T] {
 	return &nn.EncoderPass[T]{
 		B: c.in.B, S: c.in.S, H: n.H, Heads: n.heads, KeyValid: c.in.keyValid, Eps: n.eps, Drop: c.enc,
-		ActForward: nn.GELUForward[T], ActBackward: nn.GELUBackward[T],
+		Act:   compute.GELU,
 		Arena: n.buf, ActBuf: &n.geluBuf,
 	}
 }
