@@ -42,7 +42,9 @@ func (HostBackend[T]) Mul(dst, x Tensor) {
 }
 
 // Dropout implements TrainBackend with DropoutHost.
-func (HostBackend[T]) Dropout(x Tensor, d Dropout, stream uint64) { DropoutHost(d, stream, hostOf[T](x)) }
+func (HostBackend[T]) Dropout(x Tensor, d Dropout, stream uint64) {
+	DropoutHost(d, stream, hostOf[T](x))
+}
 
 // DropoutHost multiplies x (the elements 0… of a stream) by its mask in
 // place; it does nothing when d is inactive.
