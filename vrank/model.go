@@ -13,6 +13,7 @@ import (
 
 	"github.com/storyeval/storyeval/encoders"
 	"github.com/storyeval/storyeval/encoders/checkpoint"
+	"github.com/storyeval/storyeval/encoders/nn"
 	"github.com/storyeval/storyeval/encoders/tokenize"
 	"github.com/storyeval/storyeval/internal/safetensors"
 )
@@ -231,15 +232,16 @@ func (m *Model) TokenizerFiles() map[string][]byte {
 	return out
 }
 
-// buildEncoder builds the prediction encoder over the weights in memory;
-// the encoder shares their slices (checkpoint.FromFloat32), so the model
-// holds each weight once and no file is written.
+// buildEncoder builds the prediction encoder over the weights in memory
+// through BERT's parameter walk (encoders.NewBERTFrom) onto the backend
+// opts choose; the CPU encoder adopts their slices (SharedParamWeights),
+// so the model holds each weight once and no file is written.
 func buildEncoder(cfg Config, ws []checkpoint.Float32Tensor, opts encoders.Options) (*encoders.BERT, error) {
-	st, err := checkpoint.FromFloat32(ws)
-	if err != nil {
-		return nil, fmt.Errorf("vrank: %w", err)
+	ps := make([]nn.Param[float32], len(ws))
+	for i, w := range ws {
+		ps[i] = nn.Param[float32]{Name: w.Name, Shape: w.Shape, Data: w.Data}
 	}
-	enc, err := encoders.NewBERT(cfg.BERT, st, opts)
+	enc, err := encoders.NewBERTFrom(cfg.BERT, encoders.SharedParamWeights(ps), opts)
 	if err != nil {
 		return nil, fmt.Errorf("vrank: %w", err)
 	}

@@ -12,8 +12,8 @@ import (
 const MaskedScore = -math.MaxFloat32
 
 // Attention implements Backend with AttentionHost.
-func (c CPUBackend) Attention(dst, q, k, v Tensor, s AttentionShape, mask Mask) {
-	AttentionHost(c.blas(), host(dst), host(q), host(k), host(v), s, mask, nil, Dropout{}, 0)
+func (c HostBackend[T]) Attention(dst, q, k, v Tensor, s AttentionShape, mask Mask) {
+	AttentionHost(c.blas(), hostOf[T](dst), hostOf[T](q), hostOf[T](k), hostOf[T](v), s, mask, nil, Dropout{}, 0)
 }
 
 // AttentionHost is the CPU backend's fused attention (Attention and

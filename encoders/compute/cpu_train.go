@@ -6,40 +6,45 @@ import "github.com/storyeval/storyeval/internal/parallel"
 // host kernels (…Host), which the float64 finite-difference checks call
 // directly.
 
-var _ TrainBackend = CPUBackend{}
+var (
+	_ TrainBackend = CPUBackend{}
+	_ TrainBackend = HostBackend[float64]{}
+)
 
 // Copy implements TrainBackend.
-func (CPUBackend) Copy(dst, src Tensor) { copy(host(dst), host(src)) }
+func (HostBackend[T]) Copy(dst, src Tensor) { copy(hostOf[T](dst), hostOf[T](src)) }
 
 // Zero implements TrainBackend.
-func (CPUBackend) Zero(t Tensor) { clear(host(t)) }
+func (HostBackend[T]) Zero(t Tensor) { clear(hostOf[T](t)) }
 
 // Scale implements TrainBackend.
-func (CPUBackend) Scale(x Tensor, alpha float32) {
-	xs := host(x)
+func (HostBackend[T]) Scale(x Tensor, alpha float32) {
+	xs := hostOf[T](x)
 	for i := range xs {
-		xs[i] *= alpha
+		xs[i] *= T(alpha)
 	}
 }
 
 // AddScaled implements TrainBackend.
-func (CPUBackend) AddScaled(dst, x Tensor, alpha float32) {
-	d := host(dst)
-	for i, v := range host(x) {
-		d[i] += alpha * v
+func (HostBackend[T]) AddScaled(dst, x Tensor, alpha float32) {
+	d := hostOf[T](dst)
+	for i, v := range hostOf[T](x) {
+		d[i] += T(alpha) * v
 	}
 }
 
 // Mul implements TrainBackend.
-func (CPUBackend) Mul(dst, x Tensor) {
-	d := host(dst)
-	for i, v := range host(x) {
+func (HostBackend[T]) Mul(dst, x Tensor) {
+	d := hostOf[T](dst)
+	for i, v := range hostOf[T](x) {
 		d[i] *= v
 	}
 }
 
 // Dropout implements TrainBackend with DropoutHost.
-func (CPUBackend) Dropout(x Tensor, d Dropout, stream uint64) { DropoutHost(d, stream, host(x)) }
+func (HostBackend[T]) Dropout(x Tensor, d Dropout, stream uint64) {
+	DropoutHost(d, stream, hostOf[T](x))
+}
 
 // DropoutHost multiplies x (the elements 0… of a stream) by its mask in
 // place; it does nothing when d is inactive.
@@ -55,17 +60,17 @@ func DropoutHost[T Float](d Dropout, stream uint64, x []T) {
 }
 
 // SumSquares implements TrainBackend.
-func (CPUBackend) SumSquares(x Tensor) float64 {
+func (HostBackend[T]) SumSquares(x Tensor) float64 {
 	var s float64
-	for _, v := range host(x) {
+	for _, v := range hostOf[T](x) {
 		s += float64(v) * float64(v)
 	}
 	return s
 }
 
 // BiasActSave implements TrainBackend with BiasActSaveHost.
-func (CPUBackend) BiasActSave(dst, x, bias Tensor, width int, act Activation) {
-	BiasActSaveHost(host(dst), host(x), host(bias), width, act)
+func (HostBackend[T]) BiasActSave(dst, x, bias Tensor, width int, act Activation) {
+	BiasActSaveHost(hostOf[T](dst), hostOf[T](x), hostOf[T](bias), width, act)
 }
 
 // BiasActSaveHost adds bias (nil: none) to every row of width values of x
@@ -83,8 +88,8 @@ func BiasActSaveHost[T Float](dst, x, bias []T, width int, act Activation) {
 }
 
 // BiasActBackward implements TrainBackend with BiasActBackwardHost.
-func (CPUBackend) BiasActBackward(dx, dbias, dy, pre Tensor, width int, act Activation) {
-	BiasActBackwardHost(host(dx), host(dbias), host(dy), host(pre), width, act)
+func (HostBackend[T]) BiasActBackward(dx, dbias, dy, pre Tensor, width int, act Activation) {
+	BiasActBackwardHost(hostOf[T](dx), hostOf[T](dbias), hostOf[T](dy), hostOf[T](pre), width, act)
 }
 
 // BiasActBackwardHost writes dx = dy·act'(pre) (dx may be dy) and adds the
@@ -109,57 +114,57 @@ func ColumnSums[T Float](x []T, rows, cols int, dst []T) {
 }
 
 // LayerNormSave implements TrainBackend with LayerNormHost.
-func (CPUBackend) LayerNormSave(dst, x, gamma, beta Tensor, width int, eps float64, xhat, rstd Tensor) {
-	LayerNormHost(host(dst), host(x), host(gamma), host(beta), width, eps, host(xhat), host(rstd))
+func (HostBackend[T]) LayerNormSave(dst, x, gamma, beta Tensor, width int, eps float64, xhat, rstd Tensor) {
+	LayerNormHost(hostOf[T](dst), hostOf[T](x), hostOf[T](gamma), hostOf[T](beta), width, eps, hostOf[T](xhat), hostOf[T](rstd))
 }
 
 // LayerNormBackward implements TrainBackend with LayerNormBackwardHost.
-func (CPUBackend) LayerNormBackward(dx, dgamma, dbeta, dy, xhat, rstd, gamma Tensor, width int) {
-	LayerNormBackwardHost(host(dx), host(dgamma), host(dbeta), host(dy), host(xhat), host(rstd), host(gamma), width)
+func (HostBackend[T]) LayerNormBackward(dx, dgamma, dbeta, dy, xhat, rstd, gamma Tensor, width int) {
+	LayerNormBackwardHost(hostOf[T](dx), hostOf[T](dgamma), hostOf[T](dbeta), hostOf[T](dy), hostOf[T](xhat), hostOf[T](rstd), hostOf[T](gamma), width)
 }
 
 // AttentionSave implements TrainBackend with AttentionHost.
-func (c CPUBackend) AttentionSave(dst, q, k, v Tensor, s AttentionShape, mask Mask, probs Tensor, d Dropout, stream uint64) {
-	AttentionHost(c.blas(), host(dst), host(q), host(k), host(v), s, mask, host(probs), d, stream)
+func (c HostBackend[T]) AttentionSave(dst, q, k, v Tensor, s AttentionShape, mask Mask, probs Tensor, d Dropout, stream uint64) {
+	AttentionHost(c.blas(), hostOf[T](dst), hostOf[T](q), hostOf[T](k), hostOf[T](v), s, mask, hostOf[T](probs), d, stream)
 }
 
 // AttentionBackward implements TrainBackend with AttentionBackwardHost
 // (the mask is in the saved probabilities).
-func (c CPUBackend) AttentionBackward(dq, dk, dv, dctx, q, k, v, probs Tensor, s AttentionShape, _ Mask, d Dropout, stream uint64) {
-	AttentionBackwardHost(c.blas(), host(dq), host(dk), host(dv), host(dctx), host(q), host(k), host(v), host(probs), s, d, stream)
+func (c HostBackend[T]) AttentionBackward(dq, dk, dv, dctx, q, k, v, probs Tensor, s AttentionShape, _ Mask, d Dropout, stream uint64) {
+	AttentionBackwardHost(c.blas(), hostOf[T](dq), hostOf[T](dk), hostOf[T](dv), hostOf[T](dctx), hostOf[T](q), hostOf[T](k), hostOf[T](v), hostOf[T](probs), s, d, stream)
 }
 
 // EmbedBackward implements TrainBackend with EmbedBackwardHost.
-func (CPUBackend) EmbedBackward(grads []Tensor, width int, ids [][]int, period []int, dy Tensor) {
-	gs := make([][]float32, len(grads))
+func (HostBackend[T]) EmbedBackward(grads []Tensor, width int, ids [][]int, period []int, dy Tensor) {
+	gs := make([][]T, len(grads))
 	for i, g := range grads {
-		gs[i] = host(g)
+		gs[i] = hostOf[T](g)
 	}
-	EmbedBackwardHost(gs, width, ids, period, host(dy))
+	EmbedBackwardHost(gs, width, ids, period, hostOf[T](dy))
 }
 
 // RowsBackward implements TrainBackend with RowsBackwardHost.
-func (CPUBackend) RowsBackward(dsrc, dy Tensor, width int, idx []int) {
-	RowsBackwardHost(host(dsrc), host(dy), width, idx)
+func (HostBackend[T]) RowsBackward(dsrc, dy Tensor, width int, idx []int) {
+	RowsBackwardHost(hostOf[T](dsrc), hostOf[T](dy), width, idx)
 }
 
 // SoftmaxCrossEntropy implements TrainBackend with SoftmaxCrossEntropyHost.
-func (CPUBackend) SoftmaxCrossEntropy(dlogits, logits Tensor, classes int, labels []int) (float64, int, int) {
-	return SoftmaxCrossEntropyHost(host(dlogits), host(logits), classes, labels)
+func (HostBackend[T]) SoftmaxCrossEntropy(dlogits, logits Tensor, classes int, labels []int) (float64, int, int) {
+	return SoftmaxCrossEntropyHost(hostOf[T](dlogits), hostOf[T](logits), classes, labels)
 }
 
 // MSELoss implements TrainBackend with MSELossHost.
-func (CPUBackend) MSELoss(dpred, pred Tensor, target []float64) float64 {
-	return MSELossHost(host(dpred), host(pred), target)
+func (HostBackend[T]) MSELoss(dpred, pred Tensor, target []float64) float64 {
+	return MSELossHost(hostOf[T](dpred), hostOf[T](pred), target)
 }
 
 // SymmetricContrastiveLoss implements TrainBackend with
 // SymmetricContrastiveLossHost.
-func (CPUBackend) SymmetricContrastiveLoss(dImg, dTxt, img, txt Tensor, n, dim int, tau float64) (float64, float64) {
-	return SymmetricContrastiveLossHost(host(img), host(txt), n, dim, tau, host(dImg), host(dTxt))
+func (HostBackend[T]) SymmetricContrastiveLoss(dImg, dTxt, img, txt Tensor, n, dim int, tau float64) (float64, float64) {
+	return SymmetricContrastiveLossHost(hostOf[T](img), hostOf[T](txt), n, dim, tau, hostOf[T](dImg), hostOf[T](dTxt))
 }
 
 // Adam implements TrainBackend with AdamHost.
-func (CPUBackend) Adam(param, grad, m, v Tensor, s AdamStep) {
-	AdamHost(host(param), host(grad), host(m), host(v), s)
+func (HostBackend[T]) Adam(param, grad, m, v Tensor, s AdamStep) {
+	AdamHost(hostOf[T](param), hostOf[T](grad), hostOf[T](m), hostOf[T](v), s)
 }
