@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 
 	"github.com/storyeval/storyeval/encoders"
 	"github.com/storyeval/storyeval/encoders/compute/cuda"
@@ -14,9 +15,18 @@ import (
 // deviceFlag is the -device flag of the commands that run encoders.
 type deviceFlag struct{ name *string }
 
+// envDevice names the environment variable that sets -device's default
+// (cpu when unset): a GPU machine's scripts, and the prepared GPU check,
+// run every command on CUDA without changing their arguments.
+const envDevice = "STORYEVAL_DEVICE"
+
 // addDeviceFlag defines -device on fs.
 func addDeviceFlag(fs *flag.FlagSet) deviceFlag {
-	return deviceFlag{name: fs.String("device", "cpu", "where the models run: cpu, cuda (GPU 0) or cuda:N; the CUDA libraries are looked for in $"+
+	def := os.Getenv(envDevice)
+	if def == "" {
+		def = "cpu"
+	}
+	return deviceFlag{name: fs.String("device", def, "where the models run: cpu, cuda (GPU 0) or cuda:N (default $"+envDevice+", else cpu); the CUDA libraries are looked for in $"+
 		cudalib.EnvLibPath+", CUDA_HOME and the system folders ('storyeval devices' lists what it finds)")}
 }
 

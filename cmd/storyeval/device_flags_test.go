@@ -57,3 +57,20 @@ func TestDeviceFlagErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestDeviceFlagDefaultFromEnvironment checks that $STORYEVAL_DEVICE sets
+// -device's default (an unknown name then fails as the flag would) and
+// that the flag still overrides it.
+func TestDeviceFlagDefaultFromEnvironment(t *testing.T) {
+	t.Setenv(envDevice, "gpu")
+	var stdout, stderr bytes.Buffer
+	code := runMain([]string{"embed", "-model", "m", "-text", "a"}, &stdout, &stderr)
+	if want := "storyeval embed: -device gpu: unknown device"; code != 1 || !strings.HasPrefix(stderr.String(), want) {
+		t.Errorf("with %s=gpu: exit %d, stderr %q; want %q", envDevice, code, stderr.String(), want)
+	}
+	stderr.Reset()
+	code = runMain([]string{"embed", "-model", "m", "-text", "a", "-device", "cpu"}, &stdout, &stderr)
+	if code != 1 || strings.Contains(stderr.String(), "-device") {
+		t.Errorf("-device cpu over %s=gpu: exit %d, stderr %q; want the missing model reported", envDevice, code, stderr.String())
+	}
+}
