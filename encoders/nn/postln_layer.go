@@ -30,16 +30,16 @@ type EncoderPass[T Float] struct {
 	Tensor func([]T) compute.Tensor
 }
 
-// be returns the pass's backend.
-func (e *EncoderPass[T]) be() compute.TrainBackend {
+// TrainBackend returns the pass's backend.
+func (e *EncoderPass[T]) TrainBackend() compute.TrainBackend {
 	if e.Backend == nil {
 		return compute.HostBackend[T]{}
 	}
 	return e.Backend
 }
 
-// tensor returns x as a tensor of the pass's backend (nil for nil).
-func (e *EncoderPass[T]) tensor(x []T) compute.Tensor {
+// TensorOf returns x as a tensor of the pass's backend (nil for nil).
+func (e *EncoderPass[T]) TensorOf(x []T) compute.Tensor {
 	if x == nil {
 		return nil
 	}
@@ -49,8 +49,9 @@ func (e *EncoderPass[T]) tensor(x []T) compute.Tensor {
 	return e.Tensor(x)
 }
 
-// get returns a buffer of n values from the arena, as a tensor.
-func (e *EncoderPass[T]) get(n int) compute.Tensor { return e.tensor(e.Arena.Get(n)) }
+// Buffer returns a buffer of n values from the arena, as a tensor (with
+// unspecified contents).
+func (e *EncoderPass[T]) Buffer(n int) compute.Tensor { return e.TensorOf(e.Arena.Get(n)) }
 
 // host returns the values of a tensor of a HostBackend[T] pass.
 func host[T Float](t compute.Tensor) []T {
@@ -69,7 +70,7 @@ func (e *EncoderPass[T]) actScratch(size int) compute.Tensor {
 	if cap(*e.ActBuf) < size {
 		*e.ActBuf = make([]T, size)
 	}
-	return e.tensor((*e.ActBuf)[:size])
+	return e.TensorOf((*e.ActBuf)[:size])
 }
 
 // mask is the pass's key mask.
@@ -109,45 +110,45 @@ func (c *PostLNCache[T]) QueryRows() int { return c.sq }
 // the full layer's. Dropout draws on the streams Site(li, …). It is
 // PostLNForwardT on a host pass.
 func PostLNForward[T Float](l *EncoderLayer[T], x []T, sq, li int, e *EncoderPass[T], c *PostLNCache[T]) []T {
-	return host[T](PostLNForwardT(l.Tensors(e.tensor), e.tensor(x), sq, li, e, c))
+	return host[T](PostLNForwardT(l.Tensors(e.TensorOf), e.TensorOf(x), sq, li, e, c))
 }
 
 // PostLNForwardT is PostLNForward on tensors of the pass's backend, with
 // the layer's parameters lt: the operation sequence of the inference
 // encoders' post-LN layer, with the saving variants of its operations.
 func PostLNForwardT[T Float](lt LayerT, x compute.Tensor, sq, li int, e *EncoderPass[T], c *PostLNCache[T]) compute.Tensor {
-	be, B, S, H := e.be(), e.B, e.S, e.H
+	be, B, S, H := e.TrainBackend(), e.B, e.S, e.H
 	I := lt.FC1.Out
 	rows, rq := B*S, B*sq
 	c.sq = sq
 	c.x, c.xq = x, x
 	if sq < S {
-		c.xq = e.get(rq * H)
+		c.xq = e.Buffer(rq * H)
 		be.Rows(c.xq, x, H, firstRows(B, S, sq))
 	}
-	c.q, c.k, c.v = e.get(rq*H), e.get(rows*H), e.get(rows*H)
+	c.q, c.k, c.v = e.Buffer(rq*H), e.Buffer(rows*H), e.Buffer(rows*H)
 	lt.Q.Forward(be, c.q, c.xq, rq, compute.Identity)
 	lt.K.Forward(be, c.k, x, rows, compute.Identity)
 	lt.V.Forward(be, c.v, x, rows, compute.Identity)
-	c.ctx = e.get(rq * H)
-	c.probs = e.get(B * e.Heads * sq * S)
+	c.ctx = e.Buffer(rq * H)
+	c.probs = e.Buffer(B * e.Heads * sq * S)
 	be.AttentionSave(c.ctx, c.q, c.k, c.v, AttentionShapeOf(B, S, sq, H, e.Heads), e.mask(), c.probs, e.Drop, Site(li, SiteAttnProbs))
-	h1 := e.get(rq * H)
+	h1 := e.Buffer(rq * H)
 	lt.O.Forward(be, h1, c.ctx, rq, compute.Identity)
 	be.Dropout(h1, e.Drop, Site(li, SiteAttnOut))
 	be.Add(h1, c.xq)
-	c.ln1 = NormSave{XHat: e.get(rq * H), RStd: e.get(rq)}
+	c.ln1 = NormSave{XHat: e.Buffer(rq * H), RStd: e.Buffer(rq)}
 	lt.LN1.Forward(be, h1, h1, H, e.Eps, &c.ln1)
 	c.h1 = h1
-	c.f = e.get(rq * I)
+	c.f = e.Buffer(rq * I)
 	act := e.actScratch(rq * I)
 	be.Gemm(false, true, rq, I, H, 1, c.h1, H, lt.FC1.W, H, 0, c.f, I)
 	be.BiasActSave(act, c.f, lt.FC1.B, I, e.Act)
-	out := e.get(rq * H)
+	out := e.Buffer(rq * H)
 	lt.FC2.Forward(be, out, act, rq, compute.Identity)
 	be.Dropout(out, e.Drop, Site(li, SiteFFNOut))
 	be.Add(out, c.h1)
-	c.ln2 = NormSave{XHat: e.get(rq * H), RStd: e.get(rq)}
+	c.ln2 = NormSave{XHat: e.Buffer(rq * H), RStd: e.Buffer(rq)}
 	lt.LN2.Forward(be, out, out, H, e.Eps, &c.ln2)
 	return out
 }
@@ -176,7 +177,7 @@ func NewPostLNWork[T Float](e *EncoderPass[T], intermediate int) *PostLNWork[T] 
 // gradient of its input (B·S×H; dx itself when sq is S). It is
 // PostLNBackwardT on a host pass.
 func PostLNBackward[T Float](l, g *EncoderLayer[T], c *PostLNCache[T], dx []T, li int, e *EncoderPass[T], w *PostLNWork[T]) []T {
-	return host[T](PostLNBackwardT(l.Tensors(e.tensor), g.Tensors(e.tensor), c, e.tensor(dx), li, e, w))
+	return host[T](PostLNBackwardT(l.Tensors(e.TensorOf), g.Tensors(e.TensorOf), c, e.TensorOf(dx), li, e, w))
 }
 
 // dropped returns dy times the dropout mask of stream in buf, or dy itself
@@ -185,7 +186,7 @@ func (e *EncoderPass[T]) dropped(dy compute.Tensor, buf []T, n int, stream uint6
 	if !e.Drop.Active() {
 		return dy
 	}
-	be, out := e.be(), e.tensor(buf[:n])
+	be, out := e.TrainBackend(), e.TensorOf(buf[:n])
 	be.Copy(out, dy)
 	be.Dropout(out, e.Drop, stream)
 	return out
@@ -194,11 +195,11 @@ func (e *EncoderPass[T]) dropped(dy compute.Tensor, buf []T, n int, stream uint6
 // PostLNBackwardT is PostLNBackward on tensors, with the layer's
 // parameters lt and gradients gt.
 func PostLNBackwardT[T Float](lt, gt LayerT, c *PostLNCache[T], dx compute.Tensor, li int, e *EncoderPass[T], w *PostLNWork[T]) compute.Tensor {
-	be, B, S, H := e.be(), e.B, e.S, e.H
+	be, B, S, H := e.TrainBackend(), e.B, e.S, e.H
 	I := lt.FC1.Out
 	rows, rq := B*S, B*c.sq
-	df, dq, dctx := e.tensor(w.df[:rq*I]), e.tensor(w.dq[:rq*H]), e.tensor(w.dctx[:rq*H])
-	dk, dv := e.tensor(w.dk), e.tensor(w.dv)
+	df, dq, dctx := e.TensorOf(w.df[:rq*I]), e.TensorOf(w.dq[:rq*H]), e.TensorOf(w.dctx[:rq*H])
+	dk, dv := e.TensorOf(w.dk), e.TensorOf(w.dv)
 	// out = LN2(fc2(act(fc1(h1))) + h1)
 	lt.LN2.Backward(be, gt.LN2, &c.ln2, dx, dx, H)
 	dy := e.dropped(dx, w.dyDrop, rq*H, Site(li, SiteFFNOut))
@@ -217,7 +218,7 @@ func PostLNBackwardT[T Float](lt, gt LayerT, c *PostLNCache[T], dx compute.Tenso
 	lt.Q.Backward(be, gt.Q, c.xq, dq, rq, dx, 1)
 	dxAll := dx
 	if c.sq < S {
-		dxAll = e.get(rows * H)
+		dxAll = e.Buffer(rows * H)
 		be.Zero(dxAll)
 		be.RowsBackward(dxAll, dx, H, firstRows(B, S, c.sq))
 	}

@@ -17,37 +17,37 @@ type PreLNCache[T Float] struct {
 // from), so e.Drop and e.ActBuf are not used. It is PreLNForwardT on a
 // host pass.
 func PreLNForward[T Float](l *EncoderLayer[T], x []T, e *EncoderPass[T], c *PreLNCache[T]) []T {
-	return host[T](PreLNForwardT(l.Tensors(e.tensor), e.tensor(x), e, c))
+	return host[T](PreLNForwardT(l.Tensors(e.TensorOf), e.TensorOf(x), e, c))
 }
 
 // PreLNForwardT is PreLNForward on tensors of the pass's backend, with the
 // layer's parameters lt: the operation sequence of the inference encoders'
 // pre-LN layer, with the saving variants of its operations.
 func PreLNForwardT[T Float](lt LayerT, x compute.Tensor, e *EncoderPass[T], c *PreLNCache[T]) compute.Tensor {
-	be, H := e.be(), e.H
+	be, H := e.TrainBackend(), e.H
 	I := lt.FC1.Out
 	rows := e.B * e.S
 	c.in = x
-	c.h1 = e.get(rows * H)
-	c.n1 = NormSave{XHat: e.get(rows * H), RStd: e.get(rows)}
+	c.h1 = e.Buffer(rows * H)
+	c.n1 = NormSave{XHat: e.Buffer(rows * H), RStd: e.Buffer(rows)}
 	lt.LN1.Forward(be, c.h1, x, H, e.Eps, &c.n1)
-	c.q, c.k, c.v = e.get(rows*H), e.get(rows*H), e.get(rows*H)
+	c.q, c.k, c.v = e.Buffer(rows*H), e.Buffer(rows*H), e.Buffer(rows*H)
 	lt.Q.Forward(be, c.q, c.h1, rows, compute.Identity)
 	lt.K.Forward(be, c.k, c.h1, rows, compute.Identity)
 	lt.V.Forward(be, c.v, c.h1, rows, compute.Identity)
-	c.ctx = e.get(rows * H)
-	c.probs = e.get(e.B * e.Heads * e.S * e.S)
+	c.ctx = e.Buffer(rows * H)
+	c.probs = e.Buffer(e.B * e.Heads * e.S * e.S)
 	be.AttentionSave(c.ctx, c.q, c.k, c.v, AttentionShapeOf(e.B, e.S, e.S, H, e.Heads), e.mask(), c.probs, Dropout{}, 0)
-	c.x1 = e.get(rows * H)
+	c.x1 = e.Buffer(rows * H)
 	lt.O.Forward(be, c.x1, c.ctx, rows, compute.Identity)
 	be.Add(c.x1, x)
-	c.h2 = e.get(rows * H)
-	c.n2 = NormSave{XHat: e.get(rows * H), RStd: e.get(rows)}
+	c.h2 = e.Buffer(rows * H)
+	c.n2 = NormSave{XHat: e.Buffer(rows * H), RStd: e.Buffer(rows)}
 	lt.LN2.Forward(be, c.h2, c.x1, H, e.Eps, &c.n2)
-	c.f1, c.g = e.get(rows*I), e.get(rows*I)
+	c.f1, c.g = e.Buffer(rows*I), e.Buffer(rows*I)
 	be.Gemm(false, true, rows, I, H, 1, c.h2, H, lt.FC1.W, H, 0, c.f1, I)
 	be.BiasActSave(c.g, c.f1, lt.FC1.B, I, e.Act)
-	out := e.get(rows * H)
+	out := e.Buffer(rows * H)
 	lt.FC2.Forward(be, out, c.g, rows, compute.Identity)
 	be.Add(out, c.x1)
 	return out
@@ -69,18 +69,18 @@ func NewPreLNWork[T Float](e *EncoderPass[T]) *PreLNWork[T] {
 // gradient of its output, which it turns into the gradient of its input
 // in place. It is PreLNBackwardT on a host pass.
 func PreLNBackward[T Float](l, g *EncoderLayer[T], c *PreLNCache[T], dx []T, e *EncoderPass[T], w *PreLNWork[T]) {
-	PreLNBackwardT(l.Tensors(e.tensor), g.Tensors(e.tensor), c, e.tensor(dx), e, w)
+	PreLNBackwardT(l.Tensors(e.TensorOf), g.Tensors(e.TensorOf), c, e.TensorOf(dx), e, w)
 }
 
 // PreLNBackwardT is PreLNBackward on tensors, with the layer's parameters
 // lt and gradients gt.
 func PreLNBackwardT[T Float](lt, gt LayerT, c *PreLNCache[T], dx compute.Tensor, e *EncoderPass[T], w *PreLNWork[T]) {
-	be, H := e.be(), e.H
+	be, H := e.TrainBackend(), e.H
 	I := lt.FC1.Out
 	rows := e.B * e.S
-	tmp, dq, dk, dv, dctx := e.tensor(w.tmp), e.tensor(w.dq), e.tensor(w.dk), e.tensor(w.dv), e.tensor(w.dctx)
+	tmp, dq, dk, dv, dctx := e.TensorOf(w.tmp), e.TensorOf(w.dq), e.TensorOf(w.dk), e.TensorOf(w.dv), e.TensorOf(w.dctx)
 	// out = fc2(act(fc1(ln2(x1)))) + x1: dx is d out and becomes d x1.
-	dact := e.get(rows * I)
+	dact := e.Buffer(rows * I)
 	lt.FC2.Backward(be, gt.FC2, c.g, dx, rows, dact, 0)
 	be.BiasActBackward(dact, gt.FC1.B, dact, c.f1, I, e.Act)
 	lt.FC1.Backward(be, LinearT{W: gt.FC1.W}, c.h2, dact, rows, tmp, 0)

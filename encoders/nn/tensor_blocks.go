@@ -81,11 +81,20 @@ func AttentionShapeOf(B, S, Sq, H, heads int) compute.AttentionShape {
 		Scale: float32(1 / math.Sqrt(float64(dh)))}
 }
 
+// Tensors returns l's weight and bias as tensors, through tensor (a
+// pass's TensorOf).
+func (l *Linear[T]) Tensors(tensor func([]T) compute.Tensor) LinearT {
+	return LinearT{W: tensor(l.W), B: tensor(l.B), Out: l.Out, In: l.In}
+}
+
+// Tensors returns n's γ and β as tensors, through tensor.
+func (n *Norm[T]) Tensors(tensor func([]T) compute.Tensor) NormT {
+	return NormT{G: tensor(n.G), B: tensor(n.B)}
+}
+
 // Tensors returns l's parameters as tensors, through tensor (a pass's
-// Tensor function).
+// TensorOf).
 func (l *EncoderLayer[T]) Tensors(tensor func([]T) compute.Tensor) LayerT {
-	lin := func(x *Linear[T]) LinearT { return LinearT{W: tensor(x.W), B: tensor(x.B), Out: x.Out, In: x.In} }
-	norm := func(x *Norm[T]) NormT { return NormT{G: tensor(x.G), B: tensor(x.B)} }
-	return LayerT{Q: lin(&l.Q), K: lin(&l.K), V: lin(&l.V), O: lin(&l.O), LN1: norm(&l.LN1),
-		FC1: lin(&l.FC1), FC2: lin(&l.FC2), LN2: norm(&l.LN2)}
+	return LayerT{Q: l.Q.Tensors(tensor), K: l.K.Tensors(tensor), V: l.V.Tensors(tensor), O: l.O.Tensors(tensor),
+		LN1: l.LN1.Tensors(tensor), FC1: l.FC1.Tensors(tensor), FC2: l.FC2.Tensors(tensor), LN2: l.LN2.Tensors(tensor)}
 }
