@@ -2,6 +2,7 @@ package nn
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/storyeval/storyeval/encoders/compute"
 )
@@ -53,4 +54,55 @@ func (d Device) Sync(xs ...[]float32) {
 	for _, x := range xs {
 		d.Mirror.Download(x)
 	}
+}
+
+// Attach makes pass e run on d (nil, or the host: e's own default, the
+// host in T).
+func Attach[T Float](e *EncoderPass[T], d *Device) {
+	if d == nil {
+		return
+	}
+	e.Backend = d.Backend
+	if d.Mirror != nil {
+		e.Tensor = func(x []T) compute.Tensor { return d.Mirror.Tensor(any(x).([]float32)) }
+	}
+}
+
+// Upload returns host values as a new tensor of the pass's backend (the
+// slice itself on the host): inputs drawn on the host each step, which a
+// mirror would not see change.
+func (e *EncoderPass[T]) Upload(x []T) compute.Tensor {
+	if e.Tensor == nil {
+		return compute.HostTensor[T](x)
+	}
+	return e.TrainBackend().Upload(any(x).([]float32))
+}
+
+// Download returns a copy of the first k values of a tensor of the pass on
+// the host.
+func (e *EncoderPass[T]) Download(t compute.Tensor, k int) []T {
+	if h, ok := compute.HostValues[T](t); ok {
+		return slices.Clone(h[:k])
+	}
+	out := make([]float32, k)
+	e.TrainBackend().Download(out, t)
+	return any(out).([]T)
+}
+
+// Zero clears each slice on d (the gradients before a step).
+func (d Device) Zero(xs [][]float32) {
+	for _, x := range xs {
+		d.Backend.Zero(d.Tensor(x))
+	}
+}
+
+// AdamStep applies a's update on d (Adam.UpdateOn) and copies the
+// parameters, gradients and moments back to the host, where the trainer
+// keeps them between steps.
+func (d Device) AdamStep(a *Adam, params, grads, m, v [][]float32) error {
+	if err := a.UpdateOn(d, params, grads, m, v); err != nil {
+		return err
+	}
+	d.Sync(slices.Concat(params, grads, m, v)...)
+	return nil
 }

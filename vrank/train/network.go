@@ -3,7 +3,6 @@ package train
 import (
 	"context"
 	"math/rand"
-	"slices"
 
 	"github.com/storyeval/storyeval/encoders/compute"
 	"github.com/storyeval/storyeval/encoders/nn"
@@ -36,11 +35,8 @@ type network[T nn.Float] struct {
 	// allRows makes the last layer compute every token's state (for the
 	// masked-LM head) instead of the CLS rows alone.
 	allRows bool
-	// be runs the passes (nil: the host in T, compute.HostBackend[T]) and
-	// mirror holds its copies of the parameters, gradients and buffers
-	// when it is not a host backend (nil: the slices themselves).
-	be     compute.TrainBackend
-	mirror *nn.Mirror
+	// dev runs the passes (nil: the host in T, compute.HostBackend[T]).
+	dev *nn.Device
 }
 
 // forwardCache keeps every activation of a training forward pass, as
@@ -51,13 +47,10 @@ type forwardCache[T nn.Float] struct {
 	emb    nn.NormSave
 	layers []nn.PostLNCache[T]
 	top    compute.Tensor // the last layer's output rows (B·sq×H)
-	cls    compute.Tensor // B×H: the raw CLS states
-	pre    compute.Tensor // B×H: pooler(cls) before tanh, with the pooler head
-	pooled compute.Tensor // B×H: tanh(pooler(cls))
+	pool   nn.PoolerSave
 	drop   compute.Tensor // B×H: the dropout multipliers (nil without dropout)
 	feat   compute.Tensor // B×H: the head's input
-	predT  compute.Tensor // B
-	pred   []T            // B: the predictions on the host
+	pred   []T            // B: the predictions, on the host
 }
 
 // hostTop returns the last layer's output rows on the host (a host
@@ -67,41 +60,32 @@ func (c *forwardCache[T]) hostTop() []T {
 	return h
 }
 
+// embeddings returns the embedding block's parameters.
+func (p *params[T]) embeddings() nn.TokenEmbeddings[T] {
+	return nn.TokenEmbeddings[T]{Word: p.word, Pos: p.pos, Type: p.typ, Norm: &p.embLN}
+}
+
 // forward runs the regressor on a batch and keeps the activations. rng
 // draws the dropout mask (nil: no dropout, as in evaluation).
 func (n *network[T]) forward(ctx context.Context, in *batchInput, rng *rand.Rand) (*forwardCache[T], error) {
 	p, H := n.p, n.H
-	rows := in.B * in.S
 	c := &forwardCache[T]{in: in, layers: make([]nn.PostLNCache[T], len(p.layers)), enc: nn.NewDropout(n.encDropout, rng)}
 	e := n.pass(c)
 	e.Arena.Reset()
 	be, t := e.TrainBackend(), e.TensorOf
-	x := e.Buffer(rows * H)
-	be.Embed(x, H, []compute.Tensor{t(p.word), t(p.pos), t(p.typ)}, [][]int{in.ids, nil, in.types}, []int{0, in.S, 0})
-	c.emb = nn.NormSave{XHat: e.Buffer(rows * H), RStd: e.Buffer(rows)}
-	p.embLN.Tensors(t).Forward(be, x, x, H, n.eps, &c.emb)
-	be.Dropout(x, c.enc, nn.Site(-1, nn.SiteEmbeddings))
+	x := nn.EmbeddingsForward(e, p.embeddings(), in.ids, in.types, H, &c.emb)
+	sq := in.S
 	for li := range p.layers {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		sq := in.S
 		if li == len(p.layers)-1 && !n.allRows {
 			sq = 1
 		}
 		x = nn.PostLNForwardT(p.layers[li].Tensors(t), x, sq, li, e, &c.layers[li])
 	}
 	c.top = x
-	c.cls = e.Buffer(in.B * H)
-	be.Rows(c.cls, x, H, n.clsRows(c))
-	feat := c.cls
-	if p.pooler != nil {
-		c.pre, c.pooled = e.Buffer(in.B*H), e.Buffer(in.B*H)
-		pl := p.pooler.Tensors(t)
-		be.Gemm(false, true, in.B, H, H, 1, c.cls, H, pl.W, H, 0, c.pre, H)
-		be.BiasActSave(c.pooled, c.pre, pl.B, H, compute.Tanh)
-		feat = c.pooled
-	}
+	c.feat = nn.PoolerForward(e, x, sq, p.pooler, &c.pool)
 	if rng != nil && n.dropout > 0 {
 		// torch.nn.Dropout: zero each element with probability p and scale
 		// the others by 1/(1−p), drawn on the host from the step's stream.
@@ -112,50 +96,16 @@ func (n *network[T]) forward(ctx context.Context, in *batchInput, rng *rand.Rand
 				mask[i] = keep
 			}
 		}
-		c.drop = n.upload(mask)
-		c.feat = e.Buffer(in.B * H)
-		be.Copy(c.feat, feat)
-		be.Mul(c.feat, c.drop)
-		feat = c.feat
+		c.drop = e.Upload(mask)
+		feat := e.Buffer(in.B * H)
+		be.Copy(feat, c.feat)
+		be.Mul(feat, c.drop)
+		c.feat = feat
 	}
-	c.feat = feat
-	c.predT = e.Buffer(in.B)
-	p.head.Tensors(t).Forward(be, c.predT, c.feat, in.B, compute.Identity)
-	c.pred = n.download(c.predT, in.B)
+	pred := e.Buffer(in.B)
+	p.head.Tensors(t).Forward(be, pred, c.feat, in.B, compute.Identity)
+	c.pred = e.Download(pred, in.B)
 	return c, nil
-}
-
-// clsRows lists the last layer's [CLS] rows.
-func (n *network[T]) clsRows(c *forwardCache[T]) []int {
-	sq := c.in.S
-	if len(c.layers) > 0 {
-		sq = c.layers[len(c.layers)-1].QueryRows()
-	}
-	idx := make([]int, c.in.B)
-	for b := range idx {
-		idx[b] = b * sq
-	}
-	return idx
-}
-
-// upload returns host values as a new tensor of the network's backend (the
-// slice itself on the host).
-func (n *network[T]) upload(x []T) compute.Tensor {
-	if n.mirror == nil {
-		return compute.HostTensor[T](x)
-	}
-	return n.be.Upload(any(x).([]float32))
-}
-
-// download returns a copy of the first k values of a tensor on the host.
-func (n *network[T]) download(t compute.Tensor, k int) []T {
-	if n.mirror == nil {
-		h, _ := compute.HostValues[T](t)
-		return slices.Clone(h[:k])
-	}
-	out := make([]float32, k)
-	n.be.Download(out, t)
-	return any(out).([]T)
 }
 
 // backward accumulates into g the gradients of the loss whose gradient with
@@ -166,29 +116,19 @@ func (n *network[T]) backward(ctx context.Context, c *forwardCache[T], dpred []T
 	e := n.pass(c)
 	be, t := e.TrainBackend(), e.TensorOf
 	dfeat := e.Buffer(in.B * H)
-	p.head.Tensors(t).Backward(be, g.head.Tensors(t), c.feat, n.upload(dpred), in.B, dfeat, 0)
+	p.head.Tensors(t).Backward(be, g.head.Tensors(t), c.feat, e.Upload(dpred), in.B, dfeat, 0)
 	if c.drop != nil {
 		be.Mul(dfeat, c.drop)
 	}
-	dcls := dfeat
-	if p.pooler != nil {
-		be.BiasActBackward(dfeat, t(g.pooler.B), dfeat, c.pre, H, compute.Tanh)
-		dcls = e.Buffer(in.B * H)
-		p.pooler.Tensors(t).Backward(be, nn.LinearT{W: t(g.pooler.W)}, c.cls, dfeat, in.B, dcls, 0)
-	}
-	dx := e.Buffer(c.top.Len())
-	be.Zero(dx)
-	be.RowsBackward(dx, dcls, H, n.clsRows(c))
-	return n.backwardEncoder(ctx, c, dx, g)
+	return n.backwardEncoder(ctx, c, nn.PoolerBackward(e, p.pooler, g.pooler, &c.pool, dfeat, c.top.Len()/H), g)
 }
 
 // backwardEncoder accumulates into g the encoder's gradients given dx, the
 // gradient of the last layer's output rows (overwritten).
 func (n *network[T]) backwardEncoder(ctx context.Context, c *forwardCache[T], dx compute.Tensor, g *params[T]) error {
-	p, H := n.p, n.H
-	in := c.in
+	p := n.p
 	e := n.pass(c)
-	be, t := e.TrainBackend(), e.TensorOf
+	t := e.TensorOf
 	w := nn.NewPostLNWork(e, n.I)
 	for li := len(p.layers) - 1; li >= 0; li-- {
 		if err := ctx.Err(); err != nil {
@@ -196,9 +136,7 @@ func (n *network[T]) backwardEncoder(ctx context.Context, c *forwardCache[T], dx
 		}
 		dx = nn.PostLNBackwardT(p.layers[li].Tensors(t), g.layers[li].Tensors(t), &c.layers[li], dx, li, e, w)
 	}
-	be.Dropout(dx, c.enc, nn.Site(-1, nn.SiteEmbeddings))
-	p.embLN.Tensors(t).Backward(be, g.embLN.Tensors(t), &c.emb, dx, dx, H)
-	be.EmbedBackward([]compute.Tensor{t(g.word), t(g.pos), t(g.typ)}, H, [][]int{in.ids, nil, in.types}, []int{0, in.S, 0}, dx)
+	nn.EmbeddingsBackward(e, p.embeddings(), g.embeddings(), c.in.ids, c.in.types, n.H, &c.emb, dx)
 	return nil
 }
 
@@ -207,11 +145,9 @@ func (n *network[T]) backwardEncoder(ctx context.Context, c *forwardCache[T], dx
 func (n *network[T]) pass(c *forwardCache[T]) *nn.EncoderPass[T] {
 	e := &nn.EncoderPass[T]{
 		B: c.in.B, S: c.in.S, H: n.H, Heads: n.heads, KeyValid: c.in.keyValid, Eps: n.eps, Drop: c.enc,
-		Act: compute.GELU, Arena: n.buf, ActBuf: &n.geluBuf, Backend: n.be,
+		Act: compute.GELU, Arena: n.buf, ActBuf: &n.geluBuf,
 	}
-	if n.mirror != nil {
-		e.Tensor = func(x []T) compute.Tensor { return n.mirror.Tensor(any(x).([]float32)) }
-	}
+	nn.Attach(e, n.dev)
 	return e
 }
 

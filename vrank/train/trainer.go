@@ -63,7 +63,7 @@ func NewTrainer(m *vrank.Model, opts Options) (*Trainer, error) {
 	b := cfg.BERT
 	t := &Trainer{model: m, opts: opts, dev: dev,
 		net: &network[float32]{p: p, H: b.HiddenSize, I: b.IntermediateSize, heads: b.NumAttentionHeads, eps: b.LayerNormEps, dropout: opts.Dropout, encDropout: opts.EncoderDropout,
-			be: dev.Backend, mirror: dev.Mirror},
+			dev: &dev},
 		grads: p.zeroLike(),
 		opt:   newAdam(p, opts.LearningRate, opts.Beta1, opts.Beta2, opts.Epsilon),
 	}
@@ -108,17 +108,11 @@ func (t *Trainer) step(ctx context.Context, encs []tokenize.Encoding, gaps []flo
 		return StepResult{}, err
 	}
 	loss, dpred := mseLoss(c.pred, gaps)
-	grads := nn.Values(t.grads.tensors())
-	for _, g := range grads {
-		t.dev.Backend.Zero(t.dev.Tensor(g))
-	}
+	t.dev.Zero(nn.Values(t.grads.tensors()))
 	if err := t.net.backward(ctx, c, dpred, t.grads); err != nil {
 		return StepResult{}, err
 	}
 	t.opt.update(t.dev, t.net.p, t.grads)
-	// The host copies stay the trainer's state (parameters, gradients and
-	// moments are read, saved and resumed there).
-	t.dev.Sync(slices.Concat(nn.Values(t.net.p.tensors()), grads, nn.Values(t.opt.m), nn.Values(t.opt.v))...)
 	return StepResult{Loss: loss, Predictions: nn.Convert[float64](c.pred)}, nil
 }
 
