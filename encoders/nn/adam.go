@@ -26,6 +26,13 @@ type Adam struct {
 // float32 and the bias corrections in float64, as torch computes them.
 // grads is not modified.
 func (a *Adam) Update(params, grads, m, v [][]float32) error {
+	return a.UpdateOn(Device{Backend: compute.CPU()}, params, grads, m, v)
+}
+
+// UpdateOn is Update with the arithmetic on device d (TrainBackend.Adam,
+// one fused operation per tensor); on a device the results stay there
+// until d.Sync.
+func (a *Adam) UpdateOn(d Device, params, grads, m, v [][]float32) error {
 	if len(grads) != len(params) || len(m) != len(params) || len(v) != len(params) {
 		return fmt.Errorf("nn: Adam.Update: %d parameters, %d gradients, %d and %d moments", len(params), len(grads), len(m), len(v))
 	}
@@ -37,7 +44,7 @@ func (a *Adam) Update(params, grads, m, v [][]float32) error {
 	a.Step++
 	s := compute.AdamStep{LR: a.LR, Beta1: a.Beta1, Beta2: a.Beta2, Eps: a.Eps, WeightDecay: a.WeightDecay, Step: a.Step}
 	for i, p := range params {
-		compute.AdamHost(p, grads[i], m[i], v[i], s)
+		d.Backend.Adam(d.Tensor(p), d.Tensor(grads[i]), d.Tensor(m[i]), d.Tensor(v[i]), s)
 	}
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/storyeval/storyeval/encoders/compute"
 	"github.com/storyeval/storyeval/internal/trainloop"
 )
 
@@ -50,6 +51,11 @@ type CoherenceTrainOptions struct {
 	CheckpointDir string
 	// Progress, when set, is called after every training step.
 	Progress func(CoherenceTrainProgress)
+	// Backend runs every step — forward, backward and the Adam update —
+	// and the evaluation passes (nil: the CPU). It must implement
+	// compute.TrainBackend; on a device the weights, gradients and moments
+	// are copied back to the host after each step.
+	Backend compute.Backend
 }
 
 // CoherenceTrainProgress reports where an epoch stands.

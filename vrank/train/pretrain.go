@@ -13,6 +13,7 @@ import (
 
 	"github.com/storyeval/storyeval/encoders"
 	"github.com/storyeval/storyeval/encoders/checkpoint"
+	"github.com/storyeval/storyeval/encoders/compute"
 	"github.com/storyeval/storyeval/encoders/nn"
 	"github.com/storyeval/storyeval/encoders/tokenize"
 	"github.com/storyeval/storyeval/internal/trainloop"
@@ -322,8 +323,9 @@ func (t *Pretrainer) forwardMasked(ctx context.Context, mb *maskedBatch, rng *ra
 	H := t.cfg.BERT.HiddenSize
 	n := len(mb.rows)
 	sel := make([]float32, n*H)
+	top := c.hostTop()
 	for i, r := range mb.rows {
-		copy(sel[i*H:(i+1)*H], c.top[r*H:(r+1)*H])
+		copy(sel[i*H:(i+1)*H], top[r*H:(r+1)*H])
 	}
 	hc := t.head.forward(sel, n, t.net.p.word, t.cfg.BERT.LayerNormEps)
 	loss, d, correct := mlmLoss(hc.logits, mb.labels, t.cfg.BERT.VocabSize)
@@ -378,11 +380,11 @@ func (t *Pretrainer) step(ctx context.Context, encs []tokenize.Encoding) (Pretra
 func (t *Pretrainer) backward(ctx context.Context, c *forwardCache[float32], hc *mlmCache[float32], mb *maskedBatch, dlogits []float32) error {
 	H := t.cfg.BERT.HiddenSize
 	dsel := t.head.backward(hc, dlogits, t.net.p.word, t.gHead, t.grads.word)
-	dx := t.net.buf.Zeros(len(c.top))
+	dx := t.net.buf.Zeros(c.top.Len())
 	for i, r := range mb.rows {
 		addInPlace(dx[r*H:(r+1)*H], dsel[i*H:(i+1)*H])
 	}
-	return t.net.backwardEncoder(ctx, c, dx, t.grads)
+	return t.net.backwardEncoder(ctx, c, compute.Host(dx), t.grads)
 }
 
 // Train pre-trains on the texts until the configured number of epochs is

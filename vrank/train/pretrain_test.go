@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/storyeval/storyeval/encoders/compute"
 	"github.com/storyeval/storyeval/encoders/tokenize"
 )
 
@@ -72,7 +73,7 @@ func TestMLMBackwardMatchesFiniteDifferences(t *testing.T) {
 			}
 			sel := make([]float64, len(mb.rows)*H)
 			for i, r := range mb.rows {
-				copy(sel[i*H:(i+1)*H], c.top[r*H:(r+1)*H])
+				copy(sel[i*H:(i+1)*H], c.hostTop()[r*H:(r+1)*H])
 			}
 			hc := head.forward(sel, len(mb.rows), p.word, 1e-12)
 			loss, d, _ := mlmLoss(hc.logits, mb.labels, cfg.VocabSize)
@@ -81,11 +82,11 @@ func TestMLMBackwardMatchesFiniteDifferences(t *testing.T) {
 		c, hc, _, dlogits := run()
 		g, gh := p.zeroLike(), head.zeroLike()
 		dsel := head.backward(hc, dlogits, p.word, gh, g.word)
-		dx := make([]float64, len(c.top))
+		dx := make([]float64, c.top.Len())
 		for i, r := range mb.rows {
 			addInPlace(dx[r*H:(r+1)*H], dsel[i*H:(i+1)*H])
 		}
-		if err := net.backwardEncoder(ctx, c, dx, g); err != nil {
+		if err := net.backwardEncoder(ctx, c, compute.HostTensor[float64](dx), g); err != nil {
 			t.Fatal(err)
 		}
 		params, grads := append(p.tensors(), head.tensors()...), append(g.tensors(), gh.tensors()...)

@@ -1,6 +1,9 @@
 package train
 
-import "github.com/storyeval/storyeval/internal/trainloop"
+import (
+	"github.com/storyeval/storyeval/encoders/compute"
+	"github.com/storyeval/storyeval/internal/trainloop"
+)
 
 // Pair is one training or validation pair: two stories and the ranking
 // gap between them (the VHED CSV's label: the average rank of story 1 minus
@@ -57,6 +60,11 @@ type Options struct {
 	KeepCheckpoints int
 	// Progress, when set, is called after every step.
 	Progress func(Progress)
+	// Backend runs every step — forward, backward and the Adam update —
+	// and the evaluation passes (nil: the CPU). It must implement
+	// compute.TrainBackend. On a device the weights, gradients and
+	// moments are kept there and copied back to the host after each step.
+	Backend compute.Backend
 }
 
 // Progress reports how training is going, after every step.
