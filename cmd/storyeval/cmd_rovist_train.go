@@ -63,7 +63,7 @@ func runRovistTrain(args []string, stdout, stderr io.Writer) error {
 	if *tf.epochs <= 0 || *tf.batch <= 0 || !(*tf.lr > 0) || !(*lrDecay > 0) || !(*weightDecay >= 0) || *tf.valFraction < 0 || *tf.valFraction >= 1 {
 		return errors.New("-epochs, -batch, -lr and -lr-decay must be positive, -weight-decay not negative, -val-fraction in [0, 1)")
 	}
-	dev, err := tf.openDevice()
+	dev, err := tf.openCPUDevice()
 	if err != nil {
 		return err
 	}

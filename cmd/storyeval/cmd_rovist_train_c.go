@@ -76,7 +76,7 @@ func runRovistTrainC(args []string, stdout, stderr io.Writer) error {
 	}
 	opts := rovisttrain.CoherenceTrainOptions{Epochs: *tf.epochs, BatchSize: *tf.batch, LearningRate: *tf.lr, WeightDecay: *weightDecay, LRDecay: *lrDecay,
 		EarlyStop: *earlyStop, Dropout: *dropout, NoDropout: *dropout == 0, Seed: *tf.seed, ValidationFraction: *tf.valFraction,
-		MaxLength: *maxLength, CheckpointDir: *tf.checkpoints}
+		MaxLength: *maxLength, CheckpointDir: *tf.checkpoints, Backend: dev.Backend}
 	if *weightDecay == 0 {
 		opts.WeightDecay = -1
 	}

@@ -84,7 +84,7 @@ func runVrankTrain(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	opts := vranktrain.Options{Epochs: *tf.epochs, BatchSize: *tf.batch, LearningRate: *tf.lr, Dropout: *dropout, NoDropout: *dropout == 0, EncoderDropout: *encDropout, NoEncoderDropout: *encDropout == 0,
-		NoAugment: *noAugment, Seed: *tf.seed, ValidationFraction: *tf.valFraction, CheckpointDir: *tf.checkpoints}
+		NoAugment: *noAugment, Seed: *tf.seed, ValidationFraction: *tf.valFraction, CheckpointDir: *tf.checkpoints, Backend: dev.Backend}
 	if *tf.valFraction == 0 {
 		opts.ValidationFraction = -1
 	}

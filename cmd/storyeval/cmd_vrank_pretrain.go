@@ -43,7 +43,7 @@ func runVrankPretrain(args []string, stdout, stderr io.Writer) error {
 	if *tf.epochs <= 0 || *tf.batch <= 0 || *tf.lr <= 0 || *maskProb <= 0 || *maskProb >= 1 || *maxLength < 0 || *dropout < 0 || *dropout >= 1 || *tf.valFraction < 0 || *tf.valFraction >= 1 {
 		return errors.New("-epochs, -batch and -lr must be positive; -mask-prob in (0, 1); -dropout and -val-fraction in [0, 1); -max-length not negative")
 	}
-	dev, err := tf.openDevice()
+	dev, err := tf.openCPUDevice()
 	if err != nil {
 		return err
 	}

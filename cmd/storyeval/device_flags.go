@@ -7,6 +7,7 @@ import (
 	"os"
 
 	"github.com/storyeval/storyeval/encoders"
+	"github.com/storyeval/storyeval/encoders/compute"
 	"github.com/storyeval/storyeval/encoders/compute/cuda"
 	"github.com/storyeval/storyeval/encoders/compute/cuda/cudalib"
 	"github.com/storyeval/storyeval/encoders/compute/device"
@@ -39,13 +40,18 @@ type openDevice struct {
 }
 
 // open opens the device -device names; a name that is no device, or a GPU
-// that cannot be used, is a one-line error naming the flag.
+// that cannot be used, is a one-line error naming the flag. For the CPU
+// the options are the zero value, the libraries' reference default.
 func (f deviceFlag) open() (*openDevice, error) {
 	be, c, err := device.Open(*f.name, cuda.Options{})
 	if err != nil {
 		return nil, fmt.Errorf("-device %w", err)
 	}
-	return &openDevice{Options: encoders.Options{Backend: be}, closer: c}, nil
+	d := &openDevice{closer: c}
+	if be.Name() != compute.CPU().Name() {
+		d.Backend = be
+	}
+	return d, nil
 }
 
 // Close releases the device.
