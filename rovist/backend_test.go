@@ -3,41 +3,23 @@ package rovist
 import (
 	"context"
 	"slices"
-	"sync/atomic"
 	"testing"
 
 	"github.com/storyeval/storyeval/encoders"
-	"github.com/storyeval/storyeval/encoders/compute"
 	"github.com/storyeval/storyeval/encoders/imageproc"
+	"github.com/storyeval/storyeval/internal/backendtest"
 	"github.com/storyeval/storyeval/story"
 )
 
-// countingBackend is the CPU backend counting its matrix products and
-// frees, to show which backend a model runs on.
-type countingBackend struct {
-	compute.Backend
-	gemms, frees atomic.Int64
-}
-
-func (b *countingBackend) Gemm(transA, transB bool, m, n, k int, alpha float32, a compute.Tensor, lda int, bt compute.Tensor, ldb int, beta float32, c compute.Tensor, ldc int) {
-	b.gemms.Add(1)
-	b.Backend.Gemm(transA, transB, m, n, k, alpha, a, lda, bt, ldb, beta, c, ldc)
-}
-
-func (b *countingBackend) Free(t compute.Tensor) {
-	b.frees.Add(1)
-	b.Backend.Free(t)
-}
-
 // checkRanOn checks that run used be for its products and gave the CPU's
 // values, and that closing the model freed its weights there.
-func checkRanOn[T comparable](t *testing.T, what string, be *countingBackend, want []T, run func() ([]T, error), close func() error) {
+func checkRanOn[T comparable](t *testing.T, what string, be *backendtest.Counting, want []T, run func() ([]T, error), close func() error) {
 	t.Helper()
 	got, err := run()
 	if err != nil {
 		t.Fatalf("%s: %v", what, err)
 	}
-	if be.gemms.Load() == 0 {
+	if be.Gemms.Load() == 0 {
 		t.Errorf("%s ran no product on the backend it was loaded onto", what)
 	}
 	if !slices.Equal(got, want) {
@@ -46,7 +28,7 @@ func checkRanOn[T comparable](t *testing.T, what string, be *countingBackend, wa
 	if err := close(); err != nil {
 		t.Fatal(err)
 	}
-	if be.frees.Load() == 0 {
+	if be.Frees.Load() == 0 {
 		t.Errorf("%s: Close freed nothing on the backend", what)
 	}
 }
@@ -75,7 +57,7 @@ func TestCoherenceModelOnBackend(t *testing.T) {
 	if err != nil || len(want) == 0 {
 		t.Fatalf("CPU: %v, %d scores", err, len(want))
 	}
-	be := &countingBackend{Backend: compute.CPU()}
+	be := backendtest.NewCounting()
 	m, err := LoadCoherenceModel(f.checkpoint, f.albertDir, encoders.Options{Backend: be})
 	if err != nil {
 		t.Fatal(err)
@@ -110,7 +92,7 @@ func TestGroundingModelOnBackend(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	be := &countingBackend{Backend: compute.CPU()}
+	be := backendtest.NewCounting()
 	m, err := LoadGroundingModel(f.checkpoint, f.vitDir, encoders.Options{Backend: be})
 	if err != nil {
 		t.Fatal(err)

@@ -4,29 +4,11 @@ import (
 	"context"
 	"math/rand"
 	"slices"
-	"sync/atomic"
 	"testing"
 
 	"github.com/storyeval/storyeval/encoders"
-	"github.com/storyeval/storyeval/encoders/compute"
+	"github.com/storyeval/storyeval/internal/backendtest"
 )
-
-// countingBackend is the CPU backend counting its matrix products and
-// frees, to show which backend a model runs on.
-type countingBackend struct {
-	compute.Backend
-	gemms, frees atomic.Int64
-}
-
-func (b *countingBackend) Gemm(transA, transB bool, m, n, k int, alpha float32, a compute.Tensor, lda int, bt compute.Tensor, ldb int, beta float32, c compute.Tensor, ldc int) {
-	b.gemms.Add(1)
-	b.Backend.Gemm(transA, transB, m, n, k, alpha, a, lda, bt, ldb, beta, c, ldc)
-}
-
-func (b *countingBackend) Free(t compute.Tensor) {
-	b.frees.Add(1)
-	b.Backend.Free(t)
-}
 
 // TestLoadOnBackend checks that Load's options choose the backend the
 // predictions run on (and WithWeights keeps it), with the CPU's numbers,
@@ -46,28 +28,28 @@ func TestLoadOnBackend(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	be := &countingBackend{Backend: compute.CPU()}
+	be := backendtest.NewCounting()
 	m, err := Load(dir, encoders.Options{Backend: be})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, model := range []*Model{m, mustWithWeights(t, m)} {
-		before := be.gemms.Load()
+		before := be.Gemms.Load()
 		got, err := model.Predict(ctx, s1, s2)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if be.gemms.Load() == before {
+		if be.Gemms.Load() == before {
 			t.Errorf("the predictions ran no product on the backend Load was given")
 		}
 		if !slices.Equal(got, want) {
 			t.Errorf("predictions %v on the given backend, %v on the CPU", got, want)
 		}
-		frees := be.frees.Load()
+		frees := be.Frees.Load()
 		if err := model.Close(); err != nil {
 			t.Fatal(err)
 		}
-		if be.frees.Load() == frees {
+		if be.Frees.Load() == frees {
 			t.Errorf("Close freed nothing on the backend")
 		}
 		if _, err := model.Predict(ctx, s1, s2); err == nil {

@@ -3,9 +3,6 @@ package kernels
 import (
 	"fmt"
 	"math/rand"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -185,34 +182,5 @@ func writeTrainCases() string {
 // CPU backend's own (compute.CPU's TrainBackend operations), computed here
 // and written into the C++ check as exact constants.
 func TestTrainKernelsMatchCPUBackend(t *testing.T) {
-	cxx, err := exec.LookPath("g++")
-	if err != nil {
-		t.Skip("no g++ to compile the kernels' CPU emulation with")
-	}
-	dir := t.TempDir()
-	src, _ := Source()
-	if err := os.WriteFile(filepath.Join(dir, "kernels.cu"), []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "train_cases.h"), []byte(writeTrainCases()), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	testdata, err := filepath.Abs("testdata")
-	if err != nil {
-		t.Fatal(err)
-	}
-	bin := filepath.Join(dir, "train_emu")
-	compile := exec.Command(cxx, "-std=c++20", "-O1", "-pthread", "-w", "-DSE_BLOCK=8", "-I", dir, "-I", testdata,
-		"-o", bin, filepath.Join(testdata, "train_emu_test.cpp"))
-	if out, err := compile.CombinedOutput(); err != nil {
-		t.Fatalf("compiling the emulation: %v\n%s", err, out)
-	}
-	out, err := exec.Command(bin).CombinedOutput()
-	if err != nil {
-		t.Fatalf("the training kernels differ from the CPU backend: %v\n%s", err, out)
-	}
-	if !strings.HasPrefix(string(out), "ok ") {
-		t.Fatalf("unexpected output: %s", out)
-	}
-	t.Logf("%s", strings.TrimSpace(string(out)))
+	t.Logf("%s", runEmulation(t, "train_emu_test.cpp", map[string]string{"train_cases.h": writeTrainCases()}))
 }
