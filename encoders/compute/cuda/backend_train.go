@@ -249,6 +249,9 @@ func (b *Backend) SoftmaxCrossEntropy(dlogits, logits compute.Tensor, classes in
 		}
 	}
 	b.run("cross-entropy", func() error {
+		if rows == 0 {
+			return nil // the CPU's 0/0: NaN
+		}
 		raw, err := int32Bytes(labels)
 		if err != nil {
 			return err
