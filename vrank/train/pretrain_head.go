@@ -83,9 +83,7 @@ func (h *mlmHead[T]) forward(e *nn.EncoderPass[T], x compute.Tensor, n int, word
 	H, V := len(h.norm.G), len(h.bias)
 	be, t := e.TrainBackend(), e.TensorOf
 	c := &mlmCache[T]{n: n, x: x, pre: e.Buffer(n * H), act: e.Buffer(n * H), t: e.Buffer(n * H), logits: e.Buffer(n * V)}
-	dense := h.dense.Tensors(t)
-	be.Gemm(false, true, n, H, H, 1, x, H, dense.W, H, 0, c.pre, H)
-	be.BiasActSave(c.act, c.pre, dense.B, H, compute.GELU)
+	h.dense.Tensors(t).ForwardSave(be, c.act, c.pre, x, n, compute.GELU)
 	c.norm = nn.NormSave{XHat: e.Buffer(n * H), RStd: e.Buffer(n)}
 	h.norm.Tensors(t).Forward(be, c.t, c.act, H, eps, &c.norm)
 	h.decoder(e, word, h.bias).Forward(be, c.logits, c.t, n, compute.Identity)
