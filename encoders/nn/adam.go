@@ -42,9 +42,15 @@ func (a *Adam) UpdateOn(d Device, params, grads, m, v [][]float32) error {
 		}
 	}
 	a.Step++
-	s := compute.AdamStep{LR: a.LR, Beta1: a.Beta1, Beta2: a.Beta2, Eps: a.Eps, WeightDecay: a.WeightDecay, Step: a.Step}
+	s := a.Hyper()
 	for i, p := range params {
 		d.Backend.Adam(d.Tensor(p), d.Tensor(grads[i]), d.Tensor(m[i]), d.Tensor(v[i]), s)
 	}
 	return nil
+}
+
+// Hyper returns the hyper-parameters of the update a made last (Step
+// counts it), for a tensor updated apart from the others.
+func (a *Adam) Hyper() compute.AdamStep {
+	return compute.AdamStep{LR: a.LR, Beta1: a.Beta1, Beta2: a.Beta2, Eps: a.Eps, WeightDecay: a.WeightDecay, Step: a.Step}
 }

@@ -142,8 +142,7 @@ func PostLNForwardT[T Float](lt LayerT, x compute.Tensor, sq, li int, e *Encoder
 	c.h1 = h1
 	c.f = e.Buffer(rq * I)
 	act := e.actScratch(rq * I)
-	be.Gemm(false, true, rq, I, H, 1, c.h1, H, lt.FC1.W, H, 0, c.f, I)
-	be.BiasActSave(act, c.f, lt.FC1.B, I, e.Act)
+	lt.FC1.ForwardSave(be, act, c.f, c.h1, rq, e.Act)
 	out := e.Buffer(rq * H)
 	lt.FC2.Forward(be, out, act, rq, compute.Identity)
 	be.Dropout(out, e.Drop, Site(li, SiteFFNOut))

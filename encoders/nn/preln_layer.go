@@ -45,8 +45,7 @@ func PreLNForwardT[T Float](lt LayerT, x compute.Tensor, e *EncoderPass[T], c *P
 	c.n2 = NormSave{XHat: e.Buffer(rows * H), RStd: e.Buffer(rows)}
 	lt.LN2.Forward(be, c.h2, c.x1, H, e.Eps, &c.n2)
 	c.f1, c.g = e.Buffer(rows*I), e.Buffer(rows*I)
-	be.Gemm(false, true, rows, I, H, 1, c.h2, H, lt.FC1.W, H, 0, c.f1, I)
-	be.BiasActSave(c.g, c.f1, lt.FC1.B, I, e.Act)
+	lt.FC1.ForwardSave(be, c.g, c.f1, c.h2, rows, e.Act)
 	out := e.Buffer(rows * H)
 	lt.FC2.Forward(be, out, c.g, rows, compute.Identity)
 	be.Add(out, c.x1)

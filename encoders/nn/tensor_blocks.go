@@ -41,6 +41,13 @@ func (l LinearT) Forward(be compute.Backend, y, x compute.Tensor, rows int, act 
 	}
 }
 
+// ForwardSave writes y = act(x·Wᵀ + b) keeping the pre-activation in pre
+// (TrainBackend.BiasActSave), for BiasActBackward.
+func (l LinearT) ForwardSave(be compute.TrainBackend, y, pre, x compute.Tensor, rows int, act compute.Activation) {
+	be.Gemm(false, true, rows, l.Out, l.In, 1, x, l.In, l.W, l.In, 0, pre, l.Out)
+	be.BiasActSave(y, pre, l.B, l.Out, act)
+}
+
 // Backward accumulates the weight and bias gradients of dy (rows×Out) into
 // g and, with dx non-nil, writes dx = dy·W + beta·dx.
 func (l LinearT) Backward(be compute.TrainBackend, g LinearT, x, dy compute.Tensor, rows int, dx compute.Tensor, beta float32) {

@@ -69,10 +69,8 @@ func PoolerForward[T Float](e *EncoderPass[T], x compute.Tensor, sq int, pooler 
 	if pooler == nil {
 		return s.CLS
 	}
-	pl := pooler.Tensors(e.TensorOf)
 	s.Pre, s.Pooled = e.Buffer(B*H), e.Buffer(B*H)
-	be.Gemm(false, true, B, H, H, 1, s.CLS, H, pl.W, H, 0, s.Pre, H)
-	be.BiasActSave(s.Pooled, s.Pre, pl.B, H, compute.Tanh)
+	pooler.Tensors(e.TensorOf).ForwardSave(be, s.Pooled, s.Pre, s.CLS, B, compute.Tanh)
 	return s.Pooled
 }
 

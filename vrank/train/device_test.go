@@ -3,11 +3,14 @@ package train
 import (
 	"context"
 	"math/rand"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/storyeval/storyeval/encoders/compute"
+	"github.com/storyeval/storyeval/encoders/nn"
 )
 
 // copyingBackend is the CPU backend under another name: NewDevice then
@@ -64,6 +67,51 @@ func TestTrainerOnDeviceBackend(t *testing.T) {
 	}
 	if _, err := NewTrainer(m, Options{Backend: inferenceOnly{}}); err == nil || !strings.Contains(err.Error(), `"inference-only" cannot train`) {
 		t.Errorf("a backend without training operations: err = %v", err)
+	}
+}
+
+// TestPretrainerOnDeviceBackend checks PretrainOptions.Backend the same
+// way: two masked-LM steps with dropout on the copying backend equal the
+// CPU pre-trainer bit for bit (losses, weights, gradients, moments).
+func TestPretrainerOnDeviceBackend(t *testing.T) {
+	words := []string{"red", "blue", "green", "apple", "sky", "grass"}
+	dir := t.TempDir()
+	vocab := append([]string{"[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"}, words...)
+	if err := os.WriteFile(filepath.Join(dir, "vocab.txt"), []byte(strings.Join(vocab, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg := tinyBERT(len(vocab))
+	texts := []string{"red apple blue sky", "green grass red apple", "blue sky green grass red", "apple sky grass"}
+	run := func(be compute.Backend) (*Pretrainer, []PretrainStep) {
+		pt, err := NewRandomPretrainer(cfg, dir, PretrainOptions{Backend: be, Seed: 5, MaskProbability: 0.4})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var steps []PretrainStep
+		for range 2 {
+			s, err := pt.Step(context.Background(), texts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			steps = append(steps, s)
+		}
+		return pt, steps
+	}
+	cpu, want := run(nil)
+	dev, got := run(copyingBackend{})
+	if dev.dev.Mirror == nil || want[0].Selected == 0 {
+		t.Fatalf("device path not taken (mirror %v) or no token selected", dev.dev.Mirror)
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("device steps %+v, CPU %+v", got, want)
+	}
+	all := func(pt *Pretrainer) [][]float32 {
+		return slices.Concat(nn.Values(pt.trainable(pt.net.p, pt.head)), nn.Values(pt.trainable(pt.grads, pt.gHead)), nn.Values(pt.m), nn.Values(pt.v))
+	}
+	for i, w := range all(cpu) {
+		if !slices.Equal(all(dev)[i], w) {
+			t.Fatalf("tensor %d (parameters, gradients, moments) differs from the CPU's", i)
+		}
 	}
 }
 

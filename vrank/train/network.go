@@ -151,9 +151,6 @@ func (n *network[T]) pass(c *forwardCache[T]) *nn.EncoderPass[T] {
 	return e
 }
 
-// addInPlace adds src to dst element-wise.
-func addInPlace[T nn.Float](dst, src []T) { nn.AddInPlace(dst, src) }
-
 // mseLoss returns mean((pred−target)²) and its gradient 2(pred−target)/B
 // (torch.nn.MSELoss with reduction "mean").
 func mseLoss[T nn.Float](pred []T, target []float64) (float64, []T) {

@@ -2,6 +2,8 @@ package train
 
 import (
 	"context"
+	"math/rand"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -65,6 +67,48 @@ func TestCoherenceTrainerOnDeviceBackend(t *testing.T) {
 	}
 	if _, err := NewRandomCoherenceTrainer(cfg, tok, nil, CoherenceTrainOptions{Backend: inferenceOnly{}}); err == nil || !strings.Contains(err.Error(), `"inference-only" cannot train`) {
 		t.Errorf("a backend without training operations: err = %v", err)
+	}
+}
+
+// TestVGTrainerOnDeviceBackend checks VGTrainOptions.Backend the same
+// way: two steps (τ learnt too) on the copying backend equal the CPU
+// trainer bit for bit (losses, τ, weights, gradients, moments).
+func TestVGTrainerOnDeviceBackend(t *testing.T) {
+	vit := t.TempDir()
+	writeTinyViT(t, vit, 16, 2, 2, 24, 16, 8, 2)
+	rng := rand.New(rand.NewSource(6))
+	task := newSynthVG(t, rng)
+	batch := task.examples(t, rng, 6, 16)
+	run := func(be compute.Backend) (*VGTrainer, []VGStepResult) {
+		tr, err := NewVGTrainer(filepath.Join(vit, "model.safetensors"), vit, VGTrainOptions{Backend: be, LearnTemperature: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var steps []VGStepResult
+		for range 2 {
+			s, err := tr.Step(context.Background(), batch)
+			if err != nil {
+				t.Fatal(err)
+			}
+			steps = append(steps, s)
+		}
+		return tr, steps
+	}
+	cpu, want := run(nil)
+	dev, got := run(copyingBackend{})
+	if dev.dev.Mirror == nil {
+		t.Fatal("the copying backend ran on the host slices")
+	}
+	if !slices.Equal(got, want) || dev.Temperature() != cpu.Temperature() {
+		t.Errorf("device steps %+v τ %v, CPU %+v τ %v", got, dev.Temperature(), want, cpu.Temperature())
+	}
+	all := func(tr *VGTrainer) [][]float32 {
+		return slices.Concat(nn.Values(tr.net.p.tensors()), nn.Values(tr.grads.tensors()), nn.Values(tr.m), nn.Values(tr.v))
+	}
+	for i, w := range all(cpu) {
+		if !slices.Equal(all(dev)[i], w) {
+			t.Fatalf("tensor %d (parameters, gradients, moments) differs from the CPU's", i)
+		}
 	}
 }
 
