@@ -2,14 +2,17 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"math"
 	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/storyeval/storyeval/encoders/compute"
 	"github.com/storyeval/storyeval/encoders/compute/cuda"
 	"github.com/storyeval/storyeval/encoders/compute/device"
 	"github.com/storyeval/storyeval/internal/e2efixtures"
+	"github.com/storyeval/storyeval/rovist"
 	rovisttrain "github.com/storyeval/storyeval/rovist/train"
 	"github.com/storyeval/storyeval/vrank"
 	vranktrain "github.com/storyeval/storyeval/vrank/train"
@@ -19,8 +22,7 @@ import (
 // relative (absolute below 1), on the loss, the predictions, every
 // gradient the trainer exposes and every updated weight. They skip
 // without a usable GPU and fail with STORYEVAL_REQUIRE_CUDA=1 (the
-// prepared GPU check's train-step-cuda step). RoViST-VG's and the MLM
-// pre-trainer's options take no backend yet.
+// prepared GPU check's train-step-cuda step).
 
 const trainStepTol = 1e-5
 
@@ -129,4 +131,104 @@ func TestGPUCoherenceTrainerStepMatchesCPU(t *testing.T) {
 		withinStep(t, "updated ALBERT weights", gotW[i], wantW[i])
 	}
 	t.Logf("loss %v on CUDA, %v on the CPU; %d tensors compared", got.Loss, want.Loss, len(wantW))
+}
+
+// TestGPUVGTrainerStepMatchesCPU runs two RoViST-VG steps (τ learnt too)
+// on the fixture's original training batch (symloss/batch.json) from its
+// checkpoint on both backends and compares the losses, τ and the updated
+// ViT weights.
+func TestGPUVGTrainerStepMatchesCPU(t *testing.T) {
+	be := openCUDA(t)
+	dir := e2efixtures.Metric("rovist_vg")
+	data, err := os.ReadFile(filepath.Join(dir, "symloss", "batch.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b struct {
+		Rows []struct {
+			ImageID    json.Number `json:"image_id"`
+			BBox       string      `json:"bbox"`
+			File       string      `json:"file"`
+			NounPhrase string      `json:"noun_phrase"`
+		} `json:"rows"`
+	}
+	if err := json.Unmarshal(data, &b); err != nil || len(b.Rows) == 0 {
+		t.Fatalf("symloss/batch.json: %v, %d rows", err, len(b.Rows))
+	}
+	pairs := make([]rovist.VGPair, len(b.Rows))
+	for i, r := range b.Rows {
+		pairs[i] = rovist.VGPair{ImageID: r.ImageID.String(), BBox: r.BBox, Phrase: r.NounPhrase}
+	}
+	g, err := rovist.LoadGloVe(e2efixtures.FindOne(t, dir, "glove*.txt"), rovist.VGPhraseWords(pairs), rovist.GloVeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	examples, err := rovist.VGExamples(pairs, rovist.CropFolder{Dir: filepath.Dir(filepath.Join(dir, b.Rows[0].File))}, g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ckpt, vit := e2efixtures.FindOne(t, dir, "*.pth.tar"), e2efixtures.FindDirWith(t, dir, "preprocessor_config.json")
+	run := func(be compute.Backend) ([]float64, [][]float32) {
+		tr, err := rovisttrain.NewVGTrainer(ckpt, vit, rovisttrain.VGTrainOptions{Backend: be, LearnTemperature: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []float64
+		for range 2 {
+			s, err := tr.Step(context.Background(), examples)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, s.Loss)
+		}
+		m, err := tr.GroundingModel()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ws [][]float32
+		for _, p := range m.Encoder().Params() {
+			ws = append(ws, p.Data)
+		}
+		return append(out, tr.Temperature()), ws
+	}
+	want, wantW := run(nil)
+	got, gotW := run(be)
+	withinStep(t, "losses of two steps, τ", got, want)
+	for i := range wantW {
+		withinStep(t, "updated ViT weights", gotW[i], wantW[i])
+	}
+	t.Logf("losses and τ %v on CUDA, %v on the CPU; %d tensors compared", got, want, len(wantW))
+}
+
+// TestGPUPretrainerStepMatchesCPU runs two masked-LM steps (dropout on)
+// of a small random BERT with the fixture's WordPiece vocabulary on both
+// backends and compares the losses and the tokens selected.
+func TestGPUPretrainerStepMatchesCPU(t *testing.T) {
+	be := openCUDA(t)
+	vocabDir := vrankTestModel
+	m, err := vrank.Load(vocabDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := m.Config().BERT
+	texts := []string{"the family went to the beach and had fun .", "a dog ran to the park .", "it rained all day so they stayed home .", "we took pictures of the sun ."}
+	run := func(be compute.Backend) []float64 {
+		pt, err := vranktrain.NewRandomPretrainer(cfg, vocabDir, vranktrain.PretrainOptions{Backend: be, Seed: 5, MaskProbability: 0.4})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []float64
+		for range 2 {
+			s, err := pt.Step(context.Background(), texts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, s.Loss, float64(s.Selected))
+		}
+		return out
+	}
+	want := run(nil)
+	got := run(be)
+	withinStep(t, "losses and selected tokens of two steps", got, want)
+	t.Logf("%v on CUDA, %v on the CPU", got, want)
 }

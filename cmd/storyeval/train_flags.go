@@ -52,21 +52,6 @@ func addTrainFlags(fs *flag.FlagSet, d trainDefaults) trainFlags {
 // (nil for the CPU).
 func (f trainFlags) openDevice() (*openDevice, error) { return f.device.open() }
 
-// openCPUDevice opens -device for a trainer whose options take no backend
-// yet: a GPU is refused with one line rather than trained on the CPU
-// silently.
-func (f trainFlags) openCPUDevice() (*openDevice, error) {
-	d, err := f.device.open()
-	if err != nil {
-		return nil, err
-	}
-	if d.Backend != nil {
-		_ = d.Close()
-		return nil, fmt.Errorf("-device %s: this trainer runs on the CPU only so far", *f.device.name)
-	}
-	return d, nil
-}
-
 // perEpoch is how many of n training examples an epoch goes through: all
 // of them with separate validation data, else those the trainer keeps
 // after holding out valFraction of them.
