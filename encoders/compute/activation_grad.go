@@ -27,7 +27,7 @@ func ApplyHost[T Float](a Activation, x, y []T) {
 	if a == Identity {
 		return
 	}
-	inBlocks(y, func(fs []float64) {
+	inBlocks(y, 4096, func(fs []float64) {
 		for i, f := range fs {
 			fs[i] = a.exact(f)
 		}
@@ -84,7 +84,7 @@ func ActivationBackward[T Float](a Activation, pre, dy, dx []T) {
 	if is64[T]() {
 		erf = math.Erf
 	}
-	inBlocks(pre, func(fs []float64) {
+	inBlocks(pre, 4096, func(fs []float64) {
 		for i, v := range fs {
 			fs[i] = a.derivative(v, erf)
 		}
@@ -100,8 +100,8 @@ func ActivationBackward[T Float](a Activation, pre, dy, dx []T) {
 // inputs), lets fn work on each block in place and hands it to narrow with
 // its offset in x. Widening and narrowing run in loops of their own, as in
 // InFloat64.
-func inBlocks[T Float](x []T, fn func(fs []float64), narrow func(lo int, fs []float64)) {
-	parallel.Chunks(len(x), 4096, func(_, lo, hi int) {
+func inBlocks[T Float](x []T, minChunk int, fn func(fs []float64), narrow func(lo int, fs []float64)) {
+	parallel.Chunks(len(x), minChunk, func(_, lo, hi int) {
 		var block [256]float64
 		for start := lo; start < hi; start += len(block) {
 			xs := x[start:min(start+len(block), hi)]
