@@ -56,7 +56,8 @@ type ModelsOptions struct {
 	// VG are RoViST-VG's options (the weight of a noun missing from the
 	// idf table); the zero value is the reference's.
 	VG rovist.VGOptions
-	// Backend runs CLIP (GROOViST, CLIPScore); nil is the CPU.
+	// Backend runs every learned model (RoViST-C's ALBERT, RoViST-VG's
+	// ViT, GROOViST's and CLIPScore's CLIP, Vrank's BERT); nil is the CPU.
 	Backend compute.Backend
 	// Cache keeps image and crop embeddings between runs; nil encodes
 	// every image. CacheFiles digests the model files for the cache keys
@@ -182,7 +183,7 @@ func (m *Models) UseCache(cache embcache.Cache, files embcache.FileDigester) err
 // load loads the wanted metrics' models.
 func (m *Models) load(suite *story.Suite, opts ModelsOptions, want func(name, layout string) bool, path func(string, int) string) error {
 	if want("c", "RoViST-C") {
-		model, err := rovist.LoadCoherenceModel(path("RoViST-C", 0), filepath.Dir(path("RoViST-C", 1)))
+		model, err := rovist.LoadCoherenceModel(path("RoViST-C", 0), filepath.Dir(path("RoViST-C", 1)), encoders.Options{Backend: opts.Backend})
 		if err != nil {
 			return err
 		}
@@ -227,7 +228,7 @@ func (m *Models) load(suite *story.Suite, opts ModelsOptions, want func(name, la
 		m.loaded["clipscore"] = counted{CLIPScore(c), m.counter}
 	}
 	if want("vrank", "Vrank") {
-		model, err := vrank.Load(filepath.Dir(path("Vrank", 0)))
+		model, err := vrank.Load(filepath.Dir(path("Vrank", 0)), encoders.Options{Backend: opts.Backend})
 		if err != nil {
 			return err
 		}
@@ -256,7 +257,7 @@ func (m *Models) loadCLIP(dir string, be compute.Backend) error {
 // those nouns (every system's stories, system by system in suite order),
 // so that scoring does not extract them again.
 func loadGrounder(path func(string, int) string, suite *story.Suite, opts ModelsOptions) (*rovist.Grounder, [][]string, error) {
-	model, err := rovist.LoadGroundingModel(path("RoViST-VG", 0), filepath.Dir(path("RoViST-VG", 1)))
+	model, err := rovist.LoadGroundingModel(path("RoViST-VG", 0), filepath.Dir(path("RoViST-VG", 1)), encoders.Options{Backend: opts.Backend})
 	if err != nil {
 		return nil, nil, err
 	}

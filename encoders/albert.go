@@ -189,6 +189,9 @@ func (m *ALBERT) Forward(ctx context.Context, encs []tokenize.Encoding, opts For
 	}
 	out.LastHiddenState = outputDense(be, x, tb.batch, tb.seq, H)
 	out.mask = tb.keyValid
+	if err := m.failed("ALBERT", tb.batch, tb.seq); err != nil {
+		return nil, err
+	}
 	return out, nil
 }
 
@@ -210,7 +213,11 @@ func applyHead(be compute.Backend, head *linear, what string, x *tensor.Dense) (
 		return nil, err
 	}
 	B := shape[0]
-	return denseOf(head.applyHost(be, data, B), B, head.out), nil
+	y, err := head.applyHost(be, what+" head", data, B)
+	if err != nil {
+		return nil, err
+	}
+	return denseOf(y, B, head.out), nil
 }
 
 // SOPLogits returns the sentence-order-prediction logits [batch, 2] of
@@ -256,7 +263,11 @@ func (m *ALBERT) MLMLogits(out *ALBERTOutput, positions [][2]int) (*tensor.Dense
 	m.mlm.decoder.apply(be, logits, h, n)
 	be.Free(in)
 	be.Free(h)
-	return outputDense(be, logits, n, m.cfg.VocabSize), nil
+	res := outputDense(be, logits, n, m.cfg.VocabSize)
+	if err := m.failed("ALBERT masked-LM head", n, 1); err != nil {
+		return nil, err
+	}
+	return res, nil
 }
 
 // FLOPs returns the floating-point operations of one forward pass over a

@@ -124,6 +124,9 @@ func (m *BERT) Forward(ctx context.Context, encs []tokenize.Encoding, opts Forwa
 	}
 	out.LastHiddenState = outputDense(m.be, x, tb.batch, tb.seq, H)
 	out.mask = tb.keyValid
+	if err := m.failed("BERT", tb.batch, tb.seq); err != nil {
+		return nil, err
+	}
 	return out, nil
 }
 

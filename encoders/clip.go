@@ -214,6 +214,9 @@ func (m *CLIP) EncodeText(ctx context.Context, encs []tokenize.Encoding, opts Fo
 	m.project(out, &m.textProj, pooled, B)
 	out.PoolerOutput = outputDense(be, pooled, B, H)
 	out.LastHiddenState = outputDense(be, x, B, T, H)
+	if err := m.failed("CLIP text", B, T); err != nil {
+		return nil, err
+	}
 	return out, nil
 }
 
@@ -241,6 +244,9 @@ func (m *CLIP) EncodeImages(ctx context.Context, imgs []imageproc.PixelValues, o
 	m.project(out, &m.visualProj, pooled, B)
 	out.PoolerOutput = outputDense(be, pooled, B, H)
 	out.LastHiddenState = outputDense(be, x, B, seq, H)
+	if err := m.failed("CLIP vision", B, seq); err != nil {
+		return nil, err
+	}
 	return out, nil
 }
 
@@ -282,6 +288,9 @@ func (m *CLIP) Logits(textEmbeds, imageEmbeds *tensor.Dense) (perText, perImage 
 	be.Download(pt, logits)
 	for _, t := range []compute.Tensor{tt, it, logits} {
 		be.Free(t)
+	}
+	if err := m.failed("CLIP logits", nt, ni); err != nil {
+		return nil, nil, err
 	}
 	pi := make([]float32, ni*nt)
 	for i := 0; i < nt; i++ {

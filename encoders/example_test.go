@@ -75,3 +75,23 @@ func ExampleNewBERTFrom() {
 	// 39 embeddings.word_embeddings.weight [30 8]
 	// true
 }
+
+// A model that holds the caller's parameter slices (on the CPU, without a
+// copy): how vrank.Model keeps each weight once. The caller must leave the
+// slices unchanged while the model is in use — here a change shows.
+func ExampleSharedParamWeights() {
+	cfg := encoders.BERTConfig{VocabSize: 30, HiddenSize: 8, NumHiddenLayers: 1, NumAttentionHeads: 2,
+		IntermediateSize: 16, MaxPositionEmbeddings: 16, TypeVocabSize: 2}
+	src, err := encoders.NewBERTFrom(cfg, encoders.RandomWeights(1))
+	if err != nil {
+		log.Fatal(err)
+	}
+	params := src.Params()
+	shared, err := encoders.NewBERTFrom(cfg, encoders.SharedParamWeights(params))
+	if err != nil {
+		log.Fatal(err)
+	}
+	params[0].Data[0] = 0.5
+	fmt.Println(shared.Params()[0].Data[0])
+	// Output: 0.5
+}

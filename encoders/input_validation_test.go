@@ -18,8 +18,7 @@ import (
 
 func tinyBERT(t *testing.T) *BERT {
 	t.Helper()
-	m, err := newBERT(BERTConfig{VocabSize: 50, HiddenSize: 8, NumHiddenLayers: 1, NumAttentionHeads: 2,
-		IntermediateSize: 16, MaxPositionEmbeddings: 16, TypeVocabSize: 2}, randomReader(1))
+	m, err := newBERT(tinyBERTConfig, randomReader(1))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -28,8 +27,7 @@ func tinyBERT(t *testing.T) *BERT {
 
 func tinyALBERT(t *testing.T) *ALBERT {
 	t.Helper()
-	m, err := newALBERT(ALBERTConfig{VocabSize: 50, EmbeddingSize: 4, HiddenSize: 8, NumHiddenLayers: 2, NumAttentionHeads: 2,
-		IntermediateSize: 16, MaxPositionEmbeddings: 16, TypeVocabSize: 2}, randomReader(2))
+	m, err := newALBERT(tinyALBERTConfig, randomReader(2))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,8 +36,7 @@ func tinyALBERT(t *testing.T) *ALBERT {
 
 func tinyViT(t *testing.T) *ViT {
 	t.Helper()
-	m, err := newViT(ViTConfig{HiddenSize: 8, NumHiddenLayers: 1, NumAttentionHeads: 2, IntermediateSize: 16,
-		ImageSize: 8, PatchSize: 4}, randomReader(3))
+	m, err := newViT(tinyViTConfig, randomReader(3))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,11 +46,7 @@ func tinyViT(t *testing.T) *ViT {
 
 func tinyCLIP(t *testing.T) *CLIP {
 	t.Helper()
-	tower := CLIPTowerConfig{HiddenSize: 8, IntermediateSize: 16, NumHiddenLayers: 1, NumAttentionHeads: 2}
-	text, vision := tower, tower
-	text.VocabSize, text.MaxPositionEmbeddings = 50, 16
-	vision.ImageSize, vision.PatchSize = 8, 4
-	m, err := newCLIP(CLIPConfig{TextConfig: text, VisionConfig: vision, ProjectionDim: 6}, randomReader(4))
+	m, err := newCLIP(tinyCLIPConfig(), randomReader(4))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -58,7 +58,17 @@ func NewLinear(weight, bias []float32, out, in int, opts ...Options) (*Linear, e
 	if bias != nil {
 		l.b = be.Upload(bias)
 	}
-	return &Linear{l: l, be: be}, nil
+	return newLinear(l, be)
+}
+
+// newLinear wraps l, whose weights were handed to be, checking that be
+// kept no failure while they were uploaded.
+func newLinear(l linear, be compute.Backend) (*Linear, error) {
+	lin := &Linear{l: l, be: be}
+	if err := uploadFailed(be, lin); err != nil {
+		return nil, err
+	}
+	return lin, nil
 }
 
 // LoadLinear reads the nn.Linear module named module from st: module+".weight",
@@ -86,7 +96,7 @@ func LoadLinear(st *checkpoint.State, module string, opts ...Options) (*Linear, 
 	if r.err != nil {
 		return nil, fmt.Errorf("%w", r.err)
 	}
-	return &Linear{l: l, be: be}, nil
+	return newLinear(l, be)
 }
 
 // checkLinearSize bounds a linear module's stored shape before it is read.
@@ -112,11 +122,12 @@ func (l *Linear) ApplyRows(x []float32) ([]float32, error) {
 	if len(x) == 0 || len(x)%l.l.in != 0 {
 		return nil, fmt.Errorf("linear input of %d values is not a whole number of rows of %d", len(x), l.l.in)
 	}
-	return l.l.applyHost(l.be, x, len(x)/l.l.in), nil
+	return l.l.applyHost(l.be, "linear", x, len(x)/l.l.in)
 }
 
-// applyHost applies the layer to host rows: upload, product, download.
-func (l *linear) applyHost(be compute.Backend, x []float32, rows int) []float32 {
+// applyHost applies the layer to host rows: upload, product, download;
+// what names the layer in the error of a failed backend.
+func (l *linear) applyHost(be compute.Backend, what string, x []float32, rows int) ([]float32, error) {
 	in := be.Upload(x)
 	out := be.Alloc(rows * l.out)
 	l.apply(be, out, in, rows)
@@ -124,7 +135,23 @@ func (l *linear) applyHost(be compute.Backend, x []float32, rows int) []float32 
 	be.Download(dst, out)
 	be.Free(in)
 	be.Free(out)
-	return dst
+	if err := compute.Err(be); err != nil {
+		return nil, fmt.Errorf("%s on %d rows of %d on %s: %w", what, rows, l.in, be.Name(), err)
+	}
+	return dst, nil
+}
+
+// Close gives the layer's weights back to its backend (device memory on a
+// GPU). The layer must not be used afterwards; Close may be called more
+// than once.
+func (l *Linear) Close() error {
+	for _, t := range []*compute.Tensor{&l.l.w, &l.l.b} {
+		if *t != nil {
+			l.be.Free(*t)
+			*t = nil
+		}
+	}
+	return nil
 }
 
 // Apply applies the layer to a float32 tensor [rows, in] and returns
@@ -137,5 +164,9 @@ func (l *Linear) Apply(x *tensor.Dense) (*tensor.Dense, error) {
 	if shape[0] == 0 {
 		return nil, fmt.Errorf("linear input has no rows")
 	}
-	return denseOf(l.l.applyHost(l.be, data, shape[0]), shape[0], l.l.out), nil
+	y, err := l.l.applyHost(l.be, "linear", data, shape[0])
+	if err != nil {
+		return nil, err
+	}
+	return denseOf(y, shape[0], l.l.out), nil
 }

@@ -175,3 +175,33 @@ func TestRandomWeightsReproducible(t *testing.T) {
 		t.Error("seeds 3 and 4 drew the same word embeddings")
 	}
 }
+
+// TestSharedParamWeightsAdoptsSlices checks that a CPU model built from
+// SharedParamWeights holds the caller's slices (a change to one shows in
+// the model's parameters) while ParamWeights copies them.
+func TestSharedParamWeightsAdoptsSlices(t *testing.T) {
+	cfg := BERTConfig{VocabSize: 50, HiddenSize: 8, NumHiddenLayers: 1, NumAttentionHeads: 2, IntermediateSize: 16, MaxPositionEmbeddings: 16, TypeVocabSize: 2}
+	m, err := NewBERTFrom(cfg, RandomWeights(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps := m.Params()
+	shared, err := NewBERTFrom(cfg, SharedParamWeights(ps))
+	if err != nil {
+		t.Fatal(err)
+	}
+	copied, err := NewBERTFrom(cfg, ParamWeights(ps))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps[0].Data[0] = 42
+	if got := shared.Params()[0].Data[0]; got != 42 {
+		t.Errorf("shared model's %s[0] = %g, want the caller's 42", ps[0].Name, got)
+	}
+	if got := copied.Params()[0].Data[0]; got == 42 {
+		t.Errorf("copied model's %s[0] followed the caller's slice", ps[0].Name)
+	}
+	if _, err := NewBERTFrom(cfg, SharedParamWeights(append(ps, ps[0]))); err == nil {
+		t.Error("a parameter given twice was accepted")
+	}
+}

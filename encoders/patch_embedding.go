@@ -5,6 +5,7 @@ import (
 
 	"github.com/storyeval/storyeval/encoders/compute"
 	"github.com/storyeval/storyeval/encoders/imageproc"
+	"github.com/storyeval/storyeval/encoders/nn"
 )
 
 // patchEmbedding is the convolution with kernel and stride equal to the
@@ -38,25 +39,13 @@ func (p *patchEmbedding) checkImages(imgs []imageproc.PixelValues) error {
 // apply returns the patch embeddings of every image, [B·N, hidden]: the
 // patches laid out as rows on the host (im2col), uploaded, multiplied.
 func (p *patchEmbedding) apply(be compute.Backend, imgs []imageproc.PixelValues) compute.Tensor {
-	g := p.imgSize / p.patch
-	n := g * g
-	k := p.channels * p.patch * p.patch
-	cols := make([]float32, len(imgs)*n*k)
+	n, k := p.numPatches(), p.channels*p.patch*p.patch
+	pix := make([][]float32, len(imgs))
 	for b, im := range imgs {
-		for py := 0; py < g; py++ {
-			for px := 0; px < g; px++ {
-				row := cols[((b*n)+py*g+px)*k:]
-				i := 0
-				for c := 0; c < p.channels; c++ {
-					for y := 0; y < p.patch; y++ {
-						src := im.Data[(c*p.imgSize+py*p.patch+y)*p.imgSize+px*p.patch:]
-						copy(row[i:i+p.patch], src[:p.patch])
-						i += p.patch
-					}
-				}
-			}
-		}
+		pix[b] = im.Data
 	}
+	cols := make([]float32, len(imgs)*n*k)
+	nn.Patchify(pix, p.channels, p.imgSize, p.patch, cols)
 	in := compute.Adopt(be, cols)
 	dst := be.Alloc(len(imgs) * n * p.proj.out)
 	p.proj.apply(be, dst, in, len(imgs)*n)
@@ -82,14 +71,7 @@ func (p *patchEmbedding) embed(be compute.Backend, imgs []imageproc.PixelValues,
 	seq := N + 1
 	patches := p.apply(be, imgs)
 	x := be.Alloc(B * seq * H)
-	fromPatches, fromClass := make([]int, B*seq), make([]int, B*seq)
-	for i := range fromPatches {
-		b, t := i/seq, i%seq
-		fromPatches[i], fromClass[i] = b*N+t-1, -1
-		if t == 0 {
-			fromPatches[i], fromClass[i] = -1, 0
-		}
-	}
+	fromPatches, fromClass := nn.PatchRows(B, N)
 	be.Rows(x, patches, H, fromPatches)
 	be.Rows(x, class, H, fromClass)
 	be.Free(patches)

@@ -140,6 +140,9 @@ func (m *ViT) Forward(ctx context.Context, imgs []imageproc.PixelValues, opts Fo
 		out.PoolerOutput = outputDense(be, poolCLS(be, m.pooler, x, B, seq), B, H)
 	}
 	out.LastHiddenState = outputDense(be, x, B, seq, H)
+	if err := m.failed("ViT", B, seq); err != nil {
+		return nil, err
+	}
 	return out, nil
 }
 

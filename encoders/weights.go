@@ -22,6 +22,9 @@ type weightReader struct {
 	err    error
 	// mem, when set, replaces the checkpoint: parameters by full name.
 	mem map[string]nn.Param[float32]
+	// share hands mem's slices to the backend without a copy
+	// (SharedParamWeights).
+	share bool
 	// random, when set, replaces the checkpoint: every parameter exists and
 	// is drawn from N(0, 0.02²), for benchmarks at full model size without
 	// a weight file.
@@ -75,6 +78,7 @@ func (m *model) Params() []nn.Param[float32] {
 type Weights struct {
 	st     *checkpoint.State
 	mem    map[string]nn.Param[float32]
+	share  bool // mem's slices are adopted, not copied
 	random bool
 	seed   int64
 	err    error
@@ -98,6 +102,17 @@ func ParamWeights(ps []nn.Param[float32]) Weights {
 	return Weights{mem: mem}
 }
 
+// SharedParamWeights is ParamWeights without the copy where the backend
+// can adopt host memory (the CPU backend): the model then holds the very
+// slices of ps, so the caller must not modify them while the model is in
+// use (vrank.Model, whose weights never change, builds its encoder so).
+// A device backend uploads them as ParamWeights does.
+func SharedParamWeights(ps []nn.Param[float32]) Weights {
+	w := ParamWeights(ps)
+	w.share = w.err == nil
+	return w
+}
+
 // RandomWeights draws every parameter from N(0, 0.02²) (BERT's
 // initializer_range) with a generator seeded with seed, in the order of the
 // architecture's walk: full-size models for benchmarks and test fixtures
@@ -110,7 +125,7 @@ func (w Weights) reader(be compute.Backend, probe string, prefixes ...string) (*
 	if w.err != nil {
 		return nil, w.err
 	}
-	r := &weightReader{st: w.st, mem: w.mem, be: be, walk: new([]paramRef)}
+	r := &weightReader{st: w.st, mem: w.mem, share: w.share, be: be, walk: new([]paramRef)}
 	if w.random {
 		r.random = rand.New(rand.NewSource(w.seed))
 		return r, nil
@@ -132,11 +147,19 @@ func (w Weights) reader(be compute.Backend, probe string, prefixes ...string) (*
 // choose.
 func buildFrom[C, M any](w Weights, opts []Options, cfg C, build func(C, *weightReader) (M, error), probe string, prefixes ...string) (M, error) {
 	var zero M
-	r, err := w.reader(optionsOf(opts).backend(), probe, prefixes...)
+	be := optionsOf(opts).backend()
+	r, err := w.reader(be, probe, prefixes...)
 	if err != nil {
 		return zero, err
 	}
-	return build(cfg, r)
+	m, err := build(cfg, r)
+	if err != nil {
+		return zero, err
+	}
+	if err := uploadFailed(be, m); err != nil {
+		return zero, err
+	}
+	return m, nil
 }
 
 func (r *weightReader) has(name string) bool {
@@ -164,7 +187,7 @@ func (r *weightReader) info(name string, fallback ...int) ([]int, bool) {
 // root returns a reader of the same source without the prefix, for heads
 // stored beside a prefixed encoder.
 func (r *weightReader) root() *weightReader {
-	return &weightReader{st: r.st, mem: r.mem, random: r.random, be: r.be, walk: r.walk}
+	return &weightReader{st: r.st, mem: r.mem, share: r.share, random: r.random, be: r.be, walk: r.walk}
 }
 
 // tensor reads name, checks it has the given shape and records it.
@@ -191,6 +214,8 @@ func (r *weightReader) read(name string, shape ...int) []float32 {
 			r.err = fmt.Errorf("no parameter %s%s", r.prefix, name)
 		case !slices.Equal(p.Shape, shape) || len(p.Data) != nn.Size(shape):
 			r.err = fmt.Errorf("parameter %s%s has shape %v (%d values), want %v", r.prefix, name, p.Shape, len(p.Data), shape)
+		case r.share:
+			return p.Data
 		default:
 			return append([]float32(nil), p.Data...)
 		}

@@ -28,8 +28,10 @@ type CoherenceModel struct {
 // (sop_model_epoch4.pth.tar, a torch.save archive holding the state_dict
 // under "model") and the ALBERT tokenizer and config.json of albertDir (the
 // albert-large-v1 folder the reference downloads from the HuggingFace hub:
-// config.json and spiece.model).
-func LoadCoherenceModel(checkpointPath, albertDir string) (*CoherenceModel, error) {
+// config.json and spiece.model). ALBERT runs on the backend opts choose
+// (default: the CPU; a GPU through encoders/compute/device); Close
+// releases it there.
+func LoadCoherenceModel(checkpointPath, albertDir string, opts ...encoders.Options) (*CoherenceModel, error) {
 	var cfg encoders.ALBERTConfig
 	if err := encoders.LoadConfig(albertDir, &cfg); err != nil {
 		return nil, fmt.Errorf("coherence model: %w", err)
@@ -46,7 +48,7 @@ func LoadCoherenceModel(checkpointPath, albertDir string) (*CoherenceModel, erro
 		return nil, fmt.Errorf("coherence model %s: %w", checkpointPath, err)
 	}
 	defer st.Close()
-	m, err := NewCoherenceModel(cfg, st, tok)
+	m, err := NewCoherenceModel(cfg, st, tok, opts...)
 	if err != nil {
 		return nil, fmt.Errorf("%w (checkpoint %s)", err, checkpointPath)
 	}
@@ -59,7 +61,8 @@ func LoadCoherenceModel(checkpointPath, albertDir string) (*CoherenceModel, erro
 // the head under "linear.". Weights read from a file are copied, so st may
 // be closed afterwards; those of an in-memory checkpoint.FromFloat32 state
 // are shared, not copied (rovist/train hands its trained weights over so).
-func NewCoherenceModel(cfg encoders.ALBERTConfig, st *checkpoint.State, tok *tokenize.ALBERT) (*CoherenceModel, error) {
+// ALBERT runs on the backend opts choose (default: the CPU).
+func NewCoherenceModel(cfg encoders.ALBERTConfig, st *checkpoint.State, tok *tokenize.ALBERT, opts ...encoders.Options) (*CoherenceModel, error) {
 	if st == nil || tok == nil {
 		return nil, fmt.Errorf("coherence model: nil checkpoint or tokenizer")
 	}
@@ -70,19 +73,23 @@ func NewCoherenceModel(cfg encoders.ALBERTConfig, st *checkpoint.State, tok *tok
 	if !root.Has("albert_model.embeddings.word_embeddings.weight") {
 		return nil, fmt.Errorf("coherence model: the checkpoint has no albert_model.* tensors (not a RoViST-C sop_model checkpoint?)")
 	}
-	albert, err := encoders.NewALBERT(cfg, root.Sub("albert_model."))
-	if err != nil {
-		return nil, fmt.Errorf("coherence model: %w", err)
+	if tok.VocabSize() != cfg.VocabSize {
+		return nil, fmt.Errorf("coherence model: the tokenizer has %d pieces, the model's vocab_size is %d", tok.VocabSize(), cfg.VocabSize)
 	}
 	head, err := readLinearHead(root, "linear", 2, cfg.HiddenSize)
 	if err != nil {
 		return nil, fmt.Errorf("coherence model: %w", err)
 	}
-	if tok.VocabSize() != cfg.VocabSize {
-		return nil, fmt.Errorf("coherence model: the tokenizer has %d pieces, the model's vocab_size is %d", tok.VocabSize(), cfg.VocabSize)
+	albert, err := encoders.NewALBERT(cfg, root.Sub("albert_model."), opts...)
+	if err != nil {
+		return nil, fmt.Errorf("coherence model: %w", err)
 	}
 	return &CoherenceModel{albert: albert, tok: tok, head: head}, nil
 }
+
+// Close releases ALBERT's weights on its backend (device memory on a
+// GPU). The model must not be used afterwards.
+func (m *CoherenceModel) Close() error { return m.albert.Close() }
 
 // Tokenizer returns the model's ALBERT tokenizer.
 func (m *CoherenceModel) Tokenizer() *tokenize.ALBERT { return m.tok }

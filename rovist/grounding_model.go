@@ -34,8 +34,9 @@ type GroundingModel struct {
 // under "model") with the config.json and preprocessor_config.json of
 // vitDir (the google/vit-base-patch16-224-in21k folder the reference
 // downloads; without a preprocessor_config.json, the ViTFeatureExtractor
-// defaults apply).
-func LoadGroundingModel(checkpointPath, vitDir string) (*GroundingModel, error) {
+// defaults apply). The ViT runs on the backend opts choose (default: the
+// CPU; a GPU through encoders/compute/device); Close releases it there.
+func LoadGroundingModel(checkpointPath, vitDir string, opts ...encoders.Options) (*GroundingModel, error) {
 	var cfg encoders.ViTConfig
 	if err := encoders.LoadConfig(vitDir, &cfg); err != nil {
 		return nil, fmt.Errorf("grounding model: %w", err)
@@ -55,7 +56,7 @@ func LoadGroundingModel(checkpointPath, vitDir string) (*GroundingModel, error) 
 		return nil, fmt.Errorf("grounding model %s: %w", checkpointPath, err)
 	}
 	defer st.Close()
-	m, err := NewGroundingModel(cfg, pcfg, st)
+	m, err := NewGroundingModel(cfg, pcfg, st, opts...)
 	if err != nil {
 		return nil, fmt.Errorf("%w (checkpoint %s)", err, checkpointPath)
 	}
@@ -68,8 +69,9 @@ func LoadGroundingModel(checkpointPath, vitDir string) (*GroundingModel, error) 
 // image_encoder.linear.*, text_encoder.linear.*). Weights read from a file
 // are copied, so st may be closed afterwards; those of an in-memory
 // checkpoint.FromFloat32 state are shared, not copied (rovist/train hands
-// its trained weights over so).
-func NewGroundingModel(cfg encoders.ViTConfig, pcfg imageproc.ProcessorConfig, st *checkpoint.State) (*GroundingModel, error) {
+// its trained weights over so). The ViT runs on the backend opts choose
+// (default: the CPU).
+func NewGroundingModel(cfg encoders.ViTConfig, pcfg imageproc.ProcessorConfig, st *checkpoint.State, opts ...encoders.Options) (*GroundingModel, error) {
 	if st == nil {
 		return nil, fmt.Errorf("grounding model: nil checkpoint")
 	}
@@ -93,20 +95,24 @@ func NewGroundingModel(cfg encoders.ViTConfig, pcfg imageproc.ProcessorConfig, s
 	if err != nil {
 		return nil, fmt.Errorf("grounding model: %w", err)
 	}
-	vit, err := encoders.NewViT(cfg, root.Sub("image_encoder.image_model."))
+	vit, err := encoders.NewViT(cfg, root.Sub("image_encoder.image_model."), opts...)
 	if err != nil {
 		return nil, fmt.Errorf("grounding model: %w", err)
 	}
 	img, err := readLinearHead(root, "image_encoder.linear", 0, cfg.HiddenSize)
-	if err != nil {
-		return nil, fmt.Errorf("grounding model: %w", err)
+	if err == nil {
+		var txt linearHead
+		if txt, err = readLinearHead(root, "text_encoder.linear", img.out, 0); err == nil {
+			return &GroundingModel{vit: vit, proc: proc, imageHead: img, textHead: txt}, nil
+		}
 	}
-	txt, err := readLinearHead(root, "text_encoder.linear", img.out, 0)
-	if err != nil {
-		return nil, fmt.Errorf("grounding model: %w", err)
-	}
-	return &GroundingModel{vit: vit, proc: proc, imageHead: img, textHead: txt}, nil
+	_ = vit.Close() // the head's error is the one to report
+	return nil, fmt.Errorf("grounding model: %w", err)
 }
+
+// Close releases the ViT's weights on its backend (device memory on a
+// GPU). The model must not be used afterwards.
+func (m *GroundingModel) Close() error { return m.vit.Close() }
 
 // WordDim is the width of the word vectors the text side takes (300 for
 // GloVe 6B).

@@ -2,11 +2,12 @@
 # Builds what scripts/cuda-check.sh runs on a GPU machine that has no Go:
 # the test binaries of the CUDA packages (go test -c), for linux/amd64
 # without cgo (the CUDA libraries are loaded at run time), stripped, into
-# .cuda-check/bin (git-ignored), gzipped (37 MB become about 12): the
-# device tool carries at most 64 MiB with the repository (about 33 MB), so
-# the 28 MB storyeval command stays behind too (package cuda's
-# TestReportOnThisMachine prints what `storyeval devices -v` prints). Carry that
-# folder to the GPU machine with the repository and run
+# .cuda-check/bin (git-ignored), gzipped (about 28 MB). The storyeval
+# command itself stays behind: its test binary runs the commands (the
+# end-to-end fixture tests with STORYEVAL_DEVICE=cuda, the stories/s
+# benchmark), and package cuda's TestReportOnThisMachine prints what
+# `storyeval devices -v` prints. Carry that folder to the GPU machine with
+# the repository and run
 #   bash scripts/cuda-check.sh
 # there. Run this from anywhere: bash scripts/cuda-check-build.sh
 set -euo pipefail
@@ -26,6 +27,7 @@ packages=(
   ./encoders/compute/cuda/cudalib
   ./encoders/compute/cuda/kernels
   ./encoders/compute/cuda
+  ./cmd/storyeval
 )
 for p in "${packages[@]}"; do
   name=$(echo "${p#./}" | tr / _)

@@ -1,6 +1,7 @@
 package vrank
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"math/rand"
@@ -8,9 +9,11 @@ import (
 	"path/filepath"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/storyeval/storyeval/encoders"
 	"github.com/storyeval/storyeval/encoders/checkpoint"
+	"github.com/storyeval/storyeval/encoders/nn"
 	"github.com/storyeval/storyeval/encoders/tokenize"
 	"github.com/storyeval/storyeval/internal/safetensors"
 )
@@ -29,17 +32,40 @@ type Model struct {
 	// trainers; enc runs predictions over them, built on first use (a model
 	// loaded only to be trained or saved never needs it).
 	weights []checkpoint.Float32Tensor
+	// opts choose the backend the prediction encoder runs on.
+	opts    encoders.Options
 	encOnce sync.Once
 	enc     *encoders.BERT
 	encErr  error
+	closed  atomic.Bool
 }
 
 // Encoder returns the prediction encoder (the BERT without the head),
-// built on first use over the model's weights.
+// built on first use over the model's weights, on the backend the model
+// was loaded for (Load's options; default: the CPU).
 func (m *Model) Encoder() (*encoders.BERT, error) {
-	m.encOnce.Do(func() { m.enc, m.encErr = buildEncoder(m.cfg, m.weights) })
+	if m.closed.Load() {
+		return nil, errClosed
+	}
+	m.encOnce.Do(func() { m.enc, m.encErr = buildEncoder(m.cfg, m.weights, m.opts) })
 	return m.enc, m.encErr
 }
+
+// Close releases the prediction encoder's weights on its backend (device
+// memory on a GPU), if it was built. The model must not predict
+// afterwards; its weights in memory (Weights, Save) stay usable.
+func (m *Model) Close() error {
+	if m.closed.Swap(true) {
+		return nil
+	}
+	m.encOnce.Do(func() { m.encErr = errClosed })
+	if m.enc != nil {
+		return m.enc.Close()
+	}
+	return nil
+}
+
+var errClosed = errors.New("the model was closed")
 
 // Files of a model folder.
 const (
@@ -60,8 +86,10 @@ func (m *Model) Config() Config { return m.cfg }
 // the reference fixture's model/ folder is laid out): config.json with a
 // "vrank_head" entry, model.safetensors (or any weights checkpoint.OpenDir
 // reads) holding "bert.*" and "regression_layer.*", and the WordPiece
-// tokenizer files (vocab.txt, tokenizer_config.json).
-func Load(dir string) (*Model, error) {
+// tokenizer files (vocab.txt, tokenizer_config.json). Predictions run on
+// the backend opts choose (default: the CPU; a GPU through
+// encoders/compute/device); Close releases it there.
+func Load(dir string, opts ...encoders.Options) (*Model, error) {
 	data, err := readSmall(filepath.Join(dir, configFile))
 	if err != nil {
 		return nil, err
@@ -73,7 +101,14 @@ func Load(dir string) (*Model, error) {
 	if !hasHead {
 		return nil, fmt.Errorf("%s has no \"vrank_head\" entry: it is not a trained Vrank model (start training from an encoder with NewFromEncoder)", filepath.Join(dir, configFile))
 	}
-	return loadDir(dir, cfg, nil)
+	m, err := loadDir(dir, cfg, nil)
+	if err != nil {
+		return nil, err
+	}
+	if len(opts) > 0 {
+		m.opts = opts[len(opts)-1]
+	}
+	return m, nil
 }
 
 // NewFromEncoder starts a model for training from a pretrained BERT (e.g.
@@ -159,7 +194,7 @@ func (m *Model) Weights() []checkpoint.Float32Tensor {
 // WithWeights returns a model of m's configuration and tokenizer with the
 // given weights: the names and shapes Weights lists, in any order. The
 // model takes the slices over without copying them; the caller must not
-// change them afterwards.
+// change them afterwards. It predicts on m's backend.
 func (m *Model) WithWeights(ws []checkpoint.Float32Tensor) (*Model, error) {
 	byName := make(map[string]checkpoint.Float32Tensor, len(ws))
 	for _, t := range ws {
@@ -179,7 +214,9 @@ func (m *Model) WithWeights(ws []checkpoint.Float32Tensor) (*Model, error) {
 		}
 		want[i] = t
 	}
-	return newModel(m.cfg, m.tok, m.tokFiles, want), nil
+	w := newModel(m.cfg, m.tok, m.tokFiles, want)
+	w.opts = m.opts
+	return w, nil
 }
 
 // Tokenizer returns the model's WordPiece tokenizer.
@@ -195,15 +232,16 @@ func (m *Model) TokenizerFiles() map[string][]byte {
 	return out
 }
 
-// buildEncoder builds the prediction encoder over the weights in memory;
-// the encoder shares their slices (checkpoint.FromFloat32), so the model
-// holds each weight once and no file is written.
-func buildEncoder(cfg Config, ws []checkpoint.Float32Tensor) (*encoders.BERT, error) {
-	st, err := checkpoint.FromFloat32(ws)
-	if err != nil {
-		return nil, err
+// buildEncoder builds the prediction encoder over the weights in memory
+// through BERT's parameter walk (encoders.NewBERTFrom) onto the backend
+// opts choose; the CPU encoder adopts their slices (SharedParamWeights),
+// so the model holds each weight once and no file is written.
+func buildEncoder(cfg Config, ws []checkpoint.Float32Tensor, opts encoders.Options) (*encoders.BERT, error) {
+	ps := make([]nn.Param[float32], len(ws))
+	for i, w := range ws {
+		ps[i] = nn.Param[float32]{Name: w.Name, Shape: w.Shape, Data: w.Data}
 	}
-	enc, err := encoders.NewBERT(cfg.BERT, st)
+	enc, err := encoders.NewBERTFrom(cfg.BERT, encoders.SharedParamWeights(ps), opts)
 	if err != nil {
 		return nil, err
 	}

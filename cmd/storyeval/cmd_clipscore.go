@@ -25,11 +25,12 @@ func runCLIPScore(args []string, stdout, stderr io.Writer) error {
 	imagesDir := fs.String("images", "", "folder of images named {image id}.png/.jpg/.jpeg (required)")
 	refsPath := fs.String("refs", "", "JSON file {image id: [references]} (or {image id: reference}) for RefCLIPScore")
 	clip := addCLIPModelFlags(fs)
+	dev := addDeviceFlag(fs)
 	images := addImageFlags(fs)
 	format := fs.String("format", "json", "output format: json or csv")
 	cacheFlags := addCacheFlags(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: storyeval clipscore -cands FILE.json -images DIR [-refs FILE.json] -model DIR [-tokenizer DIR] [-format json|csv]")
+		fmt.Fprintln(stderr, "usage: storyeval clipscore -cands FILE.json -images DIR [-refs FILE.json] -model DIR [-tokenizer DIR] [-format json|csv] [-device cpu|cuda[:N]]")
 		fmt.Fprintln(stderr, "\nPer image: CLIPScore = 2.5·max(cos(image, \"A photo depicts \" + caption), 0); with -refs also RefCLIPScore.")
 		fs.PrintDefaults()
 	}
@@ -43,6 +44,11 @@ func runCLIPScore(args []string, stdout, stderr io.Writer) error {
 	if *format != "json" && *format != "csv" {
 		return fmt.Errorf("-format %q: want json or csv", *format)
 	}
+	d, err := dev.open()
+	if err != nil {
+		return err
+	}
+	defer d.Close()
 	decode, err := images.options()
 	if err != nil {
 		return err
@@ -79,10 +85,11 @@ func runCLIPScore(args []string, stdout, stderr io.Writer) error {
 			items[i].References = r
 		}
 	}
-	m, tok, err := clip.load()
+	m, tok, err := clip.loadOn(d.Options)
 	if err != nil {
 		return err
 	}
+	defer m.Close()
 	sc, err := groovist.NewCLIPScorer(m, tok)
 	if err != nil {
 		return err

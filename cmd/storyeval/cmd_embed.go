@@ -35,8 +35,9 @@ func runEmbed(args []string, stdout, stderr io.Writer) error {
 	text := fs.String("text", "", "text to embed (BERT, ALBERT, CLIP)")
 	image := fs.String("image", "", "PNG or JPEG file to embed (ViT, CLIP)")
 	pooling := fs.String("pooling", "cls", "BERT sentence embedding: cls, cls_before_pooler or avg (SimCSE's choices)")
+	dev := addDeviceFlag(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: storyeval embed -model DIR (-text \"...\" | -image FILE) [-pooling cls|cls_before_pooler|avg]")
+		fmt.Fprintln(stderr, "usage: storyeval embed -model DIR (-text \"...\" | -image FILE) [-pooling cls|cls_before_pooler|avg] [-device cpu|cuda[:N]]")
 		fs.PrintDefaults()
 	}
 	if err := parseFlags(fs, args, 0); err != nil {
@@ -46,6 +47,12 @@ func runEmbed(args []string, stdout, stderr io.Writer) error {
 		fs.Usage()
 		return errors.New("give -model and exactly one of -text or -image")
 	}
+	d, err := dev.open()
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	o := d.Options
 	var cfg struct {
 		ModelType string `json:"model_type"`
 	}
@@ -56,17 +63,16 @@ func runEmbed(args []string, stdout, stderr io.Writer) error {
 	var (
 		vec  *tensor.Dense
 		kind string
-		err  error
 	)
 	switch {
 	case *text != "" && cfg.ModelType == "bert":
-		vec, kind, err = embedBERT(ctx, *dir, *text, *pooling)
+		vec, kind, err = embedBERT(ctx, *dir, *text, *pooling, o)
 	case *text != "" && cfg.ModelType == "albert":
-		vec, kind, err = embedALBERT(ctx, *dir, *text)
+		vec, kind, err = embedALBERT(ctx, *dir, *text, o)
 	case *text != "" && cfg.ModelType == "clip":
-		vec, kind, err = embedCLIPText(ctx, *dir, *text)
+		vec, kind, err = embedCLIPText(ctx, *dir, *text, o)
 	case *image != "" && (cfg.ModelType == "vit" || cfg.ModelType == "clip"):
-		vec, kind, err = embedImage(ctx, *dir, cfg.ModelType, *image)
+		vec, kind, err = embedImage(ctx, *dir, cfg.ModelType, *image, o)
 	default:
 		what := "text"
 		if *image != "" {
@@ -85,16 +91,17 @@ func runEmbed(args []string, stdout, stderr io.Writer) error {
 	return writeJSON(stdout, out)
 }
 
-func embedBERT(ctx context.Context, dir, text, pooling string) (*tensor.Dense, string, error) {
+func embedBERT(ctx context.Context, dir, text, pooling string, o encoders.Options) (*tensor.Dense, string, error) {
 	p := map[string]encoders.Pooling{"cls": encoders.PoolCLS, "cls_before_pooler": encoders.PoolCLSBeforePooler, "avg": encoders.PoolMean}
 	pool, ok := p[pooling]
 	if !ok {
 		return nil, "", fmt.Errorf("-pooling: want cls, cls_before_pooler or avg, got %q", pooling)
 	}
-	m, err := encoders.LoadBERT(dir)
+	m, err := encoders.LoadBERT(dir, o)
 	if err != nil {
 		return nil, "", err
 	}
+	defer m.Close()
 	tok, err := tokenize.LoadBERT(dir)
 	if err != nil {
 		return nil, "", err
@@ -116,11 +123,12 @@ func embedBERT(ctx context.Context, dir, text, pooling string) (*tensor.Dense, s
 	return v, "sentence embedding (" + pooling + ")", err
 }
 
-func embedALBERT(ctx context.Context, dir, text string) (*tensor.Dense, string, error) {
-	m, err := encoders.LoadALBERT(dir)
+func embedALBERT(ctx context.Context, dir, text string, o encoders.Options) (*tensor.Dense, string, error) {
+	m, err := encoders.LoadALBERT(dir, o)
 	if err != nil {
 		return nil, "", err
 	}
+	defer m.Close()
 	tok, err := tokenize.LoadALBERT(dir)
 	if err != nil {
 		return nil, "", err
@@ -136,11 +144,12 @@ func embedALBERT(ctx context.Context, dir, text string) (*tensor.Dense, string, 
 	return v, "last_hidden_state[CLS]", err
 }
 
-func embedCLIPText(ctx context.Context, dir, text string) (*tensor.Dense, string, error) {
-	m, err := encoders.LoadCLIP(dir)
+func embedCLIPText(ctx context.Context, dir, text string, o encoders.Options) (*tensor.Dense, string, error) {
+	m, err := encoders.LoadCLIP(dir, o)
 	if err != nil {
 		return nil, "", err
 	}
+	defer m.Close()
 	tok, err := tokenize.LoadCLIP(dir, tokenize.CLIPOptions{})
 	if err != nil {
 		return nil, "", err
@@ -149,7 +158,7 @@ func embedCLIPText(ctx context.Context, dir, text string) (*tensor.Dense, string
 	return v, "text_embeds (unit length)", err
 }
 
-func embedImage(ctx context.Context, dir, modelType, path string) (*tensor.Dense, string, error) {
+func embedImage(ctx context.Context, dir, modelType, path string, o encoders.Options) (*tensor.Dense, string, error) {
 	pcfg, err := imageproc.LoadProcessorConfig(filepath.Join(dir, "preprocessor_config.json"))
 	if err != nil {
 		return nil, "", err
@@ -169,16 +178,18 @@ func embedImage(ctx context.Context, dir, modelType, path string) (*tensor.Dense
 	var enc encoders.ImageEncoder
 	kind := "image_embeds (unit length)"
 	if modelType == "vit" {
-		m, err := encoders.LoadViT(dir)
+		m, err := encoders.LoadViT(dir, o)
 		if err != nil {
 			return nil, "", err
 		}
+		defer m.Close()
 		enc, kind = m, "pooler_output"
 	} else {
-		m, err := encoders.LoadCLIP(dir)
+		m, err := encoders.LoadCLIP(dir, o)
 		if err != nil {
 			return nil, "", err
 		}
+		defer m.Close()
 		enc = m
 	}
 	v, err := enc.EmbedImages(ctx, []imageproc.PixelValues{px})

@@ -28,6 +28,7 @@ func runGroovist(args []string, stdout, stderr io.Writer) error {
 	npsPath := fs.String("nps", "", "JSON file {id: [noun phrases]} (e.g. spaCy's, as GROOViST's nphrases.json)")
 	storiesPath := fs.String("stories", "", "JSON file {id: text} or {id: {\"story\", \"images\"}}: phrases are extracted when -nps is not given")
 	clip := addCLIPModelFlags(fs)
+	dev := addDeviceFlag(fs)
 	entities := fs.String("entities", "", "entities CSV (image_id, bbox, ...) (required)")
 	crops := fs.String("crops", "", "folder of region crops {image_id}_{bbox}.jpg (required)")
 	dataset := fs.String("dataset", "", "image ids and θ preset: vist, aesop, vwp or custom (default: images of -stories, θ of vist)")
@@ -45,7 +46,7 @@ func runGroovist(args []string, stdout, stderr io.Writer) error {
 	cacheFlags := addCacheFlags(fs)
 	images := addImageFlags(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: storyeval groovist (-nps FILE.json | -stories FILE.json) -model DIR -entities FILE.csv -crops DIR [-dataset aesop|vist|vwp|custom] [-theta X|vist|aesop|vwp|estimate] [options]")
+		fmt.Fprintln(stderr, "usage: storyeval groovist (-nps FILE.json | -stories FILE.json) -model DIR -entities FILE.csv -crops DIR [-dataset aesop|vist|vwp|custom] [-theta X|vist|aesop|vwp|estimate] [-device cpu|cuda[:N]] [options]")
 		fmt.Fprintln(stderr, "\nScores each story's noun phrases against the region crops of its images (GROOViST, Surikuchi et al. 2023).")
 		fs.PrintDefaults()
 	}
@@ -59,6 +60,11 @@ func runGroovist(args []string, stdout, stderr io.Writer) error {
 	if *format != "json" && *format != "csv" {
 		return fmt.Errorf("-format %q: want json or csv", *format)
 	}
+	d, err := dev.open()
+	if err != nil {
+		return err
+	}
+	defer d.Close()
 	if *entities == "" || *crops == "" {
 		return errors.New("-entities and -crops are required (the entities CSV and the folder of region crops)")
 	}
@@ -100,10 +106,11 @@ func runGroovist(args []string, stdout, stderr io.Writer) error {
 	if *nouns {
 		opts.Units = groovist.Nouns
 	}
-	m, tok, err := clip.load()
+	m, tok, err := clip.loadOn(d.Options)
 	if err != nil {
 		return err
 	}
+	defer m.Close()
 	sc, err := groovist.NewScorer(m, tok)
 	if err != nil {
 		return err

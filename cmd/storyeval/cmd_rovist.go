@@ -39,6 +39,9 @@ type rovistFlags struct {
 	batch                                       int
 	cache                                       cacheFlags
 	images                                      *imageFlags
+	device                                      deviceFlag
+	// dev is the opened -device the models load onto.
+	dev *openDevice
 }
 
 func runRoViST(args []string, stdout, stderr io.Writer) error {
@@ -68,8 +71,9 @@ func runRoViST(args []string, stdout, stderr io.Writer) error {
 	fs.IntVar(&f.batch, "batch", 0, "sentence pairs (C) or crops (VG) per forward pass (default: the library's)")
 	f.cache = addCacheFlags(fs)
 	f.images = addImageFlags(fs)
+	f.device = addDeviceFlag(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: storyeval rovist -stories FILE.json [-coherence-model PATH] [-grounding-model PATH -glove FILE -idf FILE -regions CSV -crops DIR] [-metrics vg,c,nr] [-dhm] [-format csv|json]")
+		fmt.Fprintln(stderr, "usage: storyeval rovist -stories FILE.json [-coherence-model PATH] [-grounding-model PATH -glove FILE -idf FILE -regions CSV -crops DIR] [-metrics vg,c,nr] [-dhm] [-format csv|json] [-device cpu|cuda[:N]]")
 		fmt.Fprintln(stderr, "       storyeval rovist train vg|c ...   (train RoViST-VG or RoViST-C; 'storyeval rovist train' lists their flags)")
 		fmt.Fprintln(stderr, "\nPrints one row per story in input order, then the system means (CSV id "+rovistSystemID+").")
 		fmt.Fprintln(stderr, "A metric whose files are not given is skipped with a note on stderr. Undefined")
@@ -96,6 +100,11 @@ func runRoViST(args []string, stdout, stderr io.Writer) error {
 			return fmt.Errorf("-metrics: unknown metric %q (want vg, c, nr)", m)
 		}
 	}
+	var err error
+	if f.dev, err = f.device.open(); err != nil {
+		return err
+	}
+	defer f.dev.Close()
 	stories, err := rovistStories(f)
 	if err != nil {
 		return err
@@ -215,10 +224,11 @@ func rovistCoherence(ctx context.Context, f rovistFlags, stories []story.Story, 
 	if albert == "" {
 		albert = filepath.Join(filepath.Dir(ckpt), "albert-large-v1")
 	}
-	m, err := rovist.LoadCoherenceModel(ckpt, albert)
+	m, err := rovist.LoadCoherenceModel(ckpt, albert, f.dev.Options)
 	if err != nil {
 		return nil, err
 	}
+	defer m.Close()
 	p := newProgress(stderr, 0, "sentence pairs")
 	defer p.Finish()
 	opts := rovist.CoherenceOptions{GrowingPrefix: f.dhm, Truncate: f.truncate, BatchSize: f.batch}
@@ -269,10 +279,11 @@ func rovistGrounding(ctx context.Context, f rovistFlags, stories []story.Story, 
 	for _, n := range nouns {
 		words = append(words, n...)
 	}
-	m, err := rovist.LoadGroundingModel(ckpt, vit)
+	m, err := rovist.LoadGroundingModel(ckpt, vit, f.dev.Options)
 	if err != nil {
 		return nil, err
 	}
+	defer m.Close()
 	g := &rovist.Grounder{Model: m}
 	if g.GloVe, err = rovist.LoadGloVe(f.glove, words, rovist.GloVeOptions{}); err != nil {
 		return nil, err

@@ -64,6 +64,11 @@ func runRovistTrain(args []string, stdout, stderr io.Writer) error {
 	if *tf.epochs <= 0 || *tf.batch <= 0 || !(*tf.lr > 0) || !(*lrDecay > 0) || !(*weightDecay >= 0) || *tf.valFraction < 0 || *tf.valFraction >= 1 {
 		return errors.New("-epochs, -batch, -lr and -lr-decay must be positive, -weight-decay not negative, -val-fraction in [0, 1)")
 	}
+	dev, err := tf.openDevice()
+	if err != nil {
+		return err
+	}
+	defer dev.Close()
 	pairs, err := rovist.LoadVGPairsCSV(*pairsPath)
 	if err != nil {
 		return err
@@ -90,7 +95,7 @@ func runRovistTrain(args []string, stdout, stderr io.Writer) error {
 	}
 	opts := rovisttrain.VGTrainOptions{Epochs: *tf.epochs, BatchSize: *tf.batch, LearningRate: *tf.lr, LRDecay: *lrDecay,
 		WeightDecay: *weightDecay, NoWeightDecay: *weightDecay == 0, EarlyStop: *earlyStop, LearnTemperature: *learnTau,
-		Seed: *tf.seed, CheckpointDir: *tf.checkpoints}
+		Seed: *tf.seed, CheckpointDir: *tf.checkpoints, Backend: dev.Backend}
 	if *earlyStop == 0 {
 		opts.EarlyStop = -1
 	}

@@ -58,6 +58,11 @@ func runRovistTrainC(args []string, stdout, stderr io.Writer) error {
 	if *tf.epochs <= 0 || *tf.batch <= 0 || *tf.lr <= 0 || *lrDecay <= 0 || *weightDecay < 0 || *earlyStop < 0 || *dropout < 0 || *dropout >= 1 || *maxLength < 0 {
 		return errors.New("-epochs, -batch, -lr and -lr-decay must be positive; -weight-decay, -early-stop and -max-length not negative; -dropout in [0, 1)")
 	}
+	dev, err := tf.openDevice()
+	if err != nil {
+		return err
+	}
+	defer dev.Close()
 	train, err := readSOPPairs(*storiesPath)
 	if err != nil {
 		return err
@@ -73,7 +78,7 @@ func runRovistTrainC(args []string, stdout, stderr io.Writer) error {
 	}
 	opts := rovisttrain.CoherenceTrainOptions{Epochs: *tf.epochs, BatchSize: *tf.batch, LearningRate: *tf.lr, WeightDecay: *weightDecay, LRDecay: *lrDecay,
 		EarlyStop: *earlyStop, Dropout: *dropout, NoDropout: *dropout == 0, Seed: *tf.seed, ValidationFraction: *tf.valFraction,
-		MaxLength: *maxLength, CheckpointDir: *tf.checkpoints}
+		MaxLength: *maxLength, CheckpointDir: *tf.checkpoints, Backend: dev.Backend}
 	if *weightDecay == 0 {
 		opts.WeightDecay = -1
 	}

@@ -70,6 +70,7 @@ func runScore(args []string, stdout, stderr io.Writer) error {
 	correction := fs.String("correction", "holm", "multiple-comparison correction of the pairwise tests' p-values, over all tests of the run: holm (Holm's step-down, family-wise error) or bh (Benjamini-Hochberg, false discovery rate)")
 	cache := addCacheFlags(fs)
 	images := addImageFlags(fs)
+	device := addDeviceFlag(fs)
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: storyeval score -in STORIES.json|DIR [-metrics all|LIST] [-human ratings.csv] [-out DIR] [flags]")
 		fmt.Fprintln(stderr, "\nScores every system's stories with every metric whose inputs are present, then writes")
@@ -110,13 +111,18 @@ func runScore(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	dev, err := device.open()
+	if err != nil {
+		return err
+	}
+	defer dev.Close()
 	// Read and check every input before any model or table is loaded.
 	inputs, err := readScoreInputs(*in, *demo, *human, *styleTable, *style)
 	if err != nil {
 		return err
 	}
 	suite := inputs.suite
-	models, err := openScoreModels(*modelsDir, *regions, *crops, suite, selected, decode, rovist.VGOptions{UseDefaultIDF: *vgDefaultIDF > 0, DefaultIDF: *vgDefaultIDF})
+	models, err := openScoreModels(*modelsDir, *regions, *crops, suite, selected, decode, rovist.VGOptions{UseDefaultIDF: *vgDefaultIDF > 0, DefaultIDF: *vgDefaultIDF}, dev.Options)
 	if err != nil {
 		return err
 	}

@@ -70,6 +70,11 @@ func runVrankTrain(args []string, stdout, stderr io.Writer) error {
 		fs.Usage()
 		return errors.New("give -csv, -out and exactly one of -encoder or -resume")
 	}
+	dev, err := tf.openDevice()
+	if err != nil {
+		return err
+	}
+	defer dev.Close()
 	train, err := vranktrain.LoadPairs(*csvPath, limits.Limits{})
 	if err != nil {
 		return err
@@ -81,7 +86,7 @@ func runVrankTrain(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	opts := vranktrain.Options{Epochs: *tf.epochs, BatchSize: *tf.batch, LearningRate: *tf.lr, Dropout: *dropout, NoDropout: *dropout == 0, EncoderDropout: *encDropout, NoEncoderDropout: *encDropout == 0,
-		NoAugment: *noAugment, Seed: *tf.seed, ValidationFraction: *tf.valFraction, CheckpointDir: *tf.checkpoints}
+		NoAugment: *noAugment, Seed: *tf.seed, ValidationFraction: *tf.valFraction, CheckpointDir: *tf.checkpoints, Backend: dev.Backend}
 	if *tf.valFraction == 0 {
 		opts.ValidationFraction = -1
 	}

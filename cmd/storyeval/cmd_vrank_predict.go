@@ -34,8 +34,9 @@ func runVrankPredict(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("vrank predict", stderr)
 	dir := fs.String("model", "", "trained Vrank model folder (required)")
 	csvPath := fs.String("csv", "", "story pairs: a CSV (or .csv.gz) with columns sent1 and sent2, other columns ignored (required)")
+	dev := addDeviceFlag(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: storyeval vrank predict -model DIR -csv FILE")
+		fmt.Fprintln(stderr, "usage: storyeval vrank predict -model DIR -csv FILE [-device cpu|cuda[:N]]")
 		fmt.Fprintln(stderr, "prints the predicted ranking gap of each pair, in input order (negative: story 1 is better),")
 		fmt.Fprintln(stderr, "as a JSON array written as the pairs are predicted, chunk by chunk")
 		fs.PrintDefaults()
@@ -47,6 +48,11 @@ func runVrankPredict(args []string, stdout, stderr io.Writer) error {
 		fs.Usage()
 		return errors.New("give -model and -csv")
 	}
+	d, err := dev.open()
+	if err != nil {
+		return err
+	}
+	defer d.Close()
 	in, closeIn, err := openMaybeGzip(*csvPath)
 	if err != nil {
 		return err
@@ -56,10 +62,11 @@ func runVrankPredict(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", *csvPath, err)
 	}
-	m, err := vrank.Load(*dir)
+	m, err := vrank.Load(*dir, d.Options)
 	if err != nil {
 		return err
 	}
+	defer m.Close()
 	ctx, stop := interruptContext()
 	defer stop()
 	prog := newProgress(stderr, -1, "pairs")

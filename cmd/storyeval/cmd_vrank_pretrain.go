@@ -45,6 +45,11 @@ func runVrankPretrain(args []string, stdout, stderr io.Writer) error {
 	if *tf.epochs <= 0 || *tf.batch <= 0 || *tf.lr <= 0 || *maskProb <= 0 || *maskProb >= 1 || *maxLength < 0 || *dropout < 0 || *dropout >= 1 || *tf.valFraction < 0 || *tf.valFraction >= 1 {
 		return errors.New("-epochs, -batch and -lr must be positive; -mask-prob in (0, 1); -dropout and -val-fraction in [0, 1); -max-length not negative")
 	}
+	dev, err := tf.openDevice()
+	if err != nil {
+		return err
+	}
+	defer dev.Close()
 	train, err := readCorpusTexts(*corpus)
 	if err != nil {
 		return err
@@ -56,7 +61,7 @@ func runVrankPretrain(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	opts := vranktrain.PretrainOptions{Epochs: *tf.epochs, BatchSize: *tf.batch, LearningRate: *tf.lr, MaskProbability: *maskProb, MaxLength: *maxLength,
-		Dropout: *dropout, NoDropout: *dropout == 0, Seed: *tf.seed, ValidationFraction: *tf.valFraction, CheckpointDir: *tf.checkpoints}
+		Dropout: *dropout, NoDropout: *dropout == 0, Seed: *tf.seed, ValidationFraction: *tf.valFraction, CheckpointDir: *tf.checkpoints, Backend: dev.Backend}
 	if *tf.valFraction == 0 {
 		opts.ValidationFraction = -1
 	}

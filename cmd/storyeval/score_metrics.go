@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/storyeval/storyeval/compare"
+	"github.com/storyeval/storyeval/encoders"
 	"github.com/storyeval/storyeval/encoders/imageproc"
 	"github.com/storyeval/storyeval/ngram"
 	"github.com/storyeval/storyeval/rovist"
@@ -94,9 +95,9 @@ func readScoreInputs(in string, demo bool, human, styleTable, style string) (sco
 
 // openScoreModels loads the learned models of the -models folder that the
 // selected metrics need; without -models every learned metric needs it.
-func openScoreModels(dir, regions, crops string, suite *story.Suite, selected []string, decode imageproc.DecodeOptions, vg rovist.VGOptions) (*compare.Models, error) {
+func openScoreModels(dir, regions, crops string, suite *story.Suite, selected []string, decode imageproc.DecodeOptions, vg rovist.VGOptions, dev encoders.Options) (*compare.Models, error) {
 	m, err := compare.OpenModels(dir, suite, compare.ModelsOptions{
-		Metrics: selected, Regions: regions, Crops: crops, Decode: decode, VG: vg,
+		Metrics: selected, Regions: regions, Crops: crops, Decode: decode, VG: vg, Backend: dev.Backend,
 		NoFolderNeeds: "-models DIR", RegionsNeeds: "-regions CSV and -crops DIR (the image regions of the story set)",
 	})
 	if err != nil && dir != "" {

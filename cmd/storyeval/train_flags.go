@@ -13,6 +13,7 @@ type trainFlags struct {
 	epochs, batch            *int
 	lr, valFraction          *float64
 	seed                     *int64
+	device                   deviceFlag
 }
 
 // trainDefaults are one training command's defaults for trainFlags and the
@@ -43,8 +44,13 @@ func addTrainFlags(fs *flag.FlagSet, d trainDefaults) trainFlags {
 		lr:          fs.Float64("lr", d.lr, "Adam learning rate"),
 		seed:        fs.Int64("seed", d.seed, d.seedHelp),
 		valFraction: fs.Float64("val-fraction", d.valFraction, d.valFractionHelp),
+		device:      addDeviceFlag(fs),
 	}
 }
+
+// openDevice opens -device for a trainer whose options take a backend
+// (nil for the CPU).
+func (f trainFlags) openDevice() (*openDevice, error) { return f.device.open() }
 
 // perEpoch is how many of n training examples an epoch goes through: all
 // of them with separate validation data, else those the trainer keeps

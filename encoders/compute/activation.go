@@ -5,7 +5,6 @@ import (
 	"math"
 
 	"github.com/storyeval/storyeval/internal/npmath"
-	"github.com/storyeval/storyeval/internal/parallel"
 )
 
 // Activation is an elementwise nonlinearity, fused with a bias add in
@@ -80,19 +79,8 @@ func geluErf(x []float32) {
 // destination register, and inside the arithmetic loop that dependency
 // serialises iterations (three times slower).
 func InFloat64(x []float32, fn func(fs []float64)) {
-	parallel.Chunks(len(x), minActivationChunk, func(_, lo, hi int) {
-		var block [256]float64
-		for start := lo; start < hi; start += len(block) {
-			xs := x[start:min(start+len(block), hi)]
-			fs := block[:len(xs)]
-			for i, v := range xs {
-				fs[i] = float64(v)
-			}
-			fn(fs)
-			for i, f := range fs {
-				xs[i] = float32(f)
-			}
-		}
+	inBlocks(x, minActivationChunk, fn, func(lo int, fs []float64) {
+		convert(x[lo:lo+len(fs)], fs)
 	})
 }
 

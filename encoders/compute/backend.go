@@ -72,6 +72,18 @@ type AttentionShape struct {
 	Batch, Seq, Heads, HeadDim int
 	// Scale multiplies the scores (1/√HeadDim).
 	Scale float32
+	// Queries is the number of query rows of each sequence, its first ones
+	// (TrainBackend.AttentionSave: a last layer that computes only the
+	// [CLS] rows); 0 means Seq. Attention itself takes 0 or Seq only.
+	Queries int
+}
+
+// QueryRows returns Queries, or Seq when it is 0.
+func (s AttentionShape) QueryRows() int {
+	if s.Queries == 0 {
+		return s.Seq
+	}
+	return s.Queries
 }
 
 // Mask says which keys a query may attend to.

@@ -16,81 +16,110 @@ type BLAS interface {
 	Dgemm(tA, tB blas.Transpose, m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int)
 }
 
-// Host is the CPU backend's Tensor: a host slice.
-type Host []float32
+// HostTensor is the host backends' Tensor: a host slice.
+type HostTensor[T Float] []T
 
 // Len implements Tensor.
-func (h Host) Len() int { return len(h) }
+func (h HostTensor[T]) Len() int { return len(h) }
 
-// CPUBackend runs every operation on the host with a BLAS for the matrix
-// products. Its zero value uses DefaultBLAS. It is safe for concurrent
-// use.
-type CPUBackend struct {
+// Host is the CPU backend's Tensor: a float32 host slice.
+type Host = HostTensor[float32]
+
+// HostBackend runs every operation on the host in T with a BLAS for the
+// matrix products: CPUBackend in float32, and in float64 the backend of
+// the finite-difference checks of encoders/nn's layers, which thereby run
+// the float32 backend's very code. Its zero value uses DefaultBLAS. It is
+// safe for concurrent use.
+type HostBackend[T Float] struct {
 	// BLAS multiplies the matrices; nil means DefaultBLAS().
 	BLAS BLAS
 }
+
+// CPUBackend is the CPU backend: the host in float32.
+type CPUBackend = HostBackend[float32]
 
 // CPU returns the default backend: the host, with DefaultBLAS (the
 // project's SGEMM, or OpenBLAS in a build with the openblas tag).
 func CPU() CPUBackend { return CPUBackend{} }
 
-func (c CPUBackend) blas() BLAS {
+func (c HostBackend[T]) blas() BLAS {
 	if c.BLAS == nil {
 		return DefaultBLAS()
 	}
 	return c.BLAS
 }
 
-// Name implements Backend: "cpu/" and the BLAS's name.
-func (c CPUBackend) Name() string {
-	if c.BLAS == nil {
-		return "cpu/" + BLASName
+// Name implements Backend: "cpu/" (float64: "cpu64/") and the BLAS's name.
+func (c HostBackend[T]) Name() string {
+	prefix := "cpu/"
+	if is64[T]() {
+		prefix = "cpu64/"
 	}
-	return fmt.Sprintf("cpu/%T", c.BLAS)
+	if c.BLAS == nil {
+		return prefix + BLASName
+	}
+	return fmt.Sprintf("%s%T", prefix, c.BLAS)
 }
 
-// host returns the slice behind a tensor of this backend.
-func host(t Tensor) []float32 {
+// hostOf returns the slice behind a tensor of a HostBackend[T].
+func hostOf[T Float](t Tensor) []T {
 	if t == nil {
 		return nil
 	}
-	h, ok := t.(Host)
+	h, ok := t.(HostTensor[T])
 	if !ok {
-		panic(fmt.Sprintf("compute: the CPU backend was given a %T tensor of another backend", t))
+		panic(fmt.Sprintf("the %T backend was given a %T tensor of another backend", HostBackend[T]{}, t))
 	}
 	return h
 }
 
 // HostData returns the values of a CPU tensor without copying them, and
 // false for a tensor of another backend.
-func HostData(t Tensor) ([]float32, bool) {
-	h, ok := t.(Host)
+func HostData(t Tensor) ([]float32, bool) { return HostValues[float32](t) }
+
+// HostValues returns the values of a HostBackend[T] tensor without copying
+// them, and false for a tensor of another backend.
+func HostValues[T Float](t Tensor) ([]T, bool) {
+	h, ok := t.(HostTensor[T])
 	return h, ok
 }
 
+// convert copies src into dst, converting the element type.
+func convert[D, S Float](dst []D, src []S) {
+	for i, v := range src {
+		dst[i] = D(v)
+	}
+}
+
 // Alloc implements Backend.
-func (CPUBackend) Alloc(n int) Tensor { return Host(make([]float32, n)) }
+func (HostBackend[T]) Alloc(n int) Tensor { return HostTensor[T](make([]T, n)) }
 
 // Upload implements Backend.
-func (CPUBackend) Upload(data []float32) Tensor { return Host(append([]float32(nil), data...)) }
+func (HostBackend[T]) Upload(data []float32) Tensor {
+	out := make([]T, len(data))
+	convert(out, data)
+	return HostTensor[T](out)
+}
 
 // Download implements Backend.
-func (CPUBackend) Download(dst []float32, t Tensor) { copy(dst, host(t)) }
+func (HostBackend[T]) Download(dst []float32, t Tensor) {
+	convert(dst, hostOf[T](t)[:len(dst)])
+}
 
 // Slice implements Backend.
-func (CPUBackend) Slice(t Tensor, lo, hi int) Tensor { return Host(host(t)[lo:hi]) }
+func (HostBackend[T]) Slice(t Tensor, lo, hi int) Tensor { return HostTensor[T](hostOf[T](t)[lo:hi]) }
 
 // Free implements Backend; the garbage collector frees host memory.
-func (CPUBackend) Free(Tensor) {}
+func (HostBackend[T]) Free(Tensor) {}
 
 // Gemm implements Backend with the backend's BLAS.
-func (c CPUBackend) Gemm(transA, transB bool, m, n, k int, alpha float32, a Tensor, lda int, b Tensor, ldb int, beta float32, cc Tensor, ldc int) {
-	c.blas().Sgemm(trans(transA), trans(transB), m, n, k, alpha, host(a), lda, host(b), ldb, beta, host(cc), ldc)
+func (c HostBackend[T]) Gemm(transA, transB bool, m, n, k int, alpha float32, a Tensor, lda int, b Tensor, ldb int, beta float32, cc Tensor, ldc int) {
+	HostGemm(c.blas(), transA, transB, m, n, k, T(alpha), hostOf[T](a), lda, hostOf[T](b), ldb, T(beta), hostOf[T](cc), ldc)
 }
 
 // Gemm64 is Gemm in float64 on host slices, for the finite-difference
 // checks of the training layers.
-func (c CPUBackend) Gemm64(transA, transB bool, m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, cc []float64, ldc int) {
+func (c HostBackend[T]) Gemm64(transA, transB bool, m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, cc []float64, ldc int) {
 	c.blas().Dgemm(trans(transA), trans(transB), m, n, k, alpha, a, lda, b, ldb, beta, cc, ldc)
 }
 
@@ -101,41 +130,24 @@ func trans(t bool) blas.Transpose {
 	return blas.NoTrans
 }
 
-// BiasAct implements Backend.
-func (CPUBackend) BiasAct(x, bias Tensor, width int, act Activation) {
-	xs, b := host(x), host(bias)
-	if b != nil {
-		for r := 0; r+width <= len(xs); r += width {
-			row := xs[r : r+width]
-			for j, bj := range b {
-				row[j] += bj
-			}
-		}
-	}
-	act.Apply(xs)
+// BiasAct implements Backend with BiasActSaveHost (in place).
+func (HostBackend[T]) BiasAct(x, bias Tensor, width int, act Activation) {
+	xs := hostOf[T](x)
+	BiasActSaveHost(xs, xs, hostOf[T](bias), width, act)
 }
 
 // Add implements Backend.
-func (CPUBackend) Add(dst, x Tensor) {
-	d := host(dst)
-	for i, v := range host(x) {
+func (HostBackend[T]) Add(dst, x Tensor) {
+	d := hostOf[T](dst)
+	for i, v := range hostOf[T](x) {
 		d[i] += v
 	}
 }
 
-// LayerNorm implements Backend: sums in float64, so the result is within
-// float32 rounding of PyTorch's.
-func (CPUBackend) LayerNorm(dst, x, gamma, beta Tensor, w int, eps float64) {
-	xs, out, g, b := host(x), host(dst), host(gamma), host(beta)
-	for r := 0; r+w <= len(xs); r += w {
-		row := xs[r : r+w]
-		mean, variance := RowMoments(row)
-		inv := 1 / math.Sqrt(variance+eps)
-		o := out[r : r+w]
-		for j, v := range row {
-			o[j] = float32((float64(v)-mean)*inv)*g[j] + b[j]
-		}
-	}
+// LayerNorm implements Backend with LayerNormHost: sums in float64, so
+// the result is within float32 rounding of PyTorch's.
+func (HostBackend[T]) LayerNorm(dst, x, gamma, beta Tensor, w int, eps float64) {
+	LayerNormHost(hostOf[T](dst), hostOf[T](x), hostOf[T](gamma), hostOf[T](beta), w, eps, nil, nil)
 }
 
 // RowMoments returns the mean and the biased variance of x, summed in
@@ -153,40 +165,18 @@ func RowMoments[T ~float32 | ~float64](x []T) (mean, variance float64) {
 	return mean, variance / float64(len(x))
 }
 
-// Embed implements Backend. The tables are summed left to right in
-// float32, as BERT's word + position + token type.
-func (CPUBackend) Embed(dst Tensor, w int, tables []Tensor, ids [][]int, period []int) {
-	d := host(dst)
-	rows := len(d) / w
-	src := make([][]float32, len(tables))
+// Embed implements Backend with EmbedHost.
+func (HostBackend[T]) Embed(dst Tensor, w int, tables []Tensor, ids [][]int, period []int) {
+	src := make([][]T, len(tables))
 	for i, t := range tables {
-		src[i] = host(t)
+		src[i] = hostOf[T](t)
 	}
-	for r := 0; r < rows; r++ {
-		row := d[r*w : (r+1)*w]
-		for i, t := range src {
-			at := r
-			switch {
-			case ids[i] != nil:
-				at = ids[i][r]
-			case period[i] > 0:
-				at = r % period[i]
-			}
-			tr := t[at*w : (at+1)*w]
-			if i == 0 {
-				copy(row, tr)
-				continue
-			}
-			for j := range row {
-				row[j] += tr[j]
-			}
-		}
-	}
+	EmbedHost(hostOf[T](dst), w, src, ids, period)
 }
 
 // Rows implements Backend; a negative idx[i] leaves dst row i alone.
-func (CPUBackend) Rows(dst, src Tensor, w int, idx []int) {
-	d, s := host(dst), host(src)
+func (HostBackend[T]) Rows(dst, src Tensor, w int, idx []int) {
+	d, s := hostOf[T](dst), hostOf[T](src)
 	for i, at := range idx {
 		if at >= 0 {
 			copy(d[i*w:(i+1)*w], s[at*w:(at+1)*w])
@@ -195,15 +185,15 @@ func (CPUBackend) Rows(dst, src Tensor, w int, idx []int) {
 }
 
 // Normalize implements Backend (v / ‖v‖, as torch's x / x.norm()).
-func (CPUBackend) Normalize(x Tensor, w int) {
-	xs := host(x)
+func (HostBackend[T]) Normalize(x Tensor, w int) {
+	xs := hostOf[T](x)
 	for r := 0; r+w <= len(xs); r += w {
 		v := xs[r : r+w]
 		var ss float64
 		for _, x := range v {
 			ss += float64(x) * float64(x)
 		}
-		n := float32(math.Sqrt(ss))
+		n := T(math.Sqrt(ss))
 		for i := range v {
 			v[i] /= n
 		}
@@ -212,5 +202,11 @@ func (CPUBackend) Normalize(x Tensor, w int) {
 
 var _ Backend = CPUBackend{}
 
-// Adopt implements Adopter: the slice becomes the tensor, without a copy.
-func (CPUBackend) Adopt(data []float32) Tensor { return Host(data) }
+// Adopt implements Adopter: in float32 the slice becomes the tensor,
+// without a copy.
+func (b HostBackend[T]) Adopt(data []float32) Tensor {
+	if d, ok := any(data).([]T); ok {
+		return HostTensor[T](d)
+	}
+	return b.Upload(data)
+}

@@ -2,9 +2,8 @@ package nn
 
 import (
 	"fmt"
-	"math"
 
-	"github.com/storyeval/storyeval/internal/parallel"
+	"github.com/storyeval/storyeval/encoders/compute"
 )
 
 // Adam is torch.optim.Adam (PyTorch 1.13, amsgrad off, maximize off) over a
@@ -27,6 +26,13 @@ type Adam struct {
 // float32 and the bias corrections in float64, as torch computes them.
 // grads is not modified.
 func (a *Adam) Update(params, grads, m, v [][]float32) error {
+	return a.UpdateOn(Device{Backend: compute.CPU()}, params, grads, m, v)
+}
+
+// UpdateOn is Update with the arithmetic on device d (TrainBackend.Adam,
+// one fused operation per tensor); on a device the results stay there
+// until d.Sync.
+func (a *Adam) UpdateOn(d Device, params, grads, m, v [][]float32) error {
 	if len(grads) != len(params) || len(m) != len(params) || len(v) != len(params) {
 		return fmt.Errorf("Adam.Update: %d parameters, %d gradients, %d and %d moments", len(params), len(grads), len(m), len(v))
 	}
@@ -36,27 +42,15 @@ func (a *Adam) Update(params, grads, m, v [][]float32) error {
 		}
 	}
 	a.Step++
-	bc1 := 1 - math.Pow(a.Beta1, float64(a.Step))
-	bc2 := 1 - math.Pow(a.Beta2, float64(a.Step))
-	stepSize := float32(a.LR / bc1)
-	bc2Sqrt := float32(math.Sqrt(bc2))
-	b1, b2 := float32(a.Beta1), float32(a.Beta2)
-	c1, c2 := float32(1-a.Beta1), float32(1-a.Beta2)
-	eps, wd := float32(a.Eps), float32(a.WeightDecay)
-	for ti := range params {
-		pd, gd, md, vd := params[ti], grads[ti], m[ti], v[ti]
-		parallel.Chunks(len(pd), 1<<14, func(_, lo, hi int) {
-			for i := lo; i < hi; i++ {
-				gi := gd[i]
-				if wd != 0 {
-					gi += wd * pd[i]
-				}
-				md[i] = md[i]*b1 + gi*c1
-				vd[i] = vd[i]*b2 + c2*gi*gi
-				denom := float32(math.Sqrt(float64(vd[i])))/bc2Sqrt + eps
-				pd[i] -= stepSize * (md[i] / denom)
-			}
-		})
+	s := a.Hyper()
+	for i, p := range params {
+		d.Backend.Adam(d.Tensor(p), d.Tensor(grads[i]), d.Tensor(m[i]), d.Tensor(v[i]), s)
 	}
 	return nil
+}
+
+// Hyper returns the hyper-parameters of the update a made last (Step
+// counts it), for a tensor updated apart from the others.
+func (a *Adam) Hyper() compute.AdamStep {
+	return compute.AdamStep{LR: a.LR, Beta1: a.Beta1, Beta2: a.Beta2, Eps: a.Eps, WeightDecay: a.WeightDecay, Step: a.Step}
 }

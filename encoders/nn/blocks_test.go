@@ -99,7 +99,7 @@ func TestBlockInputGradients(t *testing.T) {
 				in[which] = x
 				return in[0], in[1], in[2]
 			}
-			checkBlockGradient(t, fmt.Sprintf("%s (dropout %v)", name, drop.p), B*S*H, B*S*H,
+			checkBlockGradient(t, fmt.Sprintf("%s (dropout %v)", name, drop.P), B*S*H, B*S*H,
 				func(x []float64) []float64 {
 					q, k, v := args(x)
 					ctx := make([]float64, B*S*H)

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math/rand"
 	"testing"
+
+	"github.com/storyeval/storyeval/encoders/compute"
 )
 
 // randomLayer returns an encoder layer with random weights and LayerNorm
@@ -36,7 +38,7 @@ func TestEncoderLayerInputGradients(t *testing.T) {
 	var actBuf []float64
 	pass := func() *EncoderPass[float64] {
 		return &EncoderPass[float64]{B: B, S: S, H: H, Heads: heads, KeyValid: keyValid, Eps: 1e-12,
-			ActForward: GELUForward[float64], ActBackward: GELUBackward[float64], ActBuf: &actBuf}
+			Act: compute.GELU, ActBuf: &actBuf}
 	}
 	for _, sq := range []int{S, 1} {
 		var c PostLNCache[float64]

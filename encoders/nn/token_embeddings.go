@@ -1,32 +1,18 @@
 package nn
 
-import "github.com/storyeval/storyeval/internal/parallel"
+import "github.com/storyeval/storyeval/encoders/compute"
 
 // TokenEmbeddingsForward writes into dst (len(ids)×E) the sums of BERT's
 // and ALBERT's embeddings, word[ids[r]] + pos[r mod S] + typ[types[r]],
-// for rows r of sequences of S tokens.
+// for rows r of sequences of S tokens (compute.EmbedHost, the CPU
+// backend's Embed).
 func TokenEmbeddingsForward[T Float](word, pos, typ []T, ids, types []int, S, E int, dst []T) {
-	parallel.Chunks(len(ids), MinRows, func(_, lo, hi int) {
-		for r := lo; r < hi; r++ {
-			w := word[ids[r]*E : (ids[r]+1)*E]
-			ps := pos[(r%S)*E : (r%S+1)*E]
-			ty := typ[types[r]*E : (types[r]+1)*E]
-			dr := dst[r*E : (r+1)*E]
-			for j := range dr {
-				dr[j] = w[j] + ps[j] + ty[j]
-			}
-		}
-	})
+	compute.EmbedHost(dst[:len(ids)*E], E, [][]T{word, pos, typ}, [][]int{ids, nil, types}, []int{0, S, 0})
 }
 
 // TokenEmbeddingsBackward adds the gradient d (len(ids)×E) of
 // TokenEmbeddingsForward's output to the gradients of the three tables,
 // scattering in row order so that the sums are deterministic.
 func TokenEmbeddingsBackward[T Float](gword, gpos, gtyp []T, ids, types []int, S, E int, d []T) {
-	for r := range ids {
-		dr := d[r*E : (r+1)*E]
-		AddInPlace(gword[ids[r]*E:(ids[r]+1)*E], dr)
-		AddInPlace(gpos[(r%S)*E:(r%S+1)*E], dr)
-		AddInPlace(gtyp[types[r]*E:(types[r]+1)*E], dr)
-	}
+	compute.EmbedBackwardHost([][]T{gword, gpos, gtyp}, E, [][]int{ids, nil, types}, []int{0, S, 0}, d[:len(ids)*E])
 }

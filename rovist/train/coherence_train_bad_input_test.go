@@ -28,10 +28,16 @@ func TestCoherenceTrainBadInput(t *testing.T) {
 		wantErr(t, err, "num_hidden_groups 2")
 	})
 	t.Run("activation", func(t *testing.T) {
+		// Every activation compute knows has a backward pass (relu
+		// trains); one it does not know is refused.
 		c := cfg
-		c.HiddenAct = "relu"
+		c.HiddenAct = "silu"
 		_, err := NewRandomCoherenceTrainer(c, tok, nil, CoherenceTrainOptions{})
-		wantErr(t, err, `hidden_act "relu"`)
+		wantErr(t, err, `hidden_act "silu"`)
+		c.HiddenAct = "relu"
+		if _, err := NewRandomCoherenceTrainer(c, tok, nil, CoherenceTrainOptions{}); err != nil {
+			t.Errorf("relu: %v", err)
+		}
 	})
 	t.Run("options", func(t *testing.T) {
 		_, err := NewRandomCoherenceTrainer(cfg, tok, nil, CoherenceTrainOptions{Dropout: 1.5})

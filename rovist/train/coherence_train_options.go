@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/storyeval/storyeval/encoders/compute"
 	"github.com/storyeval/storyeval/internal/trainloop"
 	"github.com/storyeval/storyeval/training"
 )
@@ -51,6 +52,11 @@ type CoherenceTrainOptions struct {
 	CheckpointDir string
 	// Progress, when set, is called after every training step.
 	Progress func(training.Progress)
+	// Backend runs every step — forward, backward and the Adam update —
+	// and the evaluation passes (nil: the CPU). It must implement
+	// compute.TrainBackend; on a device the weights, gradients and moments
+	// are copied back to the host after each step.
+	Backend compute.Backend
 }
 
 // CoherenceEpoch is the outcome of one training epoch.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/storyeval/storyeval/encoders"
 	"github.com/storyeval/storyeval/encoders/checkpoint"
+	"github.com/storyeval/storyeval/encoders/compute"
 	"github.com/storyeval/storyeval/encoders/nn"
 )
 
@@ -90,13 +91,13 @@ func copySOPParams[T nn.Float](dst, src *sopParams[T]) {
 
 // checkSOPConfig rejects ALBERT configurations the trainer does not
 // implement: more than one layer group or layer per group (every released
-// ALBERT has one of each), and activations other than BERT's exact GELU
-// ("gelu") and its tanh approximation ("gelu_new").
+// ALBERT has one of each), and a hidden_act that compute does not know
+// (every activation it knows has a backward pass).
 func checkSOPConfig(cfg encoders.ALBERTConfig) error {
 	if cfg.NumHiddenGroups != 1 || cfg.InnerGroupNum != 1 {
 		return fmt.Errorf("num_hidden_groups %d and inner_group_num %d: training supports one group of one shared layer", cfg.NumHiddenGroups, cfg.InnerGroupNum)
 	}
-	if _, err := parseActivation(cfg.HiddenAct); err != nil {
+	if _, err := compute.ActivationByName(cfg.HiddenAct); err != nil {
 		return err
 	}
 	if cfg.EmbeddingSize <= 0 || cfg.HiddenSize <= 0 || cfg.IntermediateSize <= 0 || cfg.NumHiddenLayers <= 0 ||

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/storyeval/storyeval/rovist"
 	"math"
 	"math/rand"
 	"os"
@@ -12,7 +11,10 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/storyeval/storyeval/rovist"
+
 	"github.com/storyeval/storyeval/encoders"
+	"github.com/storyeval/storyeval/encoders/compute"
 	"github.com/storyeval/storyeval/encoders/tokenize"
 	"github.com/storyeval/storyeval/internal/e2efixtures"
 	"github.com/storyeval/storyeval/internal/trainckpt"
@@ -68,7 +70,7 @@ func TestCoherenceTrainBackwardMatchesFiniteDifferences(t *testing.T) {
 					}
 				}
 			}
-			act, _ := parseActivation(cfg.HiddenAct)
+			act, _ := compute.ActivationByName(cfg.HiddenAct)
 			net := &sopNet[float64]{p: p, E: cfg.EmbeddingSize, H: cfg.HiddenSize, I: cfg.IntermediateSize, heads: cfg.NumAttentionHeads,
 				layers: cfg.NumHiddenLayers, eps: cfg.LayerNormEps, act: act, dropout: tc.dropout}
 			lens := []int{7, 4, 2}

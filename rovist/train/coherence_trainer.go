@@ -11,6 +11,7 @@ import (
 
 	"github.com/storyeval/storyeval/encoders"
 	"github.com/storyeval/storyeval/encoders/checkpoint"
+	"github.com/storyeval/storyeval/encoders/compute"
 	"github.com/storyeval/storyeval/encoders/nn"
 	"github.com/storyeval/storyeval/encoders/tokenize"
 	"github.com/storyeval/storyeval/internal/trainloop"
@@ -29,6 +30,7 @@ type CoherenceTrainer struct {
 	tok     *tokenize.ALBERT
 	files   map[string][]byte // config.json and spiece.model, written with every checkpoint
 	opts    CoherenceTrainOptions
+	dev     nn.Device
 	net     *sopNet[float32]
 	grads   *sopParams[float32]
 	m, v    []nn.Param[float32] // Adam's moments, zeros like the parameter walk
@@ -113,10 +115,14 @@ func newCoherenceTrainer(cfg encoders.ALBERTConfig, tok *tokenize.ALBERT, files 
 	if err != nil {
 		return nil, err
 	}
-	act, _ := parseActivation(cfg.HiddenAct)
-	t := &CoherenceTrainer{cfg: cfg, tok: tok, files: files, opts: o,
+	dev, err := nn.NewDevice(o.Backend)
+	if err != nil {
+		return nil, fmt.Errorf("coherence training: %w", err)
+	}
+	act, _ := compute.ActivationByName(cfg.HiddenAct)
+	t := &CoherenceTrainer{cfg: cfg, tok: tok, files: files, opts: o, dev: dev,
 		net: &sopNet[float32]{p: p, E: cfg.EmbeddingSize, H: cfg.HiddenSize, I: cfg.IntermediateSize, heads: cfg.NumAttentionHeads,
-			layers: cfg.NumHiddenLayers, eps: cfg.LayerNormEps, act: act, dropout: o.Dropout, buf: &nn.Arena[float32]{}},
+			layers: cfg.NumHiddenLayers, eps: cfg.LayerNormEps, act: act, dropout: o.Dropout, buf: &nn.Arena[float32]{}, dev: &dev},
 		grads: p.zeroLike(), m: nn.ZerosLike(p.tensors()), v: nn.ZerosLike(p.tensors()),
 		adam: nn.Adam{LR: o.LearningRate, Beta1: 0.9, Beta2: 0.999, Eps: 1e-8, WeightDecay: o.WeightDecay},
 		best: math.Inf(1),
@@ -202,13 +208,11 @@ func (t *CoherenceTrainer) step(ctx context.Context, encs []tokenize.Encoding, l
 		return CoherenceStep{}, err
 	}
 	loss, dlogits := crossEntropy(c.logits, labels)
-	for _, g := range nn.Values(t.grads.tensors()) {
-		clear(g)
-	}
+	t.dev.Zero(nn.Values(t.grads.tensors()))
 	if err := t.net.backward(ctx, c, dlogits, t.grads); err != nil {
 		return CoherenceStep{}, err
 	}
-	if err := t.adam.Update(nn.Values(t.net.p.tensors()), nn.Values(t.grads.tensors()), nn.Values(t.m), nn.Values(t.v)); err != nil {
+	if err := t.dev.AdamStep(&t.adam, nn.Values(t.net.p.tensors()), nn.Values(t.grads.tensors()), nn.Values(t.m), nn.Values(t.v)); err != nil {
 		return CoherenceStep{}, err
 	}
 	return CoherenceStep{Loss: loss, Accuracy: accuracy(c.logits, labels)}, nil

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/storyeval/storyeval/rovist"
 	"io/fs"
 	"math"
 	"math/rand"
@@ -14,8 +13,11 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/storyeval/storyeval/rovist"
+
 	"github.com/storyeval/storyeval/encoders"
 	"github.com/storyeval/storyeval/encoders/checkpoint"
+	"github.com/storyeval/storyeval/encoders/compute"
 	"github.com/storyeval/storyeval/encoders/imageproc"
 	"github.com/storyeval/storyeval/encoders/nn"
 	"github.com/storyeval/storyeval/internal/parallel"
@@ -55,6 +57,12 @@ type VGTrainOptions struct {
 	CheckpointDir string
 	// Progress, when set, is called after every training batch.
 	Progress func(training.Progress)
+	// Backend runs every step — forward, backward and the Adam update of
+	// the network's parameters — and the evaluation passes (nil: the
+	// CPU). It must implement compute.TrainBackend; on a device the
+	// weights, gradients and moments are copied back to the host after
+	// each step (τ is updated on the host).
+	Backend compute.Backend
 }
 
 // VGEpochResult is the outcome of one epoch.
@@ -114,6 +122,7 @@ type VGTrainer struct {
 	vitCfg    encoders.ViTConfig
 	pcfg      imageproc.ProcessorConfig // the image processing procJSON gives
 	proc      *imageproc.Processor
+	dev       nn.Device
 	net       *vgNetwork[float32]
 	grads     *vgParams[float32]
 	m, v      []nn.Param[float32] // Adam's moments, zeros like the parameter walk
@@ -200,9 +209,13 @@ func NewVGTrainer(checkpointPath, vitDir string, opts VGTrainOptions) (*VGTraine
 	if err := loadVGParams(p, st, opts.Seed); err != nil {
 		return nil, fmt.Errorf("vg training: %s: %w", checkpointPath, err)
 	}
+	dev, err := nn.NewDevice(opts.Backend)
+	if err != nil {
+		return nil, fmt.Errorf("vg training: %w", err)
+	}
 	t := &VGTrainer{
-		opts: opts, geom: geom, vitConfig: cfgData, procJSON: procJSON, vitCfg: cfg, pcfg: pcfg, proc: proc,
-		net:   &vgNetwork[float32]{p: p, heads: geom.heads, eps: geom.eps, buf: &nn.Arena[float32]{}},
+		opts: opts, geom: geom, vitConfig: cfgData, procJSON: procJSON, vitCfg: cfg, pcfg: pcfg, proc: proc, dev: dev,
+		net:   &vgNetwork[float32]{p: p, heads: geom.heads, eps: geom.eps, buf: &nn.Arena[float32]{}, dev: &dev},
 		grads: p.zeroLike(), m: nn.ZerosLike(p.tensors()), v: nn.ZerosLike(p.tensors()),
 		opt:  nn.Adam{LR: opts.LearningRate, Beta1: 0.9, Beta2: 0.999, Eps: 1e-8, WeightDecay: opts.WeightDecay},
 		tau:  opts.Temperature,
@@ -388,16 +401,14 @@ func (t *VGTrainer) lossAndGradientsOf(ctx context.Context, pix [][]float32, wor
 	}
 	n, E := len(pix), t.geom.joint
 	dImg, dTxt := make([]float32, n*E), make([]float32, n*E)
-	loss, dTau := symmetricLoss(c.img, c.txt, n, E, t.tau, dImg, dTxt)
+	loss, dTau := compute.SymmetricContrastiveLossHost(c.img, c.txt, n, E, t.tau, dImg, dTxt)
 	if math.IsNaN(loss) || math.IsInf(loss, 0) {
 		return 0, fmt.Errorf("vg training: the loss is %v", loss)
 	}
 	if !grad {
 		return loss, nil
 	}
-	for _, g := range t.grads.tensors() {
-		clear(g.Data)
-	}
+	t.dev.Zero(nn.Values(t.grads.tensors()))
 	if err := t.net.backward(ctx, c, dImg, dTxt, t.grads); err != nil {
 		return 0, err
 	}
@@ -405,17 +416,18 @@ func (t *VGTrainer) lossAndGradientsOf(ctx context.Context, pix [][]float32, wor
 	return loss, nil
 }
 
-// update applies Adam to the parameters (and τ with LearnTemperature).
+// update applies Adam to the parameters on the trainer's device (and to τ,
+// a host scalar, with LearnTemperature: the same step of the same
+// optimiser).
 func (t *VGTrainer) update() {
-	ps, gs, ms, vs := nn.Values(t.net.p.tensors()), nn.Values(t.grads.tensors()), nn.Values(t.m), nn.Values(t.v)
+	// The lists come from one parameter layout: AdamStep's checks hold.
+	_ = t.dev.AdamStep(&t.opt, nn.Values(t.net.p.tensors()), nn.Values(t.grads.tensors()), nn.Values(t.m), nn.Values(t.v))
 	if t.opts.LearnTemperature {
 		tau, g := []float32{float32(t.tau)}, []float32{float32(t.dTau)}
 		m, v := []float32{float32(t.tauM)}, []float32{float32(t.tauV)}
-		ps, gs, ms, vs = append(ps, tau), append(gs, g), append(ms, m), append(vs, v)
-		defer func() { t.tau, t.tauM, t.tauV = float64(tau[0]), float64(m[0]), float64(v[0]) }()
+		compute.AdamHost(tau, g, m, v, t.opt.Hyper())
+		t.tau, t.tauM, t.tauV = float64(tau[0]), float64(m[0]), float64(v[0])
 	}
-	// The lists come from one parameter layout: Update's checks hold.
-	_ = t.opt.Update(ps, gs, ms, vs)
 }
 
 // Train trains for the remaining epochs of opts.Epochs: each epoch shuffles

@@ -5,6 +5,7 @@ import (
 	"math/rand"
 	"testing"
 
+	"github.com/storyeval/storyeval/encoders/compute"
 	"github.com/storyeval/storyeval/encoders/nn"
 )
 
@@ -20,7 +21,7 @@ func vitB16() vgGeometry {
 func benchVGTrainer(g vgGeometry, n int) (*VGTrainer, [][]float32, []float32) {
 	rng := rand.New(rand.NewSource(1))
 	p := randomVGParams[float32](g, rng, 0.02)
-	t := &VGTrainer{opts: VGTrainOptions{}.withDefaults(), geom: g,
+	t := &VGTrainer{opts: VGTrainOptions{}.withDefaults(), geom: g, dev: nn.Device{Backend: compute.CPU()},
 		net:   &vgNetwork[float32]{p: p, heads: g.heads, eps: g.eps, buf: &nn.Arena[float32]{}},
 		grads: p.zeroLike(), m: nn.ZerosLike(p.tensors()), v: nn.ZerosLike(p.tensors()), tau: 1,
 		opt: nn.Adam{LR: 5e-5, Beta1: 0.9, Beta2: 0.999, Eps: 1e-8, WeightDecay: 1e-5}}

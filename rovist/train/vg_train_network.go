@@ -4,8 +4,8 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/storyeval/storyeval/encoders/compute"
 	"github.com/storyeval/storyeval/encoders/nn"
-	"github.com/storyeval/storyeval/internal/parallel"
 )
 
 // The trainable RoViST-VG region-to-phrase model: a pre-LN ViT (HF
@@ -117,45 +117,23 @@ type vgNetwork[T nn.Float] struct {
 	heads int
 	eps   float64
 	buf   *nn.Arena[T] // nil: fresh buffers each pass
+	dev   *nn.Device   // nil: the host in T
 }
 
-// vgCache keeps a forward pass's activations.
+// vgCache keeps a forward pass's activations, as tensors of the network's
+// backend.
 type vgCache[T nn.Float] struct {
-	B, S                 int
-	patches              []T // B·N × C·P·P
-	layers               []nn.PreLNCache[T]
-	top                  []T // the last layer's output
-	nf                   nn.NormCache[T]
-	cls, poolPre, pooled []T // B × H
-	imgPre, img          []T // B × joint: the image features I_e
-	words, txt           []T // B × wordDim, B × joint: T_e
-	keyValid             []bool
-}
-
-// patchify writes the flattened patches of B images (C×S×S each, channels
-// first) in row-major patch order, each flattened (channel, row, column) as
-// the conv weight is.
-func patchify[T nn.Float](pix [][]float32, C, S, P int, dst []T) {
-	n := S / P
-	per := C * P * P
-	parallel.Chunks(len(pix)*n*n, 16, func(_, lo, hi int) {
-		for r := lo; r < hi; r++ {
-			b, pi := r/(n*n), r%(n*n)
-			py, px := pi/n, pi%n
-			row := dst[r*per : (r+1)*per]
-			img := pix[b]
-			j := 0
-			for c := 0; c < C; c++ {
-				for ky := 0; ky < P; ky++ {
-					src := img[c*S*S+(py*P+ky)*S+px*P:]
-					for kx := 0; kx < P; kx++ {
-						row[j] = T(src[kx])
-						j++
-					}
-				}
-			}
-		}
-	})
+	B, S                       int
+	fromPatches, fromClass     []int // the Rows that lay out the ViT's input
+	clsRows                    []int // each sequence's class-token row
+	patches                    compute.Tensor
+	layers                     []nn.PreLNCache[T]
+	nf                         nn.NormSave
+	cls, poolPre, pooled       compute.Tensor // B × H
+	imgPre, imgT, txtPre, txtT compute.Tensor // B × joint
+	wordsT                     compute.Tensor // B × wordDim
+	img, txt                   []T            // the image and text features I_e and T_e, on the host
+	keyValid                   []bool
 }
 
 // forward computes the image features tanh(W_i·pooler + b_i) of the B
@@ -178,129 +156,106 @@ func (n *vgNetwork[T]) forward(ctx context.Context, pix [][]float32, words []T) 
 			return nil, fmt.Errorf("vg training: image %d has %d pixel values, the ViT takes %d×%d×%d", i, len(px), C, Sz, Sz)
 		}
 	}
-	c := &vgCache[T]{B: B, S: S, layers: make([]nn.PreLNCache[T], len(p.layers)), words: words}
-	c.patches = a.Get(B * np * p.patch.In)
-	patchify(pix, C, Sz, P, c.patches)
-	emb := a.Get(B * np * H)
-	nn.LinearForward(&p.patch, c.patches, B*np, emb)
-	x := a.Get(rows * H)
-	for b := 0; b < B; b++ {
-		row := x[b*S*H : b*S*H+H]
-		for j := range row {
-			row[j] = p.cls[j] + p.pos[j]
-		}
-		for t := 1; t < S; t++ {
-			dst, src, pos := x[(b*S+t)*H:(b*S+t+1)*H], emb[(b*np+t-1)*H:], p.pos[t*H:]
-			for j := range dst {
-				dst[j] = src[j] + pos[j]
-			}
-		}
-	}
+	c := &vgCache[T]{B: B, S: S, layers: make([]nn.PreLNCache[T], len(p.layers))}
 	c.keyValid = make([]bool, rows)
 	for i := range c.keyValid {
 		c.keyValid[i] = true
 	}
 	e := n.pass(c)
+	be, t := e.TrainBackend(), e.TensorOf
+	// The embeddings, as the inference ViT lays them out: patches through
+	// the patch projection, the class token in front, positions added.
+	patches := a.Get(B * np * p.patch.In)
+	nn.Patchify(pix, C, Sz, P, patches)
+	c.patches = e.Upload(patches)
+	emb := e.Buffer(B * np * H)
+	p.patch.Tensors(t).Forward(be, emb, c.patches, B*np, compute.Identity)
+	c.fromPatches, c.fromClass = nn.PatchRows(B, np)
+	x := e.Buffer(rows * H)
+	be.Rows(x, emb, H, c.fromPatches)
+	be.Rows(x, t(p.cls), H, c.fromClass)
+	be.Embed(x, H, []compute.Tensor{x, t(p.pos)}, [][]int{nil, nil}, []int{0, S})
 	for li := range p.layers {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		x = nn.PreLNForward(&p.layers[li], x, e, &c.layers[li])
+		x = nn.PreLNForwardT(p.layers[li].Tensors(t), x, e, &c.layers[li])
 	}
-	c.top = x
-	// Only the CLS rows of the final LayerNorm reach the pooler.
-	c.cls = a.Get(B * H)
-	topCLS := a.Get(B * H)
-	for b := 0; b < B; b++ {
-		copy(topCLS[b*H:(b+1)*H], x[b*S*H:b*S*H+H])
+	// ViTModel's final layernorm (on the class-token rows, the only ones
+	// the pooler reads), pooler and the two heads.
+	c.clsRows = make([]int, B)
+	for b := range c.clsRows {
+		c.clsRows[b] = b * S
 	}
-	nn.LayerNormForward(&p.ln, topCLS, B, H, n.eps, c.cls, &c.nf, a)
-	c.poolPre, c.pooled = a.Get(B*H), a.Get(B*H)
-	nn.LinearForward(&p.pooler, c.cls, B, c.poolPre)
-	tanhInto(c.poolPre, c.pooled)
+	topCLS := e.Buffer(B * H)
+	be.Rows(topCLS, x, H, c.clsRows)
+	c.cls = e.Buffer(B * H)
+	c.nf = nn.NormSave{XHat: e.Buffer(B * H), RStd: e.Buffer(B)}
+	p.ln.Tensors(t).Forward(be, c.cls, topCLS, H, n.eps, &c.nf)
+	c.poolPre, c.pooled = e.Buffer(B*H), e.Buffer(B*H)
+	p.pooler.Tensors(t).ForwardSave(be, c.pooled, c.poolPre, c.cls, B, compute.Tanh)
 	E := p.img.Out
-	c.imgPre, c.img = a.Get(B*E), a.Get(B*E)
-	nn.LinearForward(&p.img, c.pooled, B, c.imgPre)
-	tanhInto(c.imgPre, c.img)
-	c.txt = a.Get(B * E)
-	txtPre := a.Get(B * E)
-	nn.LinearForward(&p.txt, words, B, txtPre)
-	tanhInto(txtPre, c.txt)
+	c.imgPre, c.imgT = e.Buffer(B*E), e.Buffer(B*E)
+	p.img.Tensors(t).ForwardSave(be, c.imgT, c.imgPre, c.pooled, B, compute.Tanh)
+	c.wordsT = e.Upload(words)
+	c.txtPre, c.txtT = e.Buffer(B*E), e.Buffer(B*E)
+	p.txt.Tensors(t).ForwardSave(be, c.txtT, c.txtPre, c.wordsT, B, compute.Tanh)
+	c.img, c.txt = e.Download(c.imgT, B*E), e.Download(c.txtT, B*E)
 	return c, nil
 }
 
 // backward accumulates into g the gradients of the parameters, given the
 // gradients dImg and dTxt of the image and text features.
 func (n *vgNetwork[T]) backward(ctx context.Context, c *vgCache[T], dImg, dTxt []T, g *vgParams[T]) error {
-	p, a := n.p, n.buf
+	p := n.p
 	B, S := c.B, c.S
 	H := len(p.cls)
 	rows := B * S
 	E := p.img.Out
-	dpre := a.Get(B * E)
-	tanhBackward(c.txt, dTxt, dpre)
-	nn.LinearBackward(&p.txt, &g.txt, c.words, dpre, B, nil)
-	tanhBackward(c.img, dImg, dpre)
-	dPooled := a.Get(B * H)
-	nn.LinearBackward(&p.img, &g.img, c.pooled, dpre, B, dPooled)
-	dPoolPre := a.Get(B * H)
-	tanhBackward(c.pooled, dPooled, dPoolPre)
-	dCLS := a.Get(B * H)
-	nn.LinearBackward(&p.pooler, &g.pooler, c.cls, dPoolPre, B, dCLS)
-	dTopCLS := a.Get(B * H)
-	nn.LayerNormBackward(&p.ln, &g.ln, &c.nf, dCLS, B, H, dTopCLS)
-	dx := a.Zeros(rows * H)
-	for b := 0; b < B; b++ {
-		copy(dx[b*S*H:b*S*H+H], dTopCLS[b*H:(b+1)*H])
-	}
 	e := n.pass(c)
+	be, t := e.TrainBackend(), e.TensorOf
+	// The text head: T_e = tanh(W_t·w + b_t); w is an input.
+	dpre := e.Buffer(B * E)
+	be.BiasActBackward(dpre, t(g.txt.B), e.Upload(dTxt), c.txtPre, E, compute.Tanh)
+	p.txt.Tensors(t).Backward(be, nn.LinearT{W: t(g.txt.W)}, c.wordsT, dpre, B, nil, 0)
+	// The image head and the pooler.
+	be.BiasActBackward(dpre, t(g.img.B), e.Upload(dImg), c.imgPre, E, compute.Tanh)
+	dPooled := e.Buffer(B * H)
+	p.img.Tensors(t).Backward(be, nn.LinearT{W: t(g.img.W)}, c.pooled, dpre, B, dPooled, 0)
+	be.BiasActBackward(dPooled, t(g.pooler.B), dPooled, c.poolPre, H, compute.Tanh)
+	dCLS := e.Buffer(B * H)
+	p.pooler.Tensors(t).Backward(be, nn.LinearT{W: t(g.pooler.W)}, c.cls, dPooled, B, dCLS, 0)
+	dTopCLS := e.Buffer(B * H)
+	p.ln.Tensors(t).Backward(be, g.ln.Tensors(t), &c.nf, dTopCLS, dCLS, H)
+	// Only the class-token rows reach the loss.
+	dx := e.Buffer(rows * H)
+	be.Zero(dx)
+	be.RowsBackward(dx, dTopCLS, H, c.clsRows)
 	w := nn.NewPreLNWork(e)
 	for li := len(p.layers) - 1; li >= 0; li-- {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		nn.PreLNBackward(&p.layers[li], &g.layers[li], &c.layers[li], dx, e, w)
+		nn.PreLNBackwardT(p.layers[li].Tensors(t), g.layers[li].Tensors(t), &c.layers[li], dx, e, w)
 	}
-	// Embeddings: x[b,0] = cls + pos[0], x[b,t] = patch(b,t−1) + pos[t].
-	for b := 0; b < B; b++ {
-		for t := 0; t < S; t++ {
-			src, dst := dx[(b*S+t)*H:(b*S+t+1)*H], g.pos[t*H:(t+1)*H]
-			for j, v := range src {
-				dst[j] += v
-			}
-		}
-		for j, v := range dx[b*S*H : b*S*H+H] {
-			g.cls[j] += v
-		}
-	}
-	np := S - 1
-	dEmb := a.Get(B * np * H)
-	for b := 0; b < B; b++ {
-		copy(dEmb[b*np*H:(b+1)*np*H], dx[(b*S+1)*H:(b+1)*S*H])
-	}
-	nn.LinearBackward(&p.patch, &g.patch, c.patches, dEmb, B*np, nil)
+	// The embeddings: positions (every row), the class token, the patches.
+	be.EmbedBackward([]compute.Tensor{nil, t(g.pos)}, H, [][]int{nil, nil}, []int{0, S}, dx)
+	be.RowsBackward(t(g.cls), dx, H, c.fromClass)
+	dEmb := e.Buffer(B * (S - 1) * H)
+	be.Zero(dEmb)
+	be.RowsBackward(dEmb, dx, H, c.fromPatches)
+	p.patch.Tensors(t).Backward(be, g.patch.Tensors(t), c.patches, dEmb, B*(S-1), nil, 0)
 	return nil
 }
 
 // pass returns the encoder pass of forward cache c: the batch and the
 // ViT's exact GELU (no dropout), with the network's arena.
 func (n *vgNetwork[T]) pass(c *vgCache[T]) *nn.EncoderPass[T] {
-	return &nn.EncoderPass[T]{
+	e := &nn.EncoderPass[T]{
 		B: c.B, S: c.S, H: len(n.p.cls), Heads: n.heads, KeyValid: c.keyValid, Eps: n.eps,
-		ActForward: nn.GELUForward[T], ActBackward: nn.GELUBackward[T],
+		Act:   compute.GELU,
 		Arena: n.buf,
 	}
-}
-
-func tanhInto[T nn.Float](x, y []T) {
-	for i, v := range x {
-		y[i] = nn.Tanh(v)
-	}
-}
-
-// tanhBackward writes dx = dy·(1 − y²) for y = tanh(x).
-func tanhBackward[T nn.Float](y, dy, dx []T) {
-	for i, v := range y {
-		dx[i] = dy[i] * (1 - v*v)
-	}
+	nn.Attach(e, n.dev)
+	return e
 }

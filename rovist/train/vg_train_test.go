@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/storyeval/storyeval/rovist"
 	"math"
 	"math/rand"
 	"os"
@@ -13,9 +12,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/storyeval/storyeval/encoders/compute"
 	"github.com/storyeval/storyeval/encoders/imageproc"
 	"github.com/storyeval/storyeval/encoders/nn"
 	"github.com/storyeval/storyeval/internal/safetensors"
+	"github.com/storyeval/storyeval/rovist"
 	"github.com/storyeval/storyeval/story"
 	"github.com/storyeval/storyeval/training"
 )
@@ -74,7 +75,7 @@ func TestVGBackwardMatchesFiniteDifferences(t *testing.T) {
 			t.Fatal(err)
 		}
 		dI, dT := make([]float64, B*g.joint), make([]float64, B*g.joint)
-		l, _ := symmetricLoss(c.img, c.txt, B, g.joint, tau, dI, dT)
+		l, _ := compute.SymmetricContrastiveLossHost(c.img, c.txt, B, g.joint, tau, dI, dT)
 		return l
 	}
 	c, err := net.forward(ctx, pix, words)
@@ -82,7 +83,7 @@ func TestVGBackwardMatchesFiniteDifferences(t *testing.T) {
 		t.Fatal(err)
 	}
 	dI, dT := make([]float64, B*g.joint), make([]float64, B*g.joint)
-	_, dTau := symmetricLoss(c.img, c.txt, B, g.joint, tau, dI, dT)
+	_, dTau := compute.SymmetricContrastiveLossHost(c.img, c.txt, B, g.joint, tau, dI, dT)
 	grads := p.zeroLike()
 	if err := net.backward(ctx, c, dI, dT, grads); err != nil {
 		t.Fatal(err)
@@ -131,12 +132,15 @@ func TestSymmetricLossFiniteDifferences(t *testing.T) {
 	copy(img[3*d:], img[1*d:2*d])
 	tau := 0.7
 	dI, dT := make([]float64, n*d), make([]float64, n*d)
-	loss, dTau := symmetricLoss(img, txt, n, d, tau, dI, dT)
+	loss, dTau := compute.SymmetricContrastiveLossHost(img, txt, n, d, tau, dI, dT)
 	if !(loss > 0) {
 		t.Fatalf("loss %v", loss)
 	}
 	scratchI, scratchT := make([]float64, n*d), make([]float64, n*d)
-	f := func() float64 { l, _ := symmetricLoss(img, txt, n, d, tau, scratchI, scratchT); return l }
+	f := func() float64 {
+		l, _ := compute.SymmetricContrastiveLossHost(img, txt, n, d, tau, scratchI, scratchT)
+		return l
+	}
 	const h = 1e-6
 	for _, x := range []struct {
 		name string

@@ -19,9 +19,11 @@ func newAdam(p *params[float32], lr, beta1, beta2, eps float64) *adam {
 	return &adam{Adam: nn.Adam{LR: lr, Beta1: beta1, Beta2: beta2, Eps: eps}, m: nn.ZerosLike(ps), v: nn.ZerosLike(ps)}
 }
 
-// update applies one Adam step with gradients g to p.
-func (a *adam) update(p, g *params[float32]) {
-	// The four lists come from the same parameter walk, so Update's shape
+// update applies one Adam step with gradients g to p on device d, and
+// brings the results back to the host copies, the trainer's state
+// (parameters, gradients and moments are read, saved and resumed there).
+func (a *adam) update(d nn.Device, p, g *params[float32]) {
+	// The four lists come from the same parameter walk, so UpdateOn's shape
 	// checks cannot fail.
-	_ = a.Adam.Update(nn.Values(p.tensors()), nn.Values(g.tensors()), nn.Values(a.m), nn.Values(a.v))
+	_ = d.AdamStep(&a.Adam, nn.Values(p.tensors()), nn.Values(g.tensors()), nn.Values(a.m), nn.Values(a.v))
 }

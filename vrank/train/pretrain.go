@@ -13,6 +13,7 @@ import (
 
 	"github.com/storyeval/storyeval/encoders"
 	"github.com/storyeval/storyeval/encoders/checkpoint"
+	"github.com/storyeval/storyeval/encoders/compute"
 	"github.com/storyeval/storyeval/encoders/nn"
 	"github.com/storyeval/storyeval/encoders/tokenize"
 	"github.com/storyeval/storyeval/internal/trainloop"
@@ -57,6 +58,11 @@ type PretrainOptions struct {
 	CheckpointDir string
 	// Progress, when set, is called after every training step.
 	Progress func(training.Progress)
+	// Backend runs every step — forward, backward and the Adam update —
+	// and the evaluation passes (nil: the CPU). It must implement
+	// compute.TrainBackend; on a device the weights, gradients and moments
+	// are copied back to the host after each step.
+	Backend compute.Backend
 }
 
 // PretrainEpoch is the outcome of one pre-training epoch.
@@ -113,6 +119,7 @@ type Pretrainer struct {
 	tokFiles map[string][]byte
 	sp       mlmSpecial
 	opts     PretrainOptions
+	dev      nn.Device
 	net      *network[float32]
 	head     *mlmHead[float32]
 	grads    *params[float32]
@@ -257,9 +264,14 @@ func newPretrainer(cfg vrank.Config, conf []byte, tok *tokenize.BERT, files map[
 		*s.id = id
 	}
 	sp.vocab = tok.VocabSize()
+	dev, err := nn.NewDevice(o.Backend)
+	if err != nil {
+		return nil, fmt.Errorf("pre-training: %w", err)
+	}
 	b := cfg.BERT
-	t := &Pretrainer{cfg: cfg, conf: conf, tok: tok, tokFiles: files, sp: sp, opts: o,
-		net:  &network[float32]{p: p, H: b.HiddenSize, I: b.IntermediateSize, heads: b.NumAttentionHeads, eps: b.LayerNormEps, encDropout: o.Dropout, allRows: true, buf: &nn.Arena[float32]{}},
+	t := &Pretrainer{cfg: cfg, conf: conf, tok: tok, tokFiles: files, sp: sp, opts: o, dev: dev,
+		net: &network[float32]{p: p, H: b.HiddenSize, I: b.IntermediateSize, heads: b.NumAttentionHeads, eps: b.LayerNormEps, encDropout: o.Dropout, allRows: true,
+			buf: &nn.Arena[float32]{}, dev: &dev},
 		head: head, grads: p.zeroLike(), gHead: head.zeroLike(),
 		adam: nn.Adam{LR: o.LearningRate, Beta1: 0.9, Beta2: 0.999, Eps: 1e-8},
 	}
@@ -302,24 +314,6 @@ func (t *Pretrainer) encodeTexts(texts []string, what string) ([]tokenize.Encodi
 	return encs, nil
 }
 
-// forwardMasked runs the encoder and the head on a masked batch; it
-// returns the caches and the loss with its gradient.
-func (t *Pretrainer) forwardMasked(ctx context.Context, mb *maskedBatch, rng *rand.Rand) (*forwardCache[float32], *mlmCache[float32], float64, []float32, int, error) {
-	c, err := t.net.forward(ctx, mb.in, rng)
-	if err != nil {
-		return nil, nil, 0, nil, 0, err
-	}
-	H := t.cfg.BERT.HiddenSize
-	n := len(mb.rows)
-	sel := make([]float32, n*H)
-	for i, r := range mb.rows {
-		copy(sel[i*H:(i+1)*H], c.top[r*H:(r+1)*H])
-	}
-	hc := t.head.forward(sel, n, t.net.p.word, t.cfg.BERT.LayerNormEps)
-	loss, d, correct := mlmLoss(hc.logits, mb.labels, t.cfg.BERT.VocabSize)
-	return c, hc, loss, d, correct, nil
-}
-
 // Step runs one pre-training step on texts, exactly as Train does for each
 // of its mini-batches: masking (drawn from the seed and the step count),
 // forward pass with dropout, cross-entropy on the selected tokens, backward
@@ -347,32 +341,19 @@ func (t *Pretrainer) step(ctx context.Context, encs []tokenize.Encoding) (Pretra
 	if t.net.encDropout > 0 {
 		drop = rng
 	}
-	c, hc, loss, dlogits, _, err := t.forwardMasked(ctx, mb, drop)
+	c, hc, dlogits, loss, _, err := mlmForward(ctx, t.net, t.head, mb, drop)
 	if err != nil {
 		return PretrainStep{}, err
 	}
-	for _, g := range t.trainable(t.grads, t.gHead) {
-		clear(g.Data)
-	}
-	if err := t.backward(ctx, c, hc, mb, dlogits); err != nil {
+	t.dev.Zero(nn.Values(t.trainable(t.grads, t.gHead)))
+	if err := mlmBackward(ctx, t.net, t.head, c, hc, mb, dlogits, t.grads, t.gHead); err != nil {
 		return PretrainStep{}, err
 	}
-	err = t.adam.Update(nn.Values(t.trainable(t.net.p, t.head)), nn.Values(t.trainable(t.grads, t.gHead)), nn.Values(t.m), nn.Values(t.v))
+	err = t.dev.AdamStep(&t.adam, nn.Values(t.trainable(t.net.p, t.head)), nn.Values(t.trainable(t.grads, t.gHead)), nn.Values(t.m), nn.Values(t.v))
 	if err != nil {
 		return PretrainStep{}, err
 	}
 	return PretrainStep{Loss: loss, Selected: len(mb.rows)}, nil
-}
-
-// backward accumulates the gradients of the loss into t.grads and t.gHead.
-func (t *Pretrainer) backward(ctx context.Context, c *forwardCache[float32], hc *mlmCache[float32], mb *maskedBatch, dlogits []float32) error {
-	H := t.cfg.BERT.HiddenSize
-	dsel := t.head.backward(hc, dlogits, t.net.p.word, t.gHead, t.grads.word)
-	dx := t.net.buf.Zeros(len(c.top))
-	for i, r := range mb.rows {
-		addInPlace(dx[r*H:(r+1)*H], dsel[i*H:(i+1)*H])
-	}
-	return t.net.backwardEncoder(ctx, c, dx, t.grads)
 }
 
 // Train pre-trains on the texts until the configured number of epochs is
@@ -463,7 +444,7 @@ func (t *Pretrainer) evaluate(ctx context.Context, encs []tokenize.Encoding) (lo
 		if len(mb.rows) == 0 {
 			continue
 		}
-		_, _, l, _, c, err := t.forwardMasked(ctx, mb, nil)
+		_, _, _, l, c, err := mlmForward(ctx, t.net, t.head, mb, nil)
 		if err != nil {
 			return 0, 0, err
 		}

@@ -55,7 +55,7 @@ func BenchmarkPretrainStepBERTBase(b *testing.B) {
 	forward := time.Since(start)
 	mb := maskBatch(encs, pt.sp, 0.15, rand.New(rand.NewSource(2)))
 	start = time.Now()
-	if _, _, _, _, _, err := pt.forwardMasked(ctx, mb, nil); err != nil {
+	if _, _, _, _, _, err := mlmForward(ctx, pt.net, pt.head, mb, nil); err != nil {
 		b.Fatal(err)
 	}
 	trainForward := time.Since(start)

@@ -1,10 +1,11 @@
 package train
 
 import (
-	"math"
+	"context"
+	"math/rand"
 
+	"github.com/storyeval/storyeval/encoders/compute"
 	"github.com/storyeval/storyeval/encoders/nn"
-	"github.com/storyeval/storyeval/internal/parallel"
 )
 
 // mlmHead is BERT's masked-language-model head (transformers'
@@ -59,83 +60,78 @@ func (h *mlmHead[T]) initRandom(next func() float64, std float64) {
 }
 
 // mlmCache keeps the head's activations of a forward pass over n selected
-// rows.
+// rows, as tensors of the pass's backend.
 type mlmCache[T nn.Float] struct {
 	n      int
-	x      []T // n×H: the selected rows of the encoder output
-	pre    []T // n×H: dense output before the activation
-	act    []T // n×H: the activation's output
-	t      []T // n×H: the LayerNorm output (the decoder's input)
-	norm   nn.NormCache[T]
-	logits []T // n×V
+	x      compute.Tensor // n×H: the selected rows of the encoder output
+	pre    compute.Tensor // n×H: dense output before the activation
+	act    compute.Tensor // n×H: the activation's output
+	t      compute.Tensor // n×H: the LayerNorm output (the decoder's input)
+	norm   nn.NormSave
+	logits compute.Tensor // n×V
 }
 
-// forward applies the head to the n rows of x (n×H) and returns the
-// vocabulary logits (n×V); word is the tied decoder weight [V, H].
-func (h *mlmHead[T]) forward(x []T, n int, word []T, eps float64) *mlmCache[T] {
+// decoder is the head's tied decoder: the word embeddings [V, H] and the
+// head's bias.
+func (h *mlmHead[T]) decoder(e *nn.EncoderPass[T], word, bias []T) nn.LinearT {
+	return nn.LinearT{W: e.TensorOf(word), B: e.TensorOf(bias), Out: len(h.bias), In: len(h.norm.G)}
+}
+
+// forward applies the head to the n rows of x (n×H) on pass e and returns
+// the vocabulary logits (n×V); word is the tied decoder weight [V, H].
+func (h *mlmHead[T]) forward(e *nn.EncoderPass[T], x compute.Tensor, n int, word []T, eps float64) *mlmCache[T] {
 	H, V := len(h.norm.G), len(h.bias)
-	c := &mlmCache[T]{n: n, x: x, pre: make([]T, n*H), act: make([]T, n*H), t: make([]T, n*H), logits: make([]T, n*V)}
-	nn.LinearForward(&h.dense, x, n, c.pre)
-	nn.GELUForward(c.pre, c.act)
-	nn.LayerNormForward(&h.norm, c.act, n, H, eps, c.t, &c.norm, nil)
-	dec := nn.Linear[T]{W: word, B: h.bias, Out: V, In: H}
-	nn.LinearForward(&dec, c.t, n, c.logits)
+	be, t := e.TrainBackend(), e.TensorOf
+	c := &mlmCache[T]{n: n, x: x, pre: e.Buffer(n * H), act: e.Buffer(n * H), t: e.Buffer(n * H), logits: e.Buffer(n * V)}
+	h.dense.Tensors(t).ForwardSave(be, c.act, c.pre, x, n, compute.GELU)
+	c.norm = nn.NormSave{XHat: e.Buffer(n * H), RStd: e.Buffer(n)}
+	h.norm.Tensors(t).Forward(be, c.t, c.act, H, eps, &c.norm)
+	h.decoder(e, word, h.bias).Forward(be, c.logits, c.t, n, compute.Identity)
 	return c
 }
 
 // backward accumulates the head's gradients into g, the decoder's weight
 // gradient into gWord (the tied word embeddings' gradient), and returns the
 // gradient of the head's input rows (n×H).
-func (h *mlmHead[T]) backward(c *mlmCache[T], dlogits, word []T, g *mlmHead[T], gWord []T) []T {
-	H, V := len(h.norm.G), len(h.bias)
+func (h *mlmHead[T]) backward(e *nn.EncoderPass[T], c *mlmCache[T], dlogits compute.Tensor, word []T, g *mlmHead[T], gWord []T) compute.Tensor {
+	H := len(h.norm.G)
 	n := c.n
-	dec := nn.Linear[T]{W: word, B: h.bias, Out: V, In: H}
-	gdec := nn.Linear[T]{W: gWord, B: g.bias, Out: V, In: H}
-	dt := make([]T, n*H)
-	nn.LinearBackward(&dec, &gdec, c.t, dlogits, n, dt)
-	nn.LayerNormBackward(&h.norm, &g.norm, &c.norm, dt, n, H, dt)
-	nn.GELUBackward(c.pre, dt)
-	dx := make([]T, n*H)
-	nn.LinearBackward(&h.dense, &g.dense, c.x, dt, n, dx)
+	be, t := e.TrainBackend(), e.TensorOf
+	dt := e.Buffer(n * H)
+	h.decoder(e, word, h.bias).Backward(be, h.decoder(e, gWord, g.bias), c.t, dlogits, n, dt, 0)
+	h.norm.Tensors(t).Backward(be, g.norm.Tensors(t), &c.norm, dt, dt, H)
+	be.BiasActBackward(dt, t(g.dense.B), dt, c.pre, H, compute.GELU)
+	dx := e.Buffer(n * H)
+	h.dense.Tensors(t).Backward(be, nn.LinearT{W: t(g.dense.W)}, c.x, dt, n, dx, 0)
 	return dx
 }
 
-// mlmLoss returns torch.nn.CrossEntropyLoss (mean over the n rows) of the
-// logits (n×V) against labels, its gradient with respect to the logits
-// (softmax − onehot over n), and the number of rows whose argmax is the
-// label. The log-softmax of each row is computed in float64.
-func mlmLoss[T nn.Float](logits []T, labels []int, V int) (loss float64, d []T, correct int) {
-	n := len(labels)
-	d = make([]T, len(logits))
-	losses := make([]float64, n)
-	hits := make([]bool, n)
-	parallel.Chunks(n, 4, func(_, lo, hi int) {
-		for r := lo; r < hi; r++ {
-			row, dr := logits[r*V:(r+1)*V], d[r*V:(r+1)*V]
-			m, arg := math.Inf(-1), 0
-			for j, v := range row {
-				if float64(v) > m {
-					m, arg = float64(v), j
-				}
-			}
-			var sum float64
-			for _, v := range row {
-				sum += math.Exp(float64(v) - m)
-			}
-			lse := m + math.Log(sum)
-			losses[r] = lse - float64(row[labels[r]])
-			hits[r] = arg == labels[r]
-			for j, v := range row {
-				dr[j] = T(math.Exp(float64(v)-lse) / float64(n))
-			}
-			dr[labels[r]] -= T(1 / float64(n))
-		}
-	})
-	for r := range n {
-		loss += losses[r]
-		if hits[r] {
-			correct++
-		}
+// mlmForward runs the encoder and the head on a masked batch: the selected
+// rows of the last layer's output through the head, and the cross-entropy
+// of their logits against the labels (TrainBackend.SoftmaxCrossEntropy),
+// whose gradient it keeps in dlogits.
+func mlmForward[T nn.Float](ctx context.Context, net *network[T], h *mlmHead[T], mb *maskedBatch, rng *rand.Rand) (c *forwardCache[T], hc *mlmCache[T], dlogits compute.Tensor, loss float64, correct int, err error) {
+	c, err = net.forward(ctx, mb.in, rng)
+	if err != nil {
+		return nil, nil, nil, 0, 0, err
 	}
-	return loss / float64(n), d, correct
+	e := net.pass(c)
+	be, H, n := e.TrainBackend(), net.H, len(mb.rows)
+	sel := e.Buffer(n * H)
+	be.Rows(sel, c.top, H, mb.rows)
+	hc = h.forward(e, sel, n, net.p.word, net.eps)
+	dlogits = e.Buffer(hc.logits.Len())
+	loss, _, correct = be.SoftmaxCrossEntropy(dlogits, hc.logits, len(h.bias), mb.labels)
+	return c, hc, dlogits, loss, correct, nil
+}
+
+// mlmBackward accumulates into g and gh the gradients of mlmForward's loss.
+func mlmBackward[T nn.Float](ctx context.Context, net *network[T], h *mlmHead[T], c *forwardCache[T], hc *mlmCache[T], mb *maskedBatch, dlogits compute.Tensor, g *params[T], gh *mlmHead[T]) error {
+	e := net.pass(c)
+	be := e.TrainBackend()
+	dsel := h.backward(e, hc, dlogits, net.p.word, gh, g.word)
+	dx := e.Buffer(c.top.Len())
+	be.Zero(dx)
+	be.RowsBackward(dx, dsel, net.H, mb.rows)
+	return net.backwardEncoder(ctx, c, dx, g)
 }

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/storyeval/storyeval/encoders/compute"
+	"github.com/storyeval/storyeval/encoders/nn"
 	"github.com/storyeval/storyeval/encoders/tokenize"
 )
 
@@ -27,15 +29,17 @@ func TestMLMHeadForwardHandComputed(t *testing.T) {
 	copy(h.norm.B, []float64{0, 0.5})
 	copy(h.bias, []float64{0.1, 0.2, 0.3})
 	word := []float64{1, 0, 0, 1, 1, 1}
-	c := h.forward([]float64{1, -1}, 1, word, 1e-12)
+	e := &nn.EncoderPass[float64]{B: 1, S: 1, H: 2}
+	c := h.forward(e, compute.HostTensor[float64]{1, -1}, 1, word, 1e-12)
+	logits, _ := compute.HostValues[float64](c.logits)
 	want := []float64{2.1, -0.3, 1.8}
 	for i, w := range want {
-		if math.Abs(c.logits[i]-w) > 1e-9 {
-			t.Errorf("logit %d = %.12g, want %g", i, c.logits[i], w)
+		if math.Abs(logits[i]-w) > 1e-9 {
+			t.Errorf("logit %d = %.12g, want %g", i, logits[i], w)
 		}
 	}
 	// The loss of label 0: log Σ exp(logits) − 2.1.
-	loss, _, correct := mlmLoss(c.logits, []int{0}, 3)
+	loss, _, correct := compute.SoftmaxCrossEntropyHost(make([]float64, 3), logits, 3, []int{0})
 	wantLoss := math.Log(math.Exp(2.1)+math.Exp(-0.3)+math.Exp(1.8)) - 2.1
 	if math.Abs(loss-wantLoss) > 1e-9 || correct != 1 {
 		t.Errorf("loss %.12g (correct %d), want %.12g (1)", loss, correct, wantLoss)
@@ -63,29 +67,17 @@ func TestMLMBackwardMatchesFiniteDifferences(t *testing.T) {
 		}
 		net := &network[float64]{p: p, H: cfg.HiddenSize, I: cfg.IntermediateSize, heads: cfg.NumAttentionHeads, eps: 1e-12, encDropout: encDropout, allRows: true}
 		mb := &maskedBatch{in: tinyBatch(), rows: []int{1, 3, 5, 8, 9, 15}, labels: []int{4, 17, 0, 9, 9, 2}}
-		H := cfg.HiddenSize
 		ctx := context.Background()
-		run := func() (*forwardCache[float64], *mlmCache[float64], float64, []float64) {
-			c, err := net.forward(ctx, mb.in, rand.New(rand.NewSource(9)))
+		run := func() (*forwardCache[float64], *mlmCache[float64], float64, compute.Tensor) {
+			c, hc, d, loss, _, err := mlmForward(ctx, net, head, mb, rand.New(rand.NewSource(9)))
 			if err != nil {
 				t.Fatal(err)
 			}
-			sel := make([]float64, len(mb.rows)*H)
-			for i, r := range mb.rows {
-				copy(sel[i*H:(i+1)*H], c.top[r*H:(r+1)*H])
-			}
-			hc := head.forward(sel, len(mb.rows), p.word, 1e-12)
-			loss, d, _ := mlmLoss(hc.logits, mb.labels, cfg.VocabSize)
 			return c, hc, loss, d
 		}
 		c, hc, _, dlogits := run()
 		g, gh := p.zeroLike(), head.zeroLike()
-		dsel := head.backward(hc, dlogits, p.word, gh, g.word)
-		dx := make([]float64, len(c.top))
-		for i, r := range mb.rows {
-			addInPlace(dx[r*H:(r+1)*H], dsel[i*H:(i+1)*H])
-		}
-		if err := net.backwardEncoder(ctx, c, dx, g); err != nil {
+		if err := mlmBackward(ctx, net, head, c, hc, mb, dlogits, g, gh); err != nil {
 			t.Fatal(err)
 		}
 		params, grads := append(p.tensors(), head.tensors()...), append(g.tensors(), gh.tensors()...)

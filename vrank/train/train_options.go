@@ -1,6 +1,7 @@
 package train
 
 import (
+	"github.com/storyeval/storyeval/encoders/compute"
 	"github.com/storyeval/storyeval/internal/trainloop"
 	"github.com/storyeval/storyeval/training"
 )
@@ -60,6 +61,11 @@ type Options struct {
 	KeepCheckpoints int
 	// Progress, when set, is called after every step.
 	Progress func(training.Progress)
+	// Backend runs every step — forward, backward and the Adam update —
+	// and the evaluation passes (nil: the CPU). It must implement
+	// compute.TrainBackend. On a device the weights, gradients and
+	// moments are kept there and copied back to the host after each step.
+	Backend compute.Backend
 }
 
 // EpochResult summarises one epoch.

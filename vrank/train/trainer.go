@@ -25,6 +25,7 @@ type Trainer struct {
 	// are returned and saved as.
 	model   *vrank.Model
 	opts    Options
+	dev     nn.Device
 	net     *network[float32]
 	grads   *params[float32]
 	opt     *adam
@@ -51,14 +52,19 @@ func NewTrainer(m *vrank.Model, opts Options) (*Trainer, error) {
 		opts.Beta1 < 0 || opts.Beta1 >= 1 || opts.Beta2 < 0 || opts.Beta2 >= 1 || opts.Epsilon < 0 {
 		return nil, fmt.Errorf("invalid training options %+v", opts)
 	}
+	dev, err := nn.NewDevice(opts.Backend)
+	if err != nil {
+		return nil, fmt.Errorf("the training backend: %w", err)
+	}
 	cfg := m.Config()
 	p, err := paramsOf(cfg, m.Weights())
 	if err != nil {
 		return nil, err
 	}
 	b := cfg.BERT
-	t := &Trainer{model: m, opts: opts,
-		net:   &network[float32]{p: p, H: b.HiddenSize, I: b.IntermediateSize, heads: b.NumAttentionHeads, eps: b.LayerNormEps, dropout: opts.Dropout, encDropout: opts.EncoderDropout},
+	t := &Trainer{model: m, opts: opts, dev: dev,
+		net: &network[float32]{p: p, H: b.HiddenSize, I: b.IntermediateSize, heads: b.NumAttentionHeads, eps: b.LayerNormEps, dropout: opts.Dropout, encDropout: opts.EncoderDropout,
+			dev: &dev},
 		grads: p.zeroLike(),
 		opt:   newAdam(p, opts.LearningRate, opts.Beta1, opts.Beta2, opts.Epsilon),
 	}
@@ -103,13 +109,11 @@ func (t *Trainer) step(ctx context.Context, encs []tokenize.Encoding, gaps []flo
 		return StepResult{}, err
 	}
 	loss, dpred := mseLoss(c.pred, gaps)
-	for _, g := range t.grads.tensors() {
-		clear(g.Data)
-	}
+	t.dev.Zero(nn.Values(t.grads.tensors()))
 	if err := t.net.backward(ctx, c, dpred, t.grads); err != nil {
 		return StepResult{}, err
 	}
-	t.opt.update(t.net.p, t.grads)
+	t.opt.update(t.dev, t.net.p, t.grads)
 	return StepResult{Loss: loss, Predictions: nn.Convert[float64](c.pred)}, nil
 }
 

@@ -122,11 +122,41 @@ func (b *Backend) alloc(n int) (Buffer, error) {
 	return buf, err
 }
 
-// Err returns the first error of an operation, or nil.
+// Err returns the first error of an operation, or nil (compute.Failer).
+// An out-of-memory error matches compute.ErrOutOfMemory (errors.Is).
 func (b *Backend) Err() error {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.err
+}
+
+// ResetErr implements compute.ErrResetter: it waits for the stream, clears
+// the kept error and returns it, so that a caller may retry a forward
+// pass with a smaller batch after running out of memory. A failed kernel
+// launch that poisoned the context fails again on the next operation.
+func (b *Backend) ResetErr() error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	err := b.err
+	b.err = nil
+	if serr := b.q.Synchronize(); serr != nil {
+		b.err = &opError{op: "synchronize", err: serr}
+	}
+	return err
+}
+
+// opError is a kept failure: the operation and the CUDA error.
+type opError struct {
+	op  string
+	err error
+}
+
+func (e *opError) Error() string { return e.op + ": " + e.err.Error() }
+func (e *opError) Unwrap() error { return e.err }
+
+// Is makes an out-of-memory failure match compute.ErrOutOfMemory.
+func (e *opError) Is(target error) bool {
+	return target == compute.ErrOutOfMemory && errOutOfMemory(e.err)
 }
 
 // run performs one operation under the backend's lock unless an earlier
@@ -138,7 +168,7 @@ func (b *Backend) run(op string, fn func() error) {
 		return
 	}
 	if err := fn(); err != nil {
-		b.err = fmt.Errorf("%s: %w", op, err)
+		b.err = &opError{op: op, err: err}
 	}
 }
 

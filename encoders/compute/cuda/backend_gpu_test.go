@@ -1,6 +1,7 @@
 package cuda
 
 import (
+	"errors"
 	"math"
 	"math/rand/v2"
 	"sync"
@@ -134,12 +135,24 @@ func TestGPUBackendErrorIsKept(t *testing.T) {
 	if err == nil || !errOutOfMemory(err) {
 		t.Fatalf("after a 4 TiB allocation: %v, want an out-of-memory error", err)
 	}
+	if !errors.Is(err, compute.ErrOutOfMemory) {
+		t.Errorf("%v does not match compute.ErrOutOfMemory", err)
+	}
 	got := []float32{9, 9, 9}
 	b.Download(got, x)
 	if got[0] != 0 || got[1] != 0 || got[2] != 0 || b.Err() != err {
 		t.Errorf("Download after the error gave %v and error %v; want zeros and the first error kept", got, b.Err())
 	}
 	t.Logf("%v", err)
+	// After ResetErr the backend runs again: a caller's retry with less.
+	if reset := b.ResetErr(); reset != err || b.Err() != nil {
+		t.Fatalf("ResetErr returned %v, then Err %v; want the kept error, then none", reset, b.Err())
+	}
+	y := b.Upload([]float32{4, 5, 6})
+	b.Download(got, y)
+	if got[0] != 4 || got[2] != 6 || b.Err() != nil {
+		t.Errorf("after ResetErr: %v, error %v", got, b.Err())
+	}
 }
 
 // TestGPUBackendWorkers runs the same operations on two workers (streams

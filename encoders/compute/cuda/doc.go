@@ -26,8 +26,18 @@
 // slow and cuMemFree waits for the whole GPU). compute.Backend's
 // operations return no error, so Backend keeps the first failure (out of
 // memory, say: one line naming the GPU, the operation and the size) and
-// does nothing after it; callers check Err after a forward pass and may
-// retry with a smaller batch (BatchPlan sizes batches to free memory).
+// does nothing after it; the encoders check it (compute.Err) after every
+// forward pass and return it naming the model and the batch; an
+// out-of-memory failure matches compute.ErrOutOfMemory, and after
+// ResetErr the caller may retry with a smaller batch (BatchPlan sizes
+// batches to free memory).
+//
+// Backend is also a compute.TrainBackend, so the trainers run on it
+// (their options' Backend): the forward variants that save for the
+// backward pass, the backward operations, the losses and Adam, each
+// following the CPU backend's arithmetic (see package kernels; the
+// attention backward uses the saved probabilities and regenerates the
+// dropout masks from their counter hash).
 //
 // Device is the host side underneath: memory, page-locked host buffers,
 // copies, kernel launches checked against the kernel table, row-major

@@ -77,7 +77,7 @@ func TestGPUBiasActivation(t *testing.T) {
 
 		dy := upload(t, d.Queue, x)
 		xs := upload(t, d.Queue, bias[:cols])
-		launch(t, d.Queue, "act_backward_f32", Shape{Elems: cols}, new(cudalib.Args).Ptr(dy.Ptr).Ptr(xs.Ptr).Int64(cols).Int(int32(act)))
+		launch(t, d.Queue, "act_backward_f32", Shape{Elems: cols}, new(cudalib.Args).Ptr(dy.Ptr).Ptr(dy.Ptr).Ptr(xs.Ptr).Int64(cols).Int(int32(act)))
 		wantG := append([]float32(nil), x...)
 		for i := 0; i < cols; i++ {
 			wantG[i] = x[i] * float32(actGradRef(bias[i], act))
@@ -133,7 +133,7 @@ func TestGPULayerNorm(t *testing.T) {
 			wantRstd[i] = float32(inv)
 			for j, v := range row {
 				wantInf[i*H+j] = float32((float64(v)-mean)*inv)*g[j] + bt[j]
-				wantXhat[i*H+j] = (v - float32(mean)) * float32(inv)
+				wantXhat[i*H+j] = float32((float64(v) - mean) * inv)
 				wantTrain[i*H+j] = wantXhat[i*H+j]*g[j] + bt[j]
 			}
 		}
@@ -245,7 +245,7 @@ func TestGPUMaskedSoftmax(t *testing.T) {
 			}
 			closeTo(t, "masked softmax", download(t, d.Queue, xb), want, 1e-6)
 
-			// Backward: p·(dp − Σp·dp)/divisor.
+			// Backward: p·(dp − Σp·dp)·scale.
 			p := want
 			dp := randomValues(r, len(p), 1)
 			pb, dpb := upload(t, d.Queue, p), upload(t, d.Queue, dp)
@@ -253,7 +253,8 @@ func TestGPUMaskedSoftmax(t *testing.T) {
 			if div == 0 {
 				div = 1
 			}
-			launch(t, d.Queue, "softmax_bwd_f32", Shape{Rows: B * heads * S}, new(cudalib.Args).Ptr(pb.Ptr).Ptr(dpb.Ptr).Int(B*heads*S).Int(S).Float32(div))
+			scale := 1 / div
+			launch(t, d.Queue, "softmax_bwd_f32", Shape{Rows: B * heads * S}, new(cudalib.Args).Ptr(pb.Ptr).Ptr(dpb.Ptr).Int(B*heads*S).Int(S).Float32(scale))
 			wantD := make([]float32, len(p))
 			for row := 0; row < B*heads*S; row++ {
 				var dot float64
@@ -261,7 +262,7 @@ func TestGPUMaskedSoftmax(t *testing.T) {
 					dot += float64(p[row*S+j]) * float64(dp[row*S+j])
 				}
 				for j := 0; j < S; j++ {
-					wantD[row*S+j] = float32(float64(p[row*S+j]) * (float64(dp[row*S+j]) - dot) / float64(div))
+					wantD[row*S+j] = float32(float64(p[row*S+j]) * (float64(dp[row*S+j]) - dot) * float64(scale))
 				}
 			}
 			closeTo(t, "softmax backward", download(t, d.Queue, dpb), wantD, 1e-6)

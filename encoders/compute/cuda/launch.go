@@ -53,7 +53,7 @@ func grid(k kernels.Kernel, s Shape, sms int) (uint32, error) {
 // columnKernels have one thread per column and no grid-stride loop: their
 // grids must cover every column.
 var columnKernels = map[string]bool{
-	"column_sums_f32": true, "layernorm_param_grad_f32": true, "embed_sum_bwd_f32": true,
+	"column_sums_f32": true, "layernorm_param_grad_f32": true, "embed_sum_bwd_f32": true, "scatter_rows_f32": true,
 }
 
 func gridStride(k kernels.Kernel) bool { return !columnKernels[k.Name] }

@@ -46,11 +46,8 @@ __device__ float se_act(float v, int act) {
 __device__ double se_act_grad(float v, int act) {
   double f = (double)v;
   switch (act) {
-  case SE_ACT_GELU: {
-    // Phi(x) + x*phi(x), as internal/backprop's GELUBackward.
-    double cdf = 0.5 * (1.0 + se_erf32(f * 0.70710678118654752440));
-    return cdf + f * exp(-0.5 * f * f) * 0.39894228040143267794;
-  }
+  case SE_ACT_GELU: // Phi(x) + x*phi(x), as compute's Activation.derivative
+    return 0.5 * (1.0 + se_erf32(f / 1.41421356237309504880)) + f * exp(-0.5 * f * f) * 0.39894228040143267794;
   case SE_ACT_GELU_TANH: {
     const double c = 0.79788456080286535588;
     double t = tanh(c * (f + 0.044715 * f * f * f));
@@ -80,14 +77,36 @@ extern "C" __global__ void bias_act_f32(float* y, const float* bias, int rows, i
   }
 }
 
-// act_backward_f32: dy[i] *= act'(x[i]), x the activation's input.
-extern "C" __global__ void act_backward_f32(float* dy, const float* x, long long n, int act) {
-  SE_FOR(i, n) { dy[i] = dy[i] * (float)se_act_grad(x[i], act); }
+// bias_act_save_f32 is BiasActSave: x[r][c] += bias[c] in place (bias may
+// be null), so that x keeps the pre-activation, and dst = act(x), which is
+// what bias_act_f32 leaves in y.
+extern "C" __global__ void bias_act_save_f32(float* dst, float* x, const float* bias, int rows, int cols, int act) {
+  SE_FOR(i, (long long)rows * cols) {
+    float v = x[i];
+    if (bias) v = v + bias[i % cols];
+    x[i] = v;
+    dst[i] = se_act(v, act);
+  }
+}
+
+// act_backward_f32: dx[i] = dy[i] * act'(x[i]) (dx may be dy), x the
+// activation's input, as compute.ActivationBackward: the derivative in
+// double rounded once, except tanh's, 1 - t*t in float from t =
+// float(tanh(x)), the forward's output.
+extern "C" __global__ void act_backward_f32(float* dx, const float* dy, const float* x, long long n, int act) {
+  SE_FOR(i, n) {
+    if (act == SE_ACT_TANH) {
+      float t = (float)tanh((double)x[i]);
+      dx[i] = dy[i] * (1.0f - t * t);
+    } else {
+      dx[i] = dy[i] * (float)se_act_grad(x[i], act);
+    }
+  }
 }
 
 // column_sums_f32: dst[c] += sum over r of x[r][c], summed in row order in
-// float (one thread per column), as internal/backprop's ColumnSums: the
-// bias gradients, deterministic.
+// float (one thread per column), as compute.ColumnSums: the bias
+// gradients, deterministic.
 extern "C" __global__ void column_sums_f32(const float* x, int rows, int cols, float* dst) {
   int c = blockIdx.x * blockDim.x + threadIdx.x;
   if (c >= cols) return;

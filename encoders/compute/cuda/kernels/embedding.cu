@@ -15,7 +15,7 @@ extern "C" __global__ void embed_sum_f32(float* dst, const float* word, const fl
 
 // embed_sum_bwd_f32 adds d [rows, E] to the gradients of the three tables
 // (gtyp may be null), one thread per column adding row by row: the same
-// order of additions as internal/backprop's TokenEmbeddingsBackward, so the
+// order of additions as compute.EmbedBackwardHost, so the
 // result is deterministic without atomics.
 extern "C" __global__ void embed_sum_bwd_f32(float* gword, float* gpos, float* gtyp, const int* ids, const int* types,
                                              int rows, int S, int E, const float* d) {
@@ -122,4 +122,21 @@ extern "C" __global__ void l2_normalize_f32(float* x, int rows, int H, float min
   for (int j = threadIdx.x; j < H; j += SE_BLOCK) s += (double)xr[j] * (double)xr[j];
   float n = fmaxf((float)sqrt(se_sum<double>(s)), min_norm);
   for (int j = threadIdx.x; j < H; j += SE_BLOCK) xr[j] = xr[j] / n;
+}
+
+// scatter_rows_f32 is the backward of embed_gather_f32 and gather_rows_f32
+// (EmbedBackward, RowsBackward): grad row at(r) += dy row r for r in order,
+// at(r) = ids[r], or with ids null r % period (period > 0) or r itself; a
+// negative ids[r] is skipped. One thread per column adds row by row, as
+// compute.EmbedBackwardHost, so repeated rows sum in row order without
+// atomics.
+extern "C" __global__ void scatter_rows_f32(float* grad, const float* dy, const int* ids, int rows, int width,
+                                            int period) {
+  int j = blockIdx.x * blockDim.x + threadIdx.x;
+  if (j >= width) return;
+  for (int r = 0; r < rows; r++) {
+    long long at = ids ? ids[r] : (period > 0 ? r % period : r);
+    if (at < 0) continue;
+    grad[at * width + j] += dy[(long long)r * width + j];
+  }
 }

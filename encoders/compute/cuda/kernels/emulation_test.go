@@ -15,14 +15,29 @@ import (
 // against a plain loop, without a GPU. Blocks of 8 threads (SE_BLOCK=8)
 // keep it fast and make every row longer than a block.
 func TestKernelsOnCPUEmulation(t *testing.T) {
+	t.Logf("%s", runEmulation(t, "emu_test.cpp", nil))
+}
+
+// runEmulation compiles testdata/<main> with the kernels' sources (as
+// kernels.cu) and the given extra files beside them, runs it and returns
+// its "ok N checks" line, failing the test on a compile error or a failed
+// check; without g++ the test is skipped.
+func runEmulation(t *testing.T, main string, extra map[string]string) string {
+	t.Helper()
 	cxx, err := exec.LookPath("g++")
 	if err != nil {
 		t.Skip("no g++ to compile the kernels' CPU emulation with")
 	}
 	dir := t.TempDir()
 	src, _ := Source()
-	if err := os.WriteFile(filepath.Join(dir, "kernels.cu"), []byte(src), 0o644); err != nil {
-		t.Fatal(err)
+	files := map[string]string{"kernels.cu": src}
+	for name, text := range extra {
+		files[name] = text
+	}
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 	testdata, err := filepath.Abs("testdata")
 	if err != nil {
@@ -30,7 +45,7 @@ func TestKernelsOnCPUEmulation(t *testing.T) {
 	}
 	bin := filepath.Join(dir, "emu")
 	compile := exec.Command(cxx, "-std=c++20", "-O1", "-pthread", "-w", "-DSE_BLOCK=8", "-I", dir, "-I", testdata,
-		"-o", bin, filepath.Join(testdata, "emu_test.cpp"))
+		"-o", bin, filepath.Join(testdata, main))
 	if out, err := compile.CombinedOutput(); err != nil {
 		t.Fatalf("compiling the emulation: %v\n%s", err, out)
 	}
@@ -41,5 +56,5 @@ func TestKernelsOnCPUEmulation(t *testing.T) {
 	if !strings.HasPrefix(string(out), "ok ") {
 		t.Fatalf("unexpected output: %s", out)
 	}
-	t.Logf("%s", strings.TrimSpace(string(out)))
+	return strings.TrimSpace(string(out))
 }

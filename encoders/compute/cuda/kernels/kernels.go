@@ -23,7 +23,7 @@
 // # Numerics
 //
 // The kernels follow the CPU path's arithmetic (encoders and
-// internal/backprop): activations in double rounded once; LayerNorm's mean
+// compute's …Host kernels): activations in double rounded once; LayerNorm's mean
 // and variance in double; softmax's exp and sum in double; bias,
 // LayerNorm-parameter and embedding gradients summed in row order by one
 // thread per column, as the CPU loops do, so they are deterministic without
@@ -123,7 +123,8 @@ func sig(s string) []Param { return []Param(s) }
 // sources define exactly these, with these parameter types.
 var Kernels = []Kernel{
 	{Name: "bias_act_f32", Params: sig("ppiii")},
-	{Name: "act_backward_f32", Params: sig("ppli")},
+	{Name: "bias_act_save_f32", Params: sig("pppiii")},
+	{Name: "act_backward_f32", Params: sig("pppli")},
 	{Name: "column_sums_f32", Params: sig("piip")},
 	{Name: "layernorm_fwd_f32", Params: sig("ppppppiid"), RowBlocks: true},
 	{Name: "layernorm_bwd_f32", Params: sig("pppppii"), RowBlocks: true},
@@ -136,13 +137,17 @@ var Kernels = []Kernel{
 	{Name: "vit_embed_f32", Params: sig("ppppiii")},
 	{Name: "gather_rows_f32", Params: sig("pppii")},
 	{Name: "embed_gather_f32", Params: sig("pppiiii")},
+	{Name: "scatter_rows_f32", Params: sig("pppiii")},
 	{Name: "split_heads_f32", Params: sig("ppiiii")},
 	{Name: "merge_heads_f32", Params: sig("ppiiii")},
 	{Name: "l2_normalize_f32", Params: sig("piif"), RowBlocks: true},
-	{Name: "adam_f32", Params: sig("pppplffffffff")},
+	{Name: "adam_f32", Params: sig("pppplfffffffffi")},
 	{Name: "dropout_f32", Params: sig("pluuluf")},
 	{Name: "scale_f32", Params: sig("plf")},
 	{Name: "add_f32", Params: sig("ppl")},
-	{Name: "sum_f32", Params: sig("plp"), RowBlocks: true}, // one row: the whole input
-	{Name: "xent_f32", Params: sig("ppiiipp"), RowBlocks: true},
+	{Name: "axpy_f32", Params: sig("pplf")},
+	{Name: "mul_f32", Params: sig("ppl")},
+	{Name: "sum_f32", Params: sig("plp"), RowBlocks: true},   // one row: the whole input
+	{Name: "sumsq_f32", Params: sig("plp"), RowBlocks: true}, // one row: the whole input
+	{Name: "xent_f32", Params: sig("ppiidppp"), RowBlocks: true},
 }

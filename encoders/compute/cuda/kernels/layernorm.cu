@@ -3,11 +3,11 @@
 // does (encoders/layernorm.go); only the order of the additions differs
 // (a tree instead of a loop), which double precision hides.
 
-// layernorm_fwd_f32 normalises rows x H of x into y (y may be x). With
-// xhat and rstd null it computes as encoders.layerNorm (inference):
-// y = float((x-mean)*inv)*gamma + beta. With them it computes as
-// internal/backprop's LayerNormForward and keeps what the backward pass
-// needs: rstd = float(inv), xhat = (x - float(mean))*rstd, y = xhat*gamma + beta.
+// layernorm_fwd_f32 normalises rows x H of x into y (y may be x) as
+// compute.LayerNormHost: y = float((x-mean)*inv)*gamma + beta. With xhat
+// and rstd (LayerNormSave) it also keeps what the backward pass needs:
+// xhat = float((x-mean)*inv), the same float y is made from, and
+// rstd = float(inv).
 extern "C" __global__ void layernorm_fwd_f32(const float* x, const float* gamma, const float* beta, float* y,
                                              float* xhat, float* rstd, int rows, int H, double eps) {
   int r = blockIdx.x;
@@ -29,11 +29,10 @@ extern "C" __global__ void layernorm_fwd_f32(const float* x, const float* gamma,
       yr[j] = (float)(((double)xr[j] - mean) * inv) * gamma[j] + beta[j];
     return;
   }
-  float rs = (float)inv, fm = (float)mean;
-  if (threadIdx.x == 0) rstd[r] = rs;
+  if (threadIdx.x == 0) rstd[r] = (float)inv;
   float* xh = xhat + (long long)r * H;
   for (int j = threadIdx.x; j < H; j += SE_BLOCK) {
-    float h = (xr[j] - fm) * rs;
+    float h = (float)(((double)xr[j] - mean) * inv);
     xh[j] = h;
     yr[j] = h * gamma[j] + beta[j];
   }
@@ -41,7 +40,9 @@ extern "C" __global__ void layernorm_fwd_f32(const float* x, const float* gamma,
 
 // layernorm_bwd_f32 writes dx (may be dy) from dy and the forward pass's
 // xhat and rstd: dx = rstd*(dy*gamma - mean(dy*gamma) - xhat*mean(dy*gamma*xhat)),
-// the sums in float as internal/backprop's LayerNormBackward.
+// the sums in float as compute.LayerNormBackwardHost (in a tree of
+// SE_BLOCK partial sums rather than in row order). Launch
+// layernorm_param_grad_f32 first when dx is dy.
 extern "C" __global__ void layernorm_bwd_f32(const float* dy, const float* xhat, const float* rstd,
                                              const float* gamma, float* dx, int rows, int H) {
   int r = blockIdx.x;
@@ -62,7 +63,8 @@ extern "C" __global__ void layernorm_bwd_f32(const float* dy, const float* xhat,
 }
 
 // layernorm_param_grad_f32 adds the gradients of gamma and beta, one thread
-// per column adding row by row in row order, exactly as the CPU loop does.
+// per column adding row by row in row order, exactly as
+// compute.LayerNormBackwardHost does.
 extern "C" __global__ void layernorm_param_grad_f32(const float* dy, const float* xhat, int rows, int H,
                                                     float* dgamma, float* dbeta) {
   int j = blockIdx.x * blockDim.x + threadIdx.x;

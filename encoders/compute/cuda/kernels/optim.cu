@@ -1,16 +1,21 @@
 // Adam, dropout and the elementwise operations of the losses.
 
 // adam_f32 is one step of torch.optim.Adam on n parameters, as
-// internal/backprop's Adam.Update: g += wd*p (when wd != 0);
+// compute.AdamHost: with decoupled (AdamW) p *= decay first, otherwise
+// g += wd*p (when wd != 0);
 // m = m*b1 + g*c1; v = v*b2 + c2*g*g; p -= step*(m/(sqrt(v)/bc2_sqrt + eps)),
 // with c1 = 1-b1, c2 = 1-b2, step = lr/(1-b1^t), bc2_sqrt = sqrt(1-b2^t) computed
 // on the host in double and rounded to float, as there. With -fmad=false
 // and IEEE sqrt and division, each element is bit-identical to the CPU step.
 extern "C" __global__ void adam_f32(float* p, const float* g, float* m, float* v, long long n, float b1, float b2,
-                                    float c1, float c2, float step, float bc2_sqrt, float eps, float wd) {
+                                    float c1, float c2, float step, float bc2_sqrt, float eps, float wd, float decay,
+                                    int decoupled) {
   SE_FOR(i, n) {
     float gi = g[i];
-    if (wd != 0.0f) gi += wd * p[i];
+    if (decoupled)
+      p[i] *= decay;
+    else if (wd != 0.0f)
+      gi += wd * p[i];
     float mi = m[i] * b1 + gi * c1;
     float vi = v[i] * b2 + c2 * gi * gi;
     m[i] = mi;
@@ -22,7 +27,7 @@ extern "C" __global__ void adam_f32(float* p, const float* g, float* m, float* v
 
 // dropout_f32 multiplies x (elements offset.. offset+n of a mask stream) by
 // its mask: 0 when dropped, keep_scale = float(1/(1-p)) when kept. The mask
-// is internal/backprop's Dropout.Factor, a splitmix64 hash of (seed,
+// is compute.Dropout.Factor, a splitmix64 hash of (seed,
 // stream, element) compared with threshold = p*2^64, so the GPU and the CPU
 // drop the same elements and the backward pass regenerates the mask.
 extern "C" __global__ void dropout_f32(float* x, long long n, unsigned long long seed, unsigned long long stream,
@@ -56,36 +61,83 @@ extern "C" __global__ void sum_f32(const float* x, long long n, double* out) {
   if (threadIdx.x == 0) out[0] = s;
 }
 
-// xent_f32 is softmax cross-entropy per row of logits [rows, cols], one
-// block of SE_BLOCK threads per row: loss[r] = logsumexp(row) - row[label],
-// in double, and dlogits[r] = softmax(row) - onehot(label). Rows whose label
-// is ignore_index (the MLM's -100) get loss 0 and gradient 0.
-extern "C" __global__ void xent_f32(const float* logits, const int* labels, int rows, int cols, int ignore_index,
-                                    float* loss, float* dlogits) {
+// axpy_f32: dst += alpha*x (AddScaled), the product rounded before the sum
+// as Go computes it.
+extern "C" __global__ void axpy_f32(float* dst, const float* x, long long n, float alpha) {
+  SE_FOR(i, n) { dst[i] = dst[i] + alpha * x[i]; }
+}
+
+// mul_f32: dst *= x element-wise (Mul).
+extern "C" __global__ void mul_f32(float* dst, const float* x, long long n) {
+  SE_FOR(i, n) { dst[i] = dst[i] * x[i]; }
+}
+
+// sumsq_f32: out[0] = the sum of x*x in double (SumSquares), one block of
+// SE_BLOCK threads.
+extern "C" __global__ void sumsq_f32(const float* x, long long n, double* out) {
+  double s = 0.0;
+  for (long long i = threadIdx.x; i < n; i += SE_BLOCK) s += (double)x[i] * (double)x[i];
+  s = se_sum<double>(s);
+  if (threadIdx.x == 0) out[0] = s;
+}
+
+// xent_f32 is softmax cross-entropy per row of logits [rows, cols] as
+// compute.SoftmaxCrossEntropyHost, one block of SE_BLOCK threads per row:
+// loss[r] = lse - row[label] with lse = m + log(sum exp(row - m)) in
+// double, hit[r] = whether label is the row's first argmax, and
+// dlogits[r] = float((exp(row - lse) - onehot(label)) / n), n the number of
+// rows counted. Rows with a negative label get loss 0, hit 0 and gradient 0.
+extern "C" __global__ void xent_f32(const float* logits, const int* labels, int rows, int cols, double n,
+                                    double* loss, int* hit, float* dlogits) {
+  __shared__ float bv[SE_BLOCK];
+  __shared__ int bi[SE_BLOCK];
   int r = blockIdx.x;
   if (r >= rows) return;
   const float* x = logits + (long long)r * cols;
   float* d = dlogits + (long long)r * cols;
   int label = labels[r];
-  if (label == ignore_index || label < 0 || label >= cols) {
+  if (label < 0 || label >= cols) {
     for (int j = threadIdx.x; j < cols; j += SE_BLOCK) d[j] = 0.0f;
-    if (threadIdx.x == 0) loss[r] = 0.0f;
+    if (threadIdx.x == 0) {
+      loss[r] = 0.0;
+      hit[r] = 0;
+    }
     return;
   }
+  // Each thread's first maximum, then the block's: the larger value, or
+  // the smaller index of equal ones (torch.argmax's first maximum).
   float m = 0.0f;
-  int has = 0;
+  int arg = -1;
   for (int j = threadIdx.x; j < cols; j += SE_BLOCK)
-    if (!has || x[j] > m) {
+    if (arg < 0 || x[j] > m) {
       m = x[j];
-      has = 1;
+      arg = j;
     }
-  int any;
-  m = se_max_float(m, has, &any);
+  unsigned t = threadIdx.x;
+  bv[t] = m;
+  bi[t] = arg;
+  __syncthreads();
+  for (unsigned s = SE_BLOCK / 2; s > 0; s >>= 1) {
+    if (t < s && bi[t + s] >= 0 &&
+        (bi[t] < 0 || bv[t + s] > bv[t] || (bv[t + s] == bv[t] && bi[t + s] < bi[t]))) {
+      bv[t] = bv[t + s];
+      bi[t] = bi[t + s];
+    }
+    __syncthreads();
+  }
+  double mx = (double)bv[0];
+  int best = bi[0];
+  __syncthreads();
   double s = 0.0;
-  for (int j = threadIdx.x; j < cols; j += SE_BLOCK) s += exp((double)x[j] - (double)m);
-  s = se_sum<double>(s);
-  double inv = 1.0 / s;
-  for (int j = threadIdx.x; j < cols; j += SE_BLOCK)
-    d[j] = (float)(exp((double)x[j] - (double)m) * inv - (j == label ? 1.0 : 0.0));
-  if (threadIdx.x == 0) loss[r] = (float)(log(s) + (double)m - (double)x[label]);
+  for (int j = threadIdx.x; j < cols; j += SE_BLOCK) s += exp((double)x[j] - mx);
+  double lse = mx + log(se_sum<double>(s));
+  for (int j = threadIdx.x; j < cols; j += SE_BLOCK) {
+    double p = exp((double)x[j] - lse);
+    if (j == label) p -= 1.0;
+    d[j] = (float)(p / n);
+  }
+  if (threadIdx.x == 0) {
+    loss[r] = lse - (double)x[label];
+    hit[r] = best == label;
+  }
 }

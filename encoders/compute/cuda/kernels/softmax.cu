@@ -44,10 +44,10 @@ extern "C" __global__ void masked_softmax_f32(float* scores, const unsigned char
 }
 
 // softmax_bwd_f32 turns dp, the gradient of the weights p [rows, S], into
-// the gradient of the scores in place: p*(dp - sum(p*dp))/divisor, the dot
-// product in double as internal/backprop's AttentionBackward (divisor 1
-// when the scaling was done in the GEMM).
-extern "C" __global__ void softmax_bwd_f32(const float* p, float* dp, int rows, int S, float divisor) {
+// the gradient of the scaled scores in place: p*(dp - sum(p*dp))*scale,
+// in double and rounded once, as compute.AttentionBackwardHost (scale is
+// the attention's, whose GEMM scaled the scores).
+extern "C" __global__ void softmax_bwd_f32(const float* p, float* dp, int rows, int S, float scale) {
   long long r = blockIdx.x;
   if (r >= rows) return;
   const float* pr = p + r * S;
@@ -56,5 +56,5 @@ extern "C" __global__ void softmax_bwd_f32(const float* p, float* dp, int rows, 
   for (int j = threadIdx.x; j < S; j += SE_BLOCK) d += (double)pr[j] * (double)dr[j];
   double dot = se_sum<double>(d);
   for (int j = threadIdx.x; j < S; j += SE_BLOCK)
-    dr[j] = (float)((double)pr[j] * ((double)dr[j] - dot) / (double)divisor);
+    dr[j] = (float)((double)pr[j] * ((double)dr[j] - dot) * (double)scale);
 }

@@ -1,15 +1,11 @@
-package train
+package compute
 
-import (
-	"math"
+import "math"
 
-	"github.com/storyeval/storyeval/encoders/nn"
-)
-
-// symmetricLoss computes the symmetric soft-label cross-entropy of
+// SymmetricContrastiveLossHost computes the symmetric soft-label cross-entropy of
 // usydnlp/rovist rovist_vg.py SymmetricLoss over n pairs of image features
 // img and text features txt (n × d each, not normalised), with temperature
-// tau, and its gradients: dImg, dTxt (n × d, overwritten) and dTau.
+// tau, and its gradients (SymmetricContrastiveLoss on the host): dImg, dTxt (n × d, overwritten) and dTau.
 //
 // As the original code computes it (it differs from the paper's
 // Algorithm 1): logits = (T·Iᵀ)·τ; labels = softmax((I·Iᵀ + T·Tᵀ)/2·τ) over
@@ -20,7 +16,7 @@ import (
 //
 // The n×n matrices are small next to the encoders, so they are computed in
 // float64 and the results rounded to T once.
-func symmetricLoss[T nn.Float](img, txt []T, n, d int, tau float64, dImg, dTxt []T) (loss, dTau float64) {
+func SymmetricContrastiveLossHost[T Float](img, txt []T, n, d int, tau float64, dImg, dTxt []T) (loss, dTau float64) {
 	at := func(x []T, i, j int) float64 { return float64(x[i*d+j]) }
 	dot := func(x []T, i int, y []T, j int) float64 {
 		var s float64
