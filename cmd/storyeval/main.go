@@ -22,6 +22,7 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -136,7 +137,7 @@ func trimPackagePrefixes(msg string) string {
 	parts := strings.Split(msg, ": ")
 	out := parts[:0]
 	for _, p := range parts {
-		if contains(libraryPackages, p) {
+		if slices.Contains(libraryPackages, p) {
 			continue
 		}
 		out = append(out, p)
