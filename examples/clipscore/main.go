@@ -25,12 +25,6 @@ import (
 	"github.com/storyeval/storyeval/groovist"
 )
 
-func main() {
-	if err := run(os.Stdout, os.Args[1:]); err != nil {
-		log.Fatal(err)
-	}
-}
-
 func run(w io.Writer, args []string) error {
 	fs := flag.NewFlagSet("clipscore", flag.ContinueOnError)
 	data := fs.String("data", "testdata/e2e/clipscore", "folder with images/, candidates.json {image id: caption} and refs.json {image id: [reference, ...]}")
@@ -88,4 +82,10 @@ func readJSON(path string, v any) error {
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	return nil
+}
+
+func main() {
+	if err := run(os.Stdout, os.Args[1:]); err != nil {
+		log.Fatal(err)
+	}
 }

@@ -23,12 +23,6 @@ import (
 	"github.com/storyeval/storyeval/correlation"
 )
 
-func main() {
-	if err := run(os.Stdout, os.Args[1:]); err != nil {
-		log.Fatal(err)
-	}
-}
-
 func run(w io.Writer, args []string) error {
 	fs := flag.NewFlagSet("correlation", flag.ContinueOnError)
 	in := fs.String("in", "correlation/testdata/binary_vs_score_n12.csv.gz", "CSV with a header row (.gz is decompressed)")
@@ -72,4 +66,10 @@ func run(w io.Writer, args []string) error {
 	}
 	fmt.Fprintf(w, "spearman 95%% interval [%.4f, %.4f] over %d resamples (%d undefined)\n", iv.Low, iv.High, iv.Resamples, iv.Undefined)
 	return nil
+}
+
+func main() {
+	if err := run(os.Stdout, os.Args[1:]); err != nil {
+		log.Fatal(err)
+	}
 }

@@ -45,12 +45,6 @@ type report struct {
 	PerStory   []storyResult `json:"per_story"`
 }
 
-func main() {
-	if err := run(os.Stdout, os.Args[1:]); err != nil {
-		log.Fatal(err)
-	}
-}
-
 func run(stdout io.Writer, args []string) error {
 	fs := flag.NewFlagSet("evalscript", flag.ContinueOnError)
 	path := fs.String("stories", "rovist/testdata/nouns_stories.json.gz", "JSON {id: story} (.gz is decompressed)")
@@ -127,5 +121,11 @@ func readStories(path string) ([]story.Story, error) {
 			return nil, err
 		}
 		out = append(out, st)
+	}
+}
+
+func main() {
+	if err := run(os.Stdout, os.Args[1:]); err != nil {
+		log.Fatal(err)
 	}
 }

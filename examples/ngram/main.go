@@ -27,12 +27,6 @@ import (
 	"github.com/storyeval/storyeval/ngram"
 )
 
-func main() {
-	if err := run(os.Stdout, os.Args[1:]); err != nil {
-		log.Fatal(err)
-	}
-}
-
 func run(w io.Writer, args []string) error {
 	fs := flag.NewFlagSet("ngram", flag.ContinueOnError)
 	in := fs.String("in", "ngram/testdata/captions_small.json.gz", "corpus JSON (.gz is decompressed)")
@@ -77,4 +71,10 @@ func run(w io.Writer, args []string) error {
 	}
 	cw.Flush()
 	return cw.Error()
+}
+
+func main() {
+	if err := run(os.Stdout, os.Args[1:]); err != nil {
+		log.Fatal(err)
+	}
 }

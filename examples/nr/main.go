@@ -27,12 +27,6 @@ import (
 	"github.com/storyeval/storyeval/story"
 )
 
-func main() {
-	if err := run(os.Stdout, os.Args[1:]); err != nil {
-		log.Fatal(err)
-	}
-}
-
 func run(w io.Writer, args []string) error {
 	fs := flag.NewFlagSet("nr", flag.ContinueOnError)
 	path := fs.String("stories", "rovist/testdata/nouns_stories.json.gz", "JSON {id: story} (.gz is decompressed)")
@@ -73,4 +67,10 @@ func run(w io.Writer, args []string) error {
 	}
 	out.Flush()
 	return out.Error()
+}
+
+func main() {
+	if err := run(os.Stdout, os.Args[1:]); err != nil {
+		log.Fatal(err)
+	}
 }

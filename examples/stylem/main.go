@@ -34,12 +34,6 @@ var captions = []struct {
 	{"t3", "stop this loud party", []string{"this party is so loud and annoying", "why is this dog so loud"}},
 }
 
-func main() {
-	if err := run(os.Stdout, os.Args[1:]); err != nil {
-		log.Fatal(err)
-	}
-}
-
 func run(w io.Writer, args []string) error {
 	fs := flag.NewFlagSet("stylem", flag.ContinueOnError)
 	corpus := fs.String("corpus", "stylem/testdata/toy_corpus.jsonl.gz", `JSON lines {"style", "caption", "image"}, gzipped`)
@@ -84,3 +78,9 @@ func run(w io.Writer, args []string) error {
 }
 
 func format(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+
+func main() {
+	if err := run(os.Stdout, os.Args[1:]); err != nil {
+		log.Fatal(err)
+	}
+}

@@ -23,12 +23,6 @@ import (
 	"github.com/storyeval/storyeval/vrank"
 )
 
-func main() {
-	if err := run(os.Stdout, os.Args[1:]); err != nil {
-		log.Fatal(err)
-	}
-}
-
 func run(w io.Writer, args []string) error {
 	fs := flag.NewFlagSet("vrank", flag.ContinueOnError)
 	pairsPath := fs.String("pairs", "testdata/e2e/vrank/pairs.json", `JSON list of {"sent1": story 1, "sent2": story 2}`)
@@ -67,4 +61,10 @@ func run(w io.Writer, args []string) error {
 		fmt.Fprintf(w, "pair %2d  gap %+.6f  %s ranks better\n", i+1, g, better)
 	}
 	return nil
+}
+
+func main() {
+	if err := run(os.Stdout, os.Args[1:]); err != nil {
+		log.Fatal(err)
+	}
 }
