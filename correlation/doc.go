@@ -23,4 +23,8 @@
 // log-gamma differences; its relative accuracy is about 1e-13, checked up
 // to n = 10⁵ (on the 25 SciPy golden cases the p-values agree to 5e-14).
 // Kendall's p-values use erfc or exact counts.
+//
+// ReadColumns reads the judgements and scores from a CSV's named columns;
+// Summarize computes every coefficient at once (what the storyeval
+// correlate command prints) and BootstrapSummary their intervals.
 package correlation

@@ -3,6 +3,7 @@ package correlation_test
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/storyeval/storyeval/correlation"
 )
@@ -131,4 +132,31 @@ func ExampleBootstrapContext() {
 	_, err := correlation.BootstrapContext(ctx, x, y, correlation.Pearson, correlation.BootstrapOptions{Resamples: 1000})
 	fmt.Println(err)
 	// Output: context canceled
+}
+
+// ExampleSummarize reads judgements and scores from a CSV, as the
+// storyeval correlate command does, and prints every coefficient (the
+// same values as the examples of Pearson, Spearman and KendallTauB/C).
+func ExampleSummarize() {
+	csv := "story,human,metric\n" +
+		"s1,4,0.71\ns2,2,0.42\ns3,5,0.80\ns4,3,0.55\ns5,1,0.30\ns6,4,0.62\ns7,2,0.48\ns8,5,0.77\n"
+	cols, err := correlation.ReadColumns(strings.NewReader(csv), "human", "metric")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	s, err := correlation.Summarize(cols[0], cols[1])
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("n = %d\n", s.N)
+	fmt.Printf("Pearson r = %.4f, Spearman rho = %.4f\n", s.Pearson.Statistic, s.Spearman.Statistic)
+	fmt.Printf("Kendall tau-b = %.4f, tau-c = %.4f\n", s.KendallB.Statistic, s.KendallC.Statistic)
+	fmt.Println("point-biserial:", s.PointBiserial != nil)
+	// Output:
+	// n = 8
+	// Pearson r = 0.9835, Spearman rho = 0.9820
+	// Kendall tau-b = 0.9449, tau-c = 0.9766
+	// point-biserial: false
 }

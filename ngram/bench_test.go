@@ -98,7 +98,7 @@ func TestSynth5000CorpusMatchesReference(t *testing.T) {
 	raw, tok := synth5000()
 	for mode, c := range map[string]*Corpus{"raw": raw, "ptb": tok} {
 		want := timings.Runs["coco"][0].Modes[mode].Corpus
-		got, _ := cocoScores(c)
+		got, _ := cocoScores(t, c)
 		for _, k := range cocoMetricKeys {
 			if !relClose(got[k], want[k], 1e-12) {
 				t.Errorf("%s corpus %s = %.17g, want %.17g", mode, k, got[k], want[k])

@@ -15,4 +15,7 @@
 //
 // Every quirk of the reference code is kept and documented on the function
 // that reproduces it, so published numbers reproduce to the last digit.
+//
+// Evaluate computes a set of these metrics by name into one table of corpus
+// and item scores, with the toolkit's column names, as COCOEvalCap does.
 package ngram

@@ -106,3 +106,30 @@ func ExampleRefAbsentScorer() {
 	// pair 2: story 2 better
 	// pair 3: story 2 better
 }
+
+// Per-story scores as an evaluation script writes them — story_id, model
+// and a column per metric, higher is better — read with ReadScores and
+// assessed as fixed predictions. "distinct" is ExampleAssess's metric
+// (2/3); "brevity" is minus the story's length in bytes, which, like
+// ExampleAssessGapFunc's predictor, is right only on pair 2.
+func ExampleReadScores() {
+	pairs := append([]vhed.Pair(nil), assessExamplePairs...)
+	for i := range pairs {
+		pairs[i].StoryID = "7" // the ranking task the three stories belong to
+	}
+	scores := "story_id,model,distinct,brevity\n7,human,8,-36\n7,arel,7,-26\n7,glac,3,-18\n"
+	cols, err := vhed.ReadScores(strings.NewReader(scores), pairs)
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, c := range cols {
+		rep, err := vhed.Assess(context.Background(), pairs, vhed.AssessFixedGaps(c.Gaps), vhed.AssessOptions{})
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Printf("%s: accuracy %d/%d\n", c.Name, rep.Overall.Correct, rep.Overall.Total)
+	}
+	// Output:
+	// distinct: accuracy 2/3
+	// brevity: accuracy 1/3
+}

@@ -30,4 +30,9 @@
 //
 // The accuracy figures are drawn by package vhed/vhedplot, so that
 // importing vhed does not import a plotting library.
+//
+// Scores computed elsewhere enter through ReadScores (a CSV of per-story
+// metric scores or per-pair predicted gaps), ReadErrorLabels (binary error
+// labels of stories, for AssessErrorCorrelation) and ReadReferences
+// (reference stories per image sequence, for the reference-based metrics).
 package vhed

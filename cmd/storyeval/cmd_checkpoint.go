@@ -4,7 +4,6 @@ import (
 	"encoding/base64"
 	"fmt"
 	"io"
-	"math"
 	"math/big"
 	"os"
 
@@ -84,7 +83,7 @@ func summarizeCheckpoint(path, prefix string, stats bool) (checkpointSummary, er
 		info, _ := view.Info(name)
 		t := checkpointTensor{Name: name, DType: info.DType.String(), Shape: info.Shape}
 		if stats {
-			if err := tensorStats(view, name, info, &t); err != nil {
+			if err := tensorStats(view, name, &t); err != nil {
 				return s, err
 			}
 		}
@@ -100,46 +99,16 @@ func summarizeCheckpoint(path, prefix string, stats bool) (checkpointSummary, er
 	return s, nil
 }
 
-func tensorStats(st *checkpoint.State, name string, info checkpoint.TensorInfo, t *checkpointTensor) error {
-	var vals []float64
-	if info.DType.IsFloat() {
-		x, err := st.Float32(name)
-		if err != nil {
-			return err
-		}
-		switch d := x.Data().(type) {
-		case []float32:
-			for _, v := range d {
-				vals = append(vals, float64(v))
-			}
-		case float32:
-			vals = []float64{float64(d)}
-		}
-	} else {
-		x, err := st.Int64(name)
-		if err != nil {
-			return err
-		}
-		switch d := x.Data().(type) {
-		case []int64:
-			for _, v := range d {
-				vals = append(vals, float64(v))
-			}
-		case int64:
-			vals = []float64{float64(d)}
-		}
+// tensorStats fills t's -stats members; a tensor without elements has
+// none.
+func tensorStats(st *checkpoint.State, name string, t *checkpointTensor) error {
+	s, err := st.Stats(name)
+	if err != nil || s.Count == 0 {
+		return err
 	}
-	if len(vals) == 0 {
-		return nil
-	}
-	sum, lo, hi := 0.0, math.Inf(1), math.Inf(-1)
-	for _, v := range vals {
-		sum += v
-		lo, hi = math.Min(lo, v), math.Max(hi, v)
-	}
-	mean, mn, mx := Float(sum/float64(len(vals))), Float(lo), Float(hi)
+	mean, mn, mx := Float(s.Mean), Float(s.Min), Float(s.Max)
 	t.Mean, t.Min, t.Max = &mean, &mn, &mx
-	for _, v := range vals[:min(4, len(vals))] {
+	for _, v := range s.First {
 		t.First = append(t.First, Float(v))
 	}
 	return nil

@@ -2,17 +2,13 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"encoding/csv"
-	"errors"
 	"fmt"
 	"io"
-	"math"
 	"strconv"
 	"strings"
 
 	"github.com/storyeval/storyeval/correlation"
-	"github.com/storyeval/storyeval/internal/errtext"
 )
 
 func init() {
@@ -108,24 +104,26 @@ func runCorrelate(args []string, stdout, stderr io.Writer) error {
 			return fmt.Errorf("%s: gzip: %w", *in, err)
 		}
 	}
-	cols, err := correlateReadColumns(data, *xCol, *yCol)
+	cols, err := correlation.ReadColumns(bytes.NewReader(data), *xCol, *yCol)
 	if err != nil {
 		return fmt.Errorf("%s: %w", *in, err)
 	}
-	out, err := correlateColumns(cols[0], cols[1])
+	sum, err := correlation.Summarize(cols[0], cols[1])
 	if err != nil {
 		return fmt.Errorf("%s: %w", *in, err)
 	}
+	out := correlateSummary(sum)
 	if *resamples > 0 {
 		ctx, stop := interruptContext()
 		defer stop()
 		bar := newProgress(stderr, 4**resamples, "resamples")
 		opts := correlation.BootstrapOptions{Resamples: *resamples, Confidence: *confidence, Seed: *seed, Progress: bar.Add}
-		out.Bootstrap, err = correlateIntervals(ctx, cols[0], cols[1], opts)
+		iv, err := correlation.BootstrapSummary(ctx, cols[0], cols[1], opts)
 		bar.Finish()
 		if err != nil {
 			return fmt.Errorf("%s: %w", *in, err)
 		}
+		out.Bootstrap = correlateBootstrapOutput(iv, opts)
 	}
 	if *format == formatCSV {
 		return out.writeCSV(stdout)
@@ -177,116 +175,26 @@ func (o *correlateOutput) writeCSV(w io.Writer) error {
 	return cw.Error()
 }
 
-// correlateReadColumns parses CSV data with a header row and returns the
-// values of the named columns (which may be the same). Every value must be
-// a finite number: a missing judgement is an error naming its row, not a
-// silently dropped pair.
-func correlateReadColumns(data []byte, names ...string) ([][]float64, error) {
-	// Spreadsheet exports often start with a UTF-8 byte-order mark, which
-	// would otherwise become part of the first column's name.
-	data = bytes.TrimPrefix(data, []byte("\ufeff"))
-	r := csv.NewReader(bytes.NewReader(data))
-	r.ReuseRecord = true
-	header, err := r.Read()
-	if errors.Is(err, io.EOF) {
-		return nil, fmt.Errorf("empty CSV: no header row")
+// correlateSummary is the output of the coefficients of s.
+func correlateSummary(s correlation.Summary) correlateOutput {
+	out := correlateOutput{
+		N:        s.N,
+		Pearson:  correlateR{R: Float(s.Pearson.Statistic), P: Float(s.Pearson.P)},
+		Spearman: correlateRho{Rho: Float(s.Spearman.Statistic), P: Float(s.Spearman.P)},
+		KendallB: correlateTau{Tau: Float(s.KendallB.Statistic), P: Float(s.KendallB.P)},
+		KendallC: correlateTau{Tau: Float(s.KendallC.Statistic), P: Float(s.KendallC.P)},
 	}
-	if err != nil {
-		return nil, err
+	if pb := s.PointBiserial; pb != nil {
+		out.PointBiserial = &correlateR{R: Float(pb.Statistic), P: Float(pb.P)}
 	}
-	idx := make([]int, len(names))
-	for k, name := range names {
-		idx[k] = -1
-		for i, h := range header {
-			if strings.TrimSpace(h) != name {
-				continue
-			}
-			if idx[k] >= 0 {
-				return nil, fmt.Errorf("column %q appears twice in the header", name)
-			}
-			idx[k] = i
-		}
-		if idx[k] < 0 {
-			return nil, fmt.Errorf("no column %q in the header (columns: %s)", name, errtext.QuoteList(header))
-		}
-	}
-	cols := make([][]float64, len(names))
-	for row := 2; ; row++ { // row 1 is the header
-		rec, err := r.Read()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return nil, err
-		}
-		for k, i := range idx {
-			field := strings.TrimSpace(rec[i])
-			v, err := strconv.ParseFloat(field, 64)
-			if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-				return nil, fmt.Errorf("row %d, column %q: %s is not a finite number", row, names[k], errtext.Quote(field))
-			}
-			cols[k] = append(cols[k], v)
-		}
-	}
-	return cols, nil
+	return out
 }
 
-// correlateColumns computes the coefficients the subcommand prints.
-func correlateColumns(x, y []float64) (correlateOutput, error) {
-	out := correlateOutput{N: len(x)}
-	pearson, err := correlation.Pearson(x, y)
-	if err != nil {
-		return out, err
+// correlateBootstrapOutput is the "bootstrap" member for iv.
+func correlateBootstrapOutput(iv correlation.SummaryIntervals, opts correlation.BootstrapOptions) *correlateBootstrap {
+	out := func(iv correlation.Interval) correlateInterval {
+		return correlateInterval{Low: Float(iv.Low), High: Float(iv.High), Undefined: iv.Undefined}
 	}
-	spearman, err := correlation.Spearman(x, y)
-	if err != nil {
-		return out, err
-	}
-	tauB, err := correlation.KendallTauB(x, y)
-	if err != nil {
-		return out, err
-	}
-	tauC, err := correlation.KendallTauC(x, y)
-	if err != nil {
-		return out, err
-	}
-	out.Pearson = correlateR{R: Float(pearson.Statistic), P: Float(pearson.P)}
-	out.Spearman = correlateRho{Rho: Float(spearman.Statistic), P: Float(spearman.P)}
-	out.KendallB = correlateTau{Tau: Float(tauB.Statistic), P: Float(tauB.P)}
-	out.KendallC = correlateTau{Tau: Float(tauC.Statistic), P: Float(tauC.P)}
-	binary := make([]bool, len(x))
-	for i, v := range x {
-		if v != 0 && v != 1 {
-			return out, nil // not binary: no point-biserial
-		}
-		binary[i] = v == 1
-	}
-	pb, err := correlation.PointBiserial(binary, y)
-	if err != nil {
-		return out, err
-	}
-	out.PointBiserial = &correlateR{R: Float(pb.Statistic), P: Float(pb.P)}
-	return out, nil
-}
-
-// correlateIntervals bootstraps the four coefficients with the same seed,
-// so that they are computed on the same resamples.
-func correlateIntervals(ctx context.Context, x, y []float64, opts correlation.BootstrapOptions) (*correlateBootstrap, error) {
-	out := &correlateBootstrap{Resamples: opts.Resamples, Confidence: opts.Confidence, Seed: opts.Seed}
-	for _, c := range []struct {
-		coef correlation.Coefficient
-		dst  *correlateInterval
-	}{
-		{correlation.Pearson, &out.Pearson},
-		{correlation.Spearman, &out.Spearman},
-		{correlation.KendallTauB, &out.KendallB},
-		{correlation.KendallTauC, &out.KendallC},
-	} {
-		iv, err := correlation.BootstrapContext(ctx, x, y, c.coef, opts)
-		if err != nil {
-			return nil, err
-		}
-		*c.dst = correlateInterval{Low: Float(iv.Low), High: Float(iv.High), Undefined: iv.Undefined}
-	}
-	return out, nil
+	return &correlateBootstrap{Resamples: opts.Resamples, Confidence: opts.Confidence, Seed: opts.Seed,
+		Pearson: out(iv.Pearson), Spearman: out(iv.Spearman), KendallB: out(iv.KendallB), KendallC: out(iv.KendallC)}
 }

@@ -114,16 +114,6 @@ func TestCorrelateUndefinedIsNull(t *testing.T) {
 	}
 }
 
-func TestCorrelateReadColumnsBOMAndSpaces(t *testing.T) {
-	cols, err := correlateReadColumns([]byte("\ufeffhuman, metric\n1, 0.5\n2,0.25 \n"), "human", "metric")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(cols[0]) != 2 || cols[0][1] != 2 || cols[1][0] != 0.5 || cols[1][1] != 0.25 {
-		t.Errorf("columns %v", cols)
-	}
-}
-
 func TestCorrelateErrors(t *testing.T) {
 	dir := t.TempDir()
 	write := func(name, content string) string {
@@ -158,26 +148,6 @@ func TestCorrelateErrors(t *testing.T) {
 	if code := runMain([]string{"correlate", "-in", correlateFixture}, &stdout, &stderr); code == 0 {
 		t.Error("missing -x/-y: exit 0")
 	}
-}
-
-// FuzzCorrelateReadColumns: arbitrary CSV must give columns of equal length
-// or an error, never a panic.
-func FuzzCorrelateReadColumns(f *testing.F) {
-	f.Add([]byte("a,b\n1,2\n3,4\n"))
-	f.Add([]byte("a,b\n\"1\",2e3\n-0,0x1p-2\n"))
-	f.Add([]byte("b,a\n1,inf\n"))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		cols, err := correlateReadColumns(data, "a", "b")
-		if err != nil {
-			return
-		}
-		if len(cols) != 2 || len(cols[0]) != len(cols[1]) {
-			t.Fatalf("columns of unequal length: %v", cols)
-		}
-		if _, err := correlateColumns(cols[0], cols[1]); err != nil && len(cols[0]) >= 2 {
-			t.Fatalf("valid columns rejected: %v", err)
-		}
-	})
 }
 
 // TestCorrelateBootstrap checks the -bootstrap member against the library
@@ -236,7 +206,7 @@ func correlateFixtureColumns(t *testing.T) (x, y []float64) {
 	if data, err = gunzipBounded(data); err != nil {
 		t.Fatal(err)
 	}
-	cols, err := correlateReadColumns(data, "error_flag", "metric_score")
+	cols, err := correlation.ReadColumns(bytes.NewReader(data), "error_flag", "metric_score")
 	if err != nil {
 		t.Fatal(err)
 	}

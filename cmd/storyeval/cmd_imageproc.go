@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"encoding/binary"
 	"fmt"
 	"io"
 	"math"
@@ -11,6 +9,7 @@ import (
 
 	"github.com/storyeval/storyeval/encoders/imageproc"
 	"github.com/storyeval/storyeval/internal/atomicfile"
+	"github.com/storyeval/storyeval/internal/npy"
 )
 
 func init() {
@@ -70,30 +69,15 @@ func runImageproc(args []string, stdout, stderr io.Writer) error {
 			return fmt.Errorf("%s: %w", *config, err)
 		}
 	} else {
-		switch strings.ToLower(*processor) {
-		case "vit":
-			cfg, err = imageproc.DefaultConfig(imageproc.ViT)
-		case "clip":
-			cfg, err = imageproc.DefaultConfig(imageproc.CLIP)
-		case "openai-clip":
-			cfg, err = imageproc.OpenAICLIPConfig(*size)
-			if *rounding == "floor" {
-				*rounding = "half-even"
-			}
-		default:
-			return fmt.Errorf("-processor %q: want vit, clip or openai-clip", *processor)
+		if cfg, err = imageproc.ConfigByName(*processor, *size); err != nil {
+			return fmt.Errorf("-processor: %w", err)
 		}
-		if err != nil {
-			return fmt.Errorf("-processor %s: %w", *processor, err)
+		if strings.EqualFold(*processor, "openai-clip") && *rounding == "floor" {
+			*rounding = "half-even" // clip.load's preprocess is torchvision's
 		}
 	}
-	switch *rounding {
-	case "floor":
-		cfg.CropRounding = imageproc.CropFloor
-	case "half-even":
-		cfg.CropRounding = imageproc.CropRoundHalfEven
-	default:
-		return fmt.Errorf("-crop-rounding %q: want floor or half-even", *rounding)
+	if cfg.CropRounding, err = imageproc.CropRoundingByName(*rounding); err != nil {
+		return fmt.Errorf("-crop-rounding: %w", err)
 	}
 	var region *imageproc.Box
 	if *box != "" {
@@ -181,30 +165,11 @@ func parseBox(s string) (imageproc.Box, error) {
 	return imageproc.Box{Left: v[0], Top: v[1], Right: v[2], Bottom: v[3]}, nil
 }
 
-// writeNpyF32 writes a little-endian float32 .npy (format 1.0).
+// writeNpyF32 writes a little-endian float32 .npy through a temporary file
+// renamed into place: an interrupted run leaves the previous file, never a
+// truncated array.
 func writeNpyF32(path string, shape []int, data []float32) error {
-	dims := make([]string, len(shape))
-	for i, d := range shape {
-		dims[i] = strconv.Itoa(d)
-	}
-	header := fmt.Sprintf("{'descr': '<f4', 'fortran_order': False, 'shape': (%s), }", strings.Join(dims, ", "))
-	pad := 64 - (10+len(header)+1)%64
-	header += strings.Repeat(" ", pad%64) + "\n"
-	var buf bytes.Buffer
-	buf.WriteString("\x93NUMPY\x01\x00")
-	if err := binary.Write(&buf, binary.LittleEndian, uint16(len(header))); err != nil {
-		return err
-	}
-	buf.WriteString(header)
-	if err := binary.Write(&buf, binary.LittleEndian, data); err != nil {
-		return err
-	}
-	// Through a temporary file renamed into place: an interrupted run
-	// leaves the previous file, never a truncated array.
-	err := atomicfile.Write(path, func(w io.Writer) error {
-		_, err := w.Write(buf.Bytes())
-		return err
-	})
+	err := atomicfile.Write(path, func(w io.Writer) error { return npy.WriteFloat32(w, shape, data) })
 	if err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}

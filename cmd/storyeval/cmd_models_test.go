@@ -4,11 +4,12 @@ import (
 	"archive/zip"
 	"bytes"
 	"encoding/json"
-	"github.com/storyeval/storyeval/compare"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/storyeval/storyeval/compare"
 
 	"github.com/storyeval/storyeval/encoders/checkpoint"
 	"github.com/storyeval/storyeval/internal/e2efixtures"

@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+	"slices"
 	"strings"
 
 	"github.com/storyeval/storyeval/limits"
@@ -19,19 +20,11 @@ func init() {
 	})
 }
 
-// ngramMetrics are the metrics the ngram subcommand can compute, in output
-// order; "bleu" contributes Bleu_1..Bleu_4. By default the COCO toolkit's
-// four; nltkbleu and meteor-vist on request.
-var (
-	ngramMetrics        = []string{"bleu", "meteor", "rouge", "cider", "nltkbleu", "meteor-vist"}
-	ngramDefaultMetrics = ngramMetrics[:4]
-)
-
 func runNgram(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("ngram", stderr)
 	in := fs.String("in", "", `corpus JSON file {"cands": {id: str}, "refs": {id: [str, ...]}} (required)`)
 	tokenize := fs.String("tokenize", "ptb", "tokenization before scoring: ptb (as the COCO toolkit) or none")
-	metrics := fs.String("metrics", strings.Join(ngramDefaultMetrics, ","), "comma-separated metrics to compute: "+strings.Join(ngramMetrics, ", "))
+	metrics := fs.String("metrics", strings.Join(ngram.DefaultMetrics(), ","), "comma-separated metrics to compute: "+strings.Join(ngram.Metrics(), ", "))
 	paraphrase := fs.String("meteor-paraphrase", "", "Meteor paraphrase table (paraphrase-en.gz) for METEOR's paraphrase stage")
 	meteorFlags := addMeteorFlags(fs)
 	nltkFlags := addNLTKBLEUFlags(fs)
@@ -61,13 +54,15 @@ func runNgram(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	want := map[string]bool{}
+	var want []string
 	for _, m := range strings.Split(*metrics, ",") {
 		m = strings.TrimSpace(strings.ToLower(m))
-		if !contains(ngramMetrics, m) {
-			return fmt.Errorf("-metrics: unknown metric %q (available: %s)", m, strings.Join(ngramMetrics, ", "))
+		if !slices.Contains(ngram.Metrics(), m) {
+			return fmt.Errorf("-metrics: unknown metric %q (available: %s)", m, strings.Join(ngram.Metrics(), ", "))
 		}
-		want[m] = true
+		if !slices.Contains(want, m) {
+			want = append(want, m)
+		}
 	}
 	if *tokenize != "ptb" && *tokenize != "none" {
 		return fmt.Errorf("-tokenize: want ptb or none, got %q", *tokenize)
@@ -88,67 +83,12 @@ func runNgram(args []string, stdout, stderr io.Writer) error {
 		c = c.Tokenized()
 	}
 	bar.Add(1)
-	// ROUGE-L and CIDEr-D start at once, beside the metrics before them:
-	// each runs in parallel, but has serial stretches the others fill.
-	rouge := inBackground(want["rouge"], ngram.ROUGEL, c)
-	cider := inBackground(want["cider"], ngram.CIDErD, c)
-	ids := c.IDs()
-	t := &scoreTable{ids: ids, items: make([][]float64, len(ids))}
-	add := func(key string, corpus float64, item func(i int) float64) {
-		if key != "Bleu_2" && key != "Bleu_3" && key != "Bleu_4" {
-			bar.Add(1)
-		}
-		t.metrics = append(t.metrics, key)
-		t.corpus = append(t.corpus, corpus)
-		for i := range ids {
-			t.items[i] = append(t.items[i], item(i))
-		}
+	ev, err := ngram.Evaluate(c, ngram.EvaluateOptions{Metrics: want, Meteor: meteorOpts, NLTKBLEU: nltkOpts,
+		Progress: func(string) { bar.Add(1) }})
+	if err != nil {
+		return err
 	}
-	if want["bleu"] {
-		b := ngram.BLEU(c)
-		for k := range b.Corpus {
-			add(fmt.Sprintf("Bleu_%d", k+1), b.Corpus[k], func(i int) float64 { return b.Items[ids[i]][k] })
-		}
-	}
-	if want["meteor"] {
-		m, err := ngram.NewMeteor(meteorOpts)
-		if err != nil {
-			return err
-		}
-		s, err := m.CorpusScores(c)
-		if err != nil {
-			return err
-		}
-		add("METEOR", s.Corpus, func(i int) float64 { return s.Items[ids[i]] })
-	}
-	if want["rouge"] {
-		r := rouge()
-		add("ROUGE_L", r.Corpus, func(i int) float64 { return r.Items[ids[i]] })
-	}
-	if want["cider"] {
-		r := cider()
-		add("CIDEr", r.Corpus, func(i int) float64 { return r.Items[ids[i]] })
-	}
-	if want["nltkbleu"] {
-		s, err := ngram.NLTKBLEU(c, nltkOpts)
-		if err != nil {
-			return err
-		}
-		add("NLTK_BLEU", s.Corpus, func(i int) float64 { return s.Items[ids[i]] })
-	}
-	if want["meteor-vist"] {
-		opts := ngram.MeteorVISTOptions()
-		opts.ParaphraseTable = *paraphrase
-		m, err := ngram.NewMeteor(opts)
-		if err != nil {
-			return err
-		}
-		s, err := m.CorpusScoresVIST(c)
-		if err != nil {
-			return err
-		}
-		add("METEOR_VIST", s.Corpus, func(i int) float64 { return s.Items[ids[i]] })
-	}
+	t := &scoreTable{metrics: ev.Columns, corpus: ev.Corpus, ids: ev.IDs, items: ev.Items}
 	if *tokenize == "ptb" {
 		t.extraJSON = func(w io.Writer) error { return writeNgramTokenized(w, c) }
 	}
@@ -227,13 +167,4 @@ func setMemoryTarget(path string) {
 			debug.SetGCPercent(-1)
 		}
 	}
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

@@ -6,9 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"slices"
 
-	"github.com/storyeval/storyeval/internal/parallel"
 	"github.com/storyeval/storyeval/rovist"
 	"github.com/storyeval/storyeval/story"
 )
@@ -38,18 +36,16 @@ func runNouns(args []string, stdout, stderr io.Writer) error {
 	// The stories are tagged a batch at a time, in parallel, and each
 	// batch printed before the next is read.
 	out := newJSONObjectWriter(stdout)
-	var nouns [][][]string
 	err := eachStoryBatch(*storiesPath, func(batch []story.Story) error {
-		nouns = slices.Grow(nouns[:0], len(batch))[:len(batch)]
-		err := parallel.Each(len(batch), 8, func(i int) error {
-			var err error
-			if nouns[i], err = rovist.Nouns(batch[i].Text); err != nil {
-				return fmt.Errorf("story %q: %w", batch[i].ID, err)
+		texts := make([]string, len(batch))
+		for i, st := range batch {
+			texts[i] = st.Text
+		}
+		nouns, errs := rovist.NounsAll(texts)
+		for i, st := range batch {
+			if errs[i] != nil {
+				return fmt.Errorf("story %q: %w", st.ID, errs[i])
 			}
-			return nil
-		})
-		if err != nil {
-			return err
 		}
 		for i, st := range batch {
 			if err := out.member(st.ID, nouns[i]); err != nil {

@@ -2,9 +2,7 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/csv"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -146,13 +144,6 @@ func (f *firstErrWriter) Write(p []byte) (int, error) {
 	return n, err
 }
 
-// stylemScoreLine is one line of the score input.
-type stylemScoreLine struct {
-	ID      *string  `json:"id"`
-	Caption *string  `json:"caption"`
-	Refs    []string `json:"refs"`
-}
-
 // stylemMetrics are the scores stylem score prints per caption and style,
 // in output order; StyleCIDEr is NaN (null in JSON) when the line has no
 // references.
@@ -206,45 +197,29 @@ func runStylemScore(args []string, stdout, stderr io.Writer) error {
 	defer closeIn()
 	styles := tab.Styles()
 	out := &stylemOutput{styles: styles}
-	seen := map[string]bool{}
-	sc := bufio.NewScanner(io.LimitReader(r, maxInputBytes))
-	sc.Buffer(make([]byte, 0, 64<<10), 1<<24)
+	cr := stylem.NewCaptionReader(io.LimitReader(r, maxInputBytes))
 	var scores *stylem.Scores
-	for ln := 1; sc.Scan(); ln++ {
-		line := bytes.TrimSpace(sc.Bytes())
-		if len(line) == 0 {
-			continue
+	for {
+		c, err := cr.Next()
+		if err == io.EOF {
+			break
 		}
-		var l stylemScoreLine
-		if err := json.Unmarshal(line, &l); err != nil {
-			return fmt.Errorf("%s line %d: %w", *in, ln, err)
+		if err != nil {
+			return fmt.Errorf("%s: %w", *in, err)
 		}
-		if l.ID == nil || l.Caption == nil {
-			return fmt.Errorf("%s line %d: needs \"id\" and \"caption\"", *in, ln)
-		}
-		if seen[*l.ID] {
-			return fmt.Errorf("%s line %d: id %q appears twice", *in, ln, *l.ID)
-		}
-		seen[*l.ID] = true
-		refs := make([][]string, len(l.Refs))
-		for i, ref := range l.Refs {
+		refs := make([][]string, len(c.Refs))
+		for i, ref := range c.Refs {
 			refs[i] = stylem.Tokenize(ref, step)
 		}
-		if scores, err = tab.Score(stylem.Tokenize(*l.Caption, step), refs, scores); err != nil {
-			return fmt.Errorf("%s line %d: %w", *in, ln, err)
+		if scores, err = tab.Score(stylem.Tokenize(c.Caption, step), refs, scores); err != nil {
+			return fmt.Errorf("%s: line %d: %w", *in, cr.Line(), err)
 		}
 		row := make([][3]float64, len(styles))
 		for s := range styles {
 			row[s] = [3]float64{scores.OnlyStyle[s], scores.OnlyStyleExist[s], scores.StyleCIDEr[s]}
 		}
-		out.ids = append(out.ids, *l.ID)
+		out.ids = append(out.ids, c.ID)
 		out.rows = append(out.rows, row)
-	}
-	if err := sc.Err(); err != nil {
-		if errors.Is(err, bufio.ErrTooLong) {
-			return fmt.Errorf("%s: a line is longer than 16 MiB", *in)
-		}
-		return fmt.Errorf("%s: %w", *in, err)
 	}
 	if len(out.ids) == 0 {
 		return fmt.Errorf("%s: no captions to score (the file is empty)", *in)

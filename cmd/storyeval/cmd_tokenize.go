@@ -56,16 +56,17 @@ func runTokenize(args []string, stdout, stderr io.Writer) error {
 	if opt.Truncation, err = tokenize.ParseTruncation(*truncation); err != nil {
 		return err
 	}
-	switch *padding {
-	case "none":
-	case "longest":
-		opt.Padding = tokenize.PadLongest
-	case "max_length":
-		opt.Padding = tokenize.PadMaxLength
-	default:
-		return fmt.Errorf("unknown -padding %q (want none, longest or max_length)", *padding)
+	if opt.Padding, err = tokenize.PaddingByName(*padding); err != nil {
+		return fmt.Errorf("-padding: %w", err)
 	}
-	enc, err := loadEncoder(*family, *model, *cleaner)
+	var clip tokenize.CLIPOptions
+	if clip.Cleaner, err = tokenize.CLIPCleanerByName(*cleaner); err != nil {
+		return fmt.Errorf("-clip-cleaner: %w", err)
+	}
+	if !slices.Contains(tokenize.Families(), *family) {
+		return fmt.Errorf("unknown -family %q (want bert, albert or clip)", *family)
+	}
+	enc, err := tokenize.LoadFamily(*family, *model, clip)
 	if err != nil {
 		return err
 	}
@@ -148,26 +149,4 @@ func longestText(enc tokenize.Encoder, path string, opt tokenize.Options) (*stri
 		return nil
 	})
 	return &longest, err
-}
-
-func loadEncoder(family, dir, cleaner string) (tokenize.Encoder, error) {
-	switch family {
-	case "bert":
-		return tokenize.LoadBERT(dir)
-	case "albert":
-		return tokenize.LoadALBERT(dir)
-	case "clip":
-		opt := tokenize.CLIPOptions{}
-		switch cleaner {
-		case "openai":
-		case "hf":
-			opt.Cleaner = tokenize.CleanHF
-		case "hf-noftfy":
-			opt.Cleaner = tokenize.CleanHFNoFTFY
-		default:
-			return nil, fmt.Errorf("unknown -clip-cleaner %q (want openai, hf or hf-noftfy)", cleaner)
-		}
-		return tokenize.LoadCLIP(dir, opt)
-	}
-	return nil, fmt.Errorf("unknown -family %q (want bert, albert or clip)", family)
 }

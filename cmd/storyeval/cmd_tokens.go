@@ -7,8 +7,7 @@ import (
 	"slices"
 
 	"github.com/storyeval/storyeval/internal/parallel"
-	"github.com/storyeval/storyeval/internal/sentences"
-	"github.com/storyeval/storyeval/internal/words"
+	"github.com/storyeval/storyeval/rovist"
 	"github.com/storyeval/storyeval/story"
 )
 
@@ -69,20 +68,9 @@ func runTokens(args []string, stdout, stderr io.Writer) error {
 	return bw.Flush()
 }
 
-// storyTokens splits a story as RoViST does.
+// storyTokens splits a story as RoViST does (rovist.Tokens).
 func storyTokens(st story.Story) tokensLine {
-	line := tokensLine{ID: st.ID, Sentences: sentences.Split(st.Text)}
-	if line.Sentences == nil {
-		line.Sentences = []string{} // [] rather than null for an empty story
-	}
-	line.Words = make([][]string, len(line.Sentences))
-	for i, s := range line.Sentences {
-		// word_tokenize re-splits each sentence with Punkt, as RoViST
-		// calls it.
-		line.Words[i] = words.Tokenize(s)
-		if line.Words[i] == nil {
-			line.Words[i] = []string{}
-		}
-	}
+	line := tokensLine{ID: st.ID}
+	line.Sentences, line.Words = rovist.Tokens(st.Text)
 	return line
 }

@@ -1,11 +1,7 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
-	"encoding/csv"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -16,7 +12,6 @@ import (
 	"text/tabwriter"
 
 	"github.com/storyeval/storyeval/correlation"
-	"github.com/storyeval/storyeval/internal/errtext"
 	"github.com/storyeval/storyeval/limits"
 	"github.com/storyeval/storyeval/vhed"
 	"github.com/storyeval/storyeval/vhed/vhedplot"
@@ -231,27 +226,27 @@ func runVHEDAssess(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("-errors needs per-story -scores")
 	}
 	if *scoresPath != "" {
-		cols, err := vhedReadScores(*scoresPath, pairs)
+		cols, err := vhedReadFile(*scoresPath, func(r io.Reader) ([]vhed.ScoreColumn, error) { return vhed.ReadScores(r, pairs) })
 		if err != nil {
 			return err
 		}
-		var labels []vhedErrorColumn
+		var labels []vhed.ErrorLabels
 		if *errorsPath != "" {
-			if labels, err = vhedReadErrors(*errorsPath); err != nil {
+			if labels, err = vhedReadFile(*errorsPath, vhed.ReadErrorLabels); err != nil {
 				return err
 			}
 		}
 		for _, c := range cols {
-			j := job{name: c.name, source: *scoresPath, scorer: vhed.AssessFixedGaps(c.gaps)}
+			j := job{name: c.Name, source: *scoresPath, scorer: vhed.AssessFixedGaps(c.Gaps)}
 			for _, l := range labels {
-				if c.keyed == nil {
+				if c.Stories == nil {
 					return fmt.Errorf("-errors needs per-story -scores (columns story_id and model) in %s", *scoresPath)
 				}
-				r, n, err := vhed.AssessErrorCorrelation(l.labels, c.keyed)
+				r, n, err := vhed.AssessErrorCorrelation(l.Labels, c.Stories)
 				if err != nil {
-					return fmt.Errorf("%s: error %q, scores %q: %w", *errorsPath, l.name, c.name, err)
+					return fmt.Errorf("%s: error %q, scores %q: %w", *errorsPath, l.Name, c.Name, err)
 				}
-				j.errors = append(j.errors, vhedErrorOut{l.name, n, Float(r.Statistic), Float(r.P)})
+				j.errors = append(j.errors, vhedErrorOut{l.Name, n, Float(r.Statistic), Float(r.P)})
 			}
 			jobs = append(jobs, j)
 		}
@@ -260,8 +255,12 @@ func runVHEDAssess(args []string, stdout, stderr io.Writer) error {
 		refs := vhed.References(pairs, opts.IsReference)
 		refSource := "human stories of " + *csvPath
 		if *refsPath != "" {
-			if refs, err = vhedReadRefs(*refsPath); err != nil {
+			data, err := readFile(*refsPath)
+			if err != nil {
 				return err
+			}
+			if refs, err = vhed.ReadReferences(bytes.NewReader(data)); err != nil {
+				return fmt.Errorf("%s: %w", *refsPath, err)
 			}
 			refSource = *refsPath
 		}
@@ -433,209 +432,21 @@ func vhedWriteTable(w io.Writer, out vhedOutput) error {
 	return tw.Flush()
 }
 
-// vhedScoreColumn is one scorer's predicted gaps read from a scores file,
-// with its per-story scores when the file has them.
-type vhedScoreColumn struct {
-	name  string
-	gaps  []float64
-	keyed map[vhed.StoryKey]float64
-}
-
-// vhedOpenCSV opens a CSV file (a .gz one decompressed on the way, within
-// the input bound) to be read row by row, skipping a UTF-8 byte-order
-// mark, and reads its header row; an empty file, or a regular file above
-// maxInputBytes, is an error. The caller closes the file with the
-// function returned.
-func vhedOpenCSV(path string) (*csv.Reader, []string, func() error, error) {
-	if st, err := os.Stat(path); err == nil && st.Mode().IsRegular() && st.Size() > maxInputBytes {
-		return nil, nil, nil, fmt.Errorf("%s: %d bytes is larger than the %d-byte limit", path, st.Size(), maxInputBytes)
-	}
-	in, closeIn, err := openMaybeGzip(path)
+// vhedReadFile reads one of the command's CSV inputs at path with read
+// (vhed.ReadScores, vhed.ReadErrorLabels), a .gz file decompressed on the
+// way; errors name the file.
+func vhedReadFile[T any](path string, read func(io.Reader) (T, error)) (T, error) {
+	var zero T
+	in, closeIn, err := openBounded(path)
 	if err != nil {
-		return nil, nil, nil, err
+		return zero, err
 	}
-	br := bufio.NewReaderSize(io.LimitReader(in, maxInputBytes), 64<<10)
-	if bom, err := br.Peek(3); err == nil && string(bom) == "\ufeff" {
-		br.Discard(3)
-	}
-	r := csv.NewReader(br)
-	header, err := r.Read()
+	defer closeIn()
+	v, err := read(in)
 	if err != nil {
-		closeIn()
-		if errors.Is(err, io.EOF) {
-			return nil, nil, nil, fmt.Errorf("%s: empty CSV: no header row", path)
-		}
-		return nil, nil, nil, fmt.Errorf("%s: %w", path, err)
+		return zero, fmt.Errorf("%s: %w", path, err)
 	}
-	return r, header, closeIn, nil
-}
-
-// vhedReadScores reads a scores file (see the -scores flag) and returns one
-// column of pair predictions per scorer, in the file's column order.
-func vhedReadScores(path string, pairs []vhed.Pair) ([]vhedScoreColumn, error) {
-	r, header, closeFile, err := vhedOpenCSV(path)
-	if err != nil {
-		return nil, err
-	}
-	defer closeFile()
-	idCol, modelCol := -1, -1
-	var cols []int
-	seen := map[string]bool{}
-	for i, h := range header {
-		h = strings.TrimSpace(h)
-		header[i] = h
-		if seen[h] {
-			return nil, fmt.Errorf("%s: column %s appears twice in the header", path, errtext.Quote(h))
-		}
-		seen[h] = true
-		switch h {
-		case "story_id":
-			idCol = i
-		case "model":
-			modelCol = i
-		default:
-			cols = append(cols, i)
-		}
-	}
-	keyed := idCol >= 0 && modelCol >= 0
-	if !keyed {
-		// Without both key columns every column is a scorer.
-		cols = cols[:0]
-		for i := range header {
-			cols = append(cols, i)
-		}
-	}
-	if len(cols) == 0 {
-		return nil, fmt.Errorf("%s: no score columns besides story_id and model", path)
-	}
-	values := make([][]float64, len(cols))
-	keys := map[vhed.StoryKey]int{}
-	for row := 2; ; row++ {
-		rec, err := r.Read()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", path, err)
-		}
-		if keyed {
-			k := vhed.StoryKey{StoryID: strings.TrimSpace(rec[idCol]), Model: strings.TrimSpace(rec[modelCol])}
-			if prev, dup := keys[k]; dup {
-				return nil, fmt.Errorf("%s: row %d: story_id %s, model %s already scored in row %d", path, row, errtext.Quote(k.StoryID), errtext.Quote(k.Model), prev)
-			}
-			keys[k] = row
-		}
-		for j, c := range cols {
-			field := strings.TrimSpace(rec[c])
-			v, err := strconv.ParseFloat(field, 64)
-			if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-				return nil, fmt.Errorf("%s: row %d, column %s: %s is not a finite number", path, row, errtext.Quote(header[c]), errtext.Quote(field))
-			}
-			values[j] = append(values[j], v)
-		}
-	}
-	out := make([]vhedScoreColumn, len(cols))
-	for j, c := range cols {
-		out[j].name = header[c]
-		if !keyed {
-			if len(values[j]) != len(pairs) {
-				return nil, fmt.Errorf("%s: %d rows of predicted gaps for %d VHED pairs (a per-story file needs columns story_id and model)", path, len(values[j]), len(pairs))
-			}
-			out[j].gaps = values[j]
-			continue
-		}
-		scores := make(map[vhed.StoryKey]float64, len(keys))
-		for k, row := range keys {
-			scores[k] = values[j][row-2]
-		}
-		out[j].keyed = scores
-		if out[j].gaps, err = vhed.AssessGapsFromKeyedScores(pairs, scores); err != nil {
-			return nil, fmt.Errorf("%s: column %s: %w", path, errtext.Quote(header[c]), err)
-		}
-	}
-	return out, nil
-}
-
-// vhedErrorColumn is one error type's labels from an errors file.
-type vhedErrorColumn struct {
-	name   string
-	labels map[vhed.StoryKey]bool
-}
-
-// vhedReadErrors reads an errors file: columns story_id and model, then one
-// column per error type holding 0 or 1 (or false/true).
-func vhedReadErrors(path string) ([]vhedErrorColumn, error) {
-	r, header, closeFile, err := vhedOpenCSV(path)
-	if err != nil {
-		return nil, err
-	}
-	defer closeFile()
-	idCol, modelCol := -1, -1
-	var out []vhedErrorColumn
-	var cols []int
-	for i, h := range header {
-		switch h = strings.TrimSpace(h); h {
-		case "story_id":
-			idCol = i
-		case "model":
-			modelCol = i
-		default:
-			cols = append(cols, i)
-			out = append(out, vhedErrorColumn{h, map[vhed.StoryKey]bool{}})
-		}
-	}
-	if idCol < 0 || modelCol < 0 || len(cols) == 0 {
-		return nil, fmt.Errorf("%s: want columns story_id, model and at least one error column", path)
-	}
-	for row := 2; ; row++ {
-		rec, err := r.Read()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", path, err)
-		}
-		k := vhed.StoryKey{StoryID: strings.TrimSpace(rec[idCol]), Model: strings.TrimSpace(rec[modelCol])}
-		for j, c := range cols {
-			v, err := strconv.ParseBool(strings.TrimSpace(rec[c]))
-			if err != nil {
-				return nil, fmt.Errorf("%s: row %d, column %s: %s is not 0 or 1", path, row, errtext.Quote(out[j].name), errtext.Quote(rec[c]))
-			}
-			if _, dup := out[j].labels[k]; dup {
-				return nil, fmt.Errorf("%s: row %d: story_id %s, model %s labelled twice", path, row, errtext.Quote(k.StoryID), errtext.Quote(k.Model))
-			}
-			out[j].labels[k] = v
-		}
-	}
-	return out, nil
-}
-
-// vhedReadRefs reads {img_seq: [reference, ...]}.
-func vhedReadRefs(path string) (map[string][]string, error) {
-	data, err := readFile(path)
-	if err != nil {
-		return nil, err
-	}
-	var refs map[string][]string
-	dec := json.NewDecoder(bytes.NewReader(data))
-	if err := dec.Decode(&refs); err != nil {
-		return nil, fmt.Errorf("%s: want a JSON object {img_seq: [reference, ...]}: %w", path, err)
-	}
-	if dec.More() {
-		return nil, fmt.Errorf("%s: data after the JSON object", path)
-	}
-	for seq, rs := range refs {
-		// Keys are matched to the CSV's img_seq by their ids.
-		if _, err := vhed.ImageIDs(seq); err != nil {
-			return nil, fmt.Errorf("%s: %w", path, err)
-		}
-		for i, r := range rs {
-			if strings.TrimSpace(r) == "" {
-				return nil, fmt.Errorf("%s: %s: reference %d is empty", path, errtext.Quote(seq), i)
-			}
-		}
-	}
-	return refs, nil
+	return v, nil
 }
 
 func vhedParseInts(s string) ([]int, error) {

@@ -21,27 +21,16 @@ func addMeteorFlags(fs *flag.FlagSet) meteorFlags {
 	}
 }
 
-// meteorNorms maps -meteor-norm's values to the library's normalizations.
-var meteorNorms = map[string]ngram.MeteorNormalization{"norm": ngram.MeteorNormalize, "nopunct": ngram.MeteorNormalizeNoPunct, "lower": ngram.MeteorLowerCase, "none": ngram.MeteorNoNormalize}
-
 func (f meteorFlags) options(paraphrase string) (ngram.MeteorOptions, error) {
-	norm, ok := meteorNorms[strings.ToLower(*f.norm)]
-	if !ok {
-		return ngram.MeteorOptions{}, fmt.Errorf("-meteor-norm: want norm, nopunct, lower or none, got %q", *f.norm)
+	norm, err := ngram.MeteorNormalizationByName(*f.norm)
+	if err != nil {
+		return ngram.MeteorOptions{}, fmt.Errorf("-meteor-norm: %w", err)
 	}
-	task := ngram.MeteorTask(strings.ToLower(*f.task))
-	if !contains(meteorTaskNames(), string(task)) {
-		return ngram.MeteorOptions{}, fmt.Errorf("-meteor-task: want one of %s, got %q", strings.Join(meteorTaskNames(), ", "), *f.task)
+	task, err := ngram.MeteorTaskByName(*f.task)
+	if err != nil {
+		return ngram.MeteorOptions{}, fmt.Errorf("-meteor-task: %w", err)
 	}
 	return ngram.MeteorOptions{Task: task, Normalization: norm, ParaphraseTable: paraphrase}, nil
-}
-
-func meteorTaskNames() []string {
-	var out []string
-	for _, t := range ngram.MeteorTasks {
-		out = append(out, string(t))
-	}
-	return out
 }
 
 // nltkBLEUFlags are the NLTK BLEU flags of `storyeval ngram`.

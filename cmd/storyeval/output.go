@@ -101,6 +101,20 @@ func openMaybeGzip(path string) (io.Reader, func() error, error) {
 	return zr, f.Close, nil
 }
 
+// openBounded opens path as openMaybeGzip does, refusing a regular file
+// above maxInputBytes and reading at most maxInputBytes of it (of a .gz
+// file's decompressed bytes too).
+func openBounded(path string) (io.Reader, func() error, error) {
+	if st, err := os.Stat(path); err == nil && st.Mode().IsRegular() && st.Size() > maxInputBytes {
+		return nil, nil, fmt.Errorf("%s: %d bytes is larger than the %d-byte limit", path, st.Size(), maxInputBytes)
+	}
+	in, closeIn, err := openMaybeGzip(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	return io.LimitReader(in, maxInputBytes), closeIn, nil
+}
+
 // writeJSON writes v as indented JSON followed by a newline. Map keys come
 // out sorted, so output is deterministic.
 func writeJSON(w interface{ Write([]byte) (int, error) }, v any) error {

@@ -177,3 +177,41 @@ func TestREADMEGoVersionMatchesGoMod(t *testing.T) {
 		t.Errorf("README does not say %q (go.mod: go %s)", want, m[1])
 	}
 }
+
+// TestREADMEListsEveryExample checks that the README's example lines
+// ("go run ./examples/NAME") and the programs under examples/ are the same
+// set, so that a new example is documented and a documented one exists
+// (each example's own test checks its output).
+func TestREADMEListsEveryExample(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	listed := map[string]bool{}
+	for _, m := range regexp.MustCompile(`(?m)^go run \./examples/([a-z0-9_-]+)\b`).FindAllStringSubmatch(string(readme), -1) {
+		listed[m[1]] = true
+	}
+	dirs, err := os.ReadDir("../../examples")
+	if err != nil {
+		t.Fatal(err)
+	}
+	present := map[string]bool{}
+	for _, d := range dirs {
+		if _, err := os.Stat(filepath.Join("../../examples", d.Name(), "main.go")); d.IsDir() && err == nil {
+			present[d.Name()] = true
+		}
+	}
+	for name := range present {
+		if !listed[name] {
+			t.Errorf("examples/%s is not in the README", name)
+		}
+	}
+	for name := range listed {
+		if !present[name] {
+			t.Errorf("the README runs examples/%s, which does not exist", name)
+		}
+	}
+	if len(present) < 8 {
+		t.Errorf("%d examples found, want at least the 8 the README lists", len(present))
+	}
+}

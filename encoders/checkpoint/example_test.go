@@ -3,6 +3,8 @@ package checkpoint_test
 import (
 	"fmt"
 	"log"
+	"os"
+	"path/filepath"
 
 	"github.com/storyeval/storyeval/encoders/checkpoint"
 )
@@ -87,4 +89,33 @@ func ExampleFromFloat32() {
 	w[0] = 10 // the State reads the caller's slice
 	fmt.Println(st.Format(), t.Shape(), t.Data())
 	// Output: memory (2, 3) [10 2 3 4 5 6]
+}
+
+// Convert a torch.save checkpoint to safetensors, dropping the dict's
+// "model." prefix, and open the result: the 13 tensors of the fixture
+// (strided views, F16/BF16/F64 and integer buffers among them) are stored
+// as float32 and int64, and the non-tensor entries (epoch, options) are
+// gone.
+func ExampleConvertFile() {
+	dir, err := os.MkdirTemp("", "convert")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	out := filepath.Join(dir, "model.safetensors")
+	n, err := checkpoint.ConvertFile("testdata/torch_zip_views.pt", out, checkpoint.ConvertOptions{StripPrefix: "model."})
+	if err != nil {
+		log.Fatal(err)
+	}
+	st, err := checkpoint.Open(out)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer st.Close()
+	info, _ := st.Info("half")
+	fmt.Println(n, "tensors;", st.Format(), "holds", st.Len(), "and", len(st.ValueNames()), "other entries")
+	fmt.Println("half:", info.DType, info.Shape)
+	// Output:
+	// 13 tensors; safetensors holds 13 and 0 other entries
+	// half: F32 [2 3]
 }

@@ -10,7 +10,9 @@ package main
 import (
 	_ "embed"
 	"fmt"
+	"io"
 	"log"
+	"os"
 
 	"github.com/storyeval/storyeval/ngram"
 )
@@ -19,9 +21,15 @@ import (
 var captions []byte
 
 func main() {
+	if err := run(os.Stdout); err != nil {
+		log.Fatalf("quickstart: %v", err)
+	}
+}
+
+func run(w io.Writer) error {
 	raw, err := ngram.ParseCorpus(captions)
 	if err != nil {
-		log.Fatalf("quickstart: embedded captions.json: %v", err)
+		return fmt.Errorf("embedded captions.json: %w", err)
 	}
 	// The COCO toolkit tokenizes with Stanford's PTBTokenizer before scoring.
 	c := raw.Tokenized()
@@ -30,17 +38,18 @@ func main() {
 	cider := ngram.CIDErD(c)
 	sacre, err := ngram.SacreBLEU(raw, ngram.SacreBLEUOptions{})
 	if err != nil {
-		log.Fatal(err)
+		return err
 	}
-	fmt.Printf("%d items\n", c.Len())
+	fmt.Fprintf(w, "%d items\n", c.Len())
 	for k, b := range bleu.Corpus {
-		fmt.Printf("Bleu_%d     %.6f\n", k+1, b)
+		fmt.Fprintf(w, "Bleu_%d     %.6f\n", k+1, b)
 	}
-	fmt.Printf("ROUGE_L    %.6f\n", rouge.Corpus)
-	fmt.Printf("CIDEr      %.6f\n", cider.Corpus)
-	fmt.Printf("SacreBLEU  %.4f\n", sacre.Corpus)
-	fmt.Println("\nper item (BLEU-4, CIDEr):")
+	fmt.Fprintf(w, "ROUGE_L    %.6f\n", rouge.Corpus)
+	fmt.Fprintf(w, "CIDEr      %.6f\n", cider.Corpus)
+	fmt.Fprintf(w, "SacreBLEU  %.4f\n", sacre.Corpus)
+	fmt.Fprintln(w, "\nper item (BLEU-4, CIDEr):")
 	for _, id := range c.IDs() {
-		fmt.Printf("  %s  %.6f  %.6f  %q\n", id, bleu.Items[id][3], cider.Items[id], c.Candidate(id))
+		fmt.Fprintf(w, "  %s  %.6f  %.6f  %q\n", id, bleu.Items[id][3], cider.Items[id], c.Candidate(id))
 	}
+	return nil
 }

@@ -1,4 +1,4 @@
-package safetensors
+package safetensors_test
 
 import (
 	"bytes"
@@ -8,16 +8,17 @@ import (
 	"testing"
 
 	"github.com/storyeval/storyeval/encoders/checkpoint"
+	"github.com/storyeval/storyeval/internal/safetensors"
 )
 
 func TestRoundTripThroughCheckpoint(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "model.safetensors")
-	in := []Tensor{
+	in := []safetensors.Tensor{
 		{Name: "b.weight", Shape: []int{2, 3}, F32: []float32{1, -2.5, 3, 4e-30, 5, float32(1) / 3}},
 		{Name: "a.bias", Shape: []int{1}, F32: []float32{-7}},
 		{Name: "position_ids", Shape: []int{1, 4}, I64: []int64{0, 1, 2, 1 << 40}},
 	}
-	if err := WriteFile(path, in, map[string]string{"format": "pt"}); err != nil {
+	if err := safetensors.WriteFile(path, in, map[string]string{"format": "pt"}); err != nil {
 		t.Fatal(err)
 	}
 	st, err := checkpoint.Open(path)
@@ -54,13 +55,13 @@ func TestRoundTripThroughCheckpoint(t *testing.T) {
 }
 
 func TestWriteRejectsBadTensors(t *testing.T) {
-	for name, ts := range map[string][]Tensor{
+	for name, ts := range map[string][]safetensors.Tensor{
 		"shape mismatch": {{Name: "x", Shape: []int{2, 2}, F32: []float32{1, 2, 3}}},
 		"no data":        {{Name: "x", Shape: []int{1}}},
 		"duplicate":      {{Name: "x", Shape: []int{1}, F32: []float32{1}}, {Name: "x", Shape: []int{1}, F32: []float32{2}}},
 		"empty name":     {{Name: "", Shape: []int{1}, F32: []float32{1}}},
 	} {
-		if err := Write(&bytes.Buffer{}, ts, nil); err == nil {
+		if err := safetensors.Write(&bytes.Buffer{}, ts, nil); err == nil {
 			t.Errorf("%s: no error", name)
 		}
 	}
@@ -71,7 +72,7 @@ func TestAtomicWriteKeepsOldFileOnError(t *testing.T) {
 	if err := os.WriteFile(path, []byte("old"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	err := WriteFile(path, []Tensor{{Name: "x", Shape: []int{3}, F32: []float32{1}}}, nil)
+	err := safetensors.WriteFile(path, []safetensors.Tensor{{Name: "x", Shape: []int{3}, F32: []float32{1}}}, nil)
 	if err == nil || !strings.Contains(err.Error(), `"x"`) {
 		t.Fatalf("error %v, want one naming the tensor", err)
 	}
@@ -105,7 +106,7 @@ func TestHeaderLengthNeverLooksLikeAPickle(t *testing.T) {
 	for n := 1; n <= 40; n++ {
 		path := filepath.Join(dir, "m.safetensors")
 		name := strings.Repeat("x", n*8)
-		if err := WriteFile(path, []Tensor{{Name: name, Shape: []int{1}, F32: []float32{1}}}, nil); err != nil {
+		if err := safetensors.WriteFile(path, []safetensors.Tensor{{Name: name, Shape: []int{1}, F32: []float32{1}}}, nil); err != nil {
 			t.Fatal(err)
 		}
 		st, err := checkpoint.Open(path)
