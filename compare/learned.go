@@ -156,7 +156,7 @@ func (m grooVIST) Score(ctx context.Context, in *Inputs) ([]Column, error) {
 	if err != nil {
 		return nil, err
 	}
-	return allSystems(in, res, func(sys string, res []groovist.Result) []Column {
+	cols := allSystems(in, res, func(sys string, res []groovist.Result) []Column {
 		col := newColumn(m.columns[0], sys, len(res))
 		for i, r := range res {
 			col.Scores[sys][i] = r.Score
@@ -173,5 +173,7 @@ func (m grooVIST) Score(ctx context.Context, in *Inputs) ([]Column, error) {
 			col.Notes[sys][i] = fmt.Sprintf("%d noun phrases; least grounded: %q (%.3f after the θ penalty)", len(r.NPs), r.NPs[worst].NP, r.NPs[worst].Score)
 		}
 		return []Column{col}
-	}), nil
+	})
+	cols[0].SkippedImages = groovist.Skipped(res)
+	return cols, nil
 }

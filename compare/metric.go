@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/storyeval/storyeval/groovist"
 	"github.com/storyeval/storyeval/story"
 )
 
@@ -24,6 +25,11 @@ type Column struct {
 	// Degenerate, when not "", says why the per-story scores do not rank
 	// the systems (most are a smoothing constant, not a score).
 	Degenerate string
+	// SkippedImages, for GROOViST, are the images whose regions
+	// contributed nothing (unreadable, or over the decode pixel limit),
+	// each once: the reference skips them silently (alignment 0), so the
+	// scores are the reference's and this list is what to report.
+	SkippedImages []groovist.SkippedImage
 }
 
 // Unavailable says why a metric column was not computed.

@@ -159,7 +159,7 @@ func runGroovist(args []string, stdout, stderr io.Writer) error {
 		return imageError(err)
 	}
 	cache.succeeded()
-	warnSkippedImages(stderr, "groovist", res)
+	warnSkippedImages(stderr, "groovist", groovist.Skipped(res))
 	if estimate {
 		x := groovist.EstimateTheta(res)
 		opts.Theta = groovist.ThetaOf(x)

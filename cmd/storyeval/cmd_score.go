@@ -157,6 +157,9 @@ func runScore(args []string, stdout, stderr io.Writer) error {
 		return imageError(err)
 	}
 	cacheRun.succeeded()
+	for _, c := range report.Columns {
+		warnSkippedImages(stderr, "score", c.SkippedImages)
+	}
 	if err := report.WriteFiles(*outDir); err != nil {
 		return err
 	}

@@ -271,6 +271,10 @@ func TestScoreLearnedMetricsMatchPackages(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("-metrics groovist -max-image-pixels 4: exit %d: %s", code, stderr.String())
 		}
+		// Each skipped image is named, as the groovist command names it.
+		if !strings.Contains(stderr.String(), "storyeval score: warning: image ") || !strings.Contains(stderr.String(), "(raise the limit with -max-image-pixels)") {
+			t.Errorf("-metrics groovist -max-image-pixels 4: no skipped-image warning naming the flag in stderr:\n%s", stderr.String())
+		}
 		changed := 0
 		for _, row := range readScoresCSV(t, filepath.Join(out, "scores.csv"))[1:] {
 			w := want["GROOViST"][[2]string{row[0], row[1]}]

@@ -15,8 +15,8 @@ const maxSkipWarnings = 10
 // warnSkippedImages prints one warning line per image that GROOViST
 // skipped (the reference skips them silently; their alignment is 0), the
 // first maxSkipWarnings of them, then how many more there were.
-func warnSkippedImages(stderr io.Writer, name string, res []groovist.Result) {
-	skipped := groovist.Skipped(res)
+// (groovist.Skipped lists them from the results.)
+func warnSkippedImages(stderr io.Writer, name string, skipped []groovist.SkippedImage) {
 	for i, s := range skipped {
 		if i == maxSkipWarnings {
 			fmt.Fprintf(stderr, "storyeval %s: warning: %d more images skipped (the \"error\" of each image in the JSON output says why)\n", name, len(skipped)-i)
