@@ -74,7 +74,10 @@ func tempSize(target string) int64 {
 // and the other files in keep still hold exactly what they held before. It
 // returns how many of the kills came while the temporary file was being
 // written (not before it was created or after the rename), which the
-// caller requires to be all of them.
+// caller requires to be all of them. A run that ends on its own before
+// the poll sees the threshold (a loaded machine can deschedule the poller
+// for the whole write) must have succeeded; the files are put back and
+// that point is tried again, up to killAttempts times.
 func killDuringWrite(t *testing.T, watch string, want int64, points int, keep []string, args ...string) int {
 	t.Helper()
 	keep = append([]string{watch}, keep...)
@@ -90,7 +93,7 @@ func killDuringWrite(t *testing.T, watch string, want int64, points int, keep []
 		t.Fatal(err)
 	}
 	mid := 0
-	for i := 0; i < points; i++ {
+	for i, attempt := 0, 0; i < points; attempt++ {
 		threshold := want * int64(i) / int64(points)
 		cmd := exec.Command(exe, args...)
 		cmd.Env = append(os.Environ(), mainEnv+"=1")
@@ -102,6 +105,7 @@ func killDuringWrite(t *testing.T, watch string, want int64, points int, keep []
 		done := make(chan struct{})
 		go func() { cmd.Wait(); close(done) }()
 		size := int64(-1)
+		killed := false
 	poll:
 		for {
 			select {
@@ -112,10 +116,27 @@ func killDuringWrite(t *testing.T, watch string, want int64, points int, keep []
 			if size = tempSize(watch); size >= threshold {
 				cmd.Process.Signal(syscall.SIGKILL)
 				<-done
+				killed = true
 				break
 			}
 			time.Sleep(50 * time.Microsecond)
 		}
+		if !killed {
+			if code := cmd.ProcessState.ExitCode(); code != 0 {
+				t.Fatalf("kill %d: the run ended by itself with exit %d before the kill: %s", i, code, stderr.String())
+			}
+			if attempt >= killAttempts {
+				t.Fatalf("kill %d: %d runs each finished writing before the poll saw %d bytes of the temporary file", i, attempt+1, threshold)
+			}
+			for k, path := range keep {
+				if err := os.WriteFile(path, before[k], 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			t.Logf("kill %d: the run finished before the kill (attempt %d); trying again", i, attempt+1)
+			continue
+		}
+		attempt = -1
 		if tempSize(watch) >= 0 {
 			mid++
 		}
@@ -133,9 +154,14 @@ func killDuringWrite(t *testing.T, watch string, want int64, points int, keep []
 				os.Remove(m)
 			}
 		}
+		i++
 	}
 	return mid
 }
+
+// killAttempts bounds the runs killDuringWrite makes for one kill point
+// when the child finishes before the kill lands.
+const killAttempts = 5
 
 // TestStylemBuildKilledMidWriteKeepsPreviousTable kills `stylem build -out`
 // at 10 points of the table's write; the previous table must read back
