@@ -24,6 +24,10 @@ type Column struct {
 	// Degenerate, when not "", says why the per-story scores do not rank
 	// the systems (most are a smoothing constant, not a score).
 	Degenerate string
+	// Demonstration, when not "", labels scores of demonstration models
+	// (random weights: they show the pipeline, not quality); see
+	// ModelsOptions.Demonstration.
+	Demonstration string
 }
 
 // Unavailable says why a metric column was not computed.

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	_ "embed"
 	"errors"
 	"fmt"
@@ -121,14 +122,29 @@ func runScore(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	var demoRun *scoreDemo
+	if *demo {
+		// The demo's images, regions and crops, and without -models its
+		// demonstration models, in a temporary folder.
+		if demoRun, err = writeScoreDemo(&inputs, *modelsDir); err != nil {
+			return err
+		}
+		defer demoRun.remove()
+		*modelsDir = demoRun.models
+		*regions, *crops = cmp.Or(*regions, demoRun.regions), cmp.Or(*crops, demoRun.crops)
+	}
 	suite := inputs.suite
-	models, err := openScoreModels(*modelsDir, *regions, *crops, suite, selected, decode, rovist.VGOptions{UseDefaultIDF: *vgDefaultIDF > 0, DefaultIDF: *vgDefaultIDF}, dev.Options)
+	models, err := openScoreModels(*modelsDir, *regions, *crops, suite, selected, decode, rovist.VGOptions{UseDefaultIDF: *vgDefaultIDF > 0, DefaultIDF: *vgDefaultIDF}, dev.Options, demoRun.label())
 	if err != nil {
 		return err
 	}
 	var cacheRun *cacheRun
 	if models.EncodesImages() {
-		if cacheRun = cache.open("score", stderr); cacheRun != nil {
+		// The demonstration models' embeddings are not worth keeping.
+		if demoRun.label() == "" {
+			cacheRun = cache.open("score", stderr)
+		}
+		if cacheRun != nil {
 			defer cacheRun.close()
 			if err := models.UseCache(cacheRun, cacheRun.store); err != nil {
 				return err
@@ -161,6 +177,7 @@ func runScore(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	fmt.Fprintf(stdout, "scored %d systems × %d stories with %d metrics; report: %s\n", len(report.Systems), suite.Len(), len(report.Columns), filepath.Join(*outDir, "report.html"))
+	demoRun.printClosing(stdout, report)
 	return nil
 }
 

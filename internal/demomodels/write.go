@@ -131,6 +131,11 @@ const (
 	layers       = 2
 	heads        = 2
 	maxPositions = 512
+	// The vision towers see 64×64 images in 16×16 patches instead of
+	// 224×224: resizing every crop to 224 pixels would be most of the
+	// demo's time.
+	imageSize = 64
+	patchSize = 16
 )
 
 func writeRoViSTC(dir string, ws []string) error {
@@ -161,11 +166,14 @@ func writeRoViSTVG(dir string, suite *story.Suite) error {
 		return err
 	}
 	cfg := encrandmodel.ViTB16In21k()
-	cfg.HiddenSize, cfg.IntermediateSize, cfg.NumHiddenLayers, cfg.NumAttentionHeads, cfg.PatchSize = hidden, intermediate, layers, heads, 32
+	cfg.HiddenSize, cfg.IntermediateSize, cfg.NumHiddenLayers, cfg.NumAttentionHeads = hidden, intermediate, layers, heads
+	cfg.ImageSize, cfg.PatchSize = imageSize, patchSize
 	if err := writeJSON(filepath.Join(vitDir, "config.json"), cfg); err != nil {
 		return err
 	}
-	if err := writeJSON(filepath.Join(vitDir, "preprocessor_config.json"), encrandmodel.ViTIn21kPreprocessor()); err != nil {
+	pre := encrandmodel.ViTIn21kPreprocessor()
+	pre["size"] = imageSize
+	if err := writeJSON(filepath.Join(vitDir, "preprocessor_config.json"), pre); err != nil {
 		return err
 	}
 	if err := encrandmodel.WriteSafetensors(filepath.Join(dir, "r2p_model_epoch2.safetensors"), encrandmodel.RoViSTVGParams(cfg), Seed+2); err != nil {
@@ -212,6 +220,7 @@ func writeCLIP(dir string, ws []string) error {
 	t.VocabSize = n
 	t.HiddenSize, t.IntermediateSize, t.NumHiddenLayers, t.NumAttentionHeads = hidden, intermediate, layers, heads
 	v.HiddenSize, v.IntermediateSize, v.NumHiddenLayers, v.NumAttentionHeads = hidden, intermediate, layers, heads
+	v.ImageSize, v.PatchSize = imageSize, patchSize
 	return encrandmodel.WriteCLIP(dir, cfg, Seed+5)
 }
 
