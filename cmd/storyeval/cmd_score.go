@@ -52,7 +52,7 @@ func demoStyleTable() (*stylem.Table, error) {
 
 func runScore(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("score", stderr)
-	demo := fs.Bool("demo", false, "score the embedded demo story set (20 VIST sequences, 3 systems, synthetic ratings, a toy StyleM table) instead of -in")
+	demo := fs.Bool("demo", false, "score the embedded demo story set (20 VIST sequences, 3 systems, synthetic ratings, a toy StyleM table) instead of -in, on generated images and regions and, without -models, on random-weight demonstration models (they show the pipeline, not quality)")
 	in := fs.String("in", "", "story set: a JSON file (sequences with images, references and one story per system) or a folder of per-system NAME.json files {id: story} with an optional references.json (required)")
 	metrics := fs.String("metrics", "all", "metrics to run: all, or a comma-separated list of bleu,meteor,rouge,cider,nr,stylem,c,vg,groovist,clipscore,vrank and, only when named, nltkbleu (NLTK sentence_bleu) and meteor-vist (METEOR as the VIST scripts)")
 	modelsDir := fs.String("models", "", "models folder (see 'storyeval models'): enables RoViST-C, RoViST-VG, GROOViST, CLIPScore (needs the story set's image files) and Vrank for the files it holds")
@@ -177,7 +177,10 @@ func runScore(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	fmt.Fprintf(stdout, "scored %d systems × %d stories with %d metrics; report: %s\n", len(report.Systems), suite.Len(), len(report.Columns), filepath.Join(*outDir, "report.html"))
-	demoRun.printClosing(stdout, report)
+	// After the bar, on stderr with the other notices about columns:
+	// stdout keeps its one line.
+	bar.finish()
+	demoRun.printClosing(stderr, report)
 	return nil
 }
 

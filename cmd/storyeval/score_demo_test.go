@@ -21,7 +21,7 @@ var learnedColumns = []string{"RoViST-C", "RoViST-VG", "GROOViST", "CLIPScore", 
 
 // runScoreDemo runs score -demo with args into a fresh folder, with
 // TMPDIR in a folder of its own that must be empty afterwards (the demo
-// models are removed at exit), and returns the output folder and stdout.
+// models are removed at exit), and returns the output folder and stderr.
 func runScoreDemo(t *testing.T, args ...string) (string, string) {
 	t.Helper()
 	tmp := t.TempDir()
@@ -37,7 +37,7 @@ func runScoreDemo(t *testing.T, args ...string) (string, string) {
 	if left, _ := os.ReadDir(tmp); len(left) != 0 {
 		t.Errorf("the demo left %d entries in TMPDIR (%s, …)", len(left), left[0].Name())
 	}
-	return out, stdout.String()
+	return out, stderr.String()
 }
 
 // readSummary reads summary.json of a score run.
@@ -60,7 +60,7 @@ func readSummary(t *testing.T, out string) compare.Summary {
 // summary.json and report.html, and says where the real models come
 // from. Two runs write byte-identical scores.csv and summary.json.
 func TestScoreDemoShowsEveryColumn(t *testing.T) {
-	out, stdout := runScoreDemo(t)
+	out, stderr := runScoreDemo(t)
 	sum := readSummary(t, out)
 	if len(sum.Unavailable) != 0 {
 		t.Errorf("unavailable columns: %v", sum.Unavailable)
@@ -92,8 +92,8 @@ func TestScoreDemoShowsEveryColumn(t *testing.T) {
 		}
 	}
 	for _, want := range []string{demomodels.DemonstrationLabel, "'storyeval models -dir DIR'", "'storyeval score -demo -models DIR'"} {
-		if !strings.Contains(stdout, want) {
-			t.Errorf("stdout lacks %q:\n%s", want, stdout)
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr)
 		}
 	}
 	again, _ := runScoreDemo(t)
@@ -119,10 +119,10 @@ func TestScoreDemoWithModels(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	withModels, stdout := runScoreDemo(t, "-models", d.Models)
+	withModels, stderr := runScoreDemo(t, "-models", d.Models)
 	sum := readSummary(t, withModels)
-	if len(sum.Demonstration) != 0 || strings.Contains(stdout, "demonstration") {
-		t.Errorf("real models labelled as demonstration models: %v\n%s", sum.Demonstration, stdout)
+	if len(sum.Demonstration) != 0 || strings.Contains(stderr, "demonstration") {
+		t.Errorf("real models labelled as demonstration models: %v\n%s", sum.Demonstration, stderr)
 	}
 	demo := readSummary(t, func() string { out, _ := runScoreDemo(t); return out }())
 	for _, col := range learnedColumns {
