@@ -54,6 +54,21 @@ func readSummary(t *testing.T, out string) compare.Summary {
 	return sum
 }
 
+// writeDemoModels writes the demo's demonstration inputs into a
+// temporary folder, as score -demo does.
+func writeDemoModels(t *testing.T) *demomodels.Demo {
+	t.Helper()
+	suite, err := story.ParseSuite(demoStories, "demo/stories.json", story.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := demomodels.Write(t.TempDir(), suite)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
 // TestScoreDemoShowsEveryColumn: score -demo without -models computes
 // every learned column from the demonstration models, with a finite mean
 // per system, labels exactly those columns as demonstration models in
@@ -111,14 +126,7 @@ func TestScoreDemoShowsEveryColumn(t *testing.T) {
 // elsewhere): every learned column, none labelled as demonstration models,
 // and the same scores as the demo's own models.
 func TestScoreDemoWithModels(t *testing.T) {
-	suite, err := story.ParseSuite(demoStories, "demo/stories.json", story.ReadOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := demomodels.Write(t.TempDir(), suite)
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := writeDemoModels(t)
 	withModels, stderr := runScoreDemo(t, "-models", d.Models)
 	sum := readSummary(t, withModels)
 	if len(sum.Demonstration) != 0 || strings.Contains(stderr, "demonstration") {
@@ -137,14 +145,7 @@ func TestScoreDemoWithModels(t *testing.T) {
 // TestDemoModelsPassModelsCheck: `storyeval models -dir` enables every
 // learned metric on the demonstration models folder.
 func TestDemoModelsPassModelsCheck(t *testing.T) {
-	suite, err := story.ParseSuite(demoStories, "demo/stories.json", story.ReadOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := demomodels.Write(t.TempDir(), suite)
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := writeDemoModels(t)
 	var stdout, stderr bytes.Buffer
 	if code := runMain([]string{"models", "-dir", d.Models, "-format", "json"}, &stdout, &stderr); code != 0 {
 		t.Fatalf("models -dir: exit %d: %s", code, stderr.String())
