@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/storyeval/storyeval/compare"
 	"github.com/storyeval/storyeval/correlation"
@@ -123,9 +124,10 @@ func runScore(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	var demoRun *scoreDemo
-	if *demo {
+	if *demo && slices.ContainsFunc(selected, func(m string) bool { return slices.Contains(compare.LearnedMetricNames(), m) }) {
 		// The demo's images, regions and crops, and without -models its
-		// demonstration models, in a temporary folder.
+		// demonstration models, in a temporary folder: only learned
+		// metrics use them.
 		if demoRun, err = writeScoreDemo(&inputs, *modelsDir); err != nil {
 			return err
 		}
