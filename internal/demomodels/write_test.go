@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/storyeval/storyeval/compare"
+	"github.com/storyeval/storyeval/embcache"
 	"github.com/storyeval/storyeval/internal/demomodels"
 	"github.com/storyeval/storyeval/story"
 )
@@ -41,7 +42,9 @@ func TestWriteEnablesEveryMetric(t *testing.T) {
 			t.Errorf("%s not enabled: missing %v, invalid %v", s.Metric, s.Missing, s.Invalid)
 		}
 	}
-	models, err := compare.OpenModels(d.Models, d.Suite, compare.ModelsOptions{Regions: d.Regions, Crops: d.Crops})
+	cache := mapCache{}
+	models, err := compare.OpenModels(d.Models, d.Suite, compare.ModelsOptions{Regions: d.Regions, Crops: d.Crops,
+		Demonstration: demomodels.DemonstrationLabel, Cache: cache})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,6 +60,14 @@ func TestWriteEnablesEveryMetric(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []string{"RoViST-C", "RoViST-VG", "GROOViST", "CLIPScore", "RefCLIPScore", "Vrank win rate"}
+	// The label reaches every column, and the labelled metrics still
+	// count their cache lookups (the cache was empty: no hits).
+	if len(r.Summary.Demonstration) != len(want) {
+		t.Errorf("labelled columns %v, want %v", r.Summary.Demonstration, want)
+	}
+	if c := r.Cache[compare.ImageEmbeddings]; c.Lookups == 0 || c.Hits != 0 || len(cache) == 0 {
+		t.Errorf("image embedding cache: %+v, %d stored; want lookups, no hits, stores", c, len(cache))
+	}
 	if len(r.Columns) != len(want) {
 		t.Fatalf("columns %v, want %v", r.Summary.Metrics, want)
 	}
@@ -72,6 +83,18 @@ func TestWriteEnablesEveryMetric(t *testing.T) {
 			}
 		}
 	}
+}
+
+// mapCache is an embcache.Cache in a map.
+type mapCache map[embcache.Key][]float32
+
+func (m mapCache) Get(k embcache.Key) ([]float32, bool, error) { v, ok := m[k]; return v, ok, nil }
+
+func (m mapCache) PutMany(ks []embcache.Key, vs [][]float32) error {
+	for i, k := range ks {
+		m[k] = vs[i]
+	}
+	return nil
 }
 
 // TestWriteDeterministic: two writes give byte-identical files.
