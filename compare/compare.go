@@ -226,6 +226,12 @@ func Compare(ctx context.Context, suite *story.Suite, metrics []Metric, opts Opt
 			}
 			r.Summary.Degenerate[c.Name] = c.Degenerate
 		}
+		if c.Demonstration != "" {
+			if r.Summary.Demonstration == nil {
+				r.Summary.Demonstration = map[string]string{}
+			}
+			r.Summary.Demonstration[c.Name] = c.Demonstration
+		}
 	}
 	if opts.Ratings != nil {
 		if r.Summary.Human, err = correlateWithHumans(ctx, suite, r.Systems, r.Columns, opts.Ratings, set); err != nil {

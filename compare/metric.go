@@ -30,6 +30,10 @@ type Column struct {
 	// each once: the reference skips them silently (alignment 0), so the
 	// scores are the reference's and this list is what to report.
 	SkippedImages []groovist.SkippedImage
+	// Demonstration, when not "", labels scores of demonstration models
+	// (random weights: they show the pipeline, not quality); see
+	// ModelsOptions.Demonstration.
+	Demonstration string
 }
 
 // Unavailable says why a metric column was not computed.

@@ -69,6 +69,12 @@ type ModelsOptions struct {
 	// by default "a models folder" and "the image regions of the story
 	// set (a regions CSV and a crops folder)"; a command names its flags.
 	NoFolderNeeds, RegionsNeeds string
+	// Demonstration, when not "", labels every column of the loaded
+	// metrics (Column.Demonstration, Summary.Demonstration, a note in the
+	// report): for a folder of demonstration models whose random weights
+	// show the pipeline, not quality, such as the storyeval command's
+	// score -demo models.
+	Demonstration string
 }
 
 // Models are the learned models of a models folder, loaded for one suite.
@@ -140,6 +146,11 @@ func OpenModels(dir string, suite *story.Suite, opts ModelsOptions) (*Models, er
 	}
 	if err := m.load(suite, opts, want, path); err != nil {
 		return nil, err
+	}
+	if opts.Demonstration != "" {
+		for name, mt := range m.loaded {
+			m.loaded[name] = demonstration(mt, opts.Demonstration)
+		}
 	}
 	if opts.Cache != nil {
 		if err := m.UseCache(opts.Cache, opts.CacheFiles); err != nil {

@@ -31,15 +31,19 @@ type reportData struct {
 	Unavailable []Unavailable
 	Table       []reportSystemRow
 	Degenerate  []reportNote
-	Corpus      []reportCorpusRow
-	Ranking     []reportRanking
-	Correction  string
-	Pairs       []reportPair
-	Plots       []reportPlot
-	Human       *reportHuman
-	Worst       []reportWorst
-	Settings    Settings
-	Cache       []string
+	// Demo maps the columns of demonstration models to their label;
+	// Demonstration groups those columns by label for the page's banner.
+	Demo          map[string]string
+	Demonstration []reportNote
+	Corpus        []reportCorpusRow
+	Ranking       []reportRanking
+	Correction    string
+	Pairs         []reportPair
+	Plots         []reportPlot
+	Human         *reportHuman
+	Worst         []reportWorst
+	Settings      Settings
+	Cache         []string
 }
 
 type reportCell struct {
@@ -122,6 +126,7 @@ func (r *Report) WriteHTML(w io.Writer) error {
 			d.Degenerate = append(d.Degenerate, reportNote{m, why})
 		}
 	}
+	d.Demo, d.Demonstration = sum.Demonstration, demonstrationNotes(sum)
 	for _, sys := range r.Systems {
 		row := reportSystemRow{System: sys}
 		for _, m := range sum.Metrics {
@@ -283,4 +288,23 @@ func worstStories(r *Report, col Column) reportWorst {
 		w.Stories = append(w.Stories, reportStory{ID: seq.ID, System: it.sys, Score: fmtScore(it.score), Text: text, Note: col.Notes[it.sys][it.seq]})
 	}
 	return w
+}
+
+// demonstrationNotes groups the columns of demonstration models by their
+// label, in column order: {"RoViST-C, GROOViST", label}.
+func demonstrationNotes(sum Summary) []reportNote {
+	var out []reportNote
+	for _, m := range sum.Metrics {
+		label := sum.Demonstration[m]
+		if label == "" {
+			continue
+		}
+		i := slices.IndexFunc(out, func(n reportNote) bool { return n.Text == label })
+		if i < 0 {
+			out = append(out, reportNote{m, label})
+		} else {
+			out[i].Metric += ", " + m
+		}
+	}
+	return out
 }

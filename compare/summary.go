@@ -63,6 +63,10 @@ type Summary struct {
 	// (e.g. unsmoothed per-story BLEU-4), why its per-story means do not
 	// rank the systems.
 	Degenerate map[string]string `json:"degenerate,omitempty"`
+	// Demonstration labels, per metric computed by demonstration models
+	// (ModelsOptions.Demonstration), what its scores are: random weights
+	// that show the pipeline, not quality.
+	Demonstration map[string]string `json:"demonstration,omitempty"`
 }
 
 // PairCorrection is a multiple-comparison correction of the pairwise

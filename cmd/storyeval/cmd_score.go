@@ -2,12 +2,14 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	_ "embed"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/storyeval/storyeval/compare"
 	"github.com/storyeval/storyeval/correlation"
@@ -51,7 +53,7 @@ func demoStyleTable() (*stylem.Table, error) {
 
 func runScore(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("score", stderr)
-	demo := fs.Bool("demo", false, "score the embedded demo story set (20 VIST sequences, 3 systems, synthetic ratings, a toy StyleM table) instead of -in")
+	demo := fs.Bool("demo", false, "score the embedded demo story set (20 VIST sequences, 3 systems, synthetic ratings, a toy StyleM table) instead of -in, on generated images and regions and, without -models, on random-weight demonstration models (they show the pipeline, not quality)")
 	in := fs.String("in", "", "story set: a JSON file (sequences with images, references and one story per system) or a folder of per-system NAME.json files {id: story} with an optional references.json (required)")
 	metrics := fs.String("metrics", "all", "metrics to run: all, or a comma-separated list of bleu,meteor,rouge,cider,nr,stylem,c,vg,groovist,clipscore,vrank and, only when named, nltkbleu (NLTK sentence_bleu) and meteor-vist (METEOR as the VIST scripts)")
 	modelsDir := fs.String("models", "", "models folder (see 'storyeval models'): enables RoViST-C, RoViST-VG, GROOViST, CLIPScore (needs the story set's image files) and Vrank for the files it holds")
@@ -121,14 +123,30 @@ func runScore(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	var demoRun *scoreDemo
+	if *demo && slices.ContainsFunc(selected, func(m string) bool { return slices.Contains(compare.LearnedMetricNames(), m) }) {
+		// The demo's images, regions and crops, and without -models its
+		// demonstration models, in a temporary folder: only learned
+		// metrics use them.
+		if demoRun, err = writeScoreDemo(&inputs, *modelsDir); err != nil {
+			return err
+		}
+		defer demoRun.remove()
+		*modelsDir = demoRun.models
+		*regions, *crops = cmp.Or(*regions, demoRun.regions), cmp.Or(*crops, demoRun.crops)
+	}
 	suite := inputs.suite
-	models, err := openScoreModels(*modelsDir, *regions, *crops, suite, selected, decode, rovist.VGOptions{UseDefaultIDF: *vgDefaultIDF > 0, DefaultIDF: *vgDefaultIDF}, dev.Options)
+	models, err := openScoreModels(*modelsDir, *regions, *crops, suite, selected, decode, rovist.VGOptions{UseDefaultIDF: *vgDefaultIDF > 0, DefaultIDF: *vgDefaultIDF}, dev.Options, demoRun.label())
 	if err != nil {
 		return err
 	}
 	var cacheRun *cacheRun
 	if models.EncodesImages() {
-		if cacheRun = cache.open("score", stderr); cacheRun != nil {
+		// The demonstration models' embeddings are not worth keeping.
+		if demoRun.label() == "" {
+			cacheRun = cache.open("score", stderr)
+		}
+		if cacheRun != nil {
 			defer cacheRun.close()
 			if err := models.UseCache(cacheRun, cacheRun.store); err != nil {
 				return err
@@ -164,6 +182,10 @@ func runScore(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	fmt.Fprintf(stdout, "scored %d systems × %d stories with %d metrics; report: %s\n", len(report.Systems), suite.Len(), len(report.Columns), filepath.Join(*outDir, "report.html"))
+	// After the bar, on stderr with the other notices about columns:
+	// stdout keeps its one line.
+	bar.finish()
+	demoRun.printClosing(stderr, report)
 	return nil
 }
 

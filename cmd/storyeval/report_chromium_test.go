@@ -56,7 +56,7 @@ func TestReportOpensInChromium(t *testing.T) {
 	if err := dom.Run(); err != nil {
 		t.Fatalf("chromium --dump-dom: %v\n%s", err, domLog.String())
 	}
-	for _, want := range []string{"<svg", "Which system is better, and is it real?", "p (Holm)", "Corpus-level scores", "BLEU-4: no best system.", "Agreement with human ratings", "Lowest-scoring stories"} {
+	for _, want := range []string{"<svg", "Which system is better, and is it real?", "p (Holm)", "Corpus-level scores", "BLEU-4: no best system.", "Agreement with human ratings", "Lowest-scoring stories", "Demonstration models (random weights"} {
 		if !strings.Contains(domOut.String(), want) {
 			t.Errorf("rendered DOM lacks %q", want)
 		}

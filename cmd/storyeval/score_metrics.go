@@ -95,9 +95,11 @@ func readScoreInputs(in string, demo bool, human, styleTable, style string) (sco
 
 // openScoreModels loads the learned models of the -models folder that the
 // selected metrics need; without -models every learned metric needs it.
-func openScoreModels(dir, regions, crops string, suite *story.Suite, selected []string, decode imageproc.DecodeOptions, vg rovist.VGOptions, dev encoders.Options) (*compare.Models, error) {
+// demonstration labels the columns of demonstration models ("" for real
+// ones).
+func openScoreModels(dir, regions, crops string, suite *story.Suite, selected []string, decode imageproc.DecodeOptions, vg rovist.VGOptions, dev encoders.Options, demonstration string) (*compare.Models, error) {
 	m, err := compare.OpenModels(dir, suite, compare.ModelsOptions{
-		Metrics: selected, Regions: regions, Crops: crops, Decode: decode, VG: vg, Backend: dev.Backend,
+		Metrics: selected, Regions: regions, Crops: crops, Decode: decode, VG: vg, Backend: dev.Backend, Demonstration: demonstration,
 		NoFolderNeeds: "-models DIR", RegionsNeeds: "-regions CSV and -crops DIR (the image regions of the story set)",
 	})
 	if err != nil && dir != "" {

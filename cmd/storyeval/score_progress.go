@@ -23,5 +23,8 @@ func (b *scoreBar) update(p compare.Progress) {
 	b.bar.Set(p.Done)
 }
 
-// finish clears the bar, if one was drawn.
-func (b *scoreBar) finish() { b.bar.Finish() }
+// finish clears the bar, if one was drawn and not yet cleared.
+func (b *scoreBar) finish() {
+	b.bar.Finish()
+	b.bar = nil
+}

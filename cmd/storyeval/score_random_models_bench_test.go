@@ -6,10 +6,7 @@ package main
 // stories' nouns.
 
 import (
-	"encoding/binary"
 	"encoding/json"
-	"math"
-	"math/rand"
 	"os"
 	"path/filepath"
 	"slices"
@@ -103,20 +100,8 @@ func writeNounTables(b *testing.B, dir string, stories []story.Story) (glovePath
 	if err := randmodel.WriteGloVe(glovePath, append(slices.Clone(words), rovist.GloVeUnknown), 300, 5); err != nil {
 		b.Fatal(err)
 	}
-	// Pickle protocol 2: PROTO 2, EMPTY_DICT, MARK, (BINUNICODE key,
-	// BINFLOAT value)..., SETITEMS, STOP.
-	rng := rand.New(rand.NewSource(6))
-	pk := []byte{0x80, 2, '}', '('}
-	for _, w := range words {
-		pk = append(pk, 'X')
-		pk = binary.LittleEndian.AppendUint32(pk, uint32(len(w)))
-		pk = append(pk, w...)
-		pk = append(pk, 'G')
-		pk = binary.BigEndian.AppendUint64(pk, math.Float64bits(1+3*rng.Float64()))
-	}
-	pk = append(pk, 'u', '.')
 	idfPath = filepath.Join(dir, "idf_dict.pkl")
-	if err := os.WriteFile(idfPath, pk, 0o644); err != nil {
+	if err := randmodel.WriteIDFPickle(idfPath, words, 6); err != nil {
 		b.Fatal(err)
 	}
 	return glovePath, idfPath

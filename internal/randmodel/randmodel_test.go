@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/storyeval/storyeval/internal/randmodel"
+	"github.com/storyeval/storyeval/limits"
 	"github.com/storyeval/storyeval/regions"
 	"github.com/storyeval/storyeval/rovist"
 )
@@ -81,5 +82,27 @@ func TestWriteGloVeLoads(t *testing.T) {
 	beach, ok := g.Vector("beach")
 	if !ok || slices.Equal(dog, beach) {
 		t.Error("beach missing or equal to dog")
+	}
+}
+
+// TestWriteIDFPickleLoads checks that RoViST's idf reader unpickles every
+// word with a weight in [1, 4).
+func TestWriteIDFPickleLoads(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "idf_dict.pkl")
+	words := []string{"dog", "beach", "café"}
+	if err := randmodel.WriteIDFPickle(path, words, 1); err != nil {
+		t.Fatal(err)
+	}
+	idf, err := rovist.LoadIDF(path, limits.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(idf) != len(words) {
+		t.Fatalf("%d words, want %d", len(idf), len(words))
+	}
+	for _, w := range words {
+		if v, ok := idf[w]; !ok || v < 1 || v >= 4 {
+			t.Errorf("%s: %v (present %v), want a weight in [1, 4)", w, v, ok)
+		}
 	}
 }
