@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/storyeval/storyeval/encoders/compute"
+	"github.com/storyeval/storyeval/encoders/nn"
 )
 
 // modelConfig is a single-tower architecture's config.json.
@@ -81,12 +82,12 @@ func (c *BERTConfig) validate(what string, r *weightReader) error {
 	if c.PositionEmbeddingType != "" && c.PositionEmbeddingType != "absolute" {
 		return fmt.Errorf("%s: position_embedding_type %q is not supported (only absolute)", what, c.PositionEmbeddingType)
 	}
-	p, H, last := bertParams, c.HiddenSize, c.NumHiddenLayers-1
+	H, last := c.HiddenSize, c.NumHiddenLayers-1
 	return r.checkShapes(what,
-		shapeCheck{p.wordEmb, []int{c.VocabSize, H}, "vocab_size and hidden_size"},
-		shapeCheck{p.posEmb, []int{c.MaxPositionEmbeddings, H}, "max_position_embeddings and hidden_size"},
-		shapeCheck{p.typeEmb, []int{c.TypeVocabSize, H}, "type_vocab_size and hidden_size"},
-		shapeCheck{fmt.Sprintf(p.intermediate, last) + ".weight", []int{c.IntermediateSize, H}, "num_hidden_layers, intermediate_size and hidden_size"})
+		shapeCheck{nn.BERTWordEmbeddings, []int{c.VocabSize, H}, "vocab_size and hidden_size"},
+		shapeCheck{nn.BERTPositionEmbeddings, []int{c.MaxPositionEmbeddings, H}, "max_position_embeddings and hidden_size"},
+		shapeCheck{nn.BERTTokenTypeEmbeddings, []int{c.TypeVocabSize, H}, "type_vocab_size and hidden_size"},
+		shapeCheck{nn.BERTLayerPrefix(last) + nn.BERTLayerNames.FFNIn + ".weight", []int{c.IntermediateSize, H}, "num_hidden_layers, intermediate_size and hidden_size"})
 }
 
 func (c *ALBERTConfig) validate(what string, r *weightReader) error {

@@ -15,36 +15,34 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/storyeval/storyeval/encoders/nn"
 )
 
-// bertTensorShapes lists every parameter of a BertModel with the pooler.
+// bertTensorShapes lists every parameter of a BertModel with the pooler,
+// from BERT's walk.
 func bertTensorShapes(c BERTConfig) map[string][]int {
-	p := bertParams
-	H, I := c.HiddenSize, c.IntermediateSize
-	out := map[string][]int{
-		p.wordEmb: {c.VocabSize, H}, p.posEmb: {c.MaxPositionEmbeddings, H}, p.typeEmb: {c.TypeVocabSize, H},
-		p.embNorm + ".weight": {H}, p.embNorm + ".bias": {H},
-		p.pooler + ".weight": {H, H}, p.pooler + ".bias": {H},
-	}
-	for i := 0; i < c.NumHiddenLayers; i++ {
-		lin := func(f string, o, in int) {
-			n := fmt.Sprintf(f, i)
-			out[n+".weight"], out[n+".bias"] = []int{o, in}, []int{o}
-		}
-		ln := func(f string) {
-			n := fmt.Sprintf(f, i)
-			out[n+".weight"], out[n+".bias"] = []int{H}, []int{H}
-		}
-		lin(p.query, H, H)
-		lin(p.key, H, H)
-		lin(p.value, H, H)
-		lin(p.attnOut, H, H)
-		ln(p.attnNorm)
-		lin(p.intermediate, I, H)
-		lin(p.output, H, I)
-		ln(p.outNorm)
-	}
+	out := shapeWalker{}
+	var t, l, n struct{}
+	layer := nn.LayerSlots[struct{}, struct{}]{Q: &l, K: &l, V: &l, O: &l, FFNIn: &l, FFNOut: &l, LN1: &n, LN2: &n}
+	nn.WalkBERT(out, "", c.Shape(), nn.BERTSlots[struct{}, struct{}, struct{}]{
+		Word: &t, Pos: &t, Type: &t, EmbNorm: &n, Pooler: &l,
+		Layer: func(int) nn.LayerSlots[struct{}, struct{}] { return layer },
+	})
 	return out
+}
+
+// shapeWalker records the shape of every tensor a walk visits.
+type shapeWalker map[string][]int
+
+func (s shapeWalker) Tensor(name string, _ *struct{}, shape ...int) { s[name] = shape }
+
+func (s shapeWalker) Linear(name string, _ *struct{}, out, in int) {
+	s[name+".weight"], s[name+".bias"] = []int{out, in}, []int{out}
+}
+
+func (s shapeWalker) Norm(name string, _ *struct{}, width int) {
+	s[name+".weight"], s[name+".bias"] = []int{width}, []int{width}
 }
 
 // writeRandomSafetensors streams random float32 tensors to path in the
