@@ -106,13 +106,13 @@ func (c *ALBERTConfig) validate(what string, r *weightReader) error {
 	if c.NumHiddenGroups*c.InnerGroupNum > maxLayers {
 		return fmt.Errorf("%s: num_hidden_groups %d × inner_group_num %d layers is more than %d", what, c.NumHiddenGroups, c.InnerGroupNum, maxLayers)
 	}
-	p, E, H := albertParams, c.EmbeddingSize, c.HiddenSize
+	E, H := c.EmbeddingSize, c.HiddenSize
 	return r.checkShapes(what,
-		shapeCheck{p.wordEmb, []int{c.VocabSize, E}, "vocab_size and embedding_size"},
-		shapeCheck{p.posEmb, []int{c.MaxPositionEmbeddings, E}, "max_position_embeddings and embedding_size"},
-		shapeCheck{p.typeEmb, []int{c.TypeVocabSize, E}, "type_vocab_size and embedding_size"},
-		shapeCheck{p.mapIn + ".weight", []int{H, E}, "hidden_size and embedding_size"},
-		shapeCheck{fmt.Sprintf(p.ffn, c.NumHiddenGroups-1, c.InnerGroupNum-1) + ".weight", []int{c.IntermediateSize, H},
+		shapeCheck{nn.ALBERTWordEmbeddings, []int{c.VocabSize, E}, "vocab_size and embedding_size"},
+		shapeCheck{nn.ALBERTPositionEmbeddings, []int{c.MaxPositionEmbeddings, E}, "max_position_embeddings and embedding_size"},
+		shapeCheck{nn.ALBERTTokenTypeEmbeddings, []int{c.TypeVocabSize, E}, "type_vocab_size and embedding_size"},
+		shapeCheck{nn.ALBERTMapIn + ".weight", []int{H, E}, "hidden_size and embedding_size"},
+		shapeCheck{nn.ALBERTLayerPrefix(c.NumHiddenGroups-1, c.InnerGroupNum-1) + nn.ALBERTLayerNames.FFNIn + ".weight", []int{c.IntermediateSize, H},
 			"num_hidden_groups, inner_group_num, intermediate_size and hidden_size"})
 }
 
