@@ -22,27 +22,11 @@ import (
 // bertTensorShapes lists every parameter of a BertModel with the pooler,
 // from BERT's walk.
 func bertTensorShapes(c BERTConfig) map[string][]int {
-	out := shapeWalker{}
-	var t, l, n struct{}
-	layer := nn.LayerSlots[struct{}, struct{}]{Q: &l, K: &l, V: &l, O: &l, FFNIn: &l, FFNOut: &l, LN1: &n, LN2: &n}
-	nn.WalkBERT(out, "", c.Shape(), nn.BERTSlots[struct{}, struct{}, struct{}]{
-		Word: &t, Pos: &t, Type: &t, EmbNorm: &n, Pooler: &l,
-		Layer: func(int) nn.LayerSlots[struct{}, struct{}] { return layer },
-	})
+	out := map[string][]int{}
+	for _, p := range nn.BERTLayout(c.Shape(), true, "") {
+		out[p.Name] = p.Shape
+	}
 	return out
-}
-
-// shapeWalker records the shape of every tensor a walk visits.
-type shapeWalker map[string][]int
-
-func (s shapeWalker) Tensor(name string, _ *struct{}, shape ...int) { s[name] = shape }
-
-func (s shapeWalker) Linear(name string, _ *struct{}, out, in int) {
-	s[name+".weight"], s[name+".bias"] = []int{out, in}, []int{out}
-}
-
-func (s shapeWalker) Norm(name string, _ *struct{}, width int) {
-	s[name+".weight"], s[name+".bias"] = []int{width}, []int{width}
 }
 
 // writeRandomSafetensors streams random float32 tensors to path in the

@@ -85,12 +85,26 @@ type ALBERTParams[T Float] struct {
 // NewALBERTParams returns zeroed parameters of shape d, with a pooler if
 // pooler.
 func NewALBERTParams[T Float](d ALBERTShape, pooler bool) *ALBERTParams[T] {
+	p := skeletonALBERT[T](d, pooler)
+	p.Walk(Allocator[T]{}, "")
+	return p
+}
+
+// skeletonALBERT returns parameters of shape d whose slots hold no values.
+func skeletonALBERT[T Float](d ALBERTShape, pooler bool) *ALBERTParams[T] {
 	p := &ALBERTParams[T]{Shape: d, Layers: make([]EncoderLayer[T], d.Groups*d.InnerLayers)}
 	if pooler {
 		p.Pooler = new(Linear[T])
 	}
-	p.Walk(Allocator[T]{}, "")
 	return p
+}
+
+// ALBERTLayout lists the names and shapes of ALBERT's walk under prefix, without
+// values (Layout).
+func ALBERTLayout(d ALBERTShape, pooler bool, prefix string) []Param[float32] {
+	return Layout(func(w Walker[[]float32, Linear[float32], Norm[float32]]) {
+		skeletonALBERT[float32](d, pooler).Walk(w, prefix)
+	})
 }
 
 // ZeroLike returns zeroed parameters of p's shapes.

@@ -1,5 +1,7 @@
 package nn
 
+import "slices"
+
 // Walker visits an architecture's parameter blocks in state_dict order,
 // each with its checkpoint name, its shape and a pointer to the model's
 // slot for it. The slot types are the model's: the inference encoders'
@@ -80,4 +82,16 @@ func (ls Lister[T]) Linear(name string, l *Linear[T], out, in int) {
 func (ls Lister[T]) Norm(name string, n *Norm[T], width int) {
 	ls.Add(name+".weight", n.G, width)
 	ls.Add(name+".bias", n.B, width)
+}
+
+// Layout runs a walk over slots that hold no values and returns the names
+// and shapes it visits, in order, with nil Data: a checkpoint's layout
+// without its storage (random full-size checkpoints written tensor by
+// tensor).
+func Layout[T Float](walk func(w Walker[[]T, Linear[T], Norm[T]])) []Param[T] {
+	var ps []Param[T]
+	walk(Lister[T]{Add: func(name string, _ []T, shape ...int) {
+		ps = append(ps, Param[T]{Name: name, Shape: slices.Clone(shape)})
+	}})
+	return ps
 }

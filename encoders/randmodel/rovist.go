@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/storyeval/storyeval/encoders"
+	"github.com/storyeval/storyeval/encoders/nn"
 )
 
 // ViTB16In21k is google/vit-base-patch16-224-in21k's configuration, the
@@ -54,23 +55,11 @@ func RoViSTVGParams(cfg encoders.ViTConfig) []Param {
 // ALBERT of cfg (one shared layer group): the ALBERT with pooler under
 // albert_model and the two-way sentence-order head.
 func RoViSTCParams(cfg encoders.ALBERTConfig) []Param {
-	E, H, I := cfg.EmbeddingSize, cfg.HiddenSize, cfg.IntermediateSize
-	p := "albert_model."
-	l := p + "encoder.albert_layer_groups.0.albert_layers.0."
-	out := []Param{
-		{p + "embeddings.word_embeddings.weight", []int{cfg.VocabSize, E}},
-		{p + "embeddings.position_embeddings.weight", []int{cfg.MaxPositionEmbeddings, E}},
-		{p + "embeddings.token_type_embeddings.weight", []int{cfg.TypeVocabSize, E}},
+	d := cfg.Shape()
+	d.Groups, d.InnerLayers = 1, 1 // RoViST-C's ALBERT: one shared layer
+	var out []Param
+	for _, p := range nn.ALBERTLayout(d, true, "albert_model.") {
+		out = append(out, Param{p.Name, p.Shape})
 	}
-	out = append(out, Norm(p+"embeddings.LayerNorm", E)...)
-	out = append(out, Linear(p+"encoder.embedding_hidden_mapping_in", H, E)...)
-	for _, name := range []string{"query", "key", "value", "dense"} {
-		out = append(out, Linear(l+"attention."+name, H, H)...)
-	}
-	out = append(out, Norm(l+"attention.LayerNorm", H)...)
-	out = append(out, Linear(l+"ffn", I, H)...)
-	out = append(out, Linear(l+"ffn_output", H, I)...)
-	out = append(out, Norm(l+"full_layer_layer_norm", H)...)
-	out = append(out, Linear(p+"pooler", H, H)...)
-	return append(out, Linear("linear", 2, H)...)
+	return append(out, Linear("linear", 2, cfg.HiddenSize)...)
 }
