@@ -131,13 +131,13 @@ func (c *ViTConfig) validate(what string, r *weightReader) error {
 		return fmt.Errorf("%s: image_size %d must be a multiple of patch_size %d, hidden_size %d of num_attention_heads %d",
 			what, c.ImageSize, c.PatchSize, c.HiddenSize, c.NumAttentionHeads)
 	}
-	p, H, P := vitParams, c.HiddenSize, c.PatchSize
+	H, P := c.HiddenSize, c.PatchSize
 	n := (c.ImageSize / P) * (c.ImageSize / P)
 	return r.checkShapes(what,
-		shapeCheck{p.cls, []int{1, 1, H}, "hidden_size"},
-		shapeCheck{p.pos, []int{1, n + 1, H}, "image_size, patch_size and hidden_size"},
-		shapeCheck{p.patch + ".weight", []int{H, c.NumChannels, P, P}, "hidden_size, num_channels and patch_size"},
-		shapeCheck{fmt.Sprintf(p.intermediate, c.NumHiddenLayers-1) + ".weight", []int{c.IntermediateSize, H}, "num_hidden_layers, intermediate_size and hidden_size"})
+		shapeCheck{nn.ViTClassToken, []int{1, 1, H}, "hidden_size"},
+		shapeCheck{nn.ViTPositionEmbeddings, []int{1, n + 1, H}, "image_size, patch_size and hidden_size"},
+		shapeCheck{nn.ViTPatchEmbedding + ".weight", []int{H, c.NumChannels, P, P}, "hidden_size, num_channels and patch_size"},
+		shapeCheck{nn.ViTLayerPrefix(c.NumHiddenLayers-1) + nn.ViTLayerNames.FFNIn + ".weight", []int{c.IntermediateSize, H}, "num_hidden_layers, intermediate_size and hidden_size"})
 }
 
 func (c *CLIPConfig) validate(what string, r *weightReader) error {

@@ -293,6 +293,14 @@ func (w readerWalker) Linear(name string, l *linear, out, in int) {
 	*l = w.r.linear(name, out, in, true)
 }
 
+func (w readerWalker) LinearNoBias(name string, l *linear, out, in int) {
+	*l = w.r.linear(name, out, in, false)
+}
+
+func (w readerWalker) PatchConv(name string, l *linear, out, channels, patch int) {
+	*l = w.r.convAsLinear(name, out, channels, patch, true)
+}
+
 func (w readerWalker) Norm(name string, n *layerNorm, width int) {
 	*n = w.r.layerNorm(name, width, w.eps)
 }

@@ -85,26 +85,19 @@ type ALBERTParams[T Float] struct {
 // NewALBERTParams returns zeroed parameters of shape d, with a pooler if
 // pooler.
 func NewALBERTParams[T Float](d ALBERTShape, pooler bool) *ALBERTParams[T] {
-	p := skeletonALBERT[T](d, pooler)
-	p.Walk(Allocator[T]{}, "")
-	return p
+	return allocate[T](skeletonALBERT[T](d, pooler))
 }
 
 // skeletonALBERT returns parameters of shape d whose slots hold no values.
 func skeletonALBERT[T Float](d ALBERTShape, pooler bool) *ALBERTParams[T] {
-	p := &ALBERTParams[T]{Shape: d, Layers: make([]EncoderLayer[T], d.Groups*d.InnerLayers)}
-	if pooler {
-		p.Pooler = new(Linear[T])
-	}
-	return p
+	layers, pl := skeletonLayers[T](d.Groups*d.InnerLayers, pooler)
+	return &ALBERTParams[T]{Shape: d, Layers: layers, Pooler: pl}
 }
 
 // ALBERTLayout lists the names and shapes of ALBERT's walk under prefix, without
 // values (Layout).
 func ALBERTLayout(d ALBERTShape, pooler bool, prefix string) []Param[float32] {
-	return Layout(func(w Walker[[]float32, Linear[float32], Norm[float32]]) {
-		skeletonALBERT[float32](d, pooler).Walk(w, prefix)
-	})
+	return layoutOf(skeletonALBERT[float32](d, pooler), prefix)
 }
 
 // ZeroLike returns zeroed parameters of p's shapes.

@@ -71,26 +71,19 @@ type BERTParams[T Float] struct {
 // NewBERTParams returns zeroed parameters of shape d, with a pooler if
 // pooler.
 func NewBERTParams[T Float](d BERTShape, pooler bool) *BERTParams[T] {
-	p := skeletonBERT[T](d, pooler)
-	p.Walk(Allocator[T]{}, "")
-	return p
+	return allocate[T](skeletonBERT[T](d, pooler))
 }
 
 // skeletonBERT returns parameters of shape d whose slots hold no values.
 func skeletonBERT[T Float](d BERTShape, pooler bool) *BERTParams[T] {
-	p := &BERTParams[T]{Shape: d, Layers: make([]EncoderLayer[T], d.Layers)}
-	if pooler {
-		p.Pooler = new(Linear[T])
-	}
-	return p
+	layers, pl := skeletonLayers[T](d.Layers, pooler)
+	return &BERTParams[T]{Shape: d, Layers: layers, Pooler: pl}
 }
 
 // BERTLayout lists the names and shapes of BERT's walk under prefix, without
 // values (Layout).
 func BERTLayout(d BERTShape, pooler bool, prefix string) []Param[float32] {
-	return Layout(func(w Walker[[]float32, Linear[float32], Norm[float32]]) {
-		skeletonBERT[float32](d, pooler).Walk(w, prefix)
-	})
+	return layoutOf(skeletonBERT[float32](d, pooler), prefix)
 }
 
 // ZeroLike returns zeroed parameters of p's shapes (its gradient, Adam's

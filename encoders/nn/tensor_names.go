@@ -28,6 +28,9 @@ type EncoderLayerNames struct {
 	// HF ViTLayer's state_dict; otherwise they follow the attention
 	// output and the feed-forward output, as in BertLayer.
 	NormsLast bool
+	// NoQKVBias: Query, Key and Value have no bias (ViT with qkv_bias
+	// false).
+	NoQKVBias bool
 }
 
 // EncoderLayer lists layer l's tensors under prefix+names, in
