@@ -6,6 +6,7 @@ import (
 
 	"github.com/storyeval/storyeval/encoders/checkpoint"
 	"github.com/storyeval/storyeval/encoders/compute"
+	"github.com/storyeval/storyeval/encoders/nn"
 	"github.com/storyeval/storyeval/encoders/tokenize"
 	"gorgonia.org/tensor"
 )
@@ -70,7 +71,7 @@ func NewALBERT(cfg ALBERTConfig, st *checkpoint.State, opts ...Options) (*ALBERT
 // source (a checkpoint, a trainer's tensors in memory, random values) onto
 // the backend opts choose.
 func NewALBERTFrom(cfg ALBERTConfig, w Weights, opts ...Options) (*ALBERT, error) {
-	return buildFrom(w, opts, cfg, newALBERT, albertParams.wordEmb, albertParams.prefixes...)
+	return buildFrom(w, opts, cfg, newALBERT, nn.ALBERTWordEmbeddings, albertPrefixes...)
 }
 
 // newALBERT builds the model from any weight source (a checkpoint, or random
@@ -80,40 +81,26 @@ func newALBERT(cfg ALBERTConfig, r *weightReader) (*ALBERT, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := albertParams
-	E, H, I := cfg.EmbeddingSize, cfg.HiddenSize, cfg.IntermediateSize
+	p := albertHeads
+	E, H := cfg.EmbeddingSize, cfg.HiddenSize
 	eps := cfg.LayerNormEps
-	m := &ALBERT{
-		cfg:     cfg,
-		model:   model{be: r.be},
-		wordEmb: r.param(p.wordEmb, cfg.VocabSize, E),
-		posEmb:  r.param(p.posEmb, cfg.MaxPositionEmbeddings, E),
-		typeEmb: r.param(p.typeEmb, cfg.TypeVocabSize, E),
-		embNorm: r.layerNorm(p.embNorm, E, eps),
-		mapIn:   r.linear(p.mapIn, H, E, true),
+	m := &ALBERT{cfg: cfg, model: model{be: r.be}, groups: make([][]encoderLayer, cfg.NumHiddenGroups)}
+	for g := range m.groups {
+		m.groups[g] = make([]encoderLayer, cfg.InnerGroupNum)
 	}
-	for g := 0; g < cfg.NumHiddenGroups; g++ {
-		var group []encoderLayer
-		for l := 0; l < cfg.InnerGroupNum; l++ {
-			name := func(f string) string { return fmt.Sprintf(f, g, l) }
-			group = append(group, encoderLayer{
-				attn: selfAttention{
-					q: r.linear(name(p.query), H, H, true), k: r.linear(name(p.key), H, H, true),
-					v: r.linear(name(p.value), H, H, true), o: r.linear(name(p.attnOut), H, H, true),
-					heads: cfg.NumAttentionHeads,
-				},
-				ln1: r.layerNorm(name(p.attnNorm), H, eps),
-				fc1: r.linear(name(p.ffn), I, H, true),
-				fc2: r.linear(name(p.ffnOut), H, I, true),
-				ln2: r.layerNorm(name(p.ffnNorm), H, eps),
-				act: act,
-			})
+	slots := nn.ALBERTSlots[compute.Tensor, linear, layerNorm]{
+		Word: &m.wordEmb, Pos: &m.posEmb, Type: &m.typeEmb, EmbNorm: &m.embNorm, MapIn: &m.mapIn,
+		Layer: func(g, l int) nn.LayerSlots[linear, layerNorm] { return m.groups[g][l].slots() },
+	}
+	if r.has(nn.ALBERTPooler + ".weight") {
+		m.pooler = new(linear)
+		slots.Pooler = m.pooler
+	}
+	nn.WalkALBERT(readerWalker{r, eps}, "", cfg.Shape(), slots)
+	for _, group := range m.groups {
+		for l := range group {
+			group[l].attn.heads, group[l].act = cfg.NumAttentionHeads, act
 		}
-		m.groups = append(m.groups, group)
-	}
-	if r.has(p.pooler + ".weight") {
-		pl := r.linear(p.pooler, H, H, true)
-		m.pooler = &pl
 	}
 	// Heads live at the checkpoint root, beside the encoder prefix.
 	root := r.root()
@@ -149,6 +136,16 @@ func newALBERT(cfg ALBERTConfig, r *weightReader) (*ALBERT, error) {
 	}
 	m.walk = *r.walk
 	return m, nil
+}
+
+// Shape returns the parameter shapes the configuration gives ALBERT's
+// walk (nn.WalkALBERT).
+func (cfg ALBERTConfig) Shape() nn.ALBERTShape {
+	return nn.ALBERTShape{
+		Vocab: cfg.VocabSize, Positions: cfg.MaxPositionEmbeddings, Types: cfg.TypeVocabSize,
+		Embedding: cfg.EmbeddingSize, Hidden: cfg.HiddenSize, Intermediate: cfg.IntermediateSize,
+		Groups: cfg.NumHiddenGroups, InnerLayers: cfg.InnerGroupNum,
+	}
 }
 
 // Config returns the model's configuration.

@@ -6,6 +6,7 @@ import (
 
 	"github.com/storyeval/storyeval/encoders/checkpoint"
 	"github.com/storyeval/storyeval/encoders/compute"
+	"github.com/storyeval/storyeval/encoders/nn"
 	"github.com/storyeval/storyeval/encoders/tokenize"
 )
 
@@ -36,6 +37,10 @@ type BERT struct {
 	pooler                   *linear
 }
 
+// bertPrefixes are the prefixes BertModel's names have in the BertFor…
+// checkpoints the metrics load.
+var bertPrefixes = []string{"bert.", "model.bert.", "model."}
+
 // LoadBERT loads a BERT model from a HuggingFace model directory onto the
 // backend opts choose (default: the CPU).
 func LoadBERT(dir string, opts ...Options) (*BERT, error) { return loadModel(dir, opts, NewBERT) }
@@ -50,7 +55,7 @@ func NewBERT(cfg BERTConfig, st *checkpoint.State, opts ...Options) (*BERT, erro
 // source (a checkpoint, a trainer's tensors in memory, random values) onto
 // the backend opts choose.
 func NewBERTFrom(cfg BERTConfig, w Weights, opts ...Options) (*BERT, error) {
-	return buildFrom(w, opts, cfg, newBERT, bertParams.wordEmb, bertParams.prefixes...)
+	return buildFrom(w, opts, cfg, newBERT, nn.BERTWordEmbeddings, bertPrefixes...)
 }
 
 // newBERT builds the model from any weight source (a checkpoint, or random
@@ -60,40 +65,33 @@ func newBERT(cfg BERTConfig, r *weightReader) (*BERT, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := bertParams
-	H, I := cfg.HiddenSize, cfg.IntermediateSize
-	m := &BERT{
-		cfg:     cfg,
-		model:   model{be: r.be},
-		wordEmb: r.param(p.wordEmb, cfg.VocabSize, H),
-		posEmb:  r.param(p.posEmb, cfg.MaxPositionEmbeddings, H),
-		typeEmb: r.param(p.typeEmb, cfg.TypeVocabSize, H),
-		embNorm: r.layerNorm(p.embNorm, H, cfg.LayerNormEps),
+	m := &BERT{cfg: cfg, model: model{be: r.be}, layers: make([]encoderLayer, cfg.NumHiddenLayers)}
+	slots := nn.BERTSlots[compute.Tensor, linear, layerNorm]{
+		Word: &m.wordEmb, Pos: &m.posEmb, Type: &m.typeEmb, EmbNorm: &m.embNorm,
+		Layer: func(i int) nn.LayerSlots[linear, layerNorm] { return m.layers[i].slots() },
 	}
-	for i := 0; i < cfg.NumHiddenLayers; i++ {
-		name := func(f string) string { return fmt.Sprintf(f, i) }
-		m.layers = append(m.layers, encoderLayer{
-			attn: selfAttention{
-				q: r.linear(name(p.query), H, H, true), k: r.linear(name(p.key), H, H, true),
-				v: r.linear(name(p.value), H, H, true), o: r.linear(name(p.attnOut), H, H, true),
-				heads: cfg.NumAttentionHeads,
-			},
-			ln1: r.layerNorm(name(p.attnNorm), H, cfg.LayerNormEps),
-			fc1: r.linear(name(p.intermediate), I, H, true),
-			fc2: r.linear(name(p.output), H, I, true),
-			ln2: r.layerNorm(name(p.outNorm), H, cfg.LayerNormEps),
-			act: act,
-		})
+	if r.has(nn.BERTPooler + ".weight") {
+		m.pooler = new(linear)
+		slots.Pooler = m.pooler
 	}
-	if r.has(p.pooler + ".weight") {
-		pl := r.linear(p.pooler, H, H, true)
-		m.pooler = &pl
+	nn.WalkBERT(readerWalker{r, cfg.LayerNormEps}, "", cfg.Shape(), slots)
+	for i := range m.layers {
+		m.layers[i].attn.heads, m.layers[i].act = cfg.NumAttentionHeads, act
 	}
 	if r.err != nil {
 		return nil, r.err
 	}
 	m.walk = *r.walk
 	return m, nil
+}
+
+// Shape returns the parameter shapes the configuration gives BERT's walk
+// (nn.WalkBERT).
+func (cfg BERTConfig) Shape() nn.BERTShape {
+	return nn.BERTShape{
+		Vocab: cfg.VocabSize, Positions: cfg.MaxPositionEmbeddings, Types: cfg.TypeVocabSize,
+		Hidden: cfg.HiddenSize, Intermediate: cfg.IntermediateSize, Layers: cfg.NumHiddenLayers,
+	}
 }
 
 // Config returns the model's configuration.

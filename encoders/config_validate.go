@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/storyeval/storyeval/encoders/compute"
+	"github.com/storyeval/storyeval/encoders/nn"
 )
 
 // modelConfig is a single-tower architecture's config.json.
@@ -81,12 +82,12 @@ func (c *BERTConfig) validate(what string, r *weightReader) error {
 	if c.PositionEmbeddingType != "" && c.PositionEmbeddingType != "absolute" {
 		return fmt.Errorf("%s: position_embedding_type %q is not supported (only absolute)", what, c.PositionEmbeddingType)
 	}
-	p, H, last := bertParams, c.HiddenSize, c.NumHiddenLayers-1
+	H, last := c.HiddenSize, c.NumHiddenLayers-1
 	return r.checkShapes(what,
-		shapeCheck{p.wordEmb, []int{c.VocabSize, H}, "vocab_size and hidden_size"},
-		shapeCheck{p.posEmb, []int{c.MaxPositionEmbeddings, H}, "max_position_embeddings and hidden_size"},
-		shapeCheck{p.typeEmb, []int{c.TypeVocabSize, H}, "type_vocab_size and hidden_size"},
-		shapeCheck{fmt.Sprintf(p.intermediate, last) + ".weight", []int{c.IntermediateSize, H}, "num_hidden_layers, intermediate_size and hidden_size"})
+		shapeCheck{nn.BERTWordEmbeddings, []int{c.VocabSize, H}, "vocab_size and hidden_size"},
+		shapeCheck{nn.BERTPositionEmbeddings, []int{c.MaxPositionEmbeddings, H}, "max_position_embeddings and hidden_size"},
+		shapeCheck{nn.BERTTokenTypeEmbeddings, []int{c.TypeVocabSize, H}, "type_vocab_size and hidden_size"},
+		shapeCheck{nn.BERTLayerPrefix(last) + nn.BERTLayerNames.FFNIn + ".weight", []int{c.IntermediateSize, H}, "num_hidden_layers, intermediate_size and hidden_size"})
 }
 
 func (c *ALBERTConfig) validate(what string, r *weightReader) error {
@@ -105,13 +106,13 @@ func (c *ALBERTConfig) validate(what string, r *weightReader) error {
 	if c.NumHiddenGroups*c.InnerGroupNum > maxLayers {
 		return fmt.Errorf("%s: num_hidden_groups %d × inner_group_num %d layers is more than %d", what, c.NumHiddenGroups, c.InnerGroupNum, maxLayers)
 	}
-	p, E, H := albertParams, c.EmbeddingSize, c.HiddenSize
+	E, H := c.EmbeddingSize, c.HiddenSize
 	return r.checkShapes(what,
-		shapeCheck{p.wordEmb, []int{c.VocabSize, E}, "vocab_size and embedding_size"},
-		shapeCheck{p.posEmb, []int{c.MaxPositionEmbeddings, E}, "max_position_embeddings and embedding_size"},
-		shapeCheck{p.typeEmb, []int{c.TypeVocabSize, E}, "type_vocab_size and embedding_size"},
-		shapeCheck{p.mapIn + ".weight", []int{H, E}, "hidden_size and embedding_size"},
-		shapeCheck{fmt.Sprintf(p.ffn, c.NumHiddenGroups-1, c.InnerGroupNum-1) + ".weight", []int{c.IntermediateSize, H},
+		shapeCheck{nn.ALBERTWordEmbeddings, []int{c.VocabSize, E}, "vocab_size and embedding_size"},
+		shapeCheck{nn.ALBERTPositionEmbeddings, []int{c.MaxPositionEmbeddings, E}, "max_position_embeddings and embedding_size"},
+		shapeCheck{nn.ALBERTTokenTypeEmbeddings, []int{c.TypeVocabSize, E}, "type_vocab_size and embedding_size"},
+		shapeCheck{nn.ALBERTMapIn + ".weight", []int{H, E}, "hidden_size and embedding_size"},
+		shapeCheck{nn.ALBERTLayerPrefix(c.NumHiddenGroups-1, c.InnerGroupNum-1) + nn.ALBERTLayerNames.FFNIn + ".weight", []int{c.IntermediateSize, H},
 			"num_hidden_groups, inner_group_num, intermediate_size and hidden_size"})
 }
 
@@ -130,13 +131,13 @@ func (c *ViTConfig) validate(what string, r *weightReader) error {
 		return fmt.Errorf("%s: image_size %d must be a multiple of patch_size %d, hidden_size %d of num_attention_heads %d",
 			what, c.ImageSize, c.PatchSize, c.HiddenSize, c.NumAttentionHeads)
 	}
-	p, H, P := vitParams, c.HiddenSize, c.PatchSize
+	H, P := c.HiddenSize, c.PatchSize
 	n := (c.ImageSize / P) * (c.ImageSize / P)
 	return r.checkShapes(what,
-		shapeCheck{p.cls, []int{1, 1, H}, "hidden_size"},
-		shapeCheck{p.pos, []int{1, n + 1, H}, "image_size, patch_size and hidden_size"},
-		shapeCheck{p.patch + ".weight", []int{H, c.NumChannels, P, P}, "hidden_size, num_channels and patch_size"},
-		shapeCheck{fmt.Sprintf(p.intermediate, c.NumHiddenLayers-1) + ".weight", []int{c.IntermediateSize, H}, "num_hidden_layers, intermediate_size and hidden_size"})
+		shapeCheck{nn.ViTClassToken, []int{1, 1, H}, "hidden_size"},
+		shapeCheck{nn.ViTPositionEmbeddings, []int{1, n + 1, H}, "image_size, patch_size and hidden_size"},
+		shapeCheck{nn.ViTPatchEmbedding + ".weight", []int{H, c.NumChannels, P, P}, "hidden_size, num_channels and patch_size"},
+		shapeCheck{nn.ViTLayerPrefix(c.NumHiddenLayers-1) + nn.ViTLayerNames.FFNIn + ".weight", []int{c.IntermediateSize, H}, "num_hidden_layers, intermediate_size and hidden_size"})
 }
 
 func (c *CLIPConfig) validate(what string, r *weightReader) error {

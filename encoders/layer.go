@@ -1,6 +1,9 @@
 package encoders
 
-import "github.com/storyeval/storyeval/encoders/compute"
+import (
+	"github.com/storyeval/storyeval/encoders/compute"
+	"github.com/storyeval/storyeval/encoders/nn"
+)
 
 // encoderLayer is one transformer layer: self-attention and a two-layer MLP,
 // each with a residual connection and a LayerNorm — after the residual in
@@ -11,6 +14,14 @@ type encoderLayer struct {
 	fc1, fc2 linear
 	act      compute.Activation
 	preNorm  bool
+}
+
+// slots returns pointers to l's blocks for an architecture's walk.
+func (l *encoderLayer) slots() nn.LayerSlots[linear, layerNorm] {
+	return nn.LayerSlots[linear, layerNorm]{
+		Q: &l.attn.q, K: &l.attn.k, V: &l.attn.v, O: &l.attn.o,
+		FFNIn: &l.fc1, FFNOut: &l.fc2, LN1: &l.ln1, LN2: &l.ln2,
+	}
 }
 
 // layerNorm is a torch.nn.LayerNorm's weight, bias and eps.

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/storyeval/storyeval/encoders/checkpoint"
+	"github.com/storyeval/storyeval/encoders/nn"
 	"github.com/storyeval/storyeval/encoders/tokenize"
 	"github.com/storyeval/storyeval/internal/e2efixtures"
 	"gorgonia.org/tensor"
@@ -46,7 +47,7 @@ func TestLinearHeadOnSubEncoder(t *testing.T) {
 	defer st.Close()
 	var encoderPrefix, headModule string
 	for _, p := range idx.Model.Prefixes {
-		if st.Sub("model." + p).Has(albertParams.wordEmb) {
+		if st.Sub("model." + p).Has(nn.ALBERTWordEmbeddings) {
 			encoderPrefix = "model." + p
 		} else {
 			headModule = "model." + strings.TrimSuffix(p, ".")

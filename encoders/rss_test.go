@@ -15,34 +15,16 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/storyeval/storyeval/encoders/nn"
 )
 
-// bertTensorShapes lists every parameter of a BertModel with the pooler.
+// bertTensorShapes lists every parameter of a BertModel with the pooler,
+// from BERT's walk.
 func bertTensorShapes(c BERTConfig) map[string][]int {
-	p := bertParams
-	H, I := c.HiddenSize, c.IntermediateSize
-	out := map[string][]int{
-		p.wordEmb: {c.VocabSize, H}, p.posEmb: {c.MaxPositionEmbeddings, H}, p.typeEmb: {c.TypeVocabSize, H},
-		p.embNorm + ".weight": {H}, p.embNorm + ".bias": {H},
-		p.pooler + ".weight": {H, H}, p.pooler + ".bias": {H},
-	}
-	for i := 0; i < c.NumHiddenLayers; i++ {
-		lin := func(f string, o, in int) {
-			n := fmt.Sprintf(f, i)
-			out[n+".weight"], out[n+".bias"] = []int{o, in}, []int{o}
-		}
-		ln := func(f string) {
-			n := fmt.Sprintf(f, i)
-			out[n+".weight"], out[n+".bias"] = []int{H}, []int{H}
-		}
-		lin(p.query, H, H)
-		lin(p.key, H, H)
-		lin(p.value, H, H)
-		lin(p.attnOut, H, H)
-		ln(p.attnNorm)
-		lin(p.intermediate, I, H)
-		lin(p.output, H, I)
-		ln(p.outNorm)
+	out := map[string][]int{}
+	for _, p := range nn.BERTLayout(c.Shape(), true, "") {
+		out[p.Name] = p.Shape
 	}
 	return out
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/storyeval/storyeval/encoders/checkpoint"
 	"github.com/storyeval/storyeval/encoders/compute"
 	"github.com/storyeval/storyeval/encoders/imageproc"
+	"github.com/storyeval/storyeval/encoders/nn"
 	"gorgonia.org/tensor"
 )
 
@@ -52,7 +53,7 @@ func NewViT(cfg ViTConfig, st *checkpoint.State, opts ...Options) (*ViT, error) 
 // source (a checkpoint, a trainer's tensors in memory, random values) onto
 // the backend opts choose.
 func NewViTFrom(cfg ViTConfig, w Weights, opts ...Options) (*ViT, error) {
-	return buildFrom(w, opts, cfg, newViT, vitParams.cls, vitParams.prefixes...)
+	return buildFrom(w, opts, cfg, newViT, nn.ViTClassToken, vitPrefixes...)
 }
 
 // newViT builds the model from any weight source (a checkpoint, or random
@@ -62,37 +63,23 @@ func newViT(cfg ViTConfig, r *weightReader) (*ViT, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := vitParams
-	H, I, eps := cfg.HiddenSize, cfg.IntermediateSize, cfg.LayerNormEps
-	qkvBias := cfg.QKVBias == nil || *cfg.QKVBias
-	m := &ViT{cfg: cfg, model: model{be: r.be}, patch: patchEmbedding{channels: cfg.NumChannels, patch: cfg.PatchSize, imgSize: cfg.ImageSize}}
-	m.cls = r.param(p.cls, 1, 1, H)
-	m.pos = r.param(p.pos, 1, m.patch.numPatches()+1, H)
-	m.patch.proj = r.convAsLinear(p.patch, H, cfg.NumChannels, cfg.PatchSize, true)
-	for i := 0; i < cfg.NumHiddenLayers; i++ {
-		name := func(f string) string { return fmt.Sprintf(f, i) }
-		m.layers = append(m.layers, encoderLayer{
-			attn: selfAttention{
-				q: r.linear(name(p.query), H, H, qkvBias), k: r.linear(name(p.key), H, H, qkvBias),
-				v: r.linear(name(p.value), H, H, qkvBias), o: r.linear(name(p.attnOut), H, H, true),
-				heads: cfg.NumAttentionHeads,
-			},
-			ln1:     r.layerNorm(name(p.normBefore), H, eps),
-			fc1:     r.linear(name(p.intermediate), I, H, true),
-			fc2:     r.linear(name(p.output), H, I, true),
-			ln2:     r.layerNorm(name(p.normAfter), H, eps),
-			act:     act,
-			preNorm: true,
-		})
+	m := &ViT{cfg: cfg, model: model{be: r.be}, layers: make([]encoderLayer, cfg.NumHiddenLayers),
+		patch: patchEmbedding{channels: cfg.NumChannels, patch: cfg.PatchSize, imgSize: cfg.ImageSize}}
+	slots := nn.ViTSlots[compute.Tensor, linear, layerNorm]{
+		CLS: &m.cls, Pos: &m.pos, PatchEmbed: &m.patch.proj, Norm: &m.norm,
+		Layer: func(i int) nn.LayerSlots[linear, layerNorm] { return m.layers[i].slots() },
 	}
-	m.norm = r.layerNorm(p.norm, H, eps)
-	if r.has(p.pool + ".weight") {
-		l := r.linear(p.pool, H, H, true)
-		m.pooler = &l
+	if r.has(nn.ViTPooler + ".weight") {
+		m.pooler = new(linear)
+		slots.Pooler = m.pooler
+	}
+	nn.WalkViT(readerWalker{r, cfg.LayerNormEps}, "", cfg.Shape(), slots)
+	for i := range m.layers {
+		m.layers[i].attn.heads, m.layers[i].act, m.layers[i].preNorm = cfg.NumAttentionHeads, act, true
 	}
 	root := r.root()
-	if shape, ok := root.info(p.classifier + ".weight"); ok && len(shape) == 2 {
-		l := root.linear(p.classifier, shape[0], H, true)
+	if shape, ok := root.info(vitClassifier + ".weight"); ok && len(shape) == 2 {
+		l := root.linear(vitClassifier, shape[0], cfg.HiddenSize, true)
 		m.classifier = &l
 	}
 	for _, e := range []error{r.err, root.err} {
@@ -102,6 +89,16 @@ func newViT(cfg ViTConfig, r *weightReader) (*ViT, error) {
 	}
 	m.walk = *r.walk
 	return m, nil
+}
+
+// Shape returns the parameter shapes the configuration gives ViT's walk
+// (nn.WalkViT).
+func (cfg ViTConfig) Shape() nn.ViTShape {
+	return nn.ViTShape{
+		Hidden: cfg.HiddenSize, Intermediate: cfg.IntermediateSize, Layers: cfg.NumHiddenLayers,
+		Channels: cfg.NumChannels, Patch: cfg.PatchSize, ImageSize: cfg.ImageSize,
+		NoQKVBias: cfg.QKVBias != nil && !*cfg.QKVBias,
+	}
 }
 
 // Config returns the model's configuration.

@@ -276,3 +276,31 @@ func (r *weightReader) linear(prefix string, out, in int, bias bool) linear {
 func (r *weightReader) layerNorm(prefix string, dim int, eps float64) layerNorm {
 	return layerNorm{gamma: r.param(prefix+".weight", dim), beta: r.param(prefix+".bias", dim), eps: eps, width: dim}
 }
+
+// readerWalker is the nn.Walker that reads an inference model's blocks
+// from r onto its backend, so that the architectures' walks in encoders/nn
+// (nn.WalkBERT, …) name and shape what a constructor reads.
+type readerWalker struct {
+	r   *weightReader
+	eps float64 // the LayerNorms' epsilon
+}
+
+func (w readerWalker) Tensor(name string, t *compute.Tensor, shape ...int) {
+	*t = w.r.param(name, shape...)
+}
+
+func (w readerWalker) Linear(name string, l *linear, out, in int) {
+	*l = w.r.linear(name, out, in, true)
+}
+
+func (w readerWalker) LinearNoBias(name string, l *linear, out, in int) {
+	*l = w.r.linear(name, out, in, false)
+}
+
+func (w readerWalker) PatchConv(name string, l *linear, out, channels, patch int) {
+	*l = w.r.convAsLinear(name, out, channels, patch, true)
+}
+
+func (w readerWalker) Norm(name string, n *layerNorm, width int) {
+	*n = w.r.layerNorm(name, width, w.eps)
+}

@@ -17,8 +17,14 @@
 // Backward passes accumulate parameter gradients (+=) into a gradient
 // value of the same type as the parameters (Linear, Norm).
 //
-// The inference models of package encoders are built from the same
-// parameter walk (their constructors; encoders' Params, ParamWeights and
-// RandomWeights), so a trainer can hand its tensors to
-// encoders.NewBERTFrom and get the model scoring uses, without a file.
+// Each architecture declares its walk once, here: WalkBERT, WalkALBERT
+// and WalkViT visit the blocks under their checkpoint names, shapes and
+// state_dict order through a Walker over the caller's own slot types. The
+// inference models of package encoders read their backend tensors through
+// it (their constructors; encoders' Params, ParamWeights and
+// RandomWeights); the trainers embed BERTParams, ALBERTParams or
+// ViTParams (allocated by Allocator, listed by Lister) and add only their
+// heads; Layout gives the names and shapes without values. So a trainer
+// can hand its tensors to encoders.NewBERTFrom and get the model scoring
+// uses, without a file.
 package nn

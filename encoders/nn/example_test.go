@@ -26,3 +26,23 @@ func ExampleCollect() {
 	// head.dense.weight [2 3] 6
 	// head.dense.bias [2] 2
 }
+
+// BERT's walk, declared once in WalkBERT, allocates a trainer's
+// parameters and lists them under BertModel's checkpoint names; the
+// inference encoders read a checkpoint through the same walk.
+func ExampleBERTParams() {
+	shape := nn.BERTShape{Vocab: 30, Positions: 16, Types: 2, Hidden: 8, Intermediate: 32, Layers: 2}
+	p := nn.NewBERTParams[float32](shape, true)
+	params := nn.Collect(func(add nn.TensorNamer[float32]) { p.Walk(nn.Lister[float32]{Add: add}, "bert.") })
+	fmt.Println(len(params), "tensors")
+	for _, i := range []int{0, 4, 5, 21, len(params) - 1} {
+		fmt.Println(params[i].Name, params[i].Shape)
+	}
+	// Output:
+	// 39 tensors
+	// bert.embeddings.word_embeddings.weight [30 8]
+	// bert.embeddings.LayerNorm.bias [8]
+	// bert.encoder.layer.0.attention.self.query.weight [8 8]
+	// bert.encoder.layer.1.attention.self.query.weight [8 8]
+	// bert.pooler.dense.bias [8]
+}

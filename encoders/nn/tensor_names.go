@@ -28,21 +28,13 @@ type EncoderLayerNames struct {
 	// HF ViTLayer's state_dict; otherwise they follow the attention
 	// output and the feed-forward output, as in BertLayer.
 	NormsLast bool
+	// NoQKVBias: Query, Key and Value have no bias (ViT with qkv_bias
+	// false).
+	NoQKVBias bool
 }
 
-// EncoderLayer lists layer l's tensors under prefix+names.
+// EncoderLayer lists layer l's tensors under prefix+names, in
+// WalkEncoderLayer's order.
 func (add TensorNamer[T]) EncoderLayer(prefix string, l *EncoderLayer[T], names EncoderLayerNames) {
-	add.Linear(prefix+names.Query, &l.Q)
-	add.Linear(prefix+names.Key, &l.K)
-	add.Linear(prefix+names.Value, &l.V)
-	add.Linear(prefix+names.AttnOut, &l.O)
-	if !names.NormsLast {
-		add.Norm(prefix+names.LN1, &l.LN1)
-	}
-	add.Linear(prefix+names.FFNIn, &l.FC1)
-	add.Linear(prefix+names.FFNOut, &l.FC2)
-	if names.NormsLast {
-		add.Norm(prefix+names.LN1, &l.LN1)
-	}
-	add.Norm(prefix+names.LN2, &l.LN2)
+	WalkEncoderLayer(Lister[T]{add}, prefix, names, l.Slots(), l.Q.Out, l.FC1.Out)
 }

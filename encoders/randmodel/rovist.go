@@ -1,9 +1,8 @@
 package randmodel
 
 import (
-	"fmt"
-
 	"github.com/storyeval/storyeval/encoders"
+	"github.com/storyeval/storyeval/encoders/nn"
 )
 
 // ViTB16In21k is google/vit-base-patch16-224-in21k's configuration, the
@@ -25,52 +24,25 @@ func ViTIn21kPreprocessor() map[string]any {
 // ViT of cfg: the ViT (with pooler) under image_encoder.image_model, and
 // the two 1024-d projections of images and 300-d GloVe nouns.
 func RoViSTVGParams(cfg encoders.ViTConfig) []Param {
-	H, I := cfg.HiddenSize, cfg.IntermediateSize
-	n := cfg.ImageSize / cfg.PatchSize
-	p := "image_encoder.image_model."
-	out := []Param{
-		{p + "embeddings.cls_token", []int{1, 1, H}},
-		{p + "embeddings.position_embeddings", []int{1, n*n + 1, H}},
-		{p + "embeddings.patch_embeddings.projection.weight", []int{H, cfg.NumChannels, cfg.PatchSize, cfg.PatchSize}},
-		{p + "embeddings.patch_embeddings.projection.bias", []int{H}},
-	}
-	for l := range cfg.NumHiddenLayers {
-		lp := fmt.Sprintf("%sencoder.layer.%d.", p, l)
-		for _, name := range []string{"attention.attention.query", "attention.attention.key", "attention.attention.value", "attention.output.dense"} {
-			out = append(out, Linear(lp+name, H, H)...)
-		}
-		out = append(out, Linear(lp+"intermediate.dense", I, H)...)
-		out = append(out, Linear(lp+"output.dense", H, I)...)
-		out = append(out, Norm(lp+"layernorm_before", H)...)
-		out = append(out, Norm(lp+"layernorm_after", H)...)
-	}
-	out = append(out, Norm(p+"layernorm", H)...)
-	out = append(out, Linear(p+"pooler.dense", H, H)...)
-	out = append(out, Linear("image_encoder.linear", 1024, H)...)
+	out := fromLayout(nn.ViTLayout(cfg.Shape(), true, "image_encoder.image_model."))
+	out = append(out, Linear("image_encoder.linear", 1024, cfg.HiddenSize)...)
 	return append(out, Linear("text_encoder.linear", 1024, 300)...)
+}
+
+// fromLayout converts an architecture's walk (nn.…Layout) to Params.
+func fromLayout(ps []nn.Param[float32]) []Param {
+	out := make([]Param, len(ps))
+	for i, p := range ps {
+		out[i] = Param{p.Name, p.Shape}
+	}
+	return out
 }
 
 // RoViSTCParams lists the state_dict of RoViST-C's released model for an
 // ALBERT of cfg (one shared layer group): the ALBERT with pooler under
 // albert_model and the two-way sentence-order head.
 func RoViSTCParams(cfg encoders.ALBERTConfig) []Param {
-	E, H, I := cfg.EmbeddingSize, cfg.HiddenSize, cfg.IntermediateSize
-	p := "albert_model."
-	l := p + "encoder.albert_layer_groups.0.albert_layers.0."
-	out := []Param{
-		{p + "embeddings.word_embeddings.weight", []int{cfg.VocabSize, E}},
-		{p + "embeddings.position_embeddings.weight", []int{cfg.MaxPositionEmbeddings, E}},
-		{p + "embeddings.token_type_embeddings.weight", []int{cfg.TypeVocabSize, E}},
-	}
-	out = append(out, Norm(p+"embeddings.LayerNorm", E)...)
-	out = append(out, Linear(p+"encoder.embedding_hidden_mapping_in", H, E)...)
-	for _, name := range []string{"query", "key", "value", "dense"} {
-		out = append(out, Linear(l+"attention."+name, H, H)...)
-	}
-	out = append(out, Norm(l+"attention.LayerNorm", H)...)
-	out = append(out, Linear(l+"ffn", I, H)...)
-	out = append(out, Linear(l+"ffn_output", H, I)...)
-	out = append(out, Norm(l+"full_layer_layer_norm", H)...)
-	out = append(out, Linear(p+"pooler", H, H)...)
-	return append(out, Linear("linear", 2, H)...)
+	d := cfg.Shape()
+	d.Groups, d.InnerLayers = 1, 1 // RoViST-C's ALBERT: one shared layer
+	return append(fromLayout(nn.ALBERTLayout(d, true, "albert_model.")), Linear("linear", 2, cfg.HiddenSize)...)
 }

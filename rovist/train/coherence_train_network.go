@@ -54,7 +54,7 @@ type sopCache[T nn.Float] struct {
 
 // embeddings returns the embedding block's parameters.
 func (p *sopParams[T]) embeddings() nn.TokenEmbeddings[T] {
-	return nn.TokenEmbeddings[T]{Word: p.word, Pos: p.pos, Type: p.typ, Norm: &p.embLN}
+	return nn.TokenEmbeddings[T]{Word: p.Word, Pos: p.Pos, Type: p.Type, Norm: &p.EmbNorm}
 }
 
 // forward runs the classifier on a batch and keeps the activations; rng
@@ -68,8 +68,8 @@ func (n *sopNet[T]) forward(ctx context.Context, in *sopBatch, rng *rand.Rand) (
 	be, t := e.TrainBackend(), e.TensorOf
 	c.emb = nn.EmbeddingsForward(e, p.embeddings(), in.ids, in.types, E, &c.embLN)
 	x := e.Buffer(rows * H)
-	p.mapIn.Tensors(t).Forward(be, x, c.emb, rows, compute.Identity)
-	layer := p.layer.Tensors(t)
+	p.MapIn.Tensors(t).Forward(be, x, c.emb, rows, compute.Identity)
+	layer := p.layer().Tensors(t)
 	sq := in.S
 	for li := 0; li < n.layers; li++ {
 		if err := ctx.Err(); err != nil {
@@ -80,7 +80,7 @@ func (n *sopNet[T]) forward(ctx context.Context, in *sopBatch, rng *rand.Rand) (
 		}
 		x = nn.PostLNForwardT(layer, x, sq, li, e, &c.layers[li])
 	}
-	c.pooled = nn.PoolerForward(e, x, sq, &p.pooler, &c.pool)
+	c.pooled = nn.PoolerForward(e, x, sq, p.Pooler, &c.pool)
 	logits := e.Buffer(in.B * 2)
 	p.head.Tensors(t).Forward(be, logits, c.pooled, in.B, compute.Identity)
 	c.logits = e.Download(logits, in.B*2)
@@ -97,9 +97,9 @@ func (n *sopNet[T]) backward(ctx context.Context, c *sopCache[T], dlogits []T, g
 	be, t := e.TrainBackend(), e.TensorOf
 	dpooled := e.Buffer(in.B * H)
 	p.head.Tensors(t).Backward(be, g.head.Tensors(t), c.pooled, e.Upload(dlogits), in.B, dpooled, 0)
-	dx := nn.PoolerBackward(e, &p.pooler, &g.pooler, &c.pool, dpooled, in.B*c.layers[n.layers-1].QueryRows())
+	dx := nn.PoolerBackward(e, p.Pooler, g.Pooler, &c.pool, dpooled, in.B*c.layers[n.layers-1].QueryRows())
 	w := nn.NewPostLNWork(e, n.I)
-	layer, glayer := p.layer.Tensors(t), g.layer.Tensors(t)
+	layer, glayer := p.layer().Tensors(t), g.layer().Tensors(t)
 	for li := n.layers - 1; li >= 0; li-- {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -107,7 +107,7 @@ func (n *sopNet[T]) backward(ctx context.Context, c *sopCache[T], dlogits []T, g
 		dx = nn.PostLNBackwardT(layer, glayer, &c.layers[li], dx, li, e, w)
 	}
 	demb := e.Buffer(rows * E)
-	p.mapIn.Tensors(t).Backward(be, g.mapIn.Tensors(t), c.emb, dx, rows, demb, 0)
+	p.MapIn.Tensors(t).Backward(be, g.MapIn.Tensors(t), c.emb, dx, rows, demb, 0)
 	nn.EmbeddingsBackward(e, p.embeddings(), g.embeddings(), in.ids, in.types, E, &c.embLN, demb)
 	return nil
 }

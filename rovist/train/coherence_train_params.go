@@ -13,16 +13,13 @@ import (
 )
 
 // sopParams holds every trainable parameter of the RoViST-C classifier:
-// ALBERT's factorised embeddings, the mapping E→H, the one layer group of
-// one layer shared by all num_hidden_layers applications, the pooler and
-// the Linear(H, 2) head. The same type holds gradients and Adam's moments.
+// AlbertModel (nn.ALBERTParams, walked by nn.WalkALBERT: the factorised
+// embeddings, the mapping E→H, the one layer group of one layer shared by
+// all num_hidden_layers applications, the pooler) and the Linear(H, 2)
+// head. The same type holds gradients and Adam's moments.
 type sopParams[T nn.Float] struct {
-	word, pos, typ []T
-	embLN          nn.Norm[T]
-	mapIn          nn.Linear[T]
-	layer          nn.EncoderLayer[T] // ALBERT's shared post-LN AlbertLayer
-	pooler         nn.Linear[T]
-	head           nn.Linear[T]
+	nn.ALBERTParams[T]
+	head nn.Linear[T]
 }
 
 // State-dict names of the reference SOPClassifier (usydnlp/rovist
@@ -31,7 +28,6 @@ type sopParams[T nn.Float] struct {
 const (
 	sopEncoderPrefix = "albert_model."
 	sopHeadName      = "linear"
-	sopLayerPrefix   = "encoder.albert_layer_groups.0.albert_layers.0."
 )
 
 // tensors lists the parameters in a fixed order with their state_dict
@@ -39,48 +35,29 @@ const (
 func (p *sopParams[T]) tensors() []nn.Param[T] { return nn.Collect(p.walk) }
 
 // walk lists the parameters under their checkpoint names in state_dict
-// order: the one parameter walk that tensors, gradients, Adam's moments,
-// checkpoints and the scorer's model are made from.
+// order — ALBERT's walk, then the head —: the one parameter walk that
+// tensors, gradients, Adam's moments, checkpoints and the scorer's model
+// are made from.
 func (p *sopParams[T]) walk(add nn.TensorNamer[T]) {
-	E := len(p.embLN.G)
-	pre := sopEncoderPrefix
-	add(pre+"embeddings.word_embeddings.weight", p.word, len(p.word)/E, E)
-	add(pre+"embeddings.position_embeddings.weight", p.pos, len(p.pos)/E, E)
-	add(pre+"embeddings.token_type_embeddings.weight", p.typ, len(p.typ)/E, E)
-	add.Norm(pre+"embeddings.LayerNorm", &p.embLN)
-	add.Linear(pre+"encoder.embedding_hidden_mapping_in", &p.mapIn)
-	add.EncoderLayer(pre+sopLayerPrefix, &p.layer, nn.EncoderLayerNames{
-		Query: "attention.query", Key: "attention.key", Value: "attention.value",
-		AttnOut: "attention.dense", LN1: "attention.LayerNorm",
-		FFNIn: "ffn", FFNOut: "ffn_output", LN2: "full_layer_layer_norm",
-	})
-	add.Linear(pre+"pooler", &p.pooler)
+	p.Walk(nn.Lister[T]{Add: add}, sopEncoderPrefix)
 	add.Linear(sopHeadName, &p.head)
 }
 
+// layer is the shared AlbertLayer (the one layer of the one group).
+func (p *sopParams[T]) layer() *nn.EncoderLayer[T] { return &p.Layers[0] }
+
 // newSOPParams allocates zeroed parameters for a configuration.
 func newSOPParams[T nn.Float](cfg encoders.ALBERTConfig) *sopParams[T] {
-	E, H, I := cfg.EmbeddingSize, cfg.HiddenSize, cfg.IntermediateSize
-	lin := nn.NewLinear[T]
-	return &sopParams[T]{
-		word:   make([]T, cfg.VocabSize*E),
-		pos:    make([]T, cfg.MaxPositionEmbeddings*E),
-		typ:    make([]T, cfg.TypeVocabSize*E),
-		embLN:  nn.NewNorm[T](E),
-		mapIn:  lin(H, E),
-		layer:  nn.NewEncoderLayer[T](H, I),
-		pooler: lin(H, H),
-		head:   lin(2, H),
-	}
+	return newSOPParamsOf(*nn.NewALBERTParams[T](cfg.Shape(), true))
+}
+
+// newSOPParamsOf adds a zeroed head to an encoder's parameters.
+func newSOPParamsOf[T nn.Float](albert nn.ALBERTParams[T]) *sopParams[T] {
+	return &sopParams[T]{ALBERTParams: albert, head: nn.NewLinear[T](2, albert.Shape.Hidden)}
 }
 
 // zeroLike returns zeroed parameters of the same shapes.
-func (p *sopParams[T]) zeroLike() *sopParams[T] {
-	z := &sopParams[T]{word: make([]T, len(p.word)), pos: make([]T, len(p.pos)), typ: make([]T, len(p.typ)),
-		embLN: p.embLN.ZeroLike(), mapIn: p.mapIn.ZeroLike(), layer: p.layer.ZeroLike(),
-		pooler: p.pooler.ZeroLike(), head: p.head.ZeroLike()}
-	return z
-}
+func (p *sopParams[T]) zeroLike() *sopParams[T] { return newSOPParamsOf(*p.ZeroLike()) }
 
 func copySOPParams[T nn.Float](dst, src *sopParams[T]) {
 	ds, ss := dst.tensors(), src.tensors()
@@ -121,11 +98,11 @@ func readSOPParams(st *checkpoint.State, cfg encoders.ALBERTConfig, newHead *ran
 	}
 	encPrefix := ""
 	switch {
-	case st.Has(sopEncoderPrefix + "embeddings.word_embeddings.weight"):
+	case st.Has(sopEncoderPrefix + nn.ALBERTWordEmbeddings):
 		encPrefix = sopEncoderPrefix
-	case st.Has("albert.embeddings.word_embeddings.weight"):
+	case st.Has("albert." + nn.ALBERTWordEmbeddings):
 		encPrefix = "albert."
-	case st.Has("embeddings.word_embeddings.weight"):
+	case st.Has(nn.ALBERTWordEmbeddings):
 	default:
 		return nil, fmt.Errorf("the checkpoint has no ALBERT embeddings (albert_model.embeddings.word_embeddings.weight)")
 	}
@@ -134,9 +111,9 @@ func readSOPParams(st *checkpoint.State, cfg encoders.ALBERTConfig, newHead *ran
 		name  string
 		shape []int
 	}{
-		{"embeddings.word_embeddings.weight", []int{cfg.VocabSize, cfg.EmbeddingSize}},
-		{"embeddings.position_embeddings.weight", []int{cfg.MaxPositionEmbeddings, cfg.EmbeddingSize}},
-		{sopLayerPrefix + "ffn.weight", []int{cfg.IntermediateSize, cfg.HiddenSize}},
+		{nn.ALBERTWordEmbeddings, []int{cfg.VocabSize, cfg.EmbeddingSize}},
+		{nn.ALBERTPositionEmbeddings, []int{cfg.MaxPositionEmbeddings, cfg.EmbeddingSize}},
+		{nn.ALBERTLayerPrefix(0, 0) + nn.ALBERTLayerNames.FFNIn + ".weight", []int{cfg.IntermediateSize, cfg.HiddenSize}},
 	} {
 		info, ok := st.Info(encPrefix + c.name)
 		if !ok {

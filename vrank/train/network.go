@@ -62,30 +62,30 @@ func (c *forwardCache[T]) hostTop() []T {
 
 // embeddings returns the embedding block's parameters.
 func (p *params[T]) embeddings() nn.TokenEmbeddings[T] {
-	return nn.TokenEmbeddings[T]{Word: p.word, Pos: p.pos, Type: p.typ, Norm: &p.embLN}
+	return nn.TokenEmbeddings[T]{Word: p.Word, Pos: p.Pos, Type: p.Type, Norm: &p.EmbNorm}
 }
 
 // forward runs the regressor on a batch and keeps the activations. rng
 // draws the dropout mask (nil: no dropout, as in evaluation).
 func (n *network[T]) forward(ctx context.Context, in *batchInput, rng *rand.Rand) (*forwardCache[T], error) {
 	p, H := n.p, n.H
-	c := &forwardCache[T]{in: in, layers: make([]nn.PostLNCache[T], len(p.layers)), enc: nn.NewDropout(n.encDropout, rng)}
+	c := &forwardCache[T]{in: in, layers: make([]nn.PostLNCache[T], len(p.Layers)), enc: nn.NewDropout(n.encDropout, rng)}
 	e := n.pass(c)
 	e.Arena.Reset()
 	be, t := e.TrainBackend(), e.TensorOf
 	x := nn.EmbeddingsForward(e, p.embeddings(), in.ids, in.types, H, &c.emb)
 	sq := in.S
-	for li := range p.layers {
+	for li := range p.Layers {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		if li == len(p.layers)-1 && !n.allRows {
+		if li == len(p.Layers)-1 && !n.allRows {
 			sq = 1
 		}
-		x = nn.PostLNForwardT(p.layers[li].Tensors(t), x, sq, li, e, &c.layers[li])
+		x = nn.PostLNForwardT(p.Layers[li].Tensors(t), x, sq, li, e, &c.layers[li])
 	}
 	c.top = x
-	c.feat = nn.PoolerForward(e, x, sq, p.pooler, &c.pool)
+	c.feat = nn.PoolerForward(e, x, sq, p.Pooler, &c.pool)
 	if rng != nil && n.dropout > 0 {
 		// torch.nn.Dropout: zero each element with probability p and scale
 		// the others by 1/(1−p), drawn on the host from the step's stream.
@@ -120,7 +120,7 @@ func (n *network[T]) backward(ctx context.Context, c *forwardCache[T], dpred []T
 	if c.drop != nil {
 		be.Mul(dfeat, c.drop)
 	}
-	return n.backwardEncoder(ctx, c, nn.PoolerBackward(e, p.pooler, g.pooler, &c.pool, dfeat, c.top.Len()/H), g)
+	return n.backwardEncoder(ctx, c, nn.PoolerBackward(e, p.Pooler, g.Pooler, &c.pool, dfeat, c.top.Len()/H), g)
 }
 
 // backwardEncoder accumulates into g the encoder's gradients given dx, the
@@ -130,11 +130,11 @@ func (n *network[T]) backwardEncoder(ctx context.Context, c *forwardCache[T], dx
 	e := n.pass(c)
 	t := e.TensorOf
 	w := nn.NewPostLNWork(e, n.I)
-	for li := len(p.layers) - 1; li >= 0; li-- {
+	for li := len(p.Layers) - 1; li >= 0; li-- {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		dx = nn.PostLNBackwardT(p.layers[li].Tensors(t), g.layers[li].Tensors(t), &c.layers[li], dx, li, e, w)
+		dx = nn.PostLNBackwardT(p.Layers[li].Tensors(t), g.Layers[li].Tensors(t), &c.layers[li], dx, li, e, w)
 	}
 	nn.EmbeddingsBackward(e, p.embeddings(), g.embeddings(), c.in.ids, c.in.types, n.H, &c.emb, dx)
 	return nil

@@ -154,7 +154,7 @@ func NewPretrainer(encoderDir string, opts PretrainOptions) (*Pretrainer, error)
 	}
 	defer st.Close()
 	var cfg vrank.Config
-	if st.Has(bertPrefix+"pooler.dense.weight") || st.Has("pooler.dense.weight") {
+	if st.Has(bertPrefix+nn.BERTPooler+".weight") || st.Has(nn.BERTPooler+".weight") {
 		cfg.Feature = vrank.FeaturePooler
 	}
 	// The encoder as a Vrank model: its regression head is never trained
@@ -285,11 +285,10 @@ func newPretrainer(cfg vrank.Config, conf []byte, tok *tokenize.BERT, files map[
 // every params value carries) and the MLM head.
 func (t *Pretrainer) trainable(p *params[float32], h *mlmHead[float32]) []nn.Param[float32] {
 	var out []nn.Param[float32]
-	for _, nt := range p.tensors() {
-		if strings.HasPrefix(nt.Name, headName+".") || strings.HasPrefix(nt.Name, bertPrefix+"pooler.") {
-			continue
+	for _, nt := range p.encoderTensors() {
+		if !strings.HasPrefix(nt.Name, bertPrefix+nn.BERTPooler+".") {
+			out = append(out, nt)
 		}
-		out = append(out, nt)
 	}
 	return append(out, h.tensors()...)
 }

@@ -6,7 +6,6 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/storyeval/storyeval/internal/safetensors"
 	"github.com/storyeval/storyeval/internal/trainckpt"
@@ -34,10 +33,7 @@ type pretrainEpochJSON struct {
 // embeddings and omitted, as transformers omits it from safetensors.
 func (t *Pretrainer) encoderTensors() []safetensors.Tensor {
 	var out []safetensors.Tensor
-	for _, nt := range t.net.p.tensors() {
-		if strings.HasPrefix(nt.Name, headName+".") {
-			continue
-		}
+	for _, nt := range t.net.p.encoderTensors() {
 		out = append(out, safetensors.Tensor{Name: nt.Name, Shape: nt.Shape, F32: nt.Data})
 	}
 	for _, nt := range t.head.tensors() {

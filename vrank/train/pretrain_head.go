@@ -25,24 +25,26 @@ const (
 	mlmBiasName  = "cls.predictions.bias"
 )
 
+// newMLMHead returns a zeroed head of width H over a vocabulary of V.
 func newMLMHead[T nn.Float](H, V int) *mlmHead[T] {
-	return &mlmHead[T]{dense: nn.NewLinear[T](H, H), norm: nn.NewNorm[T](H), bias: make([]T, V)}
+	h := &mlmHead[T]{}
+	h.visit(nn.Allocator[T]{}, H, V)
+	return h
 }
 
-func (h *mlmHead[T]) zeroLike() *mlmHead[T] {
-	return &mlmHead[T]{dense: h.dense.ZeroLike(), norm: h.norm.ZeroLike(), bias: make([]T, len(h.bias))}
-}
+func (h *mlmHead[T]) zeroLike() *mlmHead[T] { return newMLMHead[T](len(h.norm.G), len(h.bias)) }
 
 // tensors lists the head's parameters under their BertForMaskedLM names.
 func (h *mlmHead[T]) tensors() []nn.Param[T] {
-	H := len(h.norm.G)
-	return []nn.Param[T]{
-		{Name: mlmDenseName + ".weight", Shape: []int{H, H}, Data: h.dense.W},
-		{Name: mlmDenseName + ".bias", Shape: []int{H}, Data: h.dense.B},
-		{Name: mlmNormName + ".weight", Shape: []int{H}, Data: h.norm.G},
-		{Name: mlmNormName + ".bias", Shape: []int{H}, Data: h.norm.B},
-		{Name: mlmBiasName, Shape: []int{len(h.bias)}, Data: h.bias},
-	}
+	return nn.Collect(func(add nn.TensorNamer[T]) { h.visit(nn.Lister[T]{Add: add}, len(h.norm.G), len(h.bias)) })
+}
+
+// visit is the head's parameter walk, in BertForMaskedLM's state_dict
+// order; the decoder weight is the word embeddings', listed by BERT's walk.
+func (h *mlmHead[T]) visit(w nn.Walker[[]T, nn.Linear[T], nn.Norm[T]], H, V int) {
+	w.Linear(mlmDenseName, &h.dense, H, H)
+	w.Norm(mlmNormName, &h.norm, H)
+	w.Tensor(mlmBiasName, &h.bias, V)
 }
 
 // initRandom initialises the head as transformers' _init_weights does for a
@@ -119,7 +121,7 @@ func mlmForward[T nn.Float](ctx context.Context, net *network[T], h *mlmHead[T],
 	be, H, n := e.TrainBackend(), net.H, len(mb.rows)
 	sel := e.Buffer(n * H)
 	be.Rows(sel, c.top, H, mb.rows)
-	hc = h.forward(e, sel, n, net.p.word, net.eps)
+	hc = h.forward(e, sel, n, net.p.Word, net.eps)
 	dlogits = e.Buffer(hc.logits.Len())
 	loss, _, correct = be.SoftmaxCrossEntropy(dlogits, hc.logits, len(h.bias), mb.labels)
 	return c, hc, dlogits, loss, correct, nil
@@ -129,7 +131,7 @@ func mlmForward[T nn.Float](ctx context.Context, net *network[T], h *mlmHead[T],
 func mlmBackward[T nn.Float](ctx context.Context, net *network[T], h *mlmHead[T], c *forwardCache[T], hc *mlmCache[T], mb *maskedBatch, dlogits compute.Tensor, g *params[T], gh *mlmHead[T]) error {
 	e := net.pass(c)
 	be := e.TrainBackend()
-	dsel := h.backward(e, hc, dlogits, net.p.word, gh, g.word)
+	dsel := h.backward(e, hc, dlogits, net.p.Word, gh, g.Word)
 	dx := e.Buffer(c.top.Len())
 	be.Zero(dx)
 	be.RowsBackward(dx, dsel, net.H, mb.rows)

@@ -211,7 +211,7 @@ func TestPretrainerLearnsPattern(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(mp.word, pt.net.p.word) || !slices.Equal(mp.layers[1].FC2.W, pt.net.p.layers[1].FC2.W) {
+	if !slices.Equal(mp.Word, pt.net.p.Word) || !slices.Equal(mp.Layers[1].FC2.W, pt.net.p.Layers[1].FC2.W) {
 		t.Error("the Vrank model started from the saved encoder does not hold the pre-trained weights")
 	}
 	// Resuming from the last checkpoint for one more epoch gives the
