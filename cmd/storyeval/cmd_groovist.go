@@ -10,9 +10,8 @@ import (
 	"strings"
 
 	"github.com/storyeval/storyeval/groovist"
-	"github.com/storyeval/storyeval/internal/orderedjson"
+	"github.com/storyeval/storyeval/limits"
 	"github.com/storyeval/storyeval/regions"
-	"github.com/storyeval/storyeval/story"
 )
 
 func init() {
@@ -76,24 +75,30 @@ func runGroovist(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if err := assignImageIDs(inputs, *dataset, *sid2iids); err != nil {
+	ds, err := groovist.ParseDataset(*dataset)
+	if err != nil {
+		return fmt.Errorf("-%w", err)
+	}
+	var table *groovist.ImageTable
+	if ds.NeedsTable() {
+		if *sid2iids == "" {
+			return fmt.Errorf("-dataset %s needs -sid2iids", ds)
+		}
+		data, err := readFile(*sid2iids)
+		if err != nil {
+			return fmt.Errorf("-sid2iids: %w", err)
+		}
+		if table, err = groovist.ParseImageTable(data, ds); err != nil {
+			return fmt.Errorf("-sid2iids %s: %w", *sid2iids, err)
+		}
+	}
+	if err := groovist.AssignImageIDs(inputs, ds, table); err != nil {
 		return err
 	}
 	opts := groovist.Options{NoPenalty: *noPen, Tanh: *tanh}
-	estimate := false
-	switch th := strings.ToLower(*theta); th {
-	case "":
-		opts.Theta = groovist.ThetaOf(presetTheta(*dataset))
-	case "vist", "aesop", "vwp":
-		opts.Theta = groovist.ThetaOf(presetTheta(th))
-	case "estimate":
-		estimate = true
-	default:
-		x, err := strconv.ParseFloat(*theta, 64)
-		if err != nil {
-			return fmt.Errorf("-theta %q: want a number, vist, aesop, vwp or estimate", *theta)
-		}
-		opts.Theta = groovist.ThetaOf(x)
+	var estimate bool
+	if opts.Theta, estimate, err = groovist.ParseTheta(*theta, ds); err != nil {
+		return fmt.Errorf("-%w", err)
 	}
 	switch {
 	case *noConc && *idf:
@@ -137,7 +142,7 @@ func runGroovist(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if opts.Weighting == groovist.IDF {
-		opts.IDF, err = idfOfInputs(inputs, opts.Units)
+		opts.IDF, err = groovist.InputsIDF(inputs, opts.Units)
 		if err != nil {
 			return err
 		}
@@ -171,147 +176,9 @@ func runGroovist(args []string, stdout, stderr io.Writer) error {
 	return writeJSON(stdout, groovistReport(res, opts.Theta.Value(), *details))
 }
 
-func presetTheta(name string) float64 {
-	switch strings.ToLower(name) {
-	case "aesop":
-		return groovist.ThetaAESOP
-	case "vwp":
-		return groovist.ThetaVWP
-	case "custom":
-		return 0.5 // config.ini's [custom] section
-	}
-	return groovist.ThetaVIST
-}
-
 // groovistInputs reads the phrase lists and/or the stories, in file order.
 func groovistInputs(npsPath, storiesPath string) ([]groovist.Input, error) {
-	var set *story.Set
-	if storiesPath != "" {
-		var err error
-		if set, err = story.LoadJSON(storiesPath, story.ReadOptions{}); err != nil {
-			return nil, err
-		}
-	}
-	if npsPath == "" {
-		in := make([]groovist.Input, 0, set.Len())
-		for _, st := range set.All() {
-			in = append(in, groovist.Input{Story: st})
-		}
-		return in, nil
-	}
-	data, err := readFile(npsPath)
-	if err != nil {
-		return nil, err
-	}
-	var in []groovist.Input
-	err = orderedjson.EachMember(data, func(key string, value json.RawMessage) error {
-		var nps []string
-		if err := json.Unmarshal(value, &nps); err != nil || nps == nil {
-			return fmt.Errorf("story %q: the NP list is not a list of strings", key)
-		}
-		it := groovist.Input{Story: story.Story{ID: key}, NPs: nps}
-		if set != nil {
-			if st, ok := set.Get(key); ok {
-				it.Story = st
-			}
-		}
-		in = append(in, it)
-		return nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", npsPath, err)
-	}
-	return in, nil
-}
-
-// assignImageIDs sets each story's images as utils.get_image_ids does.
-func assignImageIDs(inputs []groovist.Input, dataset, tablePath string) error {
-	ds := strings.ToLower(dataset)
-	var table []byte
-	if ds == "vist" || ds == "vwp" || ds == "custom" {
-		if tablePath == "" {
-			return fmt.Errorf("-dataset %s needs -sid2iids", ds)
-		}
-		var err error
-		if table, err = readFile(tablePath); err != nil {
-			return fmt.Errorf("-sid2iids: %w", err)
-		}
-	}
-	var ids map[string][]string
-	var scenes map[string]int
-	switch ds {
-	case "vist", "custom":
-		var raw map[string][]json.Number
-		if err := json.Unmarshal(table, &raw); err != nil {
-			var strs map[string][]string
-			if err2 := json.Unmarshal(table, &strs); err2 != nil {
-				return fmt.Errorf("-sid2iids %s: want {story id: [image ids]}: %w", tablePath, err)
-			}
-			ids = strs
-		} else {
-			ids = map[string][]string{}
-			for k, v := range raw {
-				for _, n := range v {
-					ids[k] = append(ids[k], n.String())
-				}
-			}
-		}
-	case "vwp":
-		if err := json.Unmarshal(table, &scenes); err != nil {
-			return fmt.Errorf("-sid2iids %s: want {scene id: number of images}: %w", tablePath, err)
-		}
-	case "", "aesop":
-	default:
-		return fmt.Errorf("-dataset %q: want vist, aesop, vwp or custom", dataset)
-	}
-	for i := range inputs {
-		in := &inputs[i]
-		var list []string
-		var err error
-		switch ds {
-		case "aesop":
-			list = groovist.AESOPImageIDs(in.ID)
-		case "vist":
-			list, err = groovist.VISTImageIDs(in.ID, ids)
-		case "custom":
-			var ok bool
-			if list, ok = ids[in.ID]; !ok {
-				err = fmt.Errorf("story %q is not in -sid2iids", in.ID)
-			}
-		case "vwp":
-			list, err = groovist.VWPImageIDs(in.ID, scenes)
-		case "":
-			if len(in.Images) == 0 {
-				return fmt.Errorf("story %q has no images: give -dataset or stories with \"images\"", in.ID)
-			}
-			continue
-		}
-		if err != nil {
-			return err
-		}
-		in.Images = make([]story.Image, len(list))
-		for k, id := range list {
-			in.Images[k] = story.Image{ID: id}
-		}
-	}
-	return nil
-}
-
-// idfOfInputs computes idf weights over the stories' phrase lists.
-func idfOfInputs(inputs []groovist.Input, units groovist.Units) (map[string]float64, error) {
-	docs := make([][]string, len(inputs))
-	for i, in := range inputs {
-		if in.NPs != nil {
-			docs[i] = in.NPs
-			continue
-		}
-		nps, err := groovist.Phrases(in.Text, units)
-		if err != nil {
-			return nil, fmt.Errorf("story %q: %w", in.ID, err)
-		}
-		docs[i] = nps
-	}
-	return story.ComputeIDF(docs, story.IDFOptions{SplitWords: true}), nil
+	return groovist.LoadInputs(npsPath, storiesPath, limits.Limits{})
 }
 
 type groovistNP struct {
