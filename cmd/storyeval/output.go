@@ -208,3 +208,20 @@ func appendJSONString(buf []byte, s string) []byte {
 	_ = enc.Encode(s) // a string always encodes
 	return append(buf, bytes.TrimSuffix(b.Bytes(), []byte("\n"))...)
 }
+
+// parseList reads a comma-separated flag value of numbers with parse;
+// what names one ("a number") in the error, which quotes the bad item.
+func parseList[T any](s string, parse func(string) (T, error), what string) ([]T, error) {
+	var out []T
+	for _, f := range strings.Split(s, ",") {
+		v, err := parse(strings.TrimSpace(f))
+		if err != nil {
+			return nil, fmt.Errorf("%q is not %s", f, what)
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+// parseFloat is strconv.ParseFloat for 64 bits, as parseList takes it.
+func parseFloat(s string) (float64, error) { return strconv.ParseFloat(s, 64) }
