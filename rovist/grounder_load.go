@@ -32,26 +32,27 @@ func CheckpointFile(path string) (string, error) {
 // ViT folder: vitDir, or vit-base-patch16-224-in21k beside the checkpoint
 // when vitDir is empty (the layout of the released model).
 func GroundingFiles(checkpoint, vitDir string) (ckpt, vit string, err error) {
-	if ckpt, err = CheckpointFile(checkpoint); err != nil {
-		return "", "", err
-	}
-	if vit = vitDir; vit == "" {
-		vit = filepath.Join(filepath.Dir(ckpt), "vit-base-patch16-224-in21k")
-	}
-	return ckpt, vit, nil
+	return modelFiles(checkpoint, vitDir, "vit-base-patch16-224-in21k")
 }
 
 // CoherenceFiles resolves RoViST-C's checkpoint (CheckpointFile) and its
 // ALBERT folder: albertDir, or albert-large-v1 beside the checkpoint when
 // albertDir is empty.
 func CoherenceFiles(checkpoint, albertDir string) (ckpt, albert string, err error) {
-	if ckpt, err = CheckpointFile(checkpoint); err != nil {
+	return modelFiles(checkpoint, albertDir, "albert-large-v1")
+}
+
+// modelFiles resolves checkpoint and the encoder folder dir, by default
+// the folder named def beside the checkpoint.
+func modelFiles(checkpoint, dir, def string) (string, string, error) {
+	ckpt, err := CheckpointFile(checkpoint)
+	if err != nil {
 		return "", "", err
 	}
-	if albert = albertDir; albert == "" {
-		albert = filepath.Join(filepath.Dir(ckpt), "albert-large-v1")
+	if dir == "" {
+		dir = filepath.Join(filepath.Dir(ckpt), def)
 	}
-	return ckpt, albert, nil
+	return ckpt, dir, nil
 }
 
 // GrounderFiles names the inputs of LoadGrounder besides the checkpoint.

@@ -23,7 +23,7 @@ func init() {
 }
 
 // rovistSystemID labels the row of system means in CSV output.
-const rovistSystemID = "(system)"
+const rovistSystemID = rovist.SystemID
 
 // rovistFlags are the parsed flags of the rovist subcommand.
 type rovistFlags struct {
@@ -150,9 +150,9 @@ func runRoViST(args []string, stdout, stderr io.Writer) error {
 	}
 	var buf bytes.Buffer // nothing is written unless everything succeeded
 	if f.format == "json" {
-		err = writeRoViSTJSON(&buf, rows, f.scaledVG)
+		err = rovist.WriteJSON(&buf, rows, f.scaledVG)
 	} else {
-		err = writeRoViSTCSV(&buf, rows, vg != nil, coh != nil, nr != nil)
+		err = rovist.WriteCSV(&buf, rows, rovist.Computed{VG: vg != nil, C: coh != nil, NR: nr != nil})
 	}
 	if err != nil {
 		return err
