@@ -12,8 +12,8 @@ import (
 // FileError reports that writing the table file failed (creating,
 // writing, syncing or renaming it), as opposed to building the table.
 type FileError struct {
-	Path string
-	Err  error
+	Path string // the table file
+	Err  error  // the file system's error
 }
 
 // Error implements error.
