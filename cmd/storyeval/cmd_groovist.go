@@ -1,13 +1,9 @@
 package main
 
 import (
-	"encoding/csv"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"strconv"
-	"strings"
 
 	"github.com/storyeval/storyeval/groovist"
 	"github.com/storyeval/storyeval/limits"
@@ -171,123 +167,12 @@ func runGroovist(args []string, stdout, stderr io.Writer) error {
 		res = groovist.Rescore(res, opts)
 	}
 	if *format == "csv" {
-		return writeGroovistCSV(stdout, res)
+		return groovist.WriteCSV(stdout, res)
 	}
-	return writeJSON(stdout, groovistReport(res, opts.Theta.Value(), *details))
+	return groovist.WriteJSON(stdout, res, opts.Theta.Value(), *details)
 }
 
 // groovistInputs reads the phrase lists and/or the stories, in file order.
 func groovistInputs(npsPath, storiesPath string) ([]groovist.Input, error) {
 	return groovist.LoadInputs(npsPath, storiesPath, limits.Limits{})
-}
-
-type groovistNP struct {
-	NP         string  `json:"np"`
-	Score      Float   `json:"score"`
-	Weight     Float   `json:"weight"`
-	MaxCosine  Float   `json:"max_cosine"`
-	Scaled     Float   `json:"scaled"`
-	Alignment  []Float `json:"alignment"`
-	BestImage  int     `json:"best_image"`
-	BestRegion int     `json:"best_region"`
-}
-
-type groovistImage struct {
-	ID      string `json:"id"`
-	Regions int    `json:"regions"`
-	Used    int    `json:"used"`
-	Error   string `json:"error,omitempty"`
-}
-
-type groovistStory struct {
-	ID                   string          `json:"id"`
-	GROOViST             Float           `json:"groovist"`
-	Defined              bool            `json:"defined"`
-	NPScores             orderedFloats   `json:"np_scores"`
-	TemporalMisalignment Float           `json:"temporal_misalignment"`
-	NPProportion         Float           `json:"np_proportion"`
-	Images               []groovistImage `json:"images"`
-	NPs                  []groovistNP    `json:"nps,omitempty"`
-}
-
-type groovistOutput struct {
-	Theta       Float           `json:"theta"`
-	Mean        Float           `json:"mean"`
-	MeanDefined Float           `json:"mean_defined"`
-	Stories     []groovistStory `json:"stories"`
-}
-
-// orderedFloats marshals as a JSON object keeping the phrases' order.
-type orderedFloats struct {
-	keys []string
-	vals []float64
-}
-
-// MarshalJSON implements json.Marshaler.
-func (o orderedFloats) MarshalJSON() ([]byte, error) {
-	var b strings.Builder
-	b.WriteByte('{')
-	for i, k := range o.keys {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		kj, err := json.Marshal(k)
-		if err != nil {
-			return nil, err
-		}
-		vj, _ := Float(o.vals[i]).MarshalJSON()
-		b.Write(kj)
-		b.WriteByte(':')
-		b.Write(vj)
-	}
-	b.WriteByte('}')
-	return []byte(b.String()), nil
-}
-
-func groovistReport(res []groovist.Result, theta float64, details bool) groovistOutput {
-	out := groovistOutput{Theta: Float(theta), Mean: Float(groovist.Mean(res)), MeanDefined: Float(groovist.MeanDefined(res))}
-	for _, r := range res {
-		s := groovistStory{ID: r.ID, GROOViST: Float(r.Score), Defined: r.Defined,
-			TemporalMisalignment: Float(r.TemporalMisalignment), NPProportion: Float(r.NPProportion)}
-		for _, np := range r.NPs {
-			s.NPScores.keys = append(s.NPScores.keys, np.NP)
-			s.NPScores.vals = append(s.NPScores.vals, float64(np.Score))
-			if details {
-				d := groovistNP{NP: np.NP, Score: Float(np.Score), Weight: Float(np.Weight), MaxCosine: Float(np.MaxCosine),
-					Scaled: Float(np.Scaled), BestImage: np.BestImage, BestRegion: np.BestRegion}
-				for _, a := range np.Alignment {
-					d.Alignment = append(d.Alignment, Float(a))
-				}
-				s.NPs = append(s.NPs, d)
-			}
-		}
-		for _, im := range r.Images {
-			gi := groovistImage{ID: im.ID, Regions: im.Regions, Used: im.Used}
-			if im.Err != nil {
-				gi.Error = im.Err.Error()
-			}
-			s.Images = append(s.Images, gi)
-		}
-		out.Stories = append(out.Stories, s)
-	}
-	return out
-}
-
-func writeGroovistCSV(w io.Writer, res []groovist.Result) error {
-	cw := csv.NewWriter(w)
-	_ = cw.Write([]string{"id", "groovist", "nps", "failed_images", "temporal_misalignment", "np_proportion"})
-	for _, r := range res {
-		failed := 0
-		for _, im := range r.Images {
-			if im.Err != nil {
-				failed++
-			}
-		}
-		_ = cw.Write([]string{r.ID, formatFloat(r.Score), strconv.Itoa(len(r.NPs)), strconv.Itoa(failed),
-			formatFloat(r.TemporalMisalignment), formatFloat(r.NPProportion)})
-	}
-	_ = cw.Write([]string{"(mean)", formatFloat(groovist.Mean(res)), "", "", "", ""})
-	_ = cw.Write([]string{"(mean of defined)", formatFloat(groovist.MeanDefined(res)), "", "", "", ""})
-	cw.Flush()
-	return cw.Error()
 }
