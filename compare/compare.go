@@ -3,29 +3,19 @@ package compare
 import (
 	"context"
 	"fmt"
-	"math"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 
 	"github.com/storyeval/storyeval/correlation"
+	"github.com/storyeval/storyeval/internal/jsonfloat"
 	"github.com/storyeval/storyeval/story"
 )
 
 // Float is a float64 that marshals to JSON in shortest round-trip form
 // (strconv.FormatFloat(x, 'g', -1, 64)) and as null when NaN or infinite,
-// since JSON has no literal for them.
-type Float float64
-
-// MarshalJSON implements json.Marshaler.
-func (f Float) MarshalJSON() ([]byte, error) {
-	x := float64(f)
-	if math.IsNaN(x) || math.IsInf(x, 0) {
-		return []byte("null"), nil
-	}
-	return []byte(strconv.FormatFloat(x, 'g', -1, 64)), nil
-}
+// since JSON has no literal for them; the library's writers share it.
+type Float = jsonfloat.Float
 
 // Defaults of Options: those of the storyeval score command.
 const (

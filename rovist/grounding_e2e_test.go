@@ -18,8 +18,6 @@ import (
 	"github.com/storyeval/storyeval/internal/postag"
 	"github.com/storyeval/storyeval/internal/sentences"
 	"github.com/storyeval/storyeval/internal/words"
-	"github.com/storyeval/storyeval/limits"
-	"github.com/storyeval/storyeval/regions"
 	"github.com/storyeval/storyeval/story"
 )
 
@@ -85,25 +83,15 @@ func mustGlob(t *testing.T, pattern string) []string {
 	return m
 }
 
+// grounder loads the fixture's grounder through LoadGrounder, so that
+// the e2e values check the loader too.
 func (f groundingFixture) grounder(t *testing.T, words []string) *Grounder {
 	t.Helper()
-	m, err := LoadGroundingModel(f.checkpoint, f.vitDir)
+	g, err := LoadGrounder(f.checkpoint, GrounderFiles{ViT: f.vitDir, GloVe: f.glove, IDF: f.idf, Regions: f.entities, Crops: f.crops}, words)
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, err := LoadGloVe(f.glove, words, GloVeOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	idf, err := LoadIDF(f.idf, limits.Limits{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ent, err := regions.Load(f.entities, regions.Options{IDs: regions.IntegerIDs})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &Grounder{Model: m, GloVe: g, IDF: idf, Regions: CropFolder{Entities: ent, Dir: f.crops}}
+	return g
 }
 
 // storiesNamed returns the stories of ids, in that order.

@@ -2,11 +2,10 @@ package main
 
 import (
 	"context"
-	"path/filepath"
+	"fmt"
 
 	"github.com/storyeval/storyeval/embcache"
 	"github.com/storyeval/storyeval/encoders/imageproc"
-	"github.com/storyeval/storyeval/regions"
 	"github.com/storyeval/storyeval/rovist"
 	"github.com/storyeval/storyeval/story"
 )
@@ -21,28 +20,22 @@ type rovistCrops struct {
 // every image of the regions file; it returns the crops encoded and the
 // number of images.
 func warmGrounding(ctx context.Context, st *embcache.Store, checkpoint, vitDir string, crops rovistCrops) (int, int, error) {
-	ckpt, err := checkpointFile("-grounding-model", checkpoint)
+	ckpt, vitDir, err := rovist.GroundingFiles(checkpoint, vitDir)
+	if err != nil {
+		return 0, 0, fmt.Errorf("-grounding-model: %w", err)
+	}
+	g, err := rovist.LoadGrounder(ckpt, rovist.GrounderFiles{ViT: vitDir, Regions: crops.regions, Crops: crops.dir, Decode: crops.decode}, nil)
 	if err != nil {
 		return 0, 0, err
 	}
-	if vitDir == "" {
-		vitDir = filepath.Join(filepath.Dir(ckpt), "vit-base-patch16-224-in21k")
-	}
-	m, err := rovist.LoadGroundingModel(ckpt, vitDir)
-	if err != nil {
-		return 0, 0, err
-	}
-	ent, err := regions.Load(crops.regions, regions.Options{IDs: regions.IntegerIDs})
-	if err != nil {
-		return 0, 0, err
-	}
+	defer g.Model.Close()
 	id, err := rovist.GroundingCacheModel(st, ckpt, vitDir)
 	if err != nil {
 		return 0, 0, err
 	}
-	g := &rovist.Grounder{Model: m, Regions: rovist.CropFolder{Entities: ent, Dir: crops.dir, Decode: crops.decode}, Cache: st, CacheModel: id}
+	g.Cache, g.CacheModel = st, id
 	var imgs []story.Image
-	for _, im := range ent.ImageIDs() {
+	for _, im := range g.Regions.(rovist.CropFolder).Entities.ImageIDs() {
 		imgs = append(imgs, story.Image{ID: im})
 	}
 	n, err := g.Warm(ctx, imgs, rovist.VGOptions{})

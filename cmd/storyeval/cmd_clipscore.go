@@ -2,13 +2,12 @@ package main
 
 import (
 	"encoding/csv"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 
 	"github.com/storyeval/storyeval/groovist"
-	"github.com/storyeval/storyeval/internal/orderedjson"
+	"github.com/storyeval/storyeval/limits"
 )
 
 func init() {
@@ -60,30 +59,9 @@ func runCLIPScore(args []string, stdout, stderr io.Writer) error {
 	if len(ids) == 0 {
 		return fmt.Errorf("-images %s: no .png, .jpg, .jpeg or .tiff file", *imagesDir)
 	}
-	cands, err := readCaptions(*candsPath)
+	items, err := groovist.LoadCaptions(*candsPath, *refsPath, ids, paths, limits.Limits{})
 	if err != nil {
 		return err
-	}
-	var refs map[string][]string
-	if *refsPath != "" {
-		if refs, err = readReferences(*refsPath); err != nil {
-			return err
-		}
-	}
-	items := make([]groovist.Caption, len(ids))
-	for i, id := range ids {
-		c, ok := cands[id]
-		if !ok {
-			return fmt.Errorf("%s: no candidate for image %q (%s)", *candsPath, id, paths[i])
-		}
-		items[i] = groovist.Caption{ID: id, Image: paths[i], Candidate: c}
-		if refs != nil {
-			r, ok := refs[id]
-			if !ok || len(r) == 0 {
-				return fmt.Errorf("%s: no reference for image %q", *refsPath, id)
-			}
-			items[i].References = r
-		}
 	}
 	m, tok, err := clip.loadOn(d.Options)
 	if err != nil {
@@ -122,7 +100,7 @@ func runCLIPScore(args []string, stdout, stderr io.Writer) error {
 		return cw.Error()
 	}
 	out := clipScoreOutput{CLIPScore: Float(cm)}
-	if refs != nil {
+	if *refsPath != "" {
 		v := Float(rm)
 		out.RefCLIPScore = &v
 	}
@@ -148,51 +126,4 @@ type clipScoreOutput struct {
 	CLIPScore    Float           `json:"CLIPScore"`
 	RefCLIPScore *Float          `json:"RefCLIPScore,omitempty"`
 	Items        []clipScoreItem `json:"items"`
-}
-
-// readCaptions reads {id: caption}.
-func readCaptions(path string) (map[string]string, error) {
-	data, err := readFile(path)
-	if err != nil {
-		return nil, err
-	}
-	out := map[string]string{}
-	err = orderedjson.EachMember(data, func(key string, value json.RawMessage) error {
-		var s string
-		if err := json.Unmarshal(value, &s); err != nil {
-			return fmt.Errorf("caption of %q is not a string", key)
-		}
-		out[key] = s
-		return nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return out, nil
-}
-
-// readReferences reads {id: [references]} or {id: reference}.
-func readReferences(path string) (map[string][]string, error) {
-	data, err := readFile(path)
-	if err != nil {
-		return nil, err
-	}
-	out := map[string][]string{}
-	err = orderedjson.EachMember(data, func(key string, value json.RawMessage) error {
-		var list []string
-		if err := json.Unmarshal(value, &list); err == nil && list != nil {
-			out[key] = list
-			return nil
-		}
-		var s string
-		if err := json.Unmarshal(value, &s); err != nil {
-			return fmt.Errorf("references of %q are neither a string nor a list of strings", key)
-		}
-		out[key] = []string{s}
-		return nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return out, nil
 }

@@ -6,13 +6,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 
 	"github.com/storyeval/storyeval/limits"
-	"github.com/storyeval/storyeval/regions"
 	"github.com/storyeval/storyeval/rovist"
 	"github.com/storyeval/storyeval/story"
 )
@@ -26,7 +23,7 @@ func init() {
 }
 
 // rovistSystemID labels the row of system means in CSV output.
-const rovistSystemID = "(system)"
+const rovistSystemID = rovist.SystemID
 
 // rovistFlags are the parsed flags of the rovist subcommand.
 type rovistFlags struct {
@@ -153,9 +150,9 @@ func runRoViST(args []string, stdout, stderr io.Writer) error {
 	}
 	var buf bytes.Buffer // nothing is written unless everything succeeded
 	if f.format == "json" {
-		err = writeRoViSTJSON(&buf, rows, f.scaledVG)
+		err = rovist.WriteJSON(&buf, rows, f.scaledVG)
 	} else {
-		err = writeRoViSTCSV(&buf, rows, vg != nil, coh != nil, nr != nil)
+		err = rovist.WriteCSV(&buf, rows, rovist.Computed{VG: vg != nil, C: coh != nil, NR: nr != nil})
 	}
 	if err != nil {
 		return err
@@ -198,31 +195,10 @@ func rovistStories(f rovistFlags) ([]story.Story, error) {
 	return out, nil
 }
 
-// checkpointFile resolves a checkpoint flag: the file itself, or the only
-// *.pth.tar of a folder.
-func checkpointFile(flagName, path string) (string, error) {
-	st, err := os.Stat(path)
-	if err != nil {
-		return "", fmt.Errorf("%s: %w", flagName, err)
-	}
-	if !st.IsDir() {
-		return path, nil
-	}
-	m, _ := filepath.Glob(filepath.Join(path, "*.pth.tar"))
-	if len(m) != 1 {
-		return "", fmt.Errorf("%s %s: want one *.pth.tar in the folder, found %d", flagName, path, len(m))
-	}
-	return m[0], nil
-}
-
 func rovistCoherence(ctx context.Context, f rovistFlags, stories []story.Story, stderr io.Writer) ([]rovist.CoherenceResult, error) {
-	ckpt, err := checkpointFile("-coherence-model", f.coherenceModel)
+	ckpt, albert, err := rovist.CoherenceFiles(f.coherenceModel, f.albertDir)
 	if err != nil {
-		return nil, err
-	}
-	albert := f.albertDir
-	if albert == "" {
-		albert = filepath.Join(filepath.Dir(ckpt), "albert-large-v1")
+		return nil, fmt.Errorf("-coherence-model: %w", err)
 	}
 	m, err := rovist.LoadCoherenceModel(ckpt, albert, f.dev.Options)
 	if err != nil {
@@ -246,14 +222,6 @@ func rovistCoherence(ctx context.Context, f rovistFlags, stories []story.Story, 
 }
 
 func rovistGrounding(ctx context.Context, f rovistFlags, stories []story.Story, stderr io.Writer) ([]rovist.VGResult, error) {
-	ckpt, err := checkpointFile("-grounding-model", f.groundingModel)
-	if err != nil {
-		return nil, err
-	}
-	vit := f.vitDir
-	if vit == "" {
-		vit = filepath.Join(filepath.Dir(ckpt), "vit-base-patch16-224-in21k")
-	}
 	opts := rovist.VGOptions{NoIDF: f.noIDF, BatchSize: f.batch}
 	if f.defaultIDF != "" {
 		v, err := strconv.ParseFloat(f.defaultIDF, 64)
@@ -279,29 +247,23 @@ func rovistGrounding(ctx context.Context, f rovistFlags, stories []story.Story, 
 	for _, n := range nouns {
 		words = append(words, n...)
 	}
-	m, err := rovist.LoadGroundingModel(ckpt, vit, f.dev.Options)
-	if err != nil {
-		return nil, err
-	}
-	defer m.Close()
-	g := &rovist.Grounder{Model: m}
-	if g.GloVe, err = rovist.LoadGloVe(f.glove, words, rovist.GloVeOptions{}); err != nil {
-		return nil, err
-	}
-	if !f.noIDF {
-		if g.IDF, err = rovist.LoadIDF(f.idf, limits.Limits{}); err != nil {
-			return nil, err
-		}
-	}
-	ent, err := regions.Load(f.regions, regions.Options{IDs: regions.IntegerIDs})
-	if err != nil {
-		return nil, err
-	}
 	decode, err := f.images.options()
 	if err != nil {
 		return nil, err
 	}
-	g.Regions = rovist.CropFolder{Entities: ent, Dir: f.crops, Decode: decode}
+	ckpt, vit, err := rovist.GroundingFiles(f.groundingModel, f.vitDir)
+	if err != nil {
+		return nil, fmt.Errorf("-grounding-model: %w", err)
+	}
+	files := rovist.GrounderFiles{ViT: vit, GloVe: f.glove, Regions: f.regions, Crops: f.crops, Decode: decode, Encoder: f.dev.Options}
+	if !f.noIDF {
+		files.IDF = f.idf
+	}
+	g, err := rovist.LoadGrounder(ckpt, files, words)
+	if err != nil {
+		return nil, err
+	}
+	defer g.Model.Close()
 	defer boundHeap(decode)()
 	cache := f.cache.open("rovist", stderr)
 	defer cache.close()

@@ -7,10 +7,8 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"runtime/debug"
 
-	"github.com/storyeval/storyeval/internal/atomicfile"
 	"github.com/storyeval/storyeval/limits"
 	"github.com/storyeval/storyeval/stylem"
 )
@@ -95,53 +93,22 @@ func runStylemBuild(args []string, stdout, stderr io.Writer) error {
 	// goes to a temporary file there too, renamed over -out when complete,
 	// so an interrupted or failed build leaves the previous table.
 	opts := stylem.BuildOptions{Step: step, StepName: *tokenize, Formula: f, ECDF: kind, KeepAllCaptions: *keepAll, MaxNgrams: *maxNgrams}
-	var st stylem.BuildStats
-	var buildErr error
-	err = atomicfile.Write(*out, func(w io.Writer) error {
-		ow := &firstErrWriter{w: w}
-		bw := bufio.NewWriterSize(ow, 1<<20)
-		st, buildErr = stylem.WriteBuild(ctx, bw, recs, opts, stylem.SpillOptions{ChunkBytes: *chunkMB << 20, Dir: filepath.Dir(*out)})
-		if buildErr == nil {
-			buildErr = bw.Flush()
-		}
-		switch {
-		case ow.err != nil: // the table's file, not the build, failed
-			buildErr = nil
-			return ow.err
-		case ctx.Err() != nil:
-			buildErr = ctx.Err() // "interrupted", exit 130; -out is unchanged
-		case errors.Is(buildErr, stylem.ErrTooManyNgrams):
-			buildErr = fmt.Errorf("%s: -max-ngrams %d: %w", *in, *maxNgrams, buildErr)
-		case buildErr != nil:
-			buildErr = fmt.Errorf("%s: %w", *in, buildErr)
-		}
-		return buildErr
-	})
-	if buildErr != nil {
-		return buildErr
-	}
-	if err != nil {
-		return fmt.Errorf("-out %s: %w", *out, err)
+	st, err := stylem.BuildFile(ctx, *out, recs, opts, stylem.SpillOptions{ChunkBytes: *chunkMB << 20})
+	var fe *stylem.FileError
+	switch {
+	case errors.As(err, &fe):
+		return fmt.Errorf("-out %s: %w", *out, fe.Err)
+	case ctx.Err() != nil:
+		return ctx.Err() // "interrupted", exit 130; -out is unchanged
+	case errors.Is(err, stylem.ErrTooManyNgrams):
+		return fmt.Errorf("%s: -max-ngrams %d: %w", *in, *maxNgrams, err)
+	case err != nil:
+		return fmt.Errorf("%s: %w", *in, err)
 	}
 	return writeJSON(stdout, map[string]any{
 		"records": len(recs), "styles": len(st.Styles), "ngrams": st.Ngrams, "runs": st.Runs,
 		"tokenize": *tokenize, "formula": f.String(), "ecdf": kind.String(),
 	})
-}
-
-// firstErrWriter remembers the first error of w, so that a failed write
-// of the table is told apart from a failed build.
-type firstErrWriter struct {
-	w   io.Writer
-	err error
-}
-
-func (f *firstErrWriter) Write(p []byte) (int, error) {
-	n, err := f.w.Write(p)
-	if err != nil && f.err == nil {
-		f.err = err
-	}
-	return n, err
 }
 
 // stylemMetrics are the scores stylem score prints per caption and style,
@@ -197,31 +164,19 @@ func runStylemScore(args []string, stdout, stderr io.Writer) error {
 	defer closeIn()
 	styles := tab.Styles()
 	out := &stylemOutput{styles: styles}
-	cr := stylem.NewCaptionReader(io.LimitReader(r, maxInputBytes))
-	var scores *stylem.Scores
-	for {
-		c, err := cr.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return fmt.Errorf("%s: %w", *in, err)
-		}
-		refs := make([][]string, len(c.Refs))
-		for i, ref := range c.Refs {
-			refs[i] = stylem.Tokenize(ref, step)
-		}
-		if scores, err = tab.Score(stylem.Tokenize(c.Caption, step), refs, scores); err != nil {
-			return fmt.Errorf("%s: line %d: %w", *in, cr.Line(), err)
-		}
+	n, err := tab.ScoreCaptions(io.LimitReader(r, maxInputBytes), step, func(id string, scores *stylem.Scores) error {
 		row := make([][3]float64, len(styles))
 		for s := range styles {
 			row[s] = [3]float64{scores.OnlyStyle[s], scores.OnlyStyleExist[s], scores.StyleCIDEr[s]}
 		}
-		out.ids = append(out.ids, c.ID)
+		out.ids = append(out.ids, id)
 		out.rows = append(out.rows, row)
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("%s: %w", *in, err)
 	}
-	if len(out.ids) == 0 {
+	if n == 0 {
 		return fmt.Errorf("%s: no captions to score (the file is empty)", *in)
 	}
 	return out.write(stdout, *format)

@@ -186,14 +186,14 @@ func runVHEDAssess(args []string, stdout, stderr io.Writer) error {
 	}
 	opts := vhed.AssessOptions{RawGap: *rawGap, SplitAllPairs: *splitAll}
 	var err error
-	if opts.Agreements, err = vhedParseInts(*agreements); err != nil {
+	if opts.Agreements, err = parseList(*agreements, strconv.Atoi, "a whole number"); err != nil {
 		return fmt.Errorf("-agreements: %w", err)
 	}
-	if opts.Union, err = vhedParseInts(*union); err != nil {
+	if opts.Union, err = parseList(*union, strconv.Atoi, "a whole number"); err != nil {
 		return fmt.Errorf("-union: %w", err)
 	}
 	if *gapEdges != "" {
-		if opts.GapEdges, err = vhedParseFloats(*gapEdges); err != nil {
+		if opts.GapEdges, err = parseList(*gapEdges, parseFloat, "a number"); err != nil {
 			return fmt.Errorf("-gap-edges: %w", err)
 		}
 	}
@@ -216,12 +216,7 @@ func runVHEDAssess(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	type job struct {
-		name, source string
-		scorer       vhed.AssessPairScorer
-		errors       []vhedErrorOut
-	}
-	var jobs []job
+	var jobs []vhed.NamedScorer
 	if *errorsPath != "" && *scoresPath == "" {
 		return fmt.Errorf("-errors needs per-story -scores")
 	}
@@ -236,19 +231,8 @@ func runVHEDAssess(args []string, stdout, stderr io.Writer) error {
 				return err
 			}
 		}
-		for _, c := range cols {
-			j := job{name: c.Name, source: *scoresPath, scorer: vhed.AssessFixedGaps(c.Gaps)}
-			for _, l := range labels {
-				if c.Stories == nil {
-					return fmt.Errorf("-errors needs per-story -scores (columns story_id and model) in %s", *scoresPath)
-				}
-				r, n, err := vhed.AssessErrorCorrelation(l.Labels, c.Stories)
-				if err != nil {
-					return fmt.Errorf("%s: error %q, scores %q: %w", *errorsPath, l.Name, c.Name, err)
-				}
-				j.errors = append(j.errors, vhedErrorOut{l.Name, n, Float(r.Statistic), Float(r.P)})
-			}
-			jobs = append(jobs, j)
+		if jobs, err = vhed.ColumnScorers(cols, *scoresPath, labels); err != nil {
+			return fmt.Errorf("-errors %s: %w", *errorsPath, err)
 		}
 	}
 	if *metrics != "" {
@@ -264,19 +248,11 @@ func runVHEDAssess(args []string, stdout, stderr io.Writer) error {
 			}
 			refSource = *refsPath
 		}
-		for _, name := range strings.Split(*metrics, ",") {
-			m, err := vhed.AssessRefMetricByName(name)
-			if err != nil {
-				return fmt.Errorf("-metrics: %w", err)
-			}
-			if *refAbsent {
-				jobs = append(jobs, job{name: m.Name(), source: "Reference Absent, references: " + refSource,
-					scorer: vhed.RefAbsentScorer{Metric: m, References: refs}})
-			} else {
-				jobs = append(jobs, job{name: m.Name(), source: "all references: " + refSource,
-					scorer: vhed.AssessRefScorer{Metric: m, References: refs}})
-			}
+		ms, err := vhed.MetricScorers(*metrics, refs, refSource, *refAbsent)
+		if err != nil {
+			return fmt.Errorf("-metrics: %w", err)
 		}
+		jobs = append(jobs, ms...)
 	}
 
 	ctx, stop := interruptContext()
@@ -291,17 +267,19 @@ func runVHEDAssess(args []string, stdout, stderr io.Writer) error {
 	}
 	var series []vhedplot.Series
 	for _, j := range jobs {
-		rep, err := vhed.Assess(ctx, pairs, j.scorer, opts)
+		rep, err := vhed.Assess(ctx, pairs, j.Scorer, opts)
 		if err != nil {
 			prog.Finish()
-			return fmt.Errorf("%s: %w", j.name, err)
+			return fmt.Errorf("%s: %w", j.Name, err)
 		}
 		prog.Add(1)
 		out.HumanTies = rep.HumanTies
-		so := vhedScorerOutput(j.name, j.source, rep)
-		so.ErrorLabels = j.errors
+		so := vhedScorerOutput(j.Name, j.Source, rep)
+		for _, e := range j.Errors {
+			so.ErrorLabels = append(so.ErrorLabels, vhedErrorOut{e.Error, e.Stories, Float(e.Result.Statistic), Float(e.Result.P)})
+		}
 		out.Scorers = append(out.Scorers, so)
-		series = append(series, vhedplot.Series{Name: j.name, Report: rep})
+		series = append(series, vhedplot.Series{Name: j.Name, Report: rep})
 	}
 	prog.Finish()
 	if opts.Intervals {
@@ -447,28 +425,4 @@ func vhedReadFile[T any](path string, read func(io.Reader) (T, error)) (T, error
 		return zero, fmt.Errorf("%s: %w", path, err)
 	}
 	return v, nil
-}
-
-func vhedParseInts(s string) ([]int, error) {
-	var out []int
-	for _, f := range strings.Split(s, ",") {
-		v, err := strconv.Atoi(strings.TrimSpace(f))
-		if err != nil {
-			return nil, fmt.Errorf("%q is not a whole number", f)
-		}
-		out = append(out, v)
-	}
-	return out, nil
-}
-
-func vhedParseFloats(s string) ([]float64, error) {
-	var out []float64
-	for _, f := range strings.Split(s, ",") {
-		v, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
-		if err != nil {
-			return nil, fmt.Errorf("%q is not a number", f)
-		}
-		out = append(out, v)
-	}
-	return out, nil
 }

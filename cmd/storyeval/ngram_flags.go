@@ -3,8 +3,6 @@ package main
 import (
 	"flag"
 	"fmt"
-	"strconv"
-	"strings"
 
 	"github.com/storyeval/storyeval/ngram"
 )
@@ -48,12 +46,9 @@ func addNLTKBLEUFlags(fs *flag.FlagSet) nltkBLEUFlags {
 
 func (f nltkBLEUFlags) options() (ngram.NLTKBLEUOptions, error) {
 	var opts ngram.NLTKBLEUOptions
-	for _, w := range strings.Split(*f.weights, ",") {
-		v, err := strconv.ParseFloat(strings.TrimSpace(w), 64)
-		if err != nil {
-			return opts, fmt.Errorf("-nltk-weights: %q is not a number", w)
-		}
-		opts.Weights = append(opts.Weights, v)
+	var err error
+	if opts.Weights, err = parseList(*f.weights, parseFloat, "a number"); err != nil {
+		return opts, fmt.Errorf("-nltk-weights: %w", err)
 	}
 	if *f.smoothing < 0 || *f.smoothing > 7 {
 		return opts, fmt.Errorf("-nltk-smoothing: want 0..7, got %d", *f.smoothing)

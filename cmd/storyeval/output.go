@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/storyeval/storyeval/compare"
 	"github.com/storyeval/storyeval/internal/gzipbound"
 )
 
@@ -19,19 +20,10 @@ import (
 // path (a model checkpoint, a device) fails fast instead of exhausting memory.
 const maxInputBytes = 1 << 30
 
-// Float is a float64 that marshals in shortest round-trip form
-// (strconv.FormatFloat(x, 'g', -1, 64)) and as null when NaN or infinite,
-// since JSON has no literal for them.
-type Float float64
-
-// MarshalJSON implements json.Marshaler.
-func (f Float) MarshalJSON() ([]byte, error) {
-	x := float64(f)
-	if math.IsNaN(x) || math.IsInf(x, 0) {
-		return []byte("null"), nil
-	}
-	return []byte(strconv.FormatFloat(x, 'g', -1, 64)), nil
-}
+// Float is compare.Float: a float64 that marshals in shortest round-trip
+// form and as null when NaN or infinite, since JSON has no literal for
+// them; every command's JSON writes numbers through it.
+type Float = compare.Float
 
 // formatFloat writes x for CSV output: shortest round-trip, "NaN" when undefined.
 func formatFloat(x float64) string {
@@ -208,3 +200,20 @@ func appendJSONString(buf []byte, s string) []byte {
 	_ = enc.Encode(s) // a string always encodes
 	return append(buf, bytes.TrimSuffix(b.Bytes(), []byte("\n"))...)
 }
+
+// parseList reads a comma-separated flag value of numbers with parse;
+// what names one ("a number") in the error, which quotes the bad item.
+func parseList[T any](s string, parse func(string) (T, error), what string) ([]T, error) {
+	var out []T
+	for _, f := range strings.Split(s, ",") {
+		v, err := parse(strings.TrimSpace(f))
+		if err != nil {
+			return nil, fmt.Errorf("%q is not %s", f, what)
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+// parseFloat is strconv.ParseFloat for 64 bits, as parseList takes it.
+func parseFloat(s string) (float64, error) { return strconv.ParseFloat(s, 64) }
