@@ -11,7 +11,6 @@ import (
 	"github.com/storyeval/storyeval/encoders/imageproc"
 	"github.com/storyeval/storyeval/encoders/tokenize"
 	"github.com/storyeval/storyeval/groovist"
-	"github.com/storyeval/storyeval/limits"
 	"github.com/storyeval/storyeval/regions"
 	"github.com/storyeval/storyeval/rovist"
 	"github.com/storyeval/storyeval/story"
@@ -268,10 +267,6 @@ func (m *Models) loadCLIP(dir string, be compute.Backend) error {
 // those nouns (every system's stories, system by system in suite order),
 // so that scoring does not extract them again.
 func loadGrounder(path func(string, int) string, suite *story.Suite, opts ModelsOptions) (*rovist.Grounder, [][]string, error) {
-	model, err := rovist.LoadGroundingModel(path("RoViST-VG", 0), filepath.Dir(path("RoViST-VG", 1)), encoders.Options{Backend: opts.Backend})
-	if err != nil {
-		return nil, nil, err
-	}
 	stories, err := systemStories(suite, suite.Systems())
 	if err != nil {
 		return nil, nil, err
@@ -284,19 +279,13 @@ func loadGrounder(path func(string, int) string, suite *story.Suite, opts Models
 	for _, n := range nouns {
 		words = append(words, n...)
 	}
-	glove, err := rovist.LoadGloVe(path("RoViST-VG", 3), words, rovist.GloVeOptions{})
+	g, err := rovist.LoadGrounder(path("RoViST-VG", 0), rovist.GrounderFiles{
+		ViT: filepath.Dir(path("RoViST-VG", 1)), GloVe: path("RoViST-VG", 3), IDF: path("RoViST-VG", 4),
+		Regions: opts.Regions, Crops: opts.Crops, Decode: opts.Decode, Encoder: encoders.Options{Backend: opts.Backend},
+	}, words)
 	if err != nil {
 		return nil, nil, err
 	}
-	idf, err := rovist.LoadIDF(path("RoViST-VG", 4), limits.Limits{})
-	if err != nil {
-		return nil, nil, err
-	}
-	ents, err := regions.Load(opts.Regions, regions.Options{IDs: regions.IntegerIDs})
-	if err != nil {
-		return nil, nil, err
-	}
-	g := &rovist.Grounder{Model: model, GloVe: glove, IDF: idf, Regions: rovist.CropFolder{Entities: ents, Dir: opts.Crops, Decode: opts.Decode}}
 	return g, nouns, nil
 }
 
