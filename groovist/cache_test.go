@@ -355,3 +355,25 @@ func TestWarm(t *testing.T) {
 		t.Fatalf("after WarmImages: %d images encoded, err %v; want 0", encoded, err)
 	}
 }
+
+// TestWarmEntities warms every image of the entities file: the crops and
+// error of Warm over those images, on a fresh store each.
+func TestWarmEntities(t *testing.T) {
+	f := readGroovistFixture(t)
+	plain := fixtureScorer(t, f)
+	var images []story.Image
+	for _, id := range plain.Entities.ImageIDs() {
+		images = append(images, story.Image{ID: id})
+	}
+	a, b := *plain, *plain
+	a.Cache, a.CacheModel = openTestStore(t), fixtureCLIPIdentity(t)
+	b.Cache, b.CacheModel = openTestStore(t), fixtureCLIPIdentity(t)
+	want, wantErr := a.Warm(context.Background(), images)
+	n, k, err := b.WarmEntities(context.Background())
+	if n != want || k != len(images) || (err == nil) != (wantErr == nil) {
+		t.Fatalf("WarmEntities: %d crops of %d images, err %v; want %d of %d, err %v", n, k, err, want, len(images), wantErr)
+	}
+	if n == 0 {
+		t.Fatalf("WarmEntities encoded no crop")
+	}
+}

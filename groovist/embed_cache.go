@@ -143,3 +143,18 @@ func (s *Scorer) Warm(ctx context.Context, images []story.Image) (int, error) {
 	}
 	return n, failed
 }
+
+// WarmEntities is Warm over every image of s.Entities, what `storyeval
+// cache warm -regions` does for GROOViST; it returns the crops encoded and
+// the number of images, with Warm's error.
+func (s *Scorer) WarmEntities(ctx context.Context) (crops, images int, err error) {
+	if s.Entities == nil {
+		return 0, 0, fmt.Errorf("WarmEntities needs Entities")
+	}
+	var imgs []story.Image
+	for _, id := range s.Entities.ImageIDs() {
+		imgs = append(imgs, story.Image{ID: id})
+	}
+	n, err := s.Warm(ctx, imgs)
+	return n, len(imgs), err
+}

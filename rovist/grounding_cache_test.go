@@ -236,3 +236,32 @@ func TestGroundingWarm(t *testing.T) {
 	}
 	t.Logf("Warm: %d images, %d crops", len(images), n)
 }
+
+// TestWarmGroundingCache warms a store from the files, as cache warm does:
+// it encodes the crops Grounder.Warm encodes over every image of the
+// regions file, and nothing the second time.
+func TestWarmGroundingCache(t *testing.T) {
+	f := loadGroundingFixture(t)
+	cg := newCachedGrounder(t, f)
+	var images []story.Image
+	for _, id := range cg.cached.Regions.(CropFolder).Entities.ImageIDs() {
+		images = append(images, story.Image{ID: id})
+	}
+	want, err := cg.cached.Warm(context.Background(), images, VGOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	store, err := embcache.Open(filepath.Join(t.TempDir(), embcache.FileName), embcache.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	files := GrounderFiles{ViT: f.vitDir, Regions: f.entities, Crops: f.crops}
+	n, imgs, err := WarmGroundingCache(context.Background(), store, f.checkpoint, files, VGOptions{})
+	if err != nil || n != want || imgs != len(images) {
+		t.Fatalf("WarmGroundingCache: %d crops of %d images (err %v), want %d of %d", n, imgs, err, want, len(images))
+	}
+	if n, _, err = WarmGroundingCache(context.Background(), store, f.checkpoint, files, VGOptions{}); err != nil || n != 0 {
+		t.Fatalf("second WarmGroundingCache encoded %d crops (err %v), want 0", n, err)
+	}
+}

@@ -6,7 +6,6 @@ import (
 	"io"
 	"path/filepath"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/storyeval/storyeval/embcache"
@@ -40,15 +39,14 @@ func cacheDir(flagValue string) (string, error) {
 	return embcache.DefaultDir()
 }
 
-// cacheRun is the embedding cache of one command run. It implements
-// embcache.Cache for the scorers, turning the store's failures into one
-// note on stderr and misses: the cache never fails a run. A nil *cacheRun
+// cacheRun is the embedding cache of one command run. Its
+// embcache.Lenient is the scorers' embcache.Cache, whose first failure is
+// one note on stderr: the cache never fails a run. A nil *cacheRun
 // is no cache.
 type cacheRun struct {
+	*embcache.Lenient
 	name   string
-	store  *embcache.Store
 	stderr io.Writer
-	noted  sync.Once
 	ok     bool // the run succeeded: close prints the closing line
 
 	rebuiltAtOpen string // Rebuilt at Open, noted then
@@ -74,31 +72,10 @@ func (f cacheFlags) open(name string, stderr io.Writer) *cacheRun {
 	if why := st.Rebuilt(); why != "" {
 		fmt.Fprintf(stderr, "storyeval %s: embedding cache rebuilt: %s\n", name, why)
 	}
-	return &cacheRun{name: name, store: st, stderr: stderr, rebuiltAtOpen: st.Rebuilt()}
-}
-
-func (c *cacheRun) note(err error) {
-	c.noted.Do(func() {
-		fmt.Fprintf(c.stderr, "storyeval %s: embedding cache: %v (going on without it)\n", c.name, err)
-	})
-}
-
-// Get implements embcache.Cache.
-func (c *cacheRun) Get(k embcache.Key) ([]float32, bool, error) {
-	v, ok, err := c.store.Get(k)
-	if err != nil {
-		c.note(err)
-		return nil, false, nil
+	note := func(err error) {
+		fmt.Fprintf(stderr, "storyeval %s: embedding cache: %v (going on without it)\n", name, err)
 	}
-	return v, ok, nil
-}
-
-// PutMany implements embcache.Cache.
-func (c *cacheRun) PutMany(ks []embcache.Key, vs [][]float32) error {
-	if err := c.store.PutMany(ks, vs); err != nil {
-		c.note(err)
-	}
-	return nil
+	return &cacheRun{Lenient: &embcache.Lenient{Store: st, OnError: note}, name: name, stderr: stderr, rebuiltAtOpen: st.Rebuilt()}
 }
 
 // grounder points g at the cache, with the identity of the checkpoint and
@@ -107,7 +84,7 @@ func (c *cacheRun) grounder(g *rovist.Grounder, checkpoint, vitDir string) error
 	if c == nil {
 		return nil
 	}
-	id, err := rovist.GroundingCacheModel(c.store, checkpoint, vitDir)
+	id, err := rovist.GroundingCacheModel(c.Store, checkpoint, vitDir)
 	if err != nil {
 		return err
 	}
@@ -121,7 +98,7 @@ func (c *cacheRun) clip(modelDir string) (embcache.Cache, embcache.Digest, error
 	if c == nil {
 		return nil, embcache.Digest{}, nil
 	}
-	id, err := c.store.DigestDir(modelDir)
+	id, err := c.Store.DigestDir(modelDir)
 	if err != nil {
 		return nil, id, err
 	}
@@ -144,14 +121,14 @@ func (c *cacheRun) close() {
 	if c == nil {
 		return
 	}
-	if why := c.store.Rebuilt(); why != "" && why != c.rebuiltAtOpen {
+	if why := c.Store.Rebuilt(); why != "" && why != c.rebuiltAtOpen {
 		fmt.Fprintf(c.stderr, "storyeval %s: embedding cache rebuilt: %s\n", c.name, why)
 	}
-	if st, err := c.store.Stats(); err == nil && c.ok && st.Hits+st.Misses > 0 {
+	if st, err := c.Store.Stats(); err == nil && c.ok && st.Hits+st.Misses > 0 {
 		fmt.Fprintf(c.stderr, "storyeval %s: %s from the cache %s (%d encoded and stored)\n",
-			c.name, fromCache(st), c.store.Path(), st.Puts)
+			c.name, fromCache(st), c.Store.Path(), st.Puts)
 	}
-	if err := c.store.Close(); err != nil {
+	if err := c.Store.Close(); err != nil {
 		fmt.Fprintf(c.stderr, "storyeval %s: embedding cache: %v\n", c.name, err)
 	}
 }

@@ -13,7 +13,7 @@ import (
 	"github.com/storyeval/storyeval/encoders/tokenize"
 	"github.com/storyeval/storyeval/groovist"
 	"github.com/storyeval/storyeval/regions"
-	"github.com/storyeval/storyeval/story"
+	"github.com/storyeval/storyeval/rovist"
 )
 
 func init() {
@@ -170,7 +170,11 @@ func runCacheWarm(args []string, stdout, stderr io.Writer) error {
 	ctx, stop := interruptContext()
 	defer stop()
 	if *grounding != "" {
-		n, images, err := warmGrounding(ctx, st, *grounding, *vitDir, rovistCrops{*regionsCSV, *crops, decode})
+		ckpt, vit, err := rovist.GroundingFiles(*grounding, *vitDir)
+		if err != nil {
+			return fmt.Errorf("-grounding-model: %w", err)
+		}
+		n, images, err := rovist.WarmGroundingCache(ctx, st, ckpt, rovist.GrounderFiles{ViT: vit, Regions: *regionsCSV, Crops: *crops, Decode: decode}, rovist.VGOptions{})
 		if err != nil {
 			return err
 		}
@@ -196,18 +200,14 @@ func runCacheWarm(args []string, stdout, stderr io.Writer) error {
 			return fmt.Errorf("-regions: %w", err)
 		}
 		sc.CropsDir, sc.Decode, sc.Cache, sc.CacheModel = *crops, decode, st, id
-		var imgs []story.Image
-		for _, id := range sc.Entities.ImageIDs() {
-			imgs = append(imgs, story.Image{ID: id})
-		}
-		n, err := sc.Warm(ctx, imgs)
+		n, imgs, err := sc.WarmEntities(ctx)
 		if n == 0 && err != nil {
 			return err
 		}
 		if err != nil {
 			fmt.Fprintf(stderr, "storyeval cache warm: GROOViST: %v (the other images' crops are stored)\n", err)
 		}
-		fmt.Fprintf(stdout, "GROOViST: %d crops of %d images encoded and stored\n", n, len(imgs))
+		fmt.Fprintf(stdout, "GROOViST: %d crops of %d images encoded and stored\n", n, imgs)
 	}
 	if texts {
 		if err := warmPhrases(ctx, stdout, m, tok, id, st, *npsPath, *storiesPath); err != nil {

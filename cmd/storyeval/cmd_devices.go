@@ -46,9 +46,9 @@ func runDevices(args []string, stdout, stderr io.Writer) error {
 	r := cuda.Discover(o)
 	var err error
 	if *format == "json" {
-		err = writeJSON(stdout, devicesJSON(r))
+		err = writeJSON(stdout, r.JSON())
 	} else {
-		err = writeDevices(stdout, r, *verbose)
+		err = r.WriteBrief(stdout, *verbose)
 	}
 	if err != nil {
 		return err
@@ -59,71 +59,5 @@ func runDevices(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// writeDevices prints the report: its summary alone when no GPU is usable
-// (one line: what is missing), the whole report otherwise or when verbose.
-func writeDevices(w io.Writer, r cuda.Report, verbose bool) error {
-	if r.Usable(0) != nil && !hasUsableGPU(r) && !verbose {
-		_, err := fmt.Fprintln(w, r.Summary())
-		return err
-	}
-	return r.WriteText(w, verbose)
-}
-
-func hasUsableGPU(r cuda.Report) bool {
-	for i := range r.GPUs {
-		if r.Usable(i) == nil {
-			return true
-		}
-	}
-	return false
-}
-
-// devicesReport is the JSON form of the report: errors as their one-line
-// messages, "" when there is none.
-type devicesReport struct {
-	Summary    string           `json:"summary"`
-	Libraries  []devicesLibrary `json:"libraries"`
-	GPUs       []devicesGPU     `json:"gpus"`
-	SearchPath []string         `json:"search_path"`
-}
-
-type devicesLibrary struct {
-	Name     string   `json:"name"`
-	Path     string   `json:"path"`
-	Version  string   `json:"version"`
-	Error    string   `json:"error"`
-	Rejected []string `json:"rejected"`
-}
-
-type devicesGPU struct {
-	Device            string  `json:"device"`
-	Name              string  `json:"name"`
-	ComputeCapability string  `json:"compute_capability"`
-	Multiprocessors   int     `json:"multiprocessors"`
-	MemoryGiB         float64 `json:"memory_gib"`
-	Error             string  `json:"error"`
-}
-
-func devicesJSON(r cuda.Report) devicesReport {
-	out := devicesReport{Summary: r.Summary(), SearchPath: r.SearchPath, Libraries: []devicesLibrary{}, GPUs: []devicesGPU{}}
-	for _, l := range r.Libraries {
-		dl := devicesLibrary{Name: l.Library.String(), Path: l.Path, Version: l.Version, Rejected: l.Rejected}
-		if l.Err != nil {
-			dl.Error = l.Err.Error()
-		}
-		if dl.Rejected == nil {
-			dl.Rejected = []string{}
-		}
-		out.Libraries = append(out.Libraries, dl)
-	}
-	for i, g := range r.GPUs {
-		dg := devicesGPU{Device: fmt.Sprintf("cuda:%d", g.Index), Name: g.Name, Multiprocessors: g.Multiprocessors,
-			ComputeCapability: fmt.Sprintf("%d.%d", g.ComputeCapability/10, g.ComputeCapability%10),
-			MemoryGiB:         float64(g.TotalMemory) / (1 << 30)}
-		if err := r.Usable(i); err != nil {
-			dg.Error = err.Error()
-		}
-		out.GPUs = append(out.GPUs, dg)
-	}
-	return out
-}
+// devicesReport is what -format json prints.
+type devicesReport = cuda.ReportJSON

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"strconv"
 	"strings"
 
 	"github.com/storyeval/storyeval/encoders/imageproc"
@@ -81,7 +80,7 @@ func runImageproc(args []string, stdout, stderr io.Writer) error {
 	}
 	var region *imageproc.Box
 	if *box != "" {
-		b, err := parseBox(*box)
+		b, err := imageproc.ParseBox(*box)
 		if err != nil {
 			return fmt.Errorf("-box: %w", err)
 		}
@@ -145,24 +144,6 @@ func summarize(path string, w, h int, pv imageproc.PixelValues) imageprocItem {
 		it.First = append(it.First, Float(v))
 	}
 	return it
-}
-
-// parseBox reads "left,top,right,bottom", optionally in brackets as the
-// region CSVs write it ("[62.0, 62.0, 126.0, 94.0]").
-func parseBox(s string) (imageproc.Box, error) {
-	parts := strings.Split(strings.Trim(strings.TrimSpace(s), "[]()"), ",")
-	if len(parts) != 4 {
-		return imageproc.Box{}, fmt.Errorf("%q: want 4 comma-separated numbers", s)
-	}
-	var v [4]float64
-	for i, p := range parts {
-		f, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
-		if err != nil {
-			return imageproc.Box{}, fmt.Errorf("%q: %w", s, err)
-		}
-		v[i] = f
-	}
-	return imageproc.Box{Left: v[0], Top: v[1], Right: v[2], Bottom: v[3]}, nil
 }
 
 // writeNpyF32 writes a little-endian float32 .npy through a temporary file

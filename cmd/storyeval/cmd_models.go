@@ -4,9 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"path/filepath"
-	"strings"
-	"text/tabwriter"
 
 	"github.com/storyeval/storyeval/compare"
 )
@@ -49,27 +46,10 @@ func runModels(args []string, stdout, stderr io.Writer) error {
 	case "json":
 		return writeJSON(stdout, status)
 	case "table":
-		w := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
-		for _, s := range status {
-			state := "enabled"
-			if !s.Enabled {
-				state = "disabled"
-			}
-			fmt.Fprintf(w, "%s\t%s\t%s\n", s.Metric, state, strings.Join(s.Found, ", "))
-			for _, m := range s.Missing {
-				fmt.Fprintf(w, "\tmissing %s\t%s: %s\n", filepath.Join(*dir, filepath.FromSlash(m.Path)), m.What, m.Source)
-			}
-			for _, p := range s.Invalid {
-				fmt.Fprintf(w, "\tinvalid %s\t%s\n", filepath.Join(*dir, filepath.FromSlash(p.Path)), oneLine(p.Error))
-			}
-		}
-		return w.Flush()
+		return compare.WriteModelsTable(stdout, *dir, status)
 	}
 	return fmt.Errorf("-format %q: want table or json", *format)
 }
-
-// oneLine keeps a problem on its table row.
-func oneLine(s string) string { return strings.ReplaceAll(s, "\n", " ") }
 
 // quoteShort quotes a user-given value for a message, cut after 80
 // characters.

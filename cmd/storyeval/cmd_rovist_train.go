@@ -4,8 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math/rand"
-	"os"
 	"path/filepath"
 
 	"github.com/storyeval/storyeval/rovist"
@@ -73,10 +71,18 @@ func runRovistTrain(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	train, valid, err := splitVGPairs(pairs, *storiesPath, *validPath, *tf.valFraction, *tf.seed)
-	if err != nil {
-		return err
+	split := rovisttrain.VGSplit{Fraction: *tf.valFraction, Seed: *tf.seed}
+	if *validPath != "" {
+		if split.Valid, err = story.LoadJSON(*validPath, story.ReadOptions{}); err != nil {
+			return err
+		}
 	}
+	if *storiesPath != "" {
+		if split.Train, err = story.LoadJSON(*storiesPath, story.ReadOptions{}); err != nil {
+			return err
+		}
+	}
+	train, valid := rovisttrain.SplitVGPairs(pairs, split)
 	if len(train) == 0 {
 		return fmt.Errorf("no training pairs left in %s (check -stories)", *pairsPath)
 	}
@@ -103,9 +109,9 @@ func runRovistTrain(args []string, stdout, stderr io.Writer) error {
 	if *tf.resume != "" {
 		tr, err = rovisttrain.ResumeVGTrainer(*tf.resume, opts)
 	} else {
-		file, dir, ferr := vgInit(*initPath, *vitDir)
+		file, dir, ferr := rovisttrain.ResolveVGInit(*initPath, *vitDir)
 		if ferr != nil {
-			return ferr
+			return fmt.Errorf("-init: %w", ferr)
 		}
 		tr, err = rovisttrain.NewVGTrainer(file, dir, opts)
 	}
@@ -135,78 +141,4 @@ func runRovistTrain(args []string, stdout, stderr io.Writer) error {
 			TrainLoss: Float(h.TrainLoss), ValidationLoss: Float(h.ValidationLoss), Best: h.Best, Checkpoint: h.Checkpoint})
 	}
 	return writeJSON(stdout, res)
-}
-
-// vgInit resolves -init and -vit to a checkpoint file and the folder of the
-// ViT's config.json.
-func vgInit(initPath, vitDir string) (file, dir string, err error) {
-	st, err := os.Stat(initPath)
-	if err != nil {
-		return "", "", fmt.Errorf("-init: %w", err)
-	}
-	file, dir = initPath, filepath.Dir(initPath)
-	if st.IsDir() {
-		dir = initPath
-		file = ""
-		for _, name := range []string{rovisttrain.VGModelFile, "pytorch_model.bin"} {
-			if _, err := os.Stat(filepath.Join(initPath, name)); err == nil {
-				file = filepath.Join(initPath, name)
-				break
-			}
-		}
-		if file == "" {
-			return "", "", fmt.Errorf("-init: %s has neither model.safetensors nor pytorch_model.bin", initPath)
-		}
-	}
-	if vitDir != "" {
-		dir = vitDir
-	}
-	return file, dir, nil
-}
-
-// splitVGPairs splits the pairs into training and validation pairs: by
-// story images when -valid-stories is given, else a seeded share of the
-// pairs; -stories then restricts the training pairs.
-func splitVGPairs(pairs []rovist.VGPair, storiesPath, validPath string, fraction float64, seed int64) (train, valid []rovist.VGPair, err error) {
-	read := func(path string) (*story.Set, error) {
-		return story.LoadJSON(path, story.ReadOptions{})
-	}
-	if validPath != "" {
-		set, err := read(validPath)
-		if err != nil {
-			return nil, nil, err
-		}
-		valid = rovist.VGPairsOfStories(set, pairs)
-		in := map[rovist.VGPair]bool{}
-		for _, p := range valid {
-			in[p] = true
-		}
-		for _, p := range pairs {
-			if !in[p] {
-				train = append(train, p)
-			}
-		}
-	} else {
-		order := rand.New(rand.NewSource(seed)).Perm(len(pairs))
-		nValid := int(float64(len(pairs))*fraction + 0.5)
-		hold := map[int]bool{}
-		for _, i := range order[:nValid] {
-			hold[i] = true
-		}
-		for i, p := range pairs {
-			if hold[i] {
-				valid = append(valid, p)
-			} else {
-				train = append(train, p)
-			}
-		}
-	}
-	if storiesPath != "" {
-		set, err := read(storiesPath)
-		if err != nil {
-			return nil, nil, err
-		}
-		train = rovist.VGPairsOfStories(set, train)
-	}
-	return train, valid, nil
 }

@@ -7,7 +7,6 @@ import (
 
 	"github.com/storyeval/storyeval/limits"
 	rovisttrain "github.com/storyeval/storyeval/rovist/train"
-	"github.com/storyeval/storyeval/story"
 	"github.com/storyeval/storyeval/training"
 )
 
@@ -63,7 +62,7 @@ func runRovistTrainC(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer dev.Close()
-	train, err := readSOPPairs(*storiesPath)
+	train, err := rovisttrain.LoadSOPPairs(*storiesPath, limits.Limits{MaxBytes: maxInputBytes})
 	if err != nil {
 		return err
 	}
@@ -72,7 +71,7 @@ func runRovistTrainC(args []string, stdout, stderr io.Writer) error {
 	}
 	var val []rovisttrain.SOPPair
 	if *valPath != "" {
-		if val, err = readSOPPairs(*valPath); err != nil {
+		if val, err = rovisttrain.LoadSOPPairs(*valPath, limits.Limits{MaxBytes: maxInputBytes}); err != nil {
 			return err
 		}
 	}
@@ -117,17 +116,4 @@ func runRovistTrainC(args []string, stdout, stderr io.Writer) error {
 			TrainAccuracy: Float(h.TrainAccuracy), ValidationLoss: Float(h.ValidationLoss), ValidationAccuracy: Float(h.ValidationAccuracy), Checkpoint: h.Checkpoint})
 	}
 	return writeJSON(stdout, res)
-}
-
-// readSOPPairs reads a story set and makes its sentence-order pairs.
-func readSOPPairs(path string) ([]rovisttrain.SOPPair, error) {
-	set, err := story.LoadJSON(path, story.ReadOptions{Limits: limits.Limits{MaxBytes: maxInputBytes}})
-	if err != nil {
-		return nil, err
-	}
-	pairs, err := rovisttrain.SOPPairs(set.Stories())
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return pairs, nil
 }

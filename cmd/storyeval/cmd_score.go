@@ -148,7 +148,7 @@ func runScore(args []string, stdout, stderr io.Writer) error {
 		}
 		if cacheRun != nil {
 			defer cacheRun.close()
-			if err := models.UseCache(cacheRun, cacheRun.store); err != nil {
+			if err := models.UseCache(cacheRun, cacheRun.Store); err != nil {
 				return err
 			}
 		}

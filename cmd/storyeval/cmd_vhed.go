@@ -4,12 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"math"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/storyeval/storyeval/correlation"
 	"github.com/storyeval/storyeval/limits"
@@ -23,119 +19,6 @@ func init() {
 		summary: "VHED assessments of metrics (Vrank paper): pair ranking accuracy, Ω^k, gap buckets, Reference Absent, plots",
 		run:     runVHED,
 	})
-}
-
-// vhedOutput is the JSON the vhed assess subcommand prints; field order is
-// output order.
-type vhedOutput struct {
-	CSV  string `json:"csv"`
-	Rows int    `json:"rows"`
-	// LabelSign says which sign convention the CSV's label column follows,
-	// checked against its rank columns (vhed.LabelSign).
-	LabelSign string `json:"label_sign"`
-	HumanTies int    `json:"human_ties"`
-	// Gap names what the gap buckets bucket: rank_norm or the raw gap.
-	Gap string `json:"gap_buckets_on"`
-	// Split names the pairs the reference/machine split covers.
-	Split     string            `json:"split_on"`
-	Scorers   []vhedScorerOut   `json:"scorers"`
-	Bootstrap *vhedBootstrapOut `json:"bootstrap,omitempty"`
-}
-
-type vhedBootstrapOut struct {
-	Resamples  int     `json:"resamples"`
-	Confidence float64 `json:"confidence"`
-	Seed       uint64  `json:"seed"`
-}
-
-type vhedScorerOut struct {
-	Name               string           `json:"name"`
-	Source             string           `json:"source"`
-	Pairs              int              `json:"pairs"`
-	PredictedTies      int              `json:"predicted_ties"`
-	Undecided          int              `json:"undecided"`
-	Accuracy           vhedAccuracyOut  `json:"accuracy"`
-	Omega              []vhedOmegaOut   `json:"omega"`
-	OmegaUnion         vhedUnionOut     `json:"omega_union"`
-	Buckets            []vhedBucketOut  `json:"gap_buckets"`
-	ReferenceMachine   vhedAccuracyOut  `json:"reference_machine"`
-	MachineMachine     vhedAccuracyOut  `json:"machine_machine"`
-	ReferenceReference vhedAccuracyOut  `json:"reference_reference"`
-	Outrank            vhedOutrankOut   `json:"machine_outranks_reference"`
-	ErrorGap           vhedCorrelateOut `json:"error_gap_pointbiserial"`
-	// ErrorLabels holds, with -errors, the point-biserial correlation of
-	// the scorer's per-story scores with each error label.
-	ErrorLabels []vhedErrorOut `json:"error_labels_pointbiserial,omitempty"`
-}
-
-type vhedErrorOut struct {
-	Error   string `json:"error"`
-	Stories int    `json:"stories"`
-	R       Float  `json:"r"`
-	P       Float  `json:"p"`
-}
-
-type vhedAccuracyOut struct {
-	Correct int   `json:"correct"`
-	Total   int   `json:"total"`
-	Value   Float `json:"value"`
-	Low     Float `json:"low"`
-	High    Float `json:"high"`
-}
-
-type vhedOmegaOut struct {
-	K int `json:"k"`
-	vhedAccuracyOut
-}
-
-type vhedUnionOut struct {
-	Ks []int `json:"ks"`
-	vhedAccuracyOut
-}
-
-type vhedBucketOut struct {
-	MinGap Float `json:"min_gap"`
-	// MaxGap is null for the last, unbounded bucket.
-	MaxGap Float `json:"max_gap"`
-	vhedAccuracyOut
-}
-
-type vhedOutrankOut struct {
-	Pairs          int   `json:"pairs"`
-	Human          int   `json:"human"`
-	Predicted      int   `json:"predicted"`
-	HumanRatio     Float `json:"human_ratio"`
-	PredictedRatio Float `json:"predicted_ratio"`
-}
-
-type vhedCorrelateOut struct {
-	R Float `json:"r"`
-	P Float `json:"p"`
-}
-
-func vhedAccuracy(a vhed.Accuracy) vhedAccuracyOut {
-	return vhedAccuracyOut{a.Correct, a.Total, Float(a.Value), Float(a.Low), Float(a.High)}
-}
-
-func vhedScorerOutput(name, source string, r vhed.AssessReport) vhedScorerOut {
-	o := vhedScorerOut{
-		Name: name, Source: source, Pairs: r.Pairs, PredictedTies: r.PredictedTies, Undecided: r.Undecided,
-		Accuracy:           vhedAccuracy(r.Overall),
-		ReferenceMachine:   vhedAccuracy(r.ReferenceMachine),
-		MachineMachine:     vhedAccuracy(r.MachineMachine),
-		ReferenceReference: vhedAccuracy(r.ReferenceReference),
-		Outrank: vhedOutrankOut{r.Outrank.Pairs, r.Outrank.Human, r.Outrank.Predicted,
-			Float(r.Outrank.HumanRatio), Float(r.Outrank.PredictedRatio)},
-		ErrorGap:   vhedCorrelateOut{Float(r.ErrorGap.Statistic), Float(r.ErrorGap.P)},
-		OmegaUnion: vhedUnionOut{r.OmegaUnion.Ks, vhedAccuracy(r.OmegaUnion.Accuracy)},
-	}
-	for _, w := range r.Omega {
-		o.Omega = append(o.Omega, vhedOmegaOut{w.K, vhedAccuracy(w.Accuracy)})
-	}
-	for _, b := range r.Buckets {
-		o.Buckets = append(o.Buckets, vhedBucketOut{Float(b.MinGap), Float(b.MaxGap), vhedAccuracy(b.Accuracy)})
-	}
-	return o
 }
 
 func runVHED(args []string, stdout, stderr io.Writer) error {
@@ -258,7 +141,7 @@ func runVHEDAssess(args []string, stdout, stderr io.Writer) error {
 	ctx, stop := interruptContext()
 	defer stop()
 	prog := newProgress(stderr, len(jobs), "scorers")
-	out := vhedOutput{CSV: *csvPath, Rows: len(pairs), LabelSign: sign.String(), Gap: "|rank_norm|", Split: "Ω^{" + vhedJoinInts(opts.Union) + "}"}
+	out := vhed.Output{CSV: *csvPath, Rows: len(pairs), LabelSign: sign.String(), Gap: "|rank_norm|", Split: "Ω^{" + vhed.JoinInts(opts.Union) + "}"}
 	if *rawGap {
 		out.Gap = "|avg_rank_base − avg_rank_comp|"
 	}
@@ -274,24 +157,20 @@ func runVHEDAssess(args []string, stdout, stderr io.Writer) error {
 		}
 		prog.Add(1)
 		out.HumanTies = rep.HumanTies
-		so := vhedScorerOutput(j.Name, j.Source, rep)
-		for _, e := range j.Errors {
-			so.ErrorLabels = append(so.ErrorLabels, vhedErrorOut{e.Error, e.Stories, Float(e.Result.Statistic), Float(e.Result.P)})
-		}
-		out.Scorers = append(out.Scorers, so)
+		out.Scorers = append(out.Scorers, vhed.NewScorerOutput(j.Name, j.Source, rep, j.Errors))
 		series = append(series, vhedplot.Series{Name: j.Name, Report: rep})
 	}
 	prog.Finish()
 	if opts.Intervals {
-		out.Bootstrap = &vhedBootstrapOut{*resamples, *confidence, *seed}
+		out.Bootstrap = &vhed.BootstrapOutput{Resamples: *resamples, Confidence: *confidence, Seed: *seed}
 	}
 	if *plotDir != "" {
-		if err := vhedWritePlots(*plotDir, series); err != nil {
+		if err := vhedplot.SaveFigures(*plotDir, series); err != nil {
 			return err
 		}
 	}
 	if *format == "table" {
-		return vhedWriteTable(stdout, out)
+		return vhed.WriteTable(stdout, out)
 	}
 	return writeJSON(stdout, out)
 }
@@ -310,104 +189,6 @@ func vhedReadPairs(path string) ([]vhed.Pair, vhed.LabelSign, error) {
 		return nil, 0, fmt.Errorf("%s: %w", path, err)
 	}
 	return pairs, sign, nil
-}
-
-// vhedJoinInts writes 4, 5 as "4,5".
-func vhedJoinInts(ks []int) string {
-	s := make([]string, len(ks))
-	for i, k := range ks {
-		s[i] = strconv.Itoa(k)
-	}
-	return strings.Join(s, ",")
-}
-
-// vhedWritePlots writes both figures in both formats into dir.
-func vhedWritePlots(dir string, series []vhedplot.Series) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	byGap, err := vhedplot.AccuracyByGap(series)
-	if err != nil {
-		return err
-	}
-	byOmega, err := vhedplot.AccuracyByOmega(series)
-	if err != nil {
-		return err
-	}
-	for _, ext := range []string{".png", ".svg"} {
-		if err := vhedplot.Save(filepath.Join(dir, "accuracy_by_gap"+ext), byGap); err != nil {
-			return err
-		}
-		if err := vhedplot.Save(filepath.Join(dir, "accuracy_by_omega"+ext), byOmega); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// vhedWriteTable prints the assessments as aligned text for a person.
-func vhedWriteTable(w io.Writer, out vhedOutput) error {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "%s: %d pairs, %d human ties left out; label: %s\n\n", out.CSV, out.Rows, out.HumanTies, out.LabelSign)
-	acc := func(a vhedAccuracyOut) string {
-		if a.Total == 0 {
-			return "–"
-		}
-		s := fmt.Sprintf("%.3f (%d/%d)", float64(a.Value), a.Correct, a.Total)
-		if !math.IsNaN(float64(a.Low)) {
-			s += fmt.Sprintf(" [%.3f, %.3f]", float64(a.Low), float64(a.High))
-		}
-		return s
-	}
-	head := "scorer\taccuracy"
-	if len(out.Scorers) > 0 {
-		for _, o := range out.Scorers[0].Omega {
-			head += fmt.Sprintf("\tΩ%d", o.K)
-		}
-		head += "\tΩ" + vhedJoinInts(out.Scorers[0].OmegaUnion.Ks)
-	}
-	split := " (" + out.Split + ")"
-	fmt.Fprintln(tw, head+"\tref–machine"+split+"\tmachine–machine"+split+"\tties\tundecided\tmachine>ref (human/metric)\terror–gap r\t")
-	for _, s := range out.Scorers {
-		line := s.Name + "\t" + acc(s.Accuracy)
-		for _, o := range s.Omega {
-			line += "\t" + acc(o.vhedAccuracyOut)
-		}
-		line += "\t" + acc(s.OmegaUnion.vhedAccuracyOut)
-		line += fmt.Sprintf("\t%s\t%s\t%d\t%d\t%d/%d vs %d/%d\t%.3f\t", acc(s.ReferenceMachine), acc(s.MachineMachine),
-			s.PredictedTies, s.Undecided, s.Outrank.Human, s.Outrank.Pairs, s.Outrank.Predicted, s.Outrank.Pairs, float64(s.ErrorGap.R))
-		fmt.Fprintln(tw, line)
-	}
-	blank := true
-	for _, s := range out.Scorers {
-		for _, e := range s.ErrorLabels {
-			if blank {
-				fmt.Fprintln(tw)
-				blank = false
-			}
-			fmt.Fprintf(tw, "%s vs error %q: point-biserial r %.3f (p %.3g) over %d stories\n", s.Name, e.Error, float64(e.R), float64(e.P), e.Stories)
-		}
-	}
-	if len(out.Scorers) > 0 {
-		fmt.Fprintln(tw)
-		head := "accuracy by " + out.Gap
-		for _, b := range out.Scorers[0].Buckets {
-			if math.IsNaN(float64(b.MaxGap)) || math.IsInf(float64(b.MaxGap), 1) {
-				head += fmt.Sprintf("\t≥ %g", float64(b.MinGap))
-			} else {
-				head += fmt.Sprintf("\t[%g, %g)", float64(b.MinGap), float64(b.MaxGap))
-			}
-		}
-		fmt.Fprintln(tw, head+"\t")
-		for _, s := range out.Scorers {
-			line := s.Name
-			for _, b := range s.Buckets {
-				line += "\t" + acc(b.vhedAccuracyOut)
-			}
-			fmt.Fprintln(tw, line+"\t")
-		}
-	}
-	return tw.Flush()
 }
 
 // vhedReadFile reads one of the command's CSV inputs at path with read

@@ -98,19 +98,11 @@ func runVrankTrain(args []string, stdout, stderr io.Writer) error {
 		tr, err = vranktrain.ResumeTrainer(*tf.resume, opts)
 	} else {
 		cfg := vrank.Config{}
-		switch *feature {
-		case "cls":
-		case "pooler":
-			cfg.Feature = vrank.FeaturePooler
-		default:
-			return fmt.Errorf("-feature: want cls or pooler, got %q", *feature)
+		if cfg.Feature, err = vrank.ParseFeature(*feature); err != nil {
+			return fmt.Errorf("-feature: %w", err)
 		}
-		switch *encoding {
-		case "joined":
-		case "pair":
-			cfg.Encoding = vrank.TextPair
-		default:
-			return fmt.Errorf("-encoding: want joined or pair, got %q", *encoding)
+		if cfg.Encoding, err = vrank.ParseInputEncoding(*encoding); err != nil {
+			return fmt.Errorf("-encoding: %w", err)
 		}
 		var m *vrank.Model
 		if m, err = vrank.NewFromEncoder(*encoder, cfg, *tf.seed); err == nil {

@@ -6,7 +6,6 @@ import (
 	"io"
 
 	"github.com/storyeval/storyeval/limits"
-	"github.com/storyeval/storyeval/story"
 	"github.com/storyeval/storyeval/training"
 	vranktrain "github.com/storyeval/storyeval/vrank/train"
 )
@@ -50,13 +49,13 @@ func runVrankPretrain(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer dev.Close()
-	train, err := readCorpusTexts(*corpus)
+	train, err := vranktrain.LoadCorpusTexts(*corpus, limits.Limits{MaxBytes: maxInputBytes})
 	if err != nil {
 		return err
 	}
 	var val []string
 	if *valCorpus != "" {
-		if val, err = readCorpusTexts(*valCorpus); err != nil {
+		if val, err = vranktrain.LoadCorpusTexts(*valCorpus, limits.Limits{MaxBytes: maxInputBytes}); err != nil {
 			return err
 		}
 	}
@@ -94,22 +93,4 @@ func runVrankPretrain(args []string, stdout, stderr io.Writer) error {
 			ValidationAccuracy: Float(h.ValidationAccuracy), Checkpoint: h.Checkpoint})
 	}
 	return writeJSON(stdout, res)
-}
-
-// readCorpusTexts reads the story texts of a {id: story} JSON, in file
-// order; an empty story is an error naming it.
-func readCorpusTexts(path string) ([]string, error) {
-	set, err := story.LoadJSON(path, story.ReadOptions{Limits: limits.Limits{MaxBytes: maxInputBytes}})
-	if err != nil {
-		return nil, err
-	}
-	if set.Len() == 0 {
-		return nil, fmt.Errorf("%s: no stories", path)
-	}
-	for _, st := range set.Stories() {
-		if len(st.Text) == 0 {
-			return nil, fmt.Errorf("%s: story %q is empty", path, st.ID)
-		}
-	}
-	return set.Texts(), nil
 }

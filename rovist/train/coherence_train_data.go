@@ -8,6 +8,7 @@ import (
 	"github.com/storyeval/storyeval/internal/pyunicode"
 
 	"github.com/storyeval/storyeval/internal/sentences"
+	"github.com/storyeval/storyeval/limits"
 	"github.com/storyeval/storyeval/story"
 )
 
@@ -73,3 +74,18 @@ func checkText(s string) error {
 // pyStrip is Python's str.strip(), which the scorer compares sentences
 // after.
 func pyStrip(s string) string { return strings.TrimFunc(s, pyunicode.IsSpace) }
+
+// LoadSOPPairs reads a story set ({id: story} or RoViST's
+// {id: {"story", "images"}} JSON) from path and makes its sentence-order
+// pairs with SOPPairs; l bounds the file (zero: story's defaults).
+func LoadSOPPairs(path string, l limits.Limits) ([]SOPPair, error) {
+	set, err := story.LoadJSON(path, story.ReadOptions{Limits: l})
+	if err != nil {
+		return nil, err
+	}
+	pairs, err := SOPPairs(set.Stories())
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return pairs, nil
+}

@@ -113,7 +113,7 @@ func AccuracyByOmega(series []Series) (*plot.Plot, error) {
 	for _, o := range ref {
 		labels = append(labels, "Ω"+strconv.Itoa(o.K)+" ("+strconv.Itoa(o.K)+" agree)")
 	}
-	labels = append(labels, "Ω"+plotJoinInts(series[0].Report.OmegaUnion.Ks))
+	labels = append(labels, "Ω"+vhed.JoinInts(series[0].Report.OmegaUnion.Ks))
 	p := plot.New()
 	p.Title.Text = "Story-pair ranking accuracy by human agreement"
 	p.Y.Label.Text = "accuracy"
@@ -147,15 +147,6 @@ func AccuracyByOmega(series []Series) (*plot.Plot, error) {
 	}
 	p.NominalX(labels...)
 	return p, nil
-}
-
-// plotJoinInts writes 4, 5 as "4,5".
-func plotJoinInts(ks []int) string {
-	s := make([]string, len(ks))
-	for i, k := range ks {
-		s[i] = strconv.Itoa(k)
-	}
-	return strings.Join(s, ",")
 }
 
 func plotZeroNaN(x float64) float64 {

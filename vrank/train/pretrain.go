@@ -17,6 +17,8 @@ import (
 	"github.com/storyeval/storyeval/encoders/nn"
 	"github.com/storyeval/storyeval/encoders/tokenize"
 	"github.com/storyeval/storyeval/internal/trainloop"
+	"github.com/storyeval/storyeval/limits"
+	"github.com/storyeval/storyeval/story"
 	"github.com/storyeval/storyeval/training"
 	"github.com/storyeval/storyeval/vrank"
 )
@@ -485,3 +487,23 @@ func (t *Pretrainer) History() []PretrainEpoch { return slices.Clone(t.history) 
 
 // SetProgress replaces the progress callback (e.g. of a resumed trainer).
 func (t *Pretrainer) SetProgress(fn func(training.Progress)) { t.opts.Progress = fn }
+
+// LoadCorpusTexts reads the story texts of a {id: story} JSON at path, in
+// file order, for Pretrainer.Train; l bounds the file (zero: story's
+// defaults). A file without stories, or an empty story, is an error naming
+// it.
+func LoadCorpusTexts(path string, l limits.Limits) ([]string, error) {
+	set, err := story.LoadJSON(path, story.ReadOptions{Limits: l})
+	if err != nil {
+		return nil, err
+	}
+	if set.Len() == 0 {
+		return nil, fmt.Errorf("%s: no stories", path)
+	}
+	for _, st := range set.Stories() {
+		if len(st.Text) == 0 {
+			return nil, fmt.Errorf("%s: story %q is empty", path, st.ID)
+		}
+	}
+	return set.Texts(), nil
+}
