@@ -22,7 +22,8 @@ type CoherenceRun struct {
 	ALBERT, Checkpoint, Resume string
 	// Out is the folder the trained model is saved to
 	// (CoherenceTrainer.SaveModel).
-	Out     string
+	Out string
+	// Options configure the trainer, its Backend and Progress included.
 	Options CoherenceTrainOptions
 }
 

@@ -27,7 +27,8 @@ type VGRun struct {
 	// continues from a checkpoint folder instead.
 	Init, ViT, Resume string
 	// Out is the folder the trained model is saved to (VGTrainer.SaveModel).
-	Out     string
+	Out string
+	// Options configure the trainer, its Backend and Progress included.
 	Options VGTrainOptions
 }
 
@@ -35,9 +36,12 @@ type VGRun struct {
 // prints it.
 type VGReport struct {
 	// Model is the model file written.
-	Model       string
+	Model string
+	// Temperature is the loss temperature τ after training.
 	Temperature float64
-	Epochs      []VGEpochResult
+	// Epochs are the epochs this run trained (not those of a resumed
+	// checkpoint).
+	Epochs []VGEpochResult
 }
 
 // Run loads the pairs, splits them, reads the GloVe vectors of their

@@ -22,7 +22,8 @@ type TrainRun struct {
 	Config          vrank.Config
 	// Out is the folder the epoch of highest validation accuracy is saved
 	// to (Trainer.BestModel), as the paper keeps it.
-	Out     string
+	Out string
+	// Options configure the trainer, its Backend and Progress included.
 	Options Options
 }
 
@@ -88,7 +89,9 @@ type PretrainRun struct {
 	// continues from a checkpoint folder instead.
 	Encoder, Resume string
 	// Out is the folder the encoder is saved to (Pretrainer.SaveEncoder).
-	Out     string
+	Out string
+	// Options configure the pre-trainer, its Backend and Progress
+	// included.
 	Options PretrainOptions
 }
 
