@@ -35,7 +35,7 @@ func TestRovistTrainCThenScore(t *testing.T) {
 	if code := runMain(args, &stdout, &stderr); code != 0 {
 		t.Fatalf("train: exit %d: %s", code, stderr.String())
 	}
-	var res rovistTrainCOutput
+	var res trainOutput
 	if err := json.Unmarshal(stdout.Bytes(), &res); err != nil {
 		t.Fatalf("%v: %s", err, stdout.String())
 	}

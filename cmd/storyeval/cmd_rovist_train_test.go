@@ -61,11 +61,11 @@ func TestRovistTrainFixture(t *testing.T) {
 	if code := runMain(args, &stdout, &stderr); code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr.String())
 	}
-	var res rovistTrainOutput
+	var res trainOutput
 	if err := json.Unmarshal(stdout.Bytes(), &res); err != nil {
 		t.Fatalf("%v: %s", err, stdout.String())
 	}
-	if len(res.Epochs) != 2 || res.Epochs[0].Epoch != 1 || res.Epochs[1].Epoch != 2 || res.Epochs[1].Checkpoint != filepath.Join(ck, "epoch-002") || !(float64(res.Epochs[0].ValidationLoss) > 0) {
+	if len(res.Epochs) != 2 || res.Epochs[0].Epoch != 1 || res.Epochs[1].Epoch != 2 || res.Epochs[1].Checkpoint != filepath.Join(ck, "epoch-002") || !(res.Epochs[0].ValidationLoss > 0) {
 		t.Errorf("output %s", stdout.String())
 	}
 	if !strings.Contains(stderr.String(), "epoch 1/2:") || !strings.Contains(stderr.String(), "epoch 2/2:") || strings.Contains(stderr.String(), "epoch 3/2") {
@@ -77,7 +77,7 @@ func TestRovistTrainFixture(t *testing.T) {
 	if code := runMain(args, &stdout, &stderr); code != 0 {
 		t.Fatalf("resume: exit %d: %s", code, stderr.String())
 	}
-	res = rovistTrainOutput{}
+	res = trainOutput{}
 	if err := json.Unmarshal(stdout.Bytes(), &res); err != nil || len(res.Epochs) != 1 || res.Epochs[0].Epoch != 3 || res.Epochs[0].Checkpoint != filepath.Join(ck, "epoch-003") {
 		t.Errorf("resume output %s (%v)", stdout.String(), err)
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/storyeval/storyeval/limits"
 	"github.com/storyeval/storyeval/training"
+	"github.com/storyeval/storyeval/vhed"
 	"github.com/storyeval/storyeval/vrank"
 	vranktrain "github.com/storyeval/storyeval/vrank/train"
 )
@@ -27,127 +28,110 @@ func runVrank(args []string, stdout, stderr io.Writer) error {
 	}, action{"train", runVrankTrain}, action{"predict", runVrankPredict}, action{"pretrain", runVrankPretrain})
 }
 
-// vrankTrainOutput is what vrank train prints: one entry per epoch.
-type vrankTrainOutput struct {
-	// Model is -out, where the best epoch's model was saved.
-	Model string `json:"model"`
-	// BestEpoch is the epoch of highest validation accuracy (absent
-	// without validation pairs, when Model is the last epoch's).
-	BestEpoch int                `json:"best_epoch,omitempty"`
-	Epochs    []vrankEpochOutput `json:"epochs"`
-}
-
-type vrankEpochOutput struct {
-	Epoch              int    `json:"epoch"`
-	TrainLoss          Float  `json:"train_loss"`
-	ValidationLoss     Float  `json:"validation_loss"`
-	ValidationAccuracy Float  `json:"validation_accuracy"`
-	Checkpoint         string `json:"checkpoint,omitempty"`
-}
-
 func runVrankTrain(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("vrank train", stderr)
-	csvPath := fs.String("csv", "", "training pairs: a CSV with the VHED columns sent1, sent2, label (required)")
-	valPath := fs.String("val-csv", "", "validation pairs in the same format (default: a seeded share of -csv, see -val-fraction)")
-	encoder := fs.String("encoder", "", "pretrained BERT/SimCSE model folder to start from, e.g. sup-simcse-bert-base-uncased")
-	tf := addTrainFlags(fs, trainDefaults{epochs: 30, batch: 32, lr: 2e-5, valFraction: 0.1, seed: 7777, item: "pairs",
-		outHelp:         "folder to write the trained model to, the epoch of highest validation accuracy (required)",
-		seedHelp:        "seed of the validation split, shuffling, dropout and the new head",
-		valFractionHelp: "share of -csv held out for validation when no -val-csv is given (0: none)"})
-	dropout := fs.Float64("dropout", 0.1, "dropout on the CLS feature during training (0: none)")
-	encDropout := fs.Float64("encoder-dropout", 0.1, "dropout inside the encoder during training, BERT's hidden and attention dropout in train mode as the paper fine-tuned (0: none)")
-	noAugment := fs.Bool("no-augment", false, "do not add each pair swapped with the negated gap")
+	var r vranktrain.TrainRun
+	fs.StringVar(&r.CSV, "csv", "", "training pairs: a CSV with the VHED columns sent1, sent2, label (required)")
+	fs.StringVar(&r.ValCSV, "val-csv", "", "validation pairs in the same format (default: a seeded share of -csv, see -val-fraction)")
+	fs.StringVar(&r.Encoder, "encoder", "", "pretrained BERT/SimCSE model folder to start from, e.g. sup-simcse-bert-base-uncased")
+	tf := addTrainFlags(fs, trainFlags{epochs: 30, batch: 32, lr: 2e-5, valFraction: 0.1, seed: 7777, item: "pairs"}, "",
+		"folder to write the trained model to, the epoch of highest validation accuracy (required)",
+		"seed of the validation split, shuffling, dropout and the new head",
+		"share of -csv held out for validation when no -val-csv is given (0: none)")
+	o := &r.Options
+	fs.Float64Var(&o.Dropout, "dropout", 0.1, "dropout on the CLS feature during training (0: none)")
+	fs.Float64Var(&o.EncoderDropout, "encoder-dropout", 0.1, "dropout inside the encoder during training, BERT's hidden and attention dropout in train mode as the paper fine-tuned (0: none)")
+	fs.BoolVar(&o.NoAugment, "no-augment", false, "do not add each pair swapped with the negated gap")
 	feature := fs.String("feature", "cls", "head input: cls (raw CLS state) or pooler (BERT's pooler output)")
 	encoding := fs.String("encoding", "joined", "pair input: joined (\"story1 [SEP] story2\", token types 0) or pair (standard pair encoding)")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: storyeval vrank train -csv FILE (-encoder DIR | -resume DIR) -out DIR [flags]")
-		fs.PrintDefaults()
+	setUsage(fs, "usage: storyeval vrank train -csv FILE (-encoder DIR | -resume DIR) -out DIR [flags]")
+	if err := tf.parse(fs, args, "encoder", "csv"); err != nil {
+		return err
 	}
+	if tf.epochs <= 0 || tf.batch <= 0 || tf.lr <= 0 {
+		return errors.New("-epochs, -batch and -lr must be positive")
+	}
+	var err error
+	if r.Config.Feature, err = vrank.ParseFeature(*feature); err != nil && tf.resume == "" {
+		return fmt.Errorf("-feature: %w", err)
+	}
+	if r.Config.Encoding, err = vrank.ParseInputEncoding(*encoding); err != nil && tf.resume == "" {
+		return fmt.Errorf("-encoding: %w", err)
+	}
+	r.Out, r.Resume, o.NoDropout, o.NoEncoderDropout = tf.out, tf.resume, o.Dropout == 0, o.EncoderDropout == 0
+	o.Epochs, o.BatchSize, o.LearningRate, o.Seed, o.CheckpointDir = tf.epochs, tf.batch, tf.lr, tf.seed, tf.checkpoints
+	o.ValidationFraction = noneIfZero(tf.valFraction)
+	_, err = train(stdout, stderr, tf, &o.Backend, &o.Progress, r.Run, func(w io.Writer, p training.Progress) {
+		fmt.Fprintf(w, "epoch %d/%d: train loss %.5g, %.1f pairs/s\n", p.Epoch, p.Epochs, p.Loss, p.ExamplesPerSecond)
+	})
+	return err
+}
+
+func runVrankPretrain(args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("vrank pretrain", stderr)
+	r := vranktrain.PretrainRun{Limits: limits.Limits{MaxBytes: maxInputBytes}}
+	fs.StringVar(&r.Corpus, "corpus", "", "training texts: a {id: story} JSON such as the VIST references (required)")
+	fs.StringVar(&r.ValCorpus, "val-corpus", "", "validation texts in the same format (default: a seeded share of -corpus, see -val-fraction)")
+	fs.StringVar(&r.Encoder, "encoder", "", "BERT folder to start from (config.json, vocab.txt, weights), e.g. sup-simcse-bert-base-uncased")
+	tf := addTrainFlags(fs, trainFlags{epochs: 3, batch: 8, lr: 5e-5, valFraction: 0.05, item: "texts"}, "",
+		"folder to write the pre-trained encoder to (required; then vrank train -encoder OUT)",
+		"seed of the validation split, shuffling, masking, dropout and a new head",
+		"share of -corpus held out for validation when no -val-corpus is given (0: none)")
+	o := &r.Options
+	fs.Float64Var(&o.MaskProbability, "mask-prob", 0.15, "share of the non-special tokens selected (80 % [MASK], 10 % random, 10 % unchanged)")
+	fs.IntVar(&o.MaxLength, "max-length", 0, "longest text in tokens, [CLS] and [SEP] included; longer texts are truncated (0: the model's positions)")
+	fs.Float64Var(&o.Dropout, "dropout", 0.1, "BERT's dropout during training (0: none)")
+	setUsage(fs, "usage: storyeval vrank pretrain -corpus FILE (-encoder DIR | -resume DIR) -out DIR [flags]")
+	if err := tf.parse(fs, args, "encoder", "corpus"); err != nil {
+		return err
+	}
+	if tf.epochs <= 0 || tf.batch <= 0 || tf.lr <= 0 || o.MaskProbability <= 0 || o.MaskProbability >= 1 || o.MaxLength < 0 || o.Dropout < 0 || o.Dropout >= 1 || tf.valFraction < 0 || tf.valFraction >= 1 {
+		return errors.New("-epochs, -batch and -lr must be positive; -mask-prob in (0, 1); -dropout and -val-fraction in [0, 1); -max-length not negative")
+	}
+	r.Out, r.Resume, o.NoDropout, o.ValidationFraction = tf.out, tf.resume, o.Dropout == 0, noneIfZero(tf.valFraction)
+	o.Epochs, o.BatchSize, o.LearningRate, o.Seed, o.CheckpointDir = tf.epochs, tf.batch, tf.lr, tf.seed, tf.checkpoints
+	_, err := train(stdout, stderr, tf, &o.Backend, &o.Progress, r.Run, trainLossLine)
+	return err
+}
+
+func runVrankPredict(args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("vrank predict", stderr)
+	dir := fs.String("model", "", "trained Vrank model folder (required)")
+	csvPath := fs.String("csv", "", "story pairs: a CSV (or .csv.gz) with columns sent1 and sent2, other columns ignored (required)")
+	dev := addDeviceFlag(fs)
+	setUsage(fs, "usage: storyeval vrank predict -model DIR -csv FILE [-device cpu|cuda[:N]]",
+		"prints the predicted ranking gap of each pair, in input order (negative: story 1 is better),",
+		"as a JSON array written as the pairs are predicted, chunk by chunk")
 	if err := parseFlags(fs, args, 0); err != nil {
 		return err
 	}
-	if *csvPath == "" || *tf.out == "" || (*encoder == "") == (*tf.resume == "") {
+	if *dir == "" || *csvPath == "" {
 		fs.Usage()
-		return errors.New("give -csv, -out and exactly one of -encoder or -resume")
+		return errors.New("give -model and -csv")
 	}
-	dev, err := tf.openDevice()
+	d, err := dev.open()
 	if err != nil {
 		return err
 	}
-	defer dev.Close()
-	train, err := vranktrain.LoadPairs(*csvPath, limits.Limits{})
+	defer d.Close()
+	in, closeIn, err := openMaybeGzip(*csvPath)
 	if err != nil {
 		return err
 	}
-	var val []vranktrain.Pair
-	if *valPath != "" {
-		if val, err = vranktrain.LoadPairs(*valPath, limits.Limits{}); err != nil {
-			return err
-		}
+	defer closeIn()
+	r, err := vhed.NewReader(in, vhed.ReadOptions{Limits: limits.Limits{MaxBytes: maxInputBytes}, StoriesOnly: true})
+	if err != nil {
+		return fmt.Errorf("%s: %w", *csvPath, err)
 	}
-	opts := vranktrain.Options{Epochs: *tf.epochs, BatchSize: *tf.batch, LearningRate: *tf.lr, Dropout: *dropout, NoDropout: *dropout == 0, EncoderDropout: *encDropout, NoEncoderDropout: *encDropout == 0,
-		NoAugment: *noAugment, Seed: *tf.seed, ValidationFraction: *tf.valFraction, CheckpointDir: *tf.checkpoints, Backend: dev.Backend}
-	if *tf.valFraction == 0 {
-		opts.ValidationFraction = -1
-	}
-	if *tf.epochs <= 0 || *tf.batch <= 0 || *tf.lr <= 0 {
-		return errors.New("-epochs, -batch and -lr must be positive")
-	}
-	var tr *vranktrain.Trainer
-	if *tf.resume != "" {
-		tr, err = vranktrain.ResumeTrainer(*tf.resume, opts)
-	} else {
-		cfg := vrank.Config{}
-		if cfg.Feature, err = vrank.ParseFeature(*feature); err != nil {
-			return fmt.Errorf("-feature: %w", err)
-		}
-		if cfg.Encoding, err = vrank.ParseInputEncoding(*encoding); err != nil {
-			return fmt.Errorf("-encoding: %w", err)
-		}
-		var m *vrank.Model
-		if m, err = vrank.NewFromEncoder(*encoder, cfg, *tf.seed); err == nil {
-			tr, err = vranktrain.NewTrainer(m, opts)
-		}
-	}
+	m, err := vrank.Load(*dir, d.Options)
 	if err != nil {
 		return err
 	}
-	// One bar over all remaining epochs; a line per finished epoch.
-	perEpoch := tf.perEpoch(len(train), val != nil)
-	if !*noAugment {
-		perEpoch *= 2
-	}
-	var hist []vranktrain.EpochResult
+	defer m.Close()
 	ctx, stop := interruptContext()
 	defer stop()
-	err = runTraining(stderr, perEpoch*max(0, *tf.epochs-tr.Epoch()), "pairs", func(bar *epochBar) (err error) {
-		tr.SetProgress(func(p training.Progress) {
-			if bar.step(p.Done, p.Total) {
-				fmt.Fprintf(stderr, "epoch %d/%d: train loss %.5g, %.1f pairs/s\n", p.Epoch, p.Epochs, p.Loss, p.ExamplesPerSecond)
-			}
-		})
-		hist, err = tr.Train(ctx, train, val)
-		return err
-	})
-	if err != nil {
-		return err
-	}
-	// The output is the epoch of highest validation accuracy, as the paper
-	// keeps (the last epoch without validation pairs).
-	m, err := tr.BestModel()
-	if err != nil {
-		return err
-	}
-	if err := m.Save(*tf.out); err != nil {
-		return err
-	}
-	res := vrankTrainOutput{Model: *tf.out}
-	if best, ok := tr.Best(); ok {
-		res.BestEpoch = best.Epoch
-	}
-	for _, h := range hist {
-		res.Epochs = append(res.Epochs, vrankEpochOutput{Epoch: h.Epoch, TrainLoss: Float(h.TrainLoss),
-			ValidationLoss: Float(h.ValidationLoss), ValidationAccuracy: Float(h.ValidationAccuracy), Checkpoint: h.Checkpoint})
-	}
-	return writeJSON(stdout, res)
+	prog := newProgress(stderr, -1, "pairs")
+	defer prog.Finish()
+	next := func() (string, string, error) { p, err := r.Next(); return p.Story1, p.Story2, err }
+	return m.WritePredictionsJSON(ctx, next, stdout, vrank.StreamOptions{Name: *csvPath, Progress: prog.Set})
 }

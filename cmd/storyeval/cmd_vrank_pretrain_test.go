@@ -31,7 +31,7 @@ func TestVrankPretrainThenTrain(t *testing.T) {
 	if code := runMain(args, &stdout, &stderr); code != 0 {
 		t.Fatalf("pretrain: exit %d: %s", code, stderr.String())
 	}
-	var res vrankPretrainOutput
+	var res trainOutput
 	if err := json.Unmarshal(stdout.Bytes(), &res); err != nil {
 		t.Fatalf("%v: %s", err, stdout.String())
 	}

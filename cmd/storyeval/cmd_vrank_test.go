@@ -72,6 +72,19 @@ func writePairsCSV(t *testing.T, path string, rng *rand.Rand, n int, good, bad [
 	}
 }
 
+// trainOutput is what the train commands (rovist train vg|c, vrank
+// train|pretrain) print, as the tests read it: null values read as 0.
+type trainOutput struct {
+	Model, Encoder string
+	BestEpoch      int `json:"best_epoch"`
+	Epochs         []struct {
+		Epoch              int
+		ValidationLoss     float64 `json:"validation_loss"`
+		ValidationAccuracy float64 `json:"validation_accuracy"`
+		Checkpoint         string
+	}
+}
+
 func TestVrankTrainThenPredict(t *testing.T) {
 	good, bad := strings.Fields("happy sunny party smiled"), strings.Fields("broken empty grey waited")
 	enc := tinyVrankEncoder(t, append(append([]string{}, good...), bad...))
@@ -86,7 +99,7 @@ func TestVrankTrainThenPredict(t *testing.T) {
 	if code := runMain(args, &stdout, &stderr); code != 0 {
 		t.Fatalf("train: exit %d: %s", code, stderr.String())
 	}
-	var res vrankTrainOutput
+	var res trainOutput
 	if err := json.Unmarshal(stdout.Bytes(), &res); err != nil {
 		t.Fatalf("%v: %s", err, stdout.String())
 	}

@@ -1,99 +1,103 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"io"
+	"strings"
+
+	"github.com/storyeval/storyeval/encoders/compute"
+	"github.com/storyeval/storyeval/training"
 )
 
 // trainFlags are the flags every training command (rovist train vg|c,
 // vrank train, vrank pretrain) shares.
 type trainFlags struct {
-	resume, out, checkpoints *string
-	epochs, batch            *int
-	lr, valFraction          *float64
-	seed                     *int64
+	resume, out, checkpoints string
+	epochs, batch            int
+	lr, valFraction          float64
+	seed                     int64
 	device                   deviceFlag
+	item                     string // a training example, "pairs" or "texts" (-batch's help, progress)
 }
 
-// trainDefaults are one training command's defaults for trainFlags and the
-// words that differ between commands in their help.
-type trainDefaults struct {
-	epochs, batch   int
-	lr, valFraction float64
-	seed            int64
-	// item names one training example ("pairs", "texts").
-	item string
-	// outHelp says what -out receives and how to use it; epochsHelp,
-	// seedHelp and valFractionHelp replace the plain wording when set.
-	outHelp, epochsHelp, seedHelp, valFractionHelp string
+// addTrainFlags defines the shared flags on fs, with d's values as their
+// defaults and the help that differs between commands (-epochs': "training
+// epochs" when empty).
+func addTrainFlags(fs *flag.FlagSet, d trainFlags, epochsHelp, outHelp, seedHelp, valFractionHelp string) *trainFlags {
+	f := &d
+	fs.StringVar(&f.resume, "resume", "", "continue from a checkpoint folder (epoch-NNN, or the -checkpoints folder: the latest)")
+	fs.StringVar(&f.out, "out", "", outHelp)
+	fs.StringVar(&f.checkpoints, "checkpoints", "", "folder for a checkpoint after every epoch (default: none)")
+	fs.IntVar(&f.epochs, "epochs", d.epochs, cmpOr(epochsHelp, "training epochs"))
+	fs.IntVar(&f.batch, "batch", d.batch, d.item+" per Adam step")
+	fs.Float64Var(&f.lr, "lr", d.lr, "Adam learning rate")
+	fs.Int64Var(&f.seed, "seed", d.seed, seedHelp)
+	fs.Float64Var(&f.valFraction, "val-fraction", d.valFraction, valFractionHelp)
+	f.device = addDeviceFlag(fs)
+	return f
 }
 
-// addTrainFlags defines the shared training flags on fs.
-func addTrainFlags(fs *flag.FlagSet, d trainDefaults) trainFlags {
-	epochsHelp := d.epochsHelp
-	if epochsHelp == "" {
-		epochsHelp = "training epochs"
+// parse parses args and requires the flags named in need, -out, and
+// exactly one of -start (a new run) and -resume.
+func (f *trainFlags) parse(fs *flag.FlagSet, args []string, start string, need ...string) error {
+	if err := parseFlags(fs, args, 0); err != nil {
+		return err
 	}
-	return trainFlags{
-		resume:      fs.String("resume", "", "continue from a checkpoint folder (epoch-NNN, or the -checkpoints folder: the latest)"),
-		out:         fs.String("out", "", d.outHelp),
-		checkpoints: fs.String("checkpoints", "", "folder for a checkpoint after every epoch (default: none)"),
-		epochs:      fs.Int("epochs", d.epochs, epochsHelp),
-		batch:       fs.Int("batch", d.batch, d.item+" per Adam step"),
-		lr:          fs.Float64("lr", d.lr, "Adam learning rate"),
-		seed:        fs.Int64("seed", d.seed, d.seedHelp),
-		valFraction: fs.Float64("val-fraction", d.valFraction, d.valFractionHelp),
-		device:      addDeviceFlag(fs),
+	ok := f.out != "" && (fs.Lookup(start).Value.String() == "") != (f.resume == "")
+	for i, n := range need {
+		ok = ok && fs.Lookup(n).Value.String() != ""
+		need[i] = "-" + n
 	}
-}
-
-// openDevice opens -device for a trainer whose options take a backend
-// (nil for the CPU).
-func (f trainFlags) openDevice() (*openDevice, error) { return f.device.open() }
-
-// perEpoch is how many of n training examples an epoch goes through: all
-// of them with separate validation data, else those the trainer keeps
-// after holding out valFraction of them.
-func (f trainFlags) perEpoch(n int, separateValidation bool) int {
-	if !separateValidation && *f.valFraction > 0 {
-		n -= int(float64(n)**f.valFraction + 0.5)
+	if !ok {
+		fs.Usage()
+		return fmt.Errorf("give %s, -out and exactly one of -%s or -resume", strings.Join(need, ", "), start)
 	}
-	return max(n, 0)
+	return nil
 }
 
-// epochBar is one progress bar over all the epochs a training run has
-// left, fed from a trainer's progress callback, whose Done count restarts
-// with every epoch.
-type epochBar struct {
-	bar    *progress
-	stderr io.Writer
-	last   int
-}
-
-// step records that done of the epoch's total examples are finished and
-// reports whether the epoch is complete.
-func (b *epochBar) step(done, total int) bool {
-	if done < b.last {
-		b.last = 0
+// noneIfZero maps a flag's 0 ("none") to the library options' -1.
+func noneIfZero[T int | float64](v T) T {
+	if v == 0 {
+		return -1
 	}
-	b.bar.Add(done - b.last)
-	b.last = done
-	return done == total
+	return v
 }
 
-// stepEpoch is step, with a line for every completed epoch.
-func (b *epochBar) stepEpoch(epoch, epochs, done, total int, loss float64) {
-	if b.step(done, total) {
-		fmt.Fprintf(b.stderr, "epoch %d/%d: train loss %.5g\n", epoch, epochs, loss)
+// train opens -device, hands its backend to the run (*backend) and runs
+// it under one progress bar over the epochs left, fed from the trainer's
+// progress callback (*prog). epochLine, when not nil, writes a line for
+// each finished epoch; the report goes to stdout as JSON.
+func train[R any](stdout, stderr io.Writer, f *trainFlags, backend *compute.Backend, prog *func(training.Progress),
+	run func(context.Context) (R, error), epochLine func(io.Writer, training.Progress)) (rep R, err error) {
+	dev, err := f.device.open()
+	if err != nil {
+		return rep, err
 	}
+	defer dev.Close()
+	*backend = dev.Backend
+	var bar *progress
+	first := 0
+	*prog = func(p training.Progress) {
+		if bar == nil { // the first report tells how many examples are left
+			bar, first = newProgress(stderr, p.Total*(p.Epochs-p.Epoch+1), f.item), p.Epoch
+		}
+		if bar.Set((p.Epoch-first)*p.Total + p.Done); p.Done == p.Total && epochLine != nil {
+			epochLine(stderr, p)
+		}
+	}
+	ctx, stop := interruptContext()
+	defer stop()
+	rep, err = run(ctx)
+	if bar.Finish(); err == nil {
+		err = writeJSON(stdout, rep)
+	}
+	return rep, err
 }
 
-// runTraining runs train under one progress bar over total examples (of
-// kind item) and finishes the bar.
-func runTraining(stderr io.Writer, total int, item string, train func(bar *epochBar) error) error {
-	bar := &epochBar{bar: newProgress(stderr, total, item), stderr: stderr}
-	err := train(bar)
-	bar.bar.Finish()
-	return err
+// trainLossLine is the line rovist train c and vrank pretrain print for
+// a finished epoch.
+func trainLossLine(w io.Writer, p training.Progress) {
+	fmt.Fprintf(w, "epoch %d/%d: train loss %.5g\n", p.Epoch, p.Epochs, p.Loss)
 }
