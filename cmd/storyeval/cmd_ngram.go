@@ -3,7 +3,6 @@ package main
 import (
 	"cmp"
 	"flag"
-	"fmt"
 	"io"
 	"os"
 	"runtime/debug"
@@ -52,21 +51,17 @@ func runNgram(args []string, stdout, stderr io.Writer) error {
 	)
 	var opts ngram.EvaluateOptions
 	check := func() error {
-		var errN, errT, errW, errS, errM, errK error
+		var errN, errT, errW, errM error
 		opts.Meteor.Normalization, errN = ngram.MeteorNormalizationByName(*norm)
 		opts.Meteor.Task, errT = ngram.MeteorTaskByName(*task)
 		opts.Meteor.ParaphraseTable = *paraphrase
 		opts.NLTKBLEU.Weights, errW = parseList(*weights, parseFloat, "a number")
 		opts.NLTKBLEU.Smoothing = ngram.NLTKSmoothing(*smoothing)
-		if *smoothing < 0 || *smoothing > 7 {
-			errS = fmt.Errorf("-nltk-smoothing: want 0..7, got %d", *smoothing)
-		}
 		opts.Metrics, errM = ngram.ParseMetrics(*metrics)
-		if *tokenize != "ptb" && *tokenize != "none" {
-			errK = fmt.Errorf("-tokenize: want ptb or none, got %q", *tokenize)
-		}
 		setMemoryTarget(*in)
-		return cmp.Or(flagError("meteor-norm", errN), flagError("meteor-task", errT), flagError("nltk-weights", errW), errS, flagError("metrics", errM), errK)
+		return cmp.Or(flagError("meteor-norm", errN), flagError("meteor-task", errT), flagError("nltk-weights", errW),
+			errIf(*smoothing < 0 || *smoothing > 7, "-nltk-smoothing: want 0..7, got %d", *smoothing), flagError("metrics", errM),
+			errIf(*tokenize != "ptb" && *tokenize != "none", "-tokenize: want ptb or none, got %q", *tokenize))
 	}
 	return scoreCorpus(fs, args, stdout, check, func(c *ngram.Corpus) (*scoreTable, error) {
 		// Progress by stage: on a large corpus each metric takes a while,

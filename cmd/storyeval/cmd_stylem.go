@@ -45,20 +45,14 @@ func runStylemBuild(args []string, stdout, stderr io.Writer) error {
 	if err := parseFlags(fs, args, 0); err != nil {
 		return err
 	}
-	if *out == "" {
-		return fmt.Errorf("-out: no table file given")
-	}
-	step, err := stylem.StepByName(*tokenize)
+	step, errT := stylem.StepByName(*tokenize)
 	f, errF := stylem.FormulaByName(*formula)
 	kind, errE := stylem.ECDFByName(*ecdf)
-	if err := cmp.Or(flagError("tokenize", err), flagError("formula", errF), flagError("ecdf", errE)); err != nil {
+	if err := cmp.Or(errIf(*out == "", "-out: no table file given"),
+		flagError("tokenize", errT), flagError("formula", errF), flagError("ecdf", errE),
+		errIf(*maxNgrams < 0, "-max-ngrams %d: want 0 (no bound) or more", *maxNgrams),
+		errIf(*chunkMB < 1 || *chunkMB > 1<<20, "-chunk-mb %d: want 1 to %d", *chunkMB, 1<<20)); err != nil {
 		return err
-	}
-	if *maxNgrams < 0 {
-		return fmt.Errorf("-max-ngrams %d: want 0 (no bound) or more", *maxNgrams)
-	}
-	if *chunkMB < 1 || *chunkMB > 1<<20 {
-		return fmt.Errorf("-chunk-mb %d: want 1 to %d", *chunkMB, 1<<20)
 	}
 	r, closeIn, err := openMaybeGzip(*in)
 	if err != nil {
@@ -104,15 +98,6 @@ func readStylemCorpus(r io.Reader, format string) ([]stylem.Record, error) {
 		return stylem.ReadPersonalityCaptions(r, stylem.PersonalityCaptionsOptions{})
 	}
 	return nil, fmt.Errorf("-in-format: unknown format %q (want jsonl or personality-captions)", format)
-}
-
-// flagError prefixes a flag value's error with the flag's name; nil stays
-// nil.
-func flagError(name string, err error) error {
-	if err != nil {
-		return fmt.Errorf("-%s: %w", name, err)
-	}
-	return nil
 }
 
 func runStylemScore(args []string, stdout, stderr io.Writer) error {

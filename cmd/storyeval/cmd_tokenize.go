@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"slices"
@@ -46,19 +47,14 @@ func runTokenize(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	opt := tokenize.Options{MaxLength: *maxLength}
-	var err error
-	if opt.Truncation, err = tokenize.ParseTruncation(*truncation); err != nil {
-		return err
-	}
-	if opt.Padding, err = tokenize.PaddingByName(*padding); err != nil {
-		return fmt.Errorf("-padding: %w", err)
-	}
 	var clip tokenize.CLIPOptions
-	if clip.Cleaner, err = tokenize.CLIPCleanerByName(*cleaner); err != nil {
-		return fmt.Errorf("-clip-cleaner: %w", err)
-	}
-	if !slices.Contains(tokenize.Families(), *family) {
-		return fmt.Errorf("unknown -family %q (want bert, albert or clip)", *family)
+	var errT, errP, errC error
+	opt.Truncation, errT = tokenize.ParseTruncation(*truncation)
+	opt.Padding, errP = tokenize.PaddingByName(*padding)
+	clip.Cleaner, errC = tokenize.CLIPCleanerByName(*cleaner)
+	if err := cmp.Or(errT, flagError("padding", errP), flagError("clip-cleaner", errC),
+		errIf(!slices.Contains(tokenize.Families(), *family), "unknown -family %q (want bert, albert or clip)", *family)); err != nil {
+		return err
 	}
 	enc, err := tokenize.LoadFamily(*family, *model, clip)
 	if err != nil {
