@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log"
 	"os"
+	"strings"
 
 	"github.com/storyeval/storyeval/stylem"
 )
@@ -101,4 +102,33 @@ func ExampleWriteBuild() {
 	// Output:
 	// [Happy Gloomy Angry] 123 2 123
 	// 2
+}
+
+// Score a JSONL file of captions under every style and write the scores
+// as CSV (the caption of ExampleTable_Score: StyleCIDEr 4.6489 under
+// Happy, 0 under Gloomy).
+func ExampleTable_ScoreAll() {
+	tab, err := stylem.Build(corpus, stylem.BuildOptions{Step: stylem.Simple, StepName: "simple"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	in := `{"id": "c1", "caption": "such a happy party", "refs": ["such a fun and happy party"]}`
+	scores, err := tab.ScoreAll(strings.NewReader(in), stylem.Simple)
+	if err != nil {
+		log.Fatal(err)
+	}
+	for s, style := range scores.Styles {
+		fmt.Printf("%s %-6s StyleCIDEr %.4f\n", scores.IDs[0], style, scores.Scores[0][s][2])
+	}
+	if err := scores.WriteCSV(os.Stdout); err != nil {
+		log.Fatal(err)
+	}
+	// Output:
+	// c1 Happy  StyleCIDEr 4.6489
+	// c1 Gloomy StyleCIDEr 0.0000
+	// c1 Angry  StyleCIDEr 2.3404
+	// id,style,onlystyle,onlystyle_exist,stylecider
+	// c1,Happy,0.4797619047619047,0.9107142857142857,4.648923735347256
+	// c1,Gloomy,0,0,0
+	// c1,Angry,0.010267857142857143,0.20535714285714285,2.3404470365708185
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/storyeval/storyeval/compare"
+	"github.com/storyeval/storyeval/encoders/checkpoint"
 )
 
 func init() {
@@ -23,20 +24,18 @@ func runModels(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("models", stderr)
 	dir := fs.String("dir", "", "models folder to check (required)")
 	format := fs.String("format", "table", "output format: table or json")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: storyeval models -dir DIR [-format table|json]")
-		fmt.Fprintln(stderr, "       storyeval models convert -in CHECKPOINT -out FILE.safetensors   (memory-mapped, faster to load)")
-		fmt.Fprintln(stderr, "\nLists, for each learned metric, the files of the models folder layout that were found,")
-		fmt.Fprintln(stderr, "whether the metric is enabled, and for each missing file where the original release")
-		fmt.Fprintln(stderr, "publishes it and the name to give it. Flags go before positional arguments; there are none.")
-		fs.PrintDefaults()
-	}
+	setUsage(fs,
+		"usage: storyeval models -dir DIR [-format table|json]",
+		"       storyeval models convert -in CHECKPOINT -out FILE.safetensors   (memory-mapped, faster to load)",
+		"\nLists, for each learned metric, the files of the models folder layout that were found,",
+		"whether the metric is enabled, and for each missing file where the original release",
+		"publishes it and the name to give it. Flags go before positional arguments; there are none.",
+	)
 	if err := parseFlags(fs, args, 0); err != nil {
 		return err
 	}
-	if *dir == "" {
-		fs.Usage()
-		return errors.New("-dir is required")
+	if err := requireFlags(fs, "dir"); err != nil {
+		return err
 	}
 	status, err := compare.CheckModels(*dir)
 	if err != nil {
@@ -51,12 +50,27 @@ func runModels(args []string, stdout, stderr io.Writer) error {
 	return fmt.Errorf("-format %q: want table or json", *format)
 }
 
-// quoteShort quotes a user-given value for a message, cut after 80
-// characters.
-func quoteShort(s string) string {
-	r := []rune(s)
-	if len(r) > 80 {
-		return fmt.Sprintf("%q…", string(r[:80]))
+// runModelsConvert is `storyeval models convert`: checkpoint.ConvertFile
+// rewrites a checkpoint (a released .pth.tar, a pytorch_model.bin, …) as
+// safetensors, by default without the torch.save dict's "model." prefix,
+// so the file holds the state_dict the scorers read either way.
+func runModelsConvert(args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("models convert", stderr)
+	in := fs.String("in", "", "checkpoint to convert (required)")
+	out := fs.String("out", "", "safetensors file to write (required; written to a temporary file, then renamed)")
+	strip := fs.String("strip", "model.", "prefix removed from every tensor name when all of them have it (\"\" keeps names as stored)")
+	setUsage(fs, "usage: storyeval models convert -in CHECKPOINT -out FILE.safetensors [-strip PREFIX]")
+	if err := parseFlags(fs, args, 0); err != nil {
+		return err
 	}
-	return fmt.Sprintf("%q", s)
+	if *in == "" || *out == "" {
+		fs.Usage()
+		return errors.New("-in and -out are required")
+	}
+	n, err := checkpoint.ConvertFile(*in, *out, checkpoint.ConvertOptions{StripPrefix: *strip, Metadata: map[string]string{"converted_from": *in}})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "wrote %d tensors to %s\n", n, *out)
+	return nil
 }

@@ -1,11 +1,11 @@
 package main
 
 import (
-	"fmt"
+	"cmp"
+	"flag"
 	"io"
 	"os"
 	"runtime/debug"
-	"slices"
 	"strings"
 
 	"github.com/storyeval/storyeval/limits"
@@ -18,17 +18,26 @@ func init() {
 		summary: "COCO caption metrics (BLEU-1..4, METEOR, ROUGE-L, CIDEr-D), NLTK BLEU and VIST METEOR of a corpus file",
 		run:     runNgram,
 	})
+	register(command{
+		name:    "sacrebleu",
+		summary: "SacreBLEU BLEU (13a, exp smoothing, 0-100) of a corpus file",
+		run:     runSacreBLEU,
+	})
 }
+
+const corpusFlagUsage = `corpus JSON file {"cands": {id: str}, "refs": {id: [str, ...]}} (required)`
 
 func runNgram(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("ngram", stderr)
-	in := fs.String("in", "", `corpus JSON file {"cands": {id: str}, "refs": {id: [str, ...]}} (required)`)
+	in := fs.String("in", "", corpusFlagUsage)
 	tokenize := fs.String("tokenize", "ptb", "tokenization before scoring: ptb (as the COCO toolkit) or none")
 	metrics := fs.String("metrics", strings.Join(ngram.DefaultMetrics(), ","), "comma-separated metrics to compute: "+strings.Join(ngram.Metrics(), ", "))
 	paraphrase := fs.String("meteor-paraphrase", "", "Meteor paraphrase table (paraphrase-en.gz) for METEOR's paraphrase stage")
-	meteorFlags := addMeteorFlags(fs)
-	nltkFlags := addNLTKBLEUFlags(fs)
-	format := formatFlag(fs)
+	task := fs.String("meteor-task", "rank", "Meteor 1.5 task parameter set (-t) for the meteor metric: rank (COCO), adq, hter, util, li or tune")
+	norm := fs.String("meteor-norm", "norm", "Meteor 1.5 text preparation for the meteor metric: norm (-norm, COCO), nopunct (-norm -noPunct), lower (-lower) or none")
+	weights := fs.String("nltk-weights", "0.25,0.25,0.25,0.25", "nltkbleu's n-gram weights, comma-separated (their number is the highest order)")
+	smoothing := fs.Int("nltk-smoothing", 0, "nltkbleu's SmoothingFunction method, 0 (none, NLTK's default) to 7")
+	formatFlag(fs)
 	setUsage(fs,
 		"usage: storyeval ngram [-tokenize ptb|none] [-metrics bleu,meteor,rouge,cider,nltkbleu,meteor-vist] [-meteor-paraphrase paraphrase-en.gz] [-meteor-task rank|adq|hter|util|li|tune] [-meteor-norm norm|nopunct|lower|none] [-nltk-weights W1,W2,...] [-nltk-smoothing 0..7] [-format json|csv] -in FILE.json",
 		"Prints the corpus scores and each item's scores in the input's order; with -tokenize ptb the JSON",
@@ -40,123 +49,108 @@ func runNgram(args []string, stdout, stderr io.Writer) error {
 		"AREL/MSR VIST scripts run it (-t hter without -norm, each reference scored on its own, the item's",
 		"best; the corpus score is the mean of the items'); give -tokenize none to score the text as given.",
 	)
+	var opts ngram.EvaluateOptions
+	check := func() error {
+		var errN, errT, errW, errM error
+		opts.Meteor.Normalization, errN = ngram.MeteorNormalizationByName(*norm)
+		opts.Meteor.Task, errT = ngram.MeteorTaskByName(*task)
+		opts.Meteor.ParaphraseTable = *paraphrase
+		opts.NLTKBLEU.Weights, errW = parseList(*weights, parseFloat, "a number")
+		opts.NLTKBLEU.Smoothing = ngram.NLTKSmoothing(*smoothing)
+		opts.Metrics, errM = ngram.ParseMetrics(*metrics)
+		setMemoryTarget(*in)
+		return cmp.Or(flagError("meteor-norm", errN), flagError("meteor-task", errT), flagError("nltk-weights", errW),
+			errIf(*smoothing < 0 || *smoothing > 7, "-nltk-smoothing: want 0..7, got %d", *smoothing), flagError("metrics", errM),
+			errIf(*tokenize != "ptb" && *tokenize != "none", "-tokenize: want ptb or none, got %q", *tokenize))
+	}
+	return scoreCorpus(fs, args, stdout, check, func(c *ngram.Corpus) (*scoreTable, error) {
+		// Progress by stage: on a large corpus each metric takes a while,
+		// and the bar (drawn only on a terminal, after a second) shows
+		// which one.
+		bar := newProgress(stderr, len(opts.Metrics)+1, "stages")
+		defer bar.Finish()
+		if *tokenize == "ptb" {
+			c = c.Tokenized()
+		}
+		bar.Add(1)
+		opts.Progress = func(string) { bar.Add(1) }
+		ev, err := ngram.Evaluate(c, opts)
+		if err != nil {
+			return nil, err
+		}
+		t := evaluationTable(ev)
+		if *tokenize == "ptb" {
+			t.extraJSON = func(w io.Writer) error {
+				if _, err := io.WriteString(w, ",\n  \"tokenized\": "); err != nil {
+					return err
+				}
+				return c.WriteJSON(w, "  ")
+			}
+		}
+		return t, nil
+	})
+}
+
+func runSacreBLEU(args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("sacrebleu", stderr)
+	fs.String("in", "", corpusFlagUsage)
+	lowercase := fs.Bool("lowercase", false, "lower-case before tokenizing (SacreBLEU -lc)")
+	formatFlag(fs)
+	setUsage(fs,
+		"usage: storyeval sacrebleu [-lowercase] [-format json|csv] -in FILE.json",
+		"The corpus score is corpus_bleu; items are sentence_bleu scores (effective order), in the input's order.",
+	)
+	return scoreCorpus(fs, args, stdout, nil, func(c *ngram.Corpus) (*scoreTable, error) {
+		s, err := ngram.SacreBLEU(c, ngram.SacreBLEUOptions{Lowercase: *lowercase})
+		if err != nil {
+			return nil, err
+		}
+		return evaluationTable(s.Evaluation(c, "BLEU")), nil
+	})
+}
+
+// scoreCorpus runs the part ngram and sacrebleu share: it parses the
+// flags, checks -format, then the command's own flags (check, when not
+// nil), loads the -in corpus, scores it and prints the table in -format.
+func scoreCorpus(fs *flag.FlagSet, args []string, stdout io.Writer, check func() error, score func(*ngram.Corpus) (*scoreTable, error)) error {
 	if err := parseFlags(fs, args, 0); err != nil {
 		return err
 	}
-	if err := checkFormat(*format); err != nil {
+	format := fs.Lookup("format").Value.String()
+	if err := checkFormat(format); err != nil {
 		return err
 	}
-	meteorOpts, err := meteorFlags.options(*paraphrase)
-	if err != nil {
-		return err
-	}
-	nltkOpts, err := nltkFlags.options()
-	if err != nil {
-		return err
-	}
-	var want []string
-	for _, m := range strings.Split(*metrics, ",") {
-		m = strings.TrimSpace(strings.ToLower(m))
-		if !slices.Contains(ngram.Metrics(), m) {
-			return fmt.Errorf("-metrics: unknown metric %q (available: %s)", m, strings.Join(ngram.Metrics(), ", "))
+	if check != nil {
+		if err := check(); err != nil {
+			return err
 		}
-		if !slices.Contains(want, m) {
-			want = append(want, m)
-		}
-	}
-	if *tokenize != "ptb" && *tokenize != "none" {
-		return fmt.Errorf("-tokenize: want ptb or none, got %q", *tokenize)
 	}
 	if err := requireFlags(fs, "in"); err != nil {
 		return err
 	}
-	setMemoryTarget(*in)
-	c, err := ngram.LoadCorpus(*in, limits.Limits{})
+	c, err := ngram.LoadCorpus(fs.Lookup("in").Value.String(), limits.Limits{})
 	if err != nil {
 		return err
 	}
-	// Progress by stage: on a large corpus each metric takes a while, and
-	// the bar (drawn only on a terminal, after a second) shows which one.
-	bar := newProgress(stderr, len(want)+1, "stages")
-	defer bar.Finish()
-	if *tokenize == "ptb" {
-		c = c.Tokenized()
-	}
-	bar.Add(1)
-	ev, err := ngram.Evaluate(c, ngram.EvaluateOptions{Metrics: want, Meteor: meteorOpts, NLTKBLEU: nltkOpts,
-		Progress: func(string) { bar.Add(1) }})
+	t, err := score(c)
 	if err != nil {
 		return err
 	}
-	t := &scoreTable{metrics: ev.Columns, corpus: ev.Corpus, ids: ev.IDs, items: ev.Items}
-	if *tokenize == "ptb" {
-		t.extraJSON = func(w io.Writer) error { return writeNgramTokenized(w, c) }
-	}
-	return t.write(stdout, *format)
+	return t.write(stdout, format)
 }
 
-// writeNgramTokenized writes the "tokenized" member: the PTB-tokenized
-// candidates and references the metrics scored, in input order. It writes
-// as it goes, so a large corpus is not held twice.
-func writeNgramTokenized(w io.Writer, c *ngram.Corpus) error {
-	buf := []byte(",\n  \"tokenized\": {\n    \"cands\": {")
-	flush := func() error {
-		if len(buf) < 1<<15 {
-			return nil
-		}
-		_, err := w.Write(buf)
-		buf = buf[:0]
-		return err
-	}
-	for i, id := range c.IDs() {
-		if err := flush(); err != nil {
-			return err
-		}
-		if i > 0 {
-			buf = append(buf, ',')
-		}
-		buf = append(buf, "\n      "...)
-		buf = appendJSONString(buf, id)
-		buf = append(buf, ": "...)
-		buf = appendJSONString(buf, c.Candidate(id))
-	}
-	buf = append(buf, "\n    },\n    \"refs\": {"...)
-	for i, id := range c.IDs() {
-		if err := flush(); err != nil {
-			return err
-		}
-		if i > 0 {
-			buf = append(buf, ',')
-		}
-		buf = append(buf, "\n      "...)
-		buf = appendJSONString(buf, id)
-		buf = append(buf, ": ["...)
-		for j, r := range c.References(id) {
-			if j > 0 {
-				buf = append(buf, ", "...)
-			}
-			buf = appendJSONString(buf, r)
-		}
-		buf = append(buf, ']')
-	}
-	buf = append(buf, "\n    }\n  }"...)
-	_, err := w.Write(buf)
-	return err
+// evaluationTable is ev as the score table the command prints.
+func evaluationTable(ev *ngram.Evaluation) *scoreTable {
+	return &scoreTable{metrics: ev.Columns, corpus: ev.Corpus, ids: ev.IDs, items: ev.Items}
 }
 
-// setMemoryTarget sets the garbage collector's soft memory limit to 24 MiB
-// (the runtime's own, METEOR's word lists) plus five times the input's
-// size (unless GOMEMLIMIT is set), so that on a large corpus the collector
-// runs before garbage piles up to twice the live data. CIDEr-D, the
-// largest, keeps about 3.3 times the input live besides its 32 MiB of
-// document-frequency tables (a random-text corpus, where nearly every
-// n-gram is new), so the limit leaves room for it at 50 MB (4.2 times the
-// input live at the peak) and holds the peak RSS, the limit plus some 18 MB
-// of mapped program, within ten times an 11 MB input (the earlier floor
-// of 192 MiB alone was 17 times such an input). Unless GOGC is set, the
-// limit alone then paces the collector: below it a short run has no use
-// for collecting early (GOGC=100 cost the 5000-item corpus 7 collections
-// and ~9% of its CPU time).
+// setMemoryTarget sets the garbage collector's soft memory limit (unless
+// GOMEMLIMIT is set) to 24 MiB (runtime, METEOR's word lists) plus five
+// times the input's size: CIDEr-D keeps about 3.3 times a random-text
+// input live besides 32 MiB of tables, and the peak RSS stays within ten
+// times an 11 MB input. Unless GOGC is set, the limit alone paces the
+// collector (GOGC=100 cost the 5000-item corpus 7 collections and ~9 % of
+// its CPU time).
 func setMemoryTarget(path string) {
 	if os.Getenv("GOMEMLIMIT") != "" {
 		return

@@ -2,7 +2,7 @@ package main
 
 import (
 	"bufio"
-	"encoding/csv"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -45,26 +45,14 @@ func runStylemBuild(args []string, stdout, stderr io.Writer) error {
 	if err := parseFlags(fs, args, 0); err != nil {
 		return err
 	}
-	if *out == "" {
-		return fmt.Errorf("-out: no table file given")
-	}
-	step, err := stylem.StepByName(*tokenize)
-	if err != nil {
-		return fmt.Errorf("-tokenize: %w", err)
-	}
-	f, err := stylem.FormulaByName(*formula)
-	if err != nil {
-		return fmt.Errorf("-formula: %w", err)
-	}
-	kind, err := stylem.ECDFByName(*ecdf)
-	if err != nil {
-		return fmt.Errorf("-ecdf: %w", err)
-	}
-	if *maxNgrams < 0 {
-		return fmt.Errorf("-max-ngrams %d: want 0 (no bound) or more", *maxNgrams)
-	}
-	if *chunkMB < 1 || *chunkMB > 1<<20 {
-		return fmt.Errorf("-chunk-mb %d: want 1 to %d", *chunkMB, 1<<20)
+	step, errT := stylem.StepByName(*tokenize)
+	f, errF := stylem.FormulaByName(*formula)
+	kind, errE := stylem.ECDFByName(*ecdf)
+	if err := cmp.Or(errIf(*out == "", "-out: no table file given"),
+		flagError("tokenize", errT), flagError("formula", errF), flagError("ecdf", errE),
+		errIf(*maxNgrams < 0, "-max-ngrams %d: want 0 (no bound) or more", *maxNgrams),
+		errIf(*chunkMB < 1 || *chunkMB > 1<<20, "-chunk-mb %d: want 1 to %d", *chunkMB, 1<<20)); err != nil {
+		return err
 	}
 	r, closeIn, err := openMaybeGzip(*in)
 	if err != nil {
@@ -73,25 +61,15 @@ func runStylemBuild(args []string, stdout, stderr io.Writer) error {
 	// The records and the chunk are the build's live heap; collecting at
 	// 25 % growth instead of 100 % keeps the peak near the live size.
 	defer debug.SetGCPercent(debug.SetGCPercent(25))
-	var recs []stylem.Record
-	switch *inFormat {
-	case "jsonl":
-		recs, err = stylem.ReadCorpusJSONL(r, limits.Limits{})
-	case "personality-captions":
-		recs, err = stylem.ReadPersonalityCaptions(r, stylem.PersonalityCaptionsOptions{})
-	default:
-		err = fmt.Errorf("-in-format: unknown format %q (want jsonl or personality-captions)", *inFormat)
-	}
+	recs, err := readStylemCorpus(r, *inFormat)
 	closeIn()
 	if err != nil {
 		return fmt.Errorf("%s: %w", *in, err)
 	}
 	ctx, stop := interruptContext()
 	defer stop()
-	// The counts spill to a temporary folder beside -out (the same disk as
-	// the table), removed when the build ends or is interrupted; the table
-	// goes to a temporary file there too, renamed over -out when complete,
-	// so an interrupted or failed build leaves the previous table.
+	// The counts spill beside -out and the table replaces -out only when
+	// complete (stylem.BuildFile), so an interrupted build leaves it as it was.
 	opts := stylem.BuildOptions{Step: step, StepName: *tokenize, Formula: f, ECDF: kind, KeepAllCaptions: *keepAll, MaxNgrams: *maxNgrams}
 	st, err := stylem.BuildFile(ctx, *out, recs, opts, stylem.SpillOptions{ChunkBytes: *chunkMB << 20})
 	var fe *stylem.FileError
@@ -111,10 +89,16 @@ func runStylemBuild(args []string, stdout, stderr io.Writer) error {
 	})
 }
 
-// stylemMetrics are the scores stylem score prints per caption and style,
-// in output order; StyleCIDEr is NaN (null in JSON) when the line has no
-// references.
-var stylemMetrics = []string{"onlystyle", "onlystyle_exist", "stylecider"}
+// readStylemCorpus reads a corpus in the -in-format layout.
+func readStylemCorpus(r io.Reader, format string) ([]stylem.Record, error) {
+	switch format {
+	case "jsonl":
+		return stylem.ReadCorpusJSONL(r, limits.Limits{})
+	case "personality-captions":
+		return stylem.ReadPersonalityCaptions(r, stylem.PersonalityCaptionsOptions{})
+	}
+	return nil, fmt.Errorf("-in-format: unknown format %q (want jsonl or personality-captions)", format)
+}
 
 func runStylemScore(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("stylem score", stderr)
@@ -149,11 +133,7 @@ func runStylemScore(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", *tablePath, err)
 	}
-	name := *tokenize
-	if name == "" {
-		name = tab.Tokenization()
-	}
-	step, err := stylem.StepByName(name)
+	step, err := stylem.StepByName(cmp.Or(*tokenize, tab.Tokenization()))
 	if err != nil {
 		return fmt.Errorf("-tokenize (table built with %q): %w", tab.Tokenization(), err)
 	}
@@ -162,87 +142,12 @@ func runStylemScore(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("-in: %w", err)
 	}
 	defer closeIn()
-	styles := tab.Styles()
-	out := &stylemOutput{styles: styles}
-	n, err := tab.ScoreCaptions(io.LimitReader(r, maxInputBytes), step, func(id string, scores *stylem.Scores) error {
-		row := make([][3]float64, len(styles))
-		for s := range styles {
-			row[s] = [3]float64{scores.OnlyStyle[s], scores.OnlyStyleExist[s], scores.StyleCIDEr[s]}
-		}
-		out.ids = append(out.ids, id)
-		out.rows = append(out.rows, row)
-		return nil
-	})
+	scores, err := tab.ScoreAll(io.LimitReader(r, maxInputBytes), step)
 	if err != nil {
 		return fmt.Errorf("%s: %w", *in, err)
 	}
-	if n == 0 {
-		return fmt.Errorf("%s: no captions to score (the file is empty)", *in)
+	if *format == formatCSV {
+		return scores.WriteCSV(stdout)
 	}
-	return out.write(stdout, *format)
-}
-
-// stylemOutput is what stylem score prints: per caption, in input order,
-// the three scores under each style of the table.
-type stylemOutput struct {
-	styles []string
-	ids    []string
-	rows   [][][3]float64 // rows[i][style] holds stylemMetrics' values
-}
-
-// write prints JSON {"items": {id: {style: {metric: value}}}} or CSV
-// id,style,metrics… with one row per caption and style.
-func (o *stylemOutput) write(w io.Writer, format string) error {
-	bw := bufio.NewWriterSize(w, 1<<16)
-	if format == formatCSV {
-		cw := csv.NewWriter(bw)
-		if err := cw.Write(append([]string{"id", "style"}, stylemMetrics...)); err != nil {
-			return err
-		}
-		for i, id := range o.ids {
-			for s, style := range o.styles {
-				v := o.rows[i][s]
-				if err := cw.Write([]string{id, style, formatFloat(v[0]), formatFloat(v[1]), formatFloat(v[2])}); err != nil {
-					return err
-				}
-			}
-		}
-		cw.Flush()
-		if err := cw.Error(); err != nil {
-			return err
-		}
-		return bw.Flush()
-	}
-	buf := []byte("{\n  \"items\": {")
-	for i, id := range o.ids {
-		if i > 0 {
-			buf = append(buf, ',')
-		}
-		buf = append(buf, "\n    "...)
-		buf = appendJSONString(buf, id)
-		buf = append(buf, ": {"...)
-		for s, style := range o.styles {
-			if s > 0 {
-				buf = append(buf, ',')
-			}
-			buf = append(buf, "\n      "...)
-			buf = appendJSONString(buf, style)
-			buf = append(buf, ": {"...)
-			for m, name := range stylemMetrics {
-				if m > 0 {
-					buf = append(buf, ", "...)
-				}
-				buf = appendJSONString(buf, name)
-				buf = append(buf, ": "...)
-				buf = appendJSONFloat(buf, o.rows[i][s][m])
-			}
-			buf = append(buf, '}')
-		}
-		buf = append(buf, "\n    }"...)
-	}
-	buf = append(buf, "\n  }\n}\n"...)
-	if _, err := bw.Write(buf); err != nil {
-		return err
-	}
-	return bw.Flush()
+	return scores.WriteJSON(stdout)
 }

@@ -1,14 +1,12 @@
 package main
 
 import (
-	"bufio"
-	"encoding/json"
+	"cmp"
 	"fmt"
 	"io"
 	"slices"
 
 	"github.com/storyeval/storyeval/encoders/tokenize"
-	"github.com/storyeval/storyeval/internal/parallel"
 	"github.com/storyeval/storyeval/story"
 )
 
@@ -20,14 +18,11 @@ func init() {
 	})
 }
 
-// tokenizeLine is one output line of the tokenize subcommand; field order is
-// output order.
+// tokenizeLine is one output line of the tokenize subcommand: the id,
+// then the encoding's members.
 type tokenizeLine struct {
-	ID            string   `json:"id"`
-	Tokens        []string `json:"tokens"`
-	InputIDs      []int    `json:"input_ids"`
-	AttentionMask []int    `json:"attention_mask"`
-	TokenTypeIDs  []int    `json:"token_type_ids"`
+	ID string `json:"id"`
+	tokenize.Encoding
 }
 
 func runTokenize(args []string, stdout, stderr io.Writer) error {
@@ -52,82 +47,48 @@ func runTokenize(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	opt := tokenize.Options{MaxLength: *maxLength}
-	var err error
-	if opt.Truncation, err = tokenize.ParseTruncation(*truncation); err != nil {
-		return err
-	}
-	if opt.Padding, err = tokenize.PaddingByName(*padding); err != nil {
-		return fmt.Errorf("-padding: %w", err)
-	}
 	var clip tokenize.CLIPOptions
-	if clip.Cleaner, err = tokenize.CLIPCleanerByName(*cleaner); err != nil {
-		return fmt.Errorf("-clip-cleaner: %w", err)
-	}
-	if !slices.Contains(tokenize.Families(), *family) {
-		return fmt.Errorf("unknown -family %q (want bert, albert or clip)", *family)
+	var errT, errP, errC error
+	opt.Truncation, errT = tokenize.ParseTruncation(*truncation)
+	opt.Padding, errP = tokenize.PaddingByName(*padding)
+	clip.Cleaner, errC = tokenize.CLIPCleanerByName(*cleaner)
+	if err := cmp.Or(errT, flagError("padding", errP), flagError("clip-cleaner", errC),
+		errIf(!slices.Contains(tokenize.Families(), *family), "unknown -family %q (want bert, albert or clip)", *family)); err != nil {
+		return err
 	}
 	enc, err := tokenize.LoadFamily(*family, *model, clip)
 	if err != nil {
 		return err
 	}
-	// The texts are encoded and printed a batch at a time. Padding to the
-	// longest text of the whole file needs that text first: a first pass
-	// finds it, and the second pads each batch to it by encoding it along
-	// (dropping its line), so the output is what one batch of every text
-	// gives.
+	// Padding to the longest text of the whole file needs that text first:
+	// a first pass finds it, and each batch is padded to it.
 	var longest *string
 	if opt.Padding == tokenize.PadLongest {
 		if longest, err = longestText(enc, *textsPath, opt); err != nil {
 			return err
 		}
 	}
-	bw := bufio.NewWriterSize(stdout, 1<<16)
-	out := json.NewEncoder(bw)
-	out.SetEscapeHTML(false)
-	var encs []tokenize.Encoding
-	err = eachStoryBatch(*textsPath, func(batch []story.Story) error {
-		encs = slices.Grow(encs[:0], len(batch))[:len(batch)]
-		// The tokenizers are safe for concurrent use: each worker encodes
-		// a slice of the batch (padded to the file's longest text, which
-		// it encodes along, when -padding longest).
-		errs := make([]error, parallel.Workers(len(batch), 64))
-		parallel.Chunks(len(batch), 64, func(w, lo, hi int) {
-			texts := make([]string, 0, hi-lo+1)
-			for _, st := range batch[lo:hi] {
-				texts = append(texts, st.Text)
-			}
-			if longest != nil {
-				texts = append(texts, *longest)
-			}
-			var e []tokenize.Encoding
-			e, errs[w] = enc.EncodeBatch(texts, opt)
-			copy(encs[lo:hi], e)
-		})
-		for _, err := range errs {
-			if err != nil {
-				return err
-			}
-		}
+	return writeStoryLines(stdout, *textsPath, func(batch []story.Story) ([]tokenizeLine, error) {
+		texts := make([]string, len(batch))
 		for i, st := range batch {
-			e := encs[i]
-			if *maxLength > 0 && opt.Truncation != tokenize.NoTruncation && len(e.IDs) > *maxLength {
+			texts[i] = st.Text
+		}
+		encs, err := tokenize.EncodeBatchParallel(enc, texts, opt, longest)
+		if err != nil {
+			return nil, err
+		}
+		lines := make([]tokenizeLine, len(batch))
+		for i, st := range batch {
+			if *maxLength > 0 && opt.Truncation != tokenize.NoTruncation && encs[i].Len() > *maxLength {
 				// HF's tokenizer, asked to truncate below the special
 				// tokens' length, logs an error and returns the text
-				// untruncated; say so rather than print over-long output
-				// without a word.
-				return fmt.Errorf("text %q: -max-length %d is too short to truncate to: %d tokens remain after %s truncation (the special tokens alone may need more)", st.ID, *maxLength, len(e.IDs), *truncation)
+				// untruncated; say so rather than print it without a word.
+				return lines[:i], fmt.Errorf("text %q: -max-length %d is too short to truncate to: %d tokens remain after %s truncation (the special tokens alone may need more)", st.ID, *maxLength, encs[i].Len(), *truncation)
 			}
-			line := tokenizeLine{ID: st.ID, Tokens: e.Tokens, InputIDs: e.IDs, AttentionMask: e.AttentionMask, TokenTypeIDs: e.TypeIDs}
-			if err := out.Encode(line); err != nil {
-				return err
-			}
+			lines[i] = tokenizeLine{st.ID, encs[i]}
 		}
-		return nil
+		return lines, nil
 	})
-	if err != nil {
-		return err
-	}
-	return bw.Flush()
 }
 
 // longestText returns the text of the file whose encoding (truncated as opt

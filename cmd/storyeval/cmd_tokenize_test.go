@@ -60,8 +60,8 @@ func TestTokenizeCommand(t *testing.T) {
 			if wantID := []string{"s1", "s2"}[i]; got.ID != wantID {
 				t.Errorf("%s line %d: id %q, want %q", tc.family, i, got.ID, wantID)
 			}
-			if !reflect.DeepEqual(got.InputIDs, tc.want[i]) || !reflect.DeepEqual(got.AttentionMask, tc.wantMask[i]) {
-				t.Errorf("%s line %d: ids %v mask %v, want %v %v", tc.family, i, got.InputIDs, got.AttentionMask, tc.want[i], tc.wantMask[i])
+			if !reflect.DeepEqual(got.IDs, tc.want[i]) || !reflect.DeepEqual(got.AttentionMask, tc.wantMask[i]) {
+				t.Errorf("%s line %d: ids %v mask %v, want %v %v", tc.family, i, got.IDs, got.AttentionMask, tc.want[i], tc.wantMask[i])
 			}
 		}
 	}
@@ -115,20 +115,20 @@ func TestTokenizePadLongestAcrossBatches(t *testing.T) {
 	if len(plain) != n || len(padded) != n {
 		t.Fatalf("%d and %d lines, want %d", len(plain), len(padded), n)
 	}
-	width := len(plain[longest].InputIDs)
+	width := len(plain[longest].IDs)
 	for i := range padded {
 		p, q := plain[i], padded[i]
-		k := len(p.InputIDs)
-		if len(q.InputIDs) != width || !reflect.DeepEqual(q.InputIDs[:k], p.InputIDs) {
-			t.Fatalf("line %d: %v, want %v padded to %d", i, q.InputIDs, p.InputIDs, width)
+		k := len(p.IDs)
+		if len(q.IDs) != width || !reflect.DeepEqual(q.IDs[:k], p.IDs) {
+			t.Fatalf("line %d: %v, want %v padded to %d", i, q.IDs, p.IDs, width)
 		}
 		for j := k; j < width; j++ {
-			if q.InputIDs[j] != 0 || q.AttentionMask[j] != 0 {
-				t.Fatalf("line %d: position %d is not padding: id %d, mask %d", i, j, q.InputIDs[j], q.AttentionMask[j])
+			if q.IDs[j] != 0 || q.AttentionMask[j] != 0 {
+				t.Fatalf("line %d: position %d is not padding: id %d, mask %d", i, j, q.IDs[j], q.AttentionMask[j])
 			}
 		}
 	}
-	if width <= len(plain[0].InputIDs) {
-		t.Fatalf("the longest text (%d ids) is not longer than the others (%d)", width, len(plain[0].InputIDs))
+	if width <= len(plain[0].IDs) {
+		t.Fatalf("the longest text (%d ids) is not longer than the others (%d)", width, len(plain[0].IDs))
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"encoding/json"
 	"io"
-	"slices"
 
 	"github.com/storyeval/storyeval/internal/parallel"
 	"github.com/storyeval/storyeval/rovist"
@@ -42,35 +41,37 @@ func runTokens(args []string, stdout, stderr io.Writer) error {
 	if err := requireFlags(fs, "stories"); err != nil {
 		return err
 	}
-	// A batch of stories is split in parallel and printed before the next
-	// is read.
-	bw := bufio.NewWriterSize(stdout, 1<<16)
-	enc := json.NewEncoder(bw)
-	enc.SetEscapeHTML(false)
-	var lines []tokensLine
-	err := eachStoryBatch(*storiesPath, func(batch []story.Story) error {
-		lines = slices.Grow(lines[:0], len(batch))[:len(batch)]
+	return writeStoryLines(stdout, *storiesPath, func(batch []story.Story) ([]tokensLine, error) {
+		lines := make([]tokensLine, len(batch))
 		parallel.Chunks(len(batch), 8, func(_, lo, hi int) {
 			for i := lo; i < hi; i++ {
-				lines[i] = storyTokens(batch[i])
+				lines[i].ID = batch[i].ID
+				lines[i].Sentences, lines[i].Words = rovist.Tokens(batch[i].Text) // as RoViST splits
 			}
 		})
-		for i := range lines {
-			if err := enc.Encode(lines[i]); err != nil {
+		return lines, nil
+	})
+}
+
+// writeStoryLines prints, one JSON line each, the values lines makes of
+// each batch of the stories file at path, a batch at a time (see
+// eachStoryBatch). An error of lines stops the output after the values it
+// returned with it.
+func writeStoryLines[T any](w io.Writer, path string, lines func(batch []story.Story) ([]T, error)) error {
+	bw := bufio.NewWriterSize(w, 1<<16)
+	enc := json.NewEncoder(bw)
+	enc.SetEscapeHTML(false)
+	err := eachStoryBatch(path, func(batch []story.Story) error {
+		out, err := lines(batch)
+		for i := range out {
+			if err := enc.Encode(out[i]); err != nil {
 				return err
 			}
 		}
-		return nil
+		return err
 	})
 	if err != nil {
 		return err
 	}
 	return bw.Flush()
-}
-
-// storyTokens splits a story as RoViST does (rovist.Tokens).
-func storyTokens(st story.Story) tokensLine {
-	line := tokensLine{ID: st.ID}
-	line.Sentences, line.Words = rovist.Tokens(st.Text)
-	return line
 }

@@ -1,18 +1,19 @@
 package tokenize
 
 // Encoding is one text, or one pair of texts, encoded as model inputs.
-// All four slices have the same length.
+// All four slices have the same length. It marshals to JSON as the
+// dictionary HF's tokenizer(...) returns, with the tokens first.
 type Encoding struct {
-	// IDs are the vocabulary ids (HF input_ids), special tokens included.
-	IDs []int
 	// Tokens are the vocabulary strings of IDs (HF convert_ids_to_tokens):
 	// a piece outside the vocabulary shows as the unknown token.
-	Tokens []string
+	Tokens []string `json:"tokens"`
+	// IDs are the vocabulary ids (HF input_ids), special tokens included.
+	IDs []int `json:"input_ids"`
+	// AttentionMask is 1 for real tokens and 0 for padding.
+	AttentionMask []int `json:"attention_mask"`
 	// TypeIDs are the segment ids (HF token_type_ids): 0 for the first
 	// text, 1 for the second text of a BERT or ALBERT pair.
-	TypeIDs []int
-	// AttentionMask is 1 for real tokens and 0 for padding.
-	AttentionMask []int
+	TypeIDs []int `json:"token_type_ids"`
 }
 
 // Len returns the number of positions of the encoding.
