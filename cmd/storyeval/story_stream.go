@@ -12,16 +12,10 @@ const batchStories = 4096
 // is done.
 const streamedNote = "Output is written a batch of stories at a time, as the file is read: an error in a later\nstory stops it there, with exit status 1."
 
-// eachStoryBatch reads the {id: story} file at path and calls fn with
-// consecutive batches of its stories (story.JSONReader.EachBatch), so that
-// a command's memory is bounded by a batch, not by the file: the per-story
-// work runs in parallel within a batch and each batch's output is written
-// before the next is read.
+// eachStoryBatch calls fn with consecutive batches of the stories of the
+// {id: story} file at path: the per-story work runs in parallel within a
+// batch and each batch's output is written before the next is read.
 func eachStoryBatch(path string, fn func(batch []story.Story) error) error {
-	r, err := story.OpenJSON(path, story.ReadOptions{Limits: limits.Limits{MaxBytes: maxInputBytes}})
-	if err != nil {
-		return err
-	}
-	defer r.Close()
-	return r.EachBatch(story.BatchOptions{MaxStories: batchStories}, fn)
+	ro := story.ReadOptions{Limits: limits.Limits{MaxBytes: maxInputBytes}}
+	return story.EachBatchFile(path, ro, story.BatchOptions{MaxStories: batchStories}, fn)
 }
