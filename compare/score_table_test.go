@@ -2,6 +2,7 @@ package compare_test
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"math"
 	"os"
@@ -78,4 +79,19 @@ func TestTableWriterStreams(t *testing.T) {
 	if want := len("id,nr\n") + 20000*len("id,0.125\n"); buf.Len() != want {
 		t.Errorf("%d bytes, want %d", buf.Len(), want)
 	}
+}
+
+// ExampleParseMetricNames selects metrics as score's -metrics flag does:
+// "all" leaves out the opt-in variants, which are run only when named.
+func ExampleParseMetricNames() {
+	all, _ := compare.ParseMetricNames("all")
+	fmt.Println(all)
+	some, _ := compare.ParseMetricNames("BLEU, nltkbleu")
+	fmt.Println(some)
+	_, err := compare.ParseMetricNames("bleu,bleu")
+	fmt.Println(err)
+	// Output:
+	// [bleu meteor rouge cider nr stylem c vg groovist clipscore vrank]
+	// [bleu nltkbleu]
+	// "bleu" given twice
 }

@@ -55,7 +55,7 @@ type Sources struct {
 	styleNeeds string
 }
 
-// SourcesOptions name what LoadSources reads.
+// SourcesOptions name what Load reads.
 type SourcesOptions struct {
 	// Stories is a story-set JSON file or a folder of per-system NAME.json
 	// files (story.LoadSuite, story.LoadSuiteDir); unused with Demo.
@@ -80,10 +80,10 @@ type DemoSources struct {
 	Style                         string
 }
 
-// LoadSources reads and checks the story set, ratings and StyleM table
-// that opts name, so that a run fails on a bad input before any model is
-// loaded. Errors name the file.
-func LoadSources(opts SourcesOptions) (*Sources, error) {
+// Load reads and checks the story set, ratings and StyleM table that opts
+// name, so that a run fails on a bad input before any model is loaded.
+// Errors name the file.
+func (opts SourcesOptions) Load() (*Sources, error) {
 	r := Sources{styleNeeds: opts.StyleNeeds}
 	var err error
 	if d := opts.Demo; d != nil {
@@ -200,7 +200,7 @@ func (s *Sources) Metrics(names []string, models *Models, paraphrase string) ([]
 	return out, nil
 }
 
-// StyleError is LoadSources' error for a style the StyleM table lacks.
+// StyleError is SourcesOptions.Load's error for a style the StyleM table lacks.
 type StyleError struct {
 	Style, Table string   // the style asked for and the table's file
 	Styles       []string // the table's styles

@@ -38,15 +38,15 @@ const testCorpus = `{"style": "Happy", "caption": "what a wonderful sunny day", 
 {"style": "Gloomy", "caption": "another dull and dreary day", "image": "i2"}
 `
 
-// TestLoadSources reads a story set with ratings from files, a demo from
+// TestSourcesLoad reads a story set with ratings from files, a demo from
 // bytes, and checks the metrics they enable: OnlyStyle only with a table,
 // saying what it needs otherwise.
-func TestLoadSources(t *testing.T) {
+func TestSourcesLoad(t *testing.T) {
 	dir := t.TempDir()
 	stories, ratings := filepath.Join(dir, "suite.json"), filepath.Join(dir, "ratings.csv")
 	os.WriteFile(stories, []byte(testSuiteJSON), 0o644)
 	os.WriteFile(ratings, []byte("id,system,rating\n1,a,5\n1,b,2\n"), 0o644)
-	src, err := LoadSources(SourcesOptions{Stories: stories, Ratings: ratings})
+	src, err := SourcesOptions{Stories: stories, Ratings: ratings}.Load()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,7 +61,7 @@ func TestLoadSources(t *testing.T) {
 		t.Errorf("unavailable %+v, want OnlyStyle needing a StyleM table and style", u)
 	}
 	demo := &DemoSources{Stories: []byte(testSuiteJSON), Ratings: []byte("id,system,rating\n2,c,1\n"), StyleCorpus: []byte(testCorpus), Style: "Happy"}
-	src, err = LoadSources(SourcesOptions{Demo: demo})
+	src, err = SourcesOptions{Demo: demo}.Load()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,12 +77,12 @@ func TestLoadSources(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.Close()
-	_, err = LoadSources(SourcesOptions{Stories: stories, StyleTable: table, Style: "Sad"})
+	_, err = SourcesOptions{Stories: stories, StyleTable: table, Style: "Sad"}.Load()
 	var se *StyleError
 	if !errors.As(err, &se) || se.Style != "Sad" || !slices.Equal(se.Styles, []string{"Happy", "Gloomy"}) {
 		t.Errorf("style Sad: %v, want a StyleError listing Happy and Gloomy (corpus order)", err)
 	}
-	if _, err := LoadSources(SourcesOptions{Stories: filepath.Join(dir, "missing.json")}); !errors.Is(err, os.ErrNotExist) {
+	if _, err := (SourcesOptions{Stories: filepath.Join(dir, "missing.json")}).Load(); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("missing story set: %v", err)
 	}
 }

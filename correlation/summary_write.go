@@ -128,3 +128,12 @@ func (r SummaryReport) WriteCSV(w io.Writer) error {
 	cw.Flush()
 	return cw.Error()
 }
+
+// Write writes r as CSV (WriteCSV) when csv is set, as JSON (WriteJSON)
+// otherwise.
+func (r SummaryReport) Write(w io.Writer, csv bool) error {
+	if csv {
+		return r.WriteCSV(w)
+	}
+	return r.WriteJSON(w)
+}

@@ -117,4 +117,8 @@ func TestSummaryReportCSVIntervals(t *testing.T) {
 	if buf.String() != want {
 		t.Errorf("got\n%s\nwant\n%s", buf.String(), want)
 	}
+	var viaWrite bytes.Buffer
+	if err := r.Write(&viaWrite, true); err != nil || viaWrite.String() != want {
+		t.Errorf("Write(csv): %q, %v; want WriteCSV's", viaWrite.String(), err)
+	}
 }

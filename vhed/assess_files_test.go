@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -108,4 +109,60 @@ func vhedGaps(pairs []Pair) []float64 {
 		g[i] = p.Gap
 	}
 	return g
+}
+
+// TestScorerFilesLoad checks the scorers of the files: a gap column, the
+// metrics against the CSV's human stories or a references file, and the
+// InputError of labels on gap columns and of an unknown metric.
+func TestScorerFilesLoad(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	scores := write("gaps.csv", "vrank\n-1.5\n0.5\n")
+	labels := write("labels.csv", "story_id,model,e\n7,a,1\n")
+	refs := write("refs.json", `{"x": ["a story"]}`)
+	jobs, err := ScorerFiles{CSV: "v.csv", Scores: scores, Metrics: "bleu,rouge", RefAbsent: true}.Load(scorePairs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, j := range jobs {
+		got = append(got, j.Name+" <- "+j.Source)
+	}
+	want := []string{"vrank <- " + scores, "BLEU-4 <- Reference Absent, references: human stories of v.csv", "ROUGE-L <- Reference Absent, references: human stories of v.csv"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("scorers %q, want %q", got, want)
+	}
+	if gaps, _ := jobs[0].Scorer.ScorePairs(context.Background(), scorePairs); !reflect.DeepEqual(gaps, []float64{-1.5, 0.5}) {
+		t.Errorf("vrank gaps %v", gaps)
+	}
+	jobs, err = ScorerFiles{Metrics: "meteor", Refs: refs}.Load(scorePairs)
+	if err != nil || len(jobs) != 1 || jobs[0].Source != "all references: "+refs {
+		t.Errorf("meteor against %s: %+v, %v", refs, jobs, err)
+	}
+	var ie *InputError
+	_, err = ScorerFiles{Scores: scores, Errors: labels}.Load(scorePairs)
+	if !errors.As(err, &ie) || ie.Input != "errors" || !strings.HasPrefix(err.Error(), "errors "+labels+": error labels need per-story scores") {
+		t.Errorf("labels on gap columns: %v", err)
+	}
+	_, err = ScorerFiles{Metrics: "bertscore"}.Load(scorePairs)
+	if !errors.As(err, &ie) || !strings.HasPrefix(err.Error(), "metrics: ") {
+		t.Errorf("unknown metric: %v", err)
+	}
+	if _, err = (ScorerFiles{Scores: filepath.Join(dir, "missing.csv")}).Load(scorePairs); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("missing scores: %v", err)
+	}
+}
+
+// ExampleReferenceModels tells reference stories by their model names,
+// as vhed assess -ref-models does.
+func ExampleReferenceModels() {
+	isRef := ReferenceModels("human,gt")
+	fmt.Println(isRef("Human"), isRef(" GT "), isRef("llava"))
+	// Output: true true false
 }

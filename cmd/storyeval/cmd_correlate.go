@@ -65,8 +65,5 @@ func runCorrelate(args []string, stdout, stderr io.Writer) error {
 		}
 		out.Intervals = &iv
 	}
-	if *format == formatCSV {
-		return out.WriteCSV(stdout)
-	}
-	return out.WriteJSON(stdout)
+	return out.Write(stdout, *format == formatCSV)
 }

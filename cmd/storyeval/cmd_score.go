@@ -98,17 +98,15 @@ func runScore(args []string, stdout, stderr io.Writer) error {
 	if *demo {
 		opts.Demo = &compare.DemoSources{Stories: demoStories, Ratings: demoRatings, StyleCorpus: demoStyleCorpus, Style: "Happy"}
 	}
-	src, err := compare.LoadSources(opts)
-	if err != nil {
-		if se := (*compare.StyleError)(nil); errors.As(err, &se) {
-			return fmt.Errorf("-style %w", err)
-		}
+	src, err := opts.Load()
+	if se := (*compare.StyleError)(nil); errors.As(err, &se) {
+		return fmt.Errorf("-style %w", err)
+	} else if err != nil {
 		return err
 	}
 	var demoRun *compare.DemoRun
 	if *demo && slices.ContainsFunc(selected, func(m string) bool { return slices.Contains(compare.LearnedMetricNames(), m) }) {
-		// Only learned metrics use the demo's images, regions, crops and
-		// demonstration models.
+		// Only learned metrics use the demo's images, crops and models.
 		if demoRun, err = compare.WriteDemo(src, *modelsDir); err != nil {
 			return err
 		}
@@ -165,7 +163,6 @@ func runScore(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	fmt.Fprintf(stdout, "scored %d systems × %d stories with %d metrics; report: %s\n", len(report.Systems), src.Suite.Len(), len(report.Columns), filepath.Join(*outDir, "report.html"))
-	// After the bar, on stderr with the other notices about columns.
 	bar.Finish()
 	if cols := report.DemonstrationColumns(); len(cols) > 0 && demoRun.Label() != "" {
 		fmt.Fprintf(stderr, "%s: demonstration models (%s)\n", strings.Join(cols, ", "), demoRun.Label())

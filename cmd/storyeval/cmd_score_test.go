@@ -382,7 +382,7 @@ func TestScoreBadInput(t *testing.T) {
 // compare.Compare succeeds.
 func TestScoreCancelled(t *testing.T) {
 	suitePath, _, _, _, _ := scoreTestSuite(t)
-	src, err := compare.LoadSources(compare.SourcesOptions{Stories: suitePath})
+	src, err := compare.SourcesOptions{Stories: suitePath}.Load()
 	if err != nil {
 		t.Fatal(err)
 	}

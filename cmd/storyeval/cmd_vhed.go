@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -59,10 +60,10 @@ func runVHEDAssess(args []string, stdout, stderr io.Writer) error {
 	if err := requireFlags(fs, "csv"); err != nil {
 		return err
 	}
-	if *scoresPath == "" && *metrics == "" {
+	switch {
+	case *scoresPath == "" && *metrics == "":
 		return fmt.Errorf("nothing to assess: give -scores, -metrics or both")
-	}
-	if *format != "json" && *format != "table" {
+	case *format != "json" && *format != "table":
 		return fmt.Errorf("-format %q: want json or table", *format)
 	}
 	opts := vhed.AssessOptions{RawGap: *rawGap, SplitAllPairs: *splitAll}
@@ -86,43 +87,19 @@ func runVHEDAssess(args []string, stdout, stderr io.Writer) error {
 		opts.Intervals = true
 		opts.Bootstrap = correlation.BootstrapOptions{Resamples: *resamples, Confidence: *confidence, Seed: *seed}
 	}
-
 	pairs, sign, err := vhed.LoadAll(*csvPath, vhed.ReadOptions{Limits: limits.Limits{MaxBytes: maxInputBytes}})
 	if err != nil {
 		return err
 	}
-	var jobs []vhed.NamedScorer
 	if *errorsPath != "" && *scoresPath == "" {
 		return fmt.Errorf("-errors needs per-story -scores")
 	}
-	if *scoresPath != "" {
-		cols, err := vhed.LoadScores(*scoresPath, pairs)
-		if err != nil {
-			return err
-		}
-		var labels []vhed.ErrorLabels
-		if *errorsPath != "" {
-			if labels, err = vhed.LoadErrorLabels(*errorsPath); err != nil {
-				return err
-			}
-		}
-		if jobs, err = vhed.ColumnScorers(cols, *scoresPath, labels); err != nil {
-			return fmt.Errorf("-errors %s: %w", *errorsPath, err)
-		}
-	}
-	if *metrics != "" {
-		refs, refSource := vhed.References(pairs, opts.IsReference), "human stories of "+*csvPath
-		if *refsPath != "" {
-			if refs, err = vhed.LoadReferences(*refsPath); err != nil {
-				return err
-			}
-			refSource = *refsPath
-		}
-		ms, err := vhed.MetricScorers(*metrics, refs, refSource, *refAbsent)
-		if err != nil {
-			return fmt.Errorf("-metrics: %w", err)
-		}
-		jobs = append(jobs, ms...)
+	jobs, err := vhed.ScorerFiles{CSV: *csvPath, Scores: *scoresPath, Errors: *errorsPath,
+		Metrics: *metrics, Refs: *refsPath, RefAbsent: *refAbsent, IsReference: opts.IsReference}.Load(pairs)
+	if ie := (*vhed.InputError)(nil); errors.As(err, &ie) {
+		return fmt.Errorf("-%w", err) // -errors FILE: …, -metrics: …
+	} else if err != nil {
+		return err
 	}
 	ctx, stop := interruptContext()
 	defer stop()
@@ -133,11 +110,7 @@ func runVHEDAssess(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if *plotDir != "" {
-		series := make([]vhedplot.Series, len(jobs))
-		for i, j := range jobs {
-			series[i] = vhedplot.Series{Name: j.Name, Report: reports[i]}
-		}
-		if err := vhedplot.SaveFigures(*plotDir, series); err != nil {
+		if err := vhedplot.SaveAssessment(*plotDir, jobs, reports); err != nil {
 			return err
 		}
 	}

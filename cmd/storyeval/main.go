@@ -5,13 +5,12 @@
 //	go run ./cmd/storyeval <subcommand> [flags] [arguments]
 //	go run ./cmd/storyeval -version
 //
-// Run it with -h to list the subcommands; each subcommand documents its own
-// flags with -h. Flags go before positional arguments (Go's flag package
-// stops at the first non-flag word). Every subcommand behaves the same way:
-// it reads ids in file order, rejects a repeated id, prints results in
-// input order, and the scoring subcommands print JSON or, with -format csv,
-// CSV, with floats in shortest round-trip form. Errors go to standard error
-// with one "storyeval SUBCOMMAND:" prefix and the exit status is non-zero.
+// Run it with -h to list the subcommands, and a subcommand with -h for its
+// flags, which go before positional arguments. Every subcommand reads ids in
+// file order, rejects a repeated id and prints results in input order; the
+// scoring subcommands print JSON or, with -format csv, CSV, floats in
+// shortest round-trip form. Errors go to standard error with one
+// "storyeval SUBCOMMAND:" prefix and a non-zero exit status.
 package main
 
 import (
@@ -107,35 +106,25 @@ type action struct {
 // lines go to stderr for -h and for a missing or unknown action, which are
 // errors naming the actions there are.
 func runAction(args []string, stdout, stderr io.Writer, usage []string, actions ...action) error {
-	printUsage := func() {
-		for _, l := range usage {
-			fmt.Fprintln(stderr, l)
-		}
-	}
 	names := make([]string, len(actions))
 	for i, a := range actions {
-		names[i] = a.name
-	}
-	want := joinWords(names, "or")
-	if len(args) == 0 {
-		printUsage()
-		return fmt.Errorf("missing action: %s", want)
-	}
-	for _, a := range actions {
-		if args[0] == a.name {
+		if len(args) > 0 && args[0] == a.name {
 			return a.run(args[1:], stdout, stderr)
 		}
+		names[i] = a.name
 	}
-	printUsage()
-	if isHelp(args[0]) {
+	fmt.Fprintln(stderr, strings.Join(usage, "\n"))
+	switch {
+	case len(args) == 0:
+		return fmt.Errorf("missing action: %s", joinWords(names, "or"))
+	case isHelp(args[0]):
 		return flag.ErrHelp
 	}
-	return fmt.Errorf("unknown action %q (want %s)", args[0], want)
+	return fmt.Errorf("unknown action %q (want %s)", args[0], joinWords(names, "or"))
 }
 
-// version describes the build: the module version (a tag when installed
-// with go install module@version, "(devel)" in a checkout), the VCS
-// revision when the build recorded one, and the Go version.
+// version describes the build: the module version ("(devel)" in a
+// checkout), the VCS revision when recorded, and the Go version.
 func version() string {
 	bi, ok := debug.ReadBuildInfo()
 	if !ok {
@@ -174,8 +163,7 @@ func parseFlags(fs *flag.FlagSet, args []string, maxArgs int) error {
 	return fmt.Errorf("unexpected arguments %q", rest[maxArgs:])
 }
 
-// newFlagSet returns a subcommand's flag set, which reports errors on
-// stderr instead of exiting.
+// newFlagSet returns a subcommand's flag set, reporting errors on stderr.
 func newFlagSet(name string, stderr io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -190,8 +178,7 @@ func setUsage(fs *flag.FlagSet, lines ...string) {
 	}
 }
 
-// requireFlags fails, after printing the usage, when any of the named
-// flags is empty.
+// requireFlags prints the usage and fails when a named flag is empty.
 func requireFlags(fs *flag.FlagSet, names ...string) error {
 	var missing []string
 	for _, n := range names {

@@ -11,11 +11,22 @@ import (
 	"github.com/storyeval/storyeval/compare"
 	"github.com/storyeval/storyeval/internal/gzipbound"
 	"github.com/storyeval/storyeval/internal/jsonfloat"
+	"github.com/storyeval/storyeval/limits"
+	"github.com/storyeval/storyeval/story"
 )
 
-// maxInputBytes bounds every input file the command reads, so that a wrong
-// path (a model checkpoint, a device) fails fast instead of exhausting memory.
-const maxInputBytes = 1 << 30
+const (
+	// maxInputBytes bounds every input file the command reads, so that a
+	// wrong path (a checkpoint, a device) fails fast instead of filling memory.
+	maxInputBytes = 1 << 30
+	// batchStories is the most stories of a batch (tests cross it).
+	batchStories = 4096
+	// streamedNote ends the usage of the commands that print each batch of
+	// stories as it is done.
+	streamedNote = "Output is written a batch of stories at a time, as the file is read: an error in a later\nstory stops it there, with exit status 1."
+	// Output formats of the scoring subcommands (-format).
+	formatJSON, formatCSV = "json", "csv"
+)
 
 // Float is compare.Float: shortest round-trip form, null when undefined.
 type Float = compare.Float
@@ -35,6 +46,13 @@ func openMaybeGzip(path string) (io.Reader, func() error, error) {
 	return rc, rc.Close, nil
 }
 
+// eachStoryBatch calls fn with consecutive batches of the stories of the
+// {id: story} file at path, so that memory is bounded by a batch.
+func eachStoryBatch(path string, fn func(batch []story.Story) error) error {
+	ro := story.ReadOptions{Limits: limits.Limits{MaxBytes: maxInputBytes}}
+	return story.EachBatchFile(path, ro, story.BatchOptions{MaxStories: batchStories}, fn)
+}
+
 // writeJSON writes v as indented JSON followed by a newline, map keys
 // sorted, without HTML escaping.
 func writeJSON(w interface{ Write([]byte) (int, error) }, v any) error {
@@ -43,12 +61,6 @@ func writeJSON(w interface{ Write([]byte) (int, error) }, v any) error {
 	enc.SetEscapeHTML(false)
 	return enc.Encode(v)
 }
-
-// Output formats of the scoring subcommands (-format).
-const (
-	formatJSON = "json"
-	formatCSV  = "csv"
-)
 
 // formatFlag adds the -format flag every scoring subcommand has.
 func formatFlag(fs *flag.FlagSet) *string {

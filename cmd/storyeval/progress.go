@@ -14,9 +14,7 @@ import (
 	"github.com/storyeval/storyeval/compare"
 )
 
-// progressDelay is how long a run goes before its progress bar appears:
-// short runs print nothing extra.
-const progressDelay = time.Second
+const progressDelay = time.Second // before a bar appears: quick runs print none
 
 // progress reports on stderr how far a long subcommand has got, with the
 // items per second and the time left. It draws only on a terminal and only
@@ -32,8 +30,7 @@ type progress struct {
 	quiet       bool
 }
 
-// newProgress starts a progress report for total items of the given kind
-// ("stories", "pairs", …) written to stderr.
+// newProgress reports on stderr about total items of a kind ("pairs", …).
 func newProgress(stderr io.Writer, total int, what string) *progress {
 	quiet := true
 	if f, ok := stderr.(*os.File); ok {
@@ -55,8 +52,7 @@ func (p *progress) locked(f func()) {
 // Add records n more finished items.
 func (p *progress) Add(n int) { p.locked(func() { p.addLocked(n) }) }
 
-// Set records that done items are finished in all, for library callbacks
-// that report a running total; a total below the one recorded is ignored.
+// Set records a running total of done items; a lower total is ignored.
 func (p *progress) Set(done int) {
 	p.locked(func() {
 		if done > p.done {
@@ -83,8 +79,7 @@ func (p *progress) addLocked(n int) {
 	}
 }
 
-// Describe names what is being done now (a metric's name), shown before
-// the bar in place of the kind of items counted.
+// Describe names what is being done now, shown before the bar.
 func (p *progress) Describe(desc string) {
 	p.locked(func() {
 		if desc != p.desc && p.bar != nil {
@@ -95,8 +90,7 @@ func (p *progress) Describe(desc string) {
 }
 
 // stage implements compare.Options.Progress: one bar for the whole run,
-// so that its time estimate moves during a long neural metric, labelled
-// with the metric being computed.
+// whose time estimate moves within a long metric, labelled with the metric.
 func (p *progress) stage(s compare.Progress) {
 	p.locked(func() { p.total = s.Total })
 	p.Describe(s.Stage)
