@@ -2,9 +2,7 @@ package compare
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/csv"
-	"encoding/json"
 	"io"
 
 	"github.com/storyeval/storyeval/internal/jsonfloat"
@@ -81,7 +79,7 @@ func (t *TableWriter) Add(id string, values []float64) error {
 		t.buf = append(t.buf, ',')
 	}
 	t.buf = append(t.buf, "\n    "...)
-	t.buf = AppendJSONString(t.buf, id)
+	t.buf = jsonfloat.AppendString(t.buf, id)
 	t.buf = append(t.buf, ": "...)
 	t.buf = appendMetrics(t.buf, t.metrics, values, "    ")
 	if len(t.buf) > 1<<15 {
@@ -146,24 +144,8 @@ func appendMetrics(buf []byte, metrics []string, values []float64, indent string
 			buf = append(buf, ',')
 		}
 		buf = append(append(append(buf, '\n'), indent...), "  "...)
-		buf = AppendJSONString(buf, name)
-		buf = AppendJSONFloat(append(buf, ": "...), values[m])
+		buf = jsonfloat.AppendString(buf, name)
+		buf = jsonfloat.Append(append(buf, ": "...), values[m])
 	}
 	return append(append(append(buf, '\n'), indent...), '}')
-}
-
-// AppendJSONFloat appends x as Float marshals it: shortest round-trip
-// form, null when NaN or infinite.
-func AppendJSONFloat(buf []byte, x float64) []byte {
-	b, _ := Float(x).MarshalJSON() // never fails
-	return append(buf, b...)
-}
-
-// AppendJSONString appends s as a JSON string, without HTML escaping.
-func AppendJSONString(buf []byte, s string) []byte {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(s) // a string always encodes
-	return append(buf, bytes.TrimSuffix(b.Bytes(), []byte("\n"))...)
 }

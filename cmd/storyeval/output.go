@@ -98,8 +98,8 @@ func newTableWriter(w io.Writer, format string, metrics []string, corpus []float
 }
 func (t *tableWriter) add(id string, values []float64) error         { return t.tw.Add(id, values) }
 func (t *tableWriter) close(extraJSON func(w io.Writer) error) error { return t.tw.Close(extraJSON) }
-func appendJSONFloat(buf []byte, x float64) []byte                   { return compare.AppendJSONFloat(buf, x) }
-func appendJSONString(buf []byte, s string) []byte                   { return compare.AppendJSONString(buf, s) }
+func appendJSONFloat(buf []byte, x float64) []byte                   { return jsonfloat.Append(buf, x) }
+func appendJSONString(buf []byte, s string) []byte                   { return jsonfloat.AppendString(buf, s) }
 
 // parseList reads a comma-separated flag value of numbers with parse;
 // what names one ("a number") in the error, which quotes the bad item.
