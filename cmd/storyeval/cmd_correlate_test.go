@@ -199,14 +199,7 @@ func TestCorrelateBootstrap(t *testing.T) {
 
 func correlateFixtureColumns(t *testing.T) (x, y []float64) {
 	t.Helper()
-	data, err := readFile(correlateFixture)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if data, err = gunzipBounded(data); err != nil {
-		t.Fatal(err)
-	}
-	cols, err := correlation.ReadColumns(bytes.NewReader(data), "error_flag", "metric_score")
+	cols, err := correlation.LoadColumns(correlateFixture, "error_flag", "metric_score")
 	if err != nil {
 		t.Fatal(err)
 	}

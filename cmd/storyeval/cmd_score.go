@@ -1,22 +1,18 @@
 package main
 
 import (
-	"bytes"
 	"cmp"
 	_ "embed"
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/storyeval/storyeval/compare"
 	"github.com/storyeval/storyeval/correlation"
-	"github.com/storyeval/storyeval/limits"
 	"github.com/storyeval/storyeval/rovist"
-	"github.com/storyeval/storyeval/story"
-	"github.com/storyeval/storyeval/stylem"
 )
 
 func init() {
@@ -27,7 +23,8 @@ func init() {
 	})
 }
 
-// The -demo story set and its synthetic ratings (demo/README.md).
+// The -demo story set, its synthetic ratings and the caption corpus of its
+// toy StyleM table (demo/README.md).
 var (
 	//go:embed demo/stories.json
 	demoStories []byte
@@ -36,20 +33,6 @@ var (
 	//go:embed demo/stylem_corpus.jsonl
 	demoStyleCorpus []byte
 )
-
-// demoStyle is the style of the demo's toy StyleM table that the demo
-// stories are scored against.
-const demoStyle = "Happy"
-
-// demoStyleTable builds the demo's toy StyleM table from its embedded
-// two-style caption corpus.
-func demoStyleTable() (*stylem.Table, error) {
-	recs, err := stylem.ReadCorpusJSONL(bytes.NewReader(demoStyleCorpus), limits.Limits{})
-	if err != nil {
-		return nil, fmt.Errorf("demo/stylem_corpus.jsonl: %w", err)
-	}
-	return stylem.Build(recs, stylem.BuildOptions{})
-}
 
 func runScore(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("score", stderr)
@@ -70,44 +53,36 @@ func runScore(args []string, stdout, stderr io.Writer) error {
 	confidence := fs.Float64("confidence", 0.95, "coverage of the confidence intervals, in (0, 1)")
 	seed := fs.Uint64("seed", 0, "seed of the bootstrap and randomization tests")
 	correction := fs.String("correction", "holm", "multiple-comparison correction of the pairwise tests' p-values, over all tests of the run: holm (Holm's step-down, family-wise error) or bh (Benjamini-Hochberg, false discovery rate)")
-	cache := addCacheFlags(fs)
-	images := addImageFlags(fs)
-	device := addDeviceFlag(fs)
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: storyeval score -in STORIES.json|DIR [-metrics all|LIST] [-human ratings.csv] [-out DIR] [flags]")
-		fmt.Fprintln(stderr, "\nScores every system's stories with every metric whose inputs are present, then writes")
-		fmt.Fprintln(stderr, "scores.csv (one row per story and system), summary.json (per system mean and bootstrap CI,")
-		fmt.Fprintln(stderr, "per pair of systems a paired randomization p-value and its adjusted value, corpus-level")
-		fmt.Fprintln(stderr, "BLEU-4 and CIDEr-D, correlations with the human ratings)")
-		fmt.Fprintln(stderr, "and report.html. Flags go before positional arguments; there are none.")
-		fs.PrintDefaults()
-	}
+	cache, images, device := addCacheFlags(fs), addImageFlags(fs), addDeviceFlag(fs)
+	setUsage(fs, "usage: storyeval score -in STORIES.json|DIR [-metrics all|LIST] [-human ratings.csv] [-out DIR] [flags]",
+		"\nScores every system's stories with every metric whose inputs are present, then writes",
+		"scores.csv (one row per story and system), summary.json (per system mean and bootstrap CI,",
+		"per pair of systems a paired randomization p-value and its adjusted value, corpus-level",
+		"BLEU-4 and CIDEr-D, correlations with the human ratings)",
+		"and report.html. Flags go before positional arguments; there are none.")
 	if err := parseFlags(fs, args, 0); err != nil {
 		return err
 	}
-	if *in == "" && !*demo {
+	switch {
+	case *in == "" && !*demo:
 		fs.Usage()
 		return errors.New("-in (or -demo) is required")
-	}
-	if *in != "" && *demo {
+	case *in != "" && *demo:
 		return errors.New("-in and -demo exclude each other")
-	}
-	if !(*confidence > 0 && *confidence < 1) {
+	case !(*confidence > 0 && *confidence < 1):
 		return fmt.Errorf("-confidence %v is not in (0, 1)", *confidence)
-	}
-	if *resamples < 1 || *rounds < 1 {
+	case *resamples < 1 || *rounds < 1:
 		return fmt.Errorf("-resamples %d and -rounds %d must be at least 1", *resamples, *rounds)
-	}
-	if (*styleTable == "") != (*style == "") {
+	case (*styleTable == "") != (*style == ""):
 		return errors.New("-stylem-table and -style go together")
 	}
 	corr, ok := map[string]correlation.Correction{"holm": correlation.Holm, "bh": correlation.BenjaminiHochberg}[*correction]
 	if !ok {
 		return fmt.Errorf("-correction %s: want holm or bh", quoteShort(*correction))
 	}
-	selected, err := parseScoreMetrics(*metrics)
+	selected, err := compare.ParseMetricNames(*metrics)
 	if err != nil {
-		return err
+		return fmt.Errorf("-metrics: %w", err)
 	}
 	decode, err := images.options()
 	if err != nil {
@@ -119,31 +94,37 @@ func runScore(args []string, stdout, stderr io.Writer) error {
 	}
 	defer dev.Close()
 	// Read and check every input before any model or table is loaded.
-	inputs, err := readScoreInputs(*in, *demo, *human, *styleTable, *style)
-	if err != nil {
+	opts := compare.SourcesOptions{Stories: *in, Ratings: *human, StyleTable: *styleTable, Style: *style, StyleNeeds: "-stylem-table and -style"}
+	if *demo {
+		opts.Demo = &compare.DemoSources{Stories: demoStories, Ratings: demoRatings, StyleCorpus: demoStyleCorpus, Style: "Happy"}
+	}
+	src, err := opts.Load()
+	if se := (*compare.StyleError)(nil); errors.As(err, &se) {
+		return fmt.Errorf("-style %w", err)
+	} else if err != nil {
 		return err
 	}
-	var demoRun *scoreDemo
+	var demoRun *compare.DemoRun
 	if *demo && slices.ContainsFunc(selected, func(m string) bool { return slices.Contains(compare.LearnedMetricNames(), m) }) {
-		// The demo's images, regions and crops, and without -models its
-		// demonstration models, in a temporary folder: only learned
-		// metrics use them.
-		if demoRun, err = writeScoreDemo(&inputs, *modelsDir); err != nil {
+		// Only learned metrics use the demo's images, crops and models.
+		if demoRun, err = compare.WriteDemo(src, *modelsDir); err != nil {
 			return err
 		}
-		defer demoRun.remove()
-		*modelsDir = demoRun.models
-		*regions, *crops = cmp.Or(*regions, demoRun.regions), cmp.Or(*crops, demoRun.crops)
+		defer demoRun.Remove()
+		*modelsDir, *regions, *crops = demoRun.Models, cmp.Or(*regions, demoRun.Regions), cmp.Or(*crops, demoRun.Crops)
 	}
-	suite := inputs.suite
-	models, err := openScoreModels(*modelsDir, *regions, *crops, suite, selected, decode, rovist.VGOptions{UseDefaultIDF: *vgDefaultIDF > 0, DefaultIDF: *vgDefaultIDF}, dev.Options, demoRun.label())
-	if err != nil {
-		return err
+	models, err := compare.OpenModels(*modelsDir, src.Suite, compare.ModelsOptions{
+		Metrics: selected, Regions: *regions, Crops: *crops, Decode: decode, Backend: dev.Backend, Demonstration: demoRun.Label(),
+		VG:            rovist.VGOptions{UseDefaultIDF: *vgDefaultIDF > 0, DefaultIDF: *vgDefaultIDF},
+		NoFolderNeeds: "-models DIR", RegionsNeeds: "-regions CSV and -crops DIR (the image regions of the story set)",
+	})
+	if err != nil { // without a folder, OpenModels makes Absent metrics
+		return fmt.Errorf("-models %s: %w", *modelsDir, err)
 	}
 	var cacheRun *cacheRun
 	if models.EncodesImages() {
 		// The demonstration models' embeddings are not worth keeping.
-		if demoRun.label() == "" {
+		if demoRun.Label() == "" {
 			cacheRun = cache.open("score", stderr)
 		}
 		if cacheRun != nil {
@@ -156,20 +137,20 @@ func runScore(args []string, stdout, stderr io.Writer) error {
 		// metrics of a large suite may need more than the decode budget.
 		defer boundHeap(decode)()
 	}
-	metricList, err := scoreMetricList(selected, suite, inputs, models, *paraphrase)
+	metricList, err := src.Metrics(selected, models, *paraphrase)
 	if err != nil {
 		return err
 	}
-	for _, u := range compare.UnavailableColumns(suite, metricList) {
+	for _, u := range compare.UnavailableColumns(src.Suite, metricList) {
 		fmt.Fprintf(stderr, "storyeval score: %s skipped: needs %s\n", u.Metric, u.Needs)
 	}
 	ctx, stop := interruptContext()
 	defer stop()
-	bar := scoreBar{stderr: stderr}
-	defer bar.finish()
-	report, err := compare.Compare(ctx, suite, metricList, compare.Options{
+	bar := newProgress(stderr, 0, "steps")
+	defer bar.Finish()
+	report, err := compare.Compare(ctx, src.Suite, metricList, compare.Options{
 		Resamples: *resamples, Rounds: *rounds, Confidence: *confidence, Seed: *seed,
-		Ratings: inputs.ratings, Correction: corr, Progress: bar.update,
+		Ratings: src.Ratings, Correction: corr, Progress: bar.stage,
 	})
 	if err != nil {
 		return imageError(err)
@@ -181,36 +162,11 @@ func runScore(args []string, stdout, stderr io.Writer) error {
 	if err := report.WriteFiles(*outDir); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "scored %d systems × %d stories with %d metrics; report: %s\n", len(report.Systems), suite.Len(), len(report.Columns), filepath.Join(*outDir, "report.html"))
-	// After the bar, on stderr with the other notices about columns:
-	// stdout keeps its one line.
-	bar.finish()
-	demoRun.printClosing(stderr, report)
+	fmt.Fprintf(stdout, "scored %d systems × %d stories with %d metrics; report: %s\n", len(report.Systems), src.Suite.Len(), len(report.Columns), filepath.Join(*outDir, "report.html"))
+	bar.Finish()
+	if cols := report.DemonstrationColumns(); len(cols) > 0 && demoRun.Label() != "" {
+		fmt.Fprintf(stderr, "%s: demonstration models (%s)\n", strings.Join(cols, ", "), demoRun.Label())
+		fmt.Fprintln(stderr, "real models: 'storyeval models -dir DIR' lists each file a models folder DIR lacks and where it comes from; with them, 'storyeval score -demo -models DIR'")
+	}
 	return nil
-}
-
-// readSuite reads a story set from a JSON file or a folder of per-system
-// files.
-func readSuite(path string) (*story.Suite, error) {
-	st, err := os.Stat(path)
-	if err != nil {
-		return nil, err
-	}
-	if st.IsDir() {
-		return story.LoadSuiteDir(path, story.ReadOptions{})
-	}
-	return story.LoadSuite(path, story.ReadOptions{})
-}
-
-func readStyleTable(path string) (*stylem.Table, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	t, err := stylem.ReadTable(f, stylem.ReadOptions{})
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return t, nil
 }

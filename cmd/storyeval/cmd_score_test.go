@@ -382,15 +382,16 @@ func TestScoreBadInput(t *testing.T) {
 // compare.Compare succeeds.
 func TestScoreCancelled(t *testing.T) {
 	suitePath, _, _, _, _ := scoreTestSuite(t)
-	s, err := readSuite(suitePath)
+	src, err := compare.SourcesOptions{Stories: suitePath}.Load()
 	if err != nil {
 		t.Fatal(err)
 	}
-	names, err := parseScoreMetrics("bleu,nr")
+	s := src.Suite
+	names, err := compare.ParseMetricNames("bleu,nr")
 	if err != nil {
 		t.Fatal(err)
 	}
-	metrics, err := scoreMetricList(names, s, scoreInputs{suite: s}, nil, "")
+	metrics, err := src.Metrics(names, nil, "")
 	if err != nil {
 		t.Fatal(err)
 	}

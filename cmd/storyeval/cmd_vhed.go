@@ -1,7 +1,7 @@
 package main
 
 import (
-	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -57,14 +57,13 @@ func runVHEDAssess(args []string, stdout, stderr io.Writer) error {
 	if err := parseFlags(fs, args, 0); err != nil {
 		return err
 	}
-	if *csvPath == "" {
-		fs.Usage()
-		return fmt.Errorf("-csv is required")
+	if err := requireFlags(fs, "csv"); err != nil {
+		return err
 	}
-	if *scoresPath == "" && *metrics == "" {
+	switch {
+	case *scoresPath == "" && *metrics == "":
 		return fmt.Errorf("nothing to assess: give -scores, -metrics or both")
-	}
-	if *format != "json" && *format != "table" {
+	case *format != "json" && *format != "table":
 		return fmt.Errorf("-format %q: want json or table", *format)
 	}
 	opts := vhed.AssessOptions{RawGap: *rawGap, SplitAllPairs: *splitAll}
@@ -80,13 +79,7 @@ func runVHEDAssess(args []string, stdout, stderr io.Writer) error {
 			return fmt.Errorf("-gap-edges: %w", err)
 		}
 	}
-	refSet := map[string]bool{}
-	for _, m := range strings.Split(*refModels, ",") {
-		if m = strings.ToLower(strings.TrimSpace(m)); m != "" {
-			refSet[m] = true
-		}
-	}
-	opts.IsReference = func(model string) bool { return refSet[strings.ToLower(strings.TrimSpace(model))] }
+	opts.IsReference = vhed.ReferenceModels(*refModels)
 	if *resamples < 0 {
 		return fmt.Errorf("-bootstrap: %d resamples; want 0 (none) or more", *resamples)
 	}
@@ -94,78 +87,30 @@ func runVHEDAssess(args []string, stdout, stderr io.Writer) error {
 		opts.Intervals = true
 		opts.Bootstrap = correlation.BootstrapOptions{Resamples: *resamples, Confidence: *confidence, Seed: *seed}
 	}
-
-	pairs, sign, err := vhedReadPairs(*csvPath)
+	pairs, sign, err := vhed.LoadAll(*csvPath, vhed.ReadOptions{Limits: limits.Limits{MaxBytes: maxInputBytes}})
 	if err != nil {
 		return err
 	}
-	var jobs []vhed.NamedScorer
 	if *errorsPath != "" && *scoresPath == "" {
 		return fmt.Errorf("-errors needs per-story -scores")
 	}
-	if *scoresPath != "" {
-		cols, err := vhedReadFile(*scoresPath, func(r io.Reader) ([]vhed.ScoreColumn, error) { return vhed.ReadScores(r, pairs) })
-		if err != nil {
-			return err
-		}
-		var labels []vhed.ErrorLabels
-		if *errorsPath != "" {
-			if labels, err = vhedReadFile(*errorsPath, vhed.ReadErrorLabels); err != nil {
-				return err
-			}
-		}
-		if jobs, err = vhed.ColumnScorers(cols, *scoresPath, labels); err != nil {
-			return fmt.Errorf("-errors %s: %w", *errorsPath, err)
-		}
+	jobs, err := vhed.ScorerFiles{CSV: *csvPath, Scores: *scoresPath, Errors: *errorsPath,
+		Metrics: *metrics, Refs: *refsPath, RefAbsent: *refAbsent, IsReference: opts.IsReference}.Load(pairs)
+	if ie := (*vhed.InputError)(nil); errors.As(err, &ie) {
+		return fmt.Errorf("-%w", err) // -errors FILE: …, -metrics: …
+	} else if err != nil {
+		return err
 	}
-	if *metrics != "" {
-		refs := vhed.References(pairs, opts.IsReference)
-		refSource := "human stories of " + *csvPath
-		if *refsPath != "" {
-			data, err := readFile(*refsPath)
-			if err != nil {
-				return err
-			}
-			if refs, err = vhed.ReadReferences(bytes.NewReader(data)); err != nil {
-				return fmt.Errorf("%s: %w", *refsPath, err)
-			}
-			refSource = *refsPath
-		}
-		ms, err := vhed.MetricScorers(*metrics, refs, refSource, *refAbsent)
-		if err != nil {
-			return fmt.Errorf("-metrics: %w", err)
-		}
-		jobs = append(jobs, ms...)
-	}
-
 	ctx, stop := interruptContext()
 	defer stop()
 	prog := newProgress(stderr, len(jobs), "scorers")
-	out := vhed.Output{CSV: *csvPath, Rows: len(pairs), LabelSign: sign.String(), Gap: "|rank_norm|", Split: "Ω^{" + vhed.JoinInts(opts.Union) + "}"}
-	if *rawGap {
-		out.Gap = "|avg_rank_base − avg_rank_comp|"
-	}
-	if *splitAll {
-		out.Split = "all pairs"
-	}
-	var series []vhedplot.Series
-	for _, j := range jobs {
-		rep, err := vhed.Assess(ctx, pairs, j.Scorer, opts)
-		if err != nil {
-			prog.Finish()
-			return fmt.Errorf("%s: %w", j.Name, err)
-		}
-		prog.Add(1)
-		out.HumanTies = rep.HumanTies
-		out.Scorers = append(out.Scorers, vhed.NewScorerOutput(j.Name, j.Source, rep, j.Errors))
-		series = append(series, vhedplot.Series{Name: j.Name, Report: rep})
-	}
+	out, reports, err := vhed.AssessAll(ctx, *csvPath, pairs, sign, jobs, opts, func() { prog.Add(1) })
 	prog.Finish()
-	if opts.Intervals {
-		out.Bootstrap = &vhed.BootstrapOutput{Resamples: *resamples, Confidence: *confidence, Seed: *seed}
+	if err != nil {
+		return err
 	}
 	if *plotDir != "" {
-		if err := vhedplot.SaveFigures(*plotDir, series); err != nil {
+		if err := vhedplot.SaveAssessment(*plotDir, jobs, reports); err != nil {
 			return err
 		}
 	}
@@ -173,37 +118,4 @@ func runVHEDAssess(args []string, stdout, stderr io.Writer) error {
 		return vhed.WriteTable(stdout, out)
 	}
 	return writeJSON(stdout, out)
-}
-
-// vhedReadPairs reads the VHED CSV at path row by row (a .gz file is
-// decompressed on the way, within the input bound), returning its pairs
-// and the sign convention of its label column. Errors name the file.
-func vhedReadPairs(path string) ([]vhed.Pair, vhed.LabelSign, error) {
-	r, closeFile, err := openMaybeGzip(path)
-	if err != nil {
-		return nil, 0, err
-	}
-	defer closeFile()
-	pairs, sign, err := vhed.ReadAll(r, vhed.ReadOptions{Limits: limits.Limits{MaxBytes: maxInputBytes}})
-	if err != nil {
-		return nil, 0, fmt.Errorf("%s: %w", path, err)
-	}
-	return pairs, sign, nil
-}
-
-// vhedReadFile reads one of the command's CSV inputs at path with read
-// (vhed.ReadScores, vhed.ReadErrorLabels), a .gz file decompressed on the
-// way; errors name the file.
-func vhedReadFile[T any](path string, read func(io.Reader) (T, error)) (T, error) {
-	var zero T
-	in, closeIn, err := openBounded(path)
-	if err != nil {
-		return zero, err
-	}
-	defer closeIn()
-	v, err := read(in)
-	if err != nil {
-		return zero, fmt.Errorf("%s: %w", path, err)
-	}
-	return v, nil
 }

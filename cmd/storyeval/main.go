@@ -5,13 +5,12 @@
 //	go run ./cmd/storyeval <subcommand> [flags] [arguments]
 //	go run ./cmd/storyeval -version
 //
-// Run it with -h to list the subcommands; each subcommand documents its own
-// flags with -h. Flags go before positional arguments (Go's flag package
-// stops at the first non-flag word). Every subcommand behaves the same way:
-// it reads ids in file order, rejects a repeated id, prints results in
-// input order, and the scoring subcommands print JSON or, with -format csv,
-// CSV, with floats in shortest round-trip form. Errors go to standard error
-// with one "storyeval SUBCOMMAND:" prefix and the exit status is non-zero.
+// Run it with -h to list the subcommands, and a subcommand with -h for its
+// flags, which go before positional arguments. Every subcommand reads ids in
+// file order, rejects a repeated id and prints results in input order; the
+// scoring subcommands print JSON or, with -format csv, CSV, floats in
+// shortest round-trip form. Errors go to standard error with one
+// "storyeval SUBCOMMAND:" prefix and a non-zero exit status.
 package main
 
 import (
@@ -20,25 +19,21 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"runtime/debug"
-	"sort"
+	"slices"
 	"strings"
 )
 
-// command is one subcommand. Each lives in its own cmd_*.go file, which adds
-// itself to the table in an init function, so that subcommands for different
-// metric families do not touch each other's files.
+// command is one subcommand, registered by its cmd_*.go file in an init
+// function; run parses the words after its name and writes to stdout.
 type command struct {
-	name    string
-	summary string
-	// run parses args (the words after the subcommand name) and writes the
-	// result to stdout.
-	run func(args []string, stdout, stderr io.Writer) error
+	name, summary string
+	run           func(args []string, stdout, stderr io.Writer) error
 }
 
-// commands is the subcommand table, filled by register.
-var commands = map[string]command{}
+var commands = map[string]command{} // filled by register
 
 func register(c command) {
 	if _, dup := commands[c.name]; dup {
@@ -47,20 +42,18 @@ func register(c command) {
 	commands[c.name] = c
 }
 
-func main() {
-	os.Exit(runMain(os.Args[1:], os.Stdout, os.Stderr))
-}
+func main() { os.Exit(runMain(os.Args[1:], os.Stdout, os.Stderr)) }
 
 // runMain dispatches to a subcommand and returns the process exit status.
 func runMain(args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "-help" || args[0] == "--help" || args[0] == "help" {
+	switch {
+	case len(args) == 0:
 		usage(stderr)
-		if len(args) == 0 {
-			return 2
-		}
+		return 2
+	case isHelp(args[0]):
+		usage(stderr)
 		return 0
-	}
-	if args[0] == "-version" || args[0] == "--version" || args[0] == "version" {
+	case args[0] == "-version" || args[0] == "--version" || args[0] == "version":
 		fmt.Fprintln(stdout, version())
 		return 0
 	}
@@ -70,43 +63,68 @@ func runMain(args []string, stdout, stderr io.Writer) int {
 		usage(stderr)
 		return 2
 	}
-	if err := c.run(args[1:], stdout, stderr); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		if errors.Is(err, context.Canceled) {
-			// Ctrl-C during a long run: no partial output was written.
-			fmt.Fprintf(stderr, "storyeval %s: interrupted\n", c.name)
-			return 130
-		}
-		// Library errors name the input and item, not the Go package, so
-		// they are printed as they come, after the subcommand.
-		fmt.Fprintf(stderr, "storyeval %s: %v\n", c.name, err)
-		return 1
+	err := c.run(args[1:], stdout, stderr)
+	switch {
+	case err == nil || errors.Is(err, flag.ErrHelp):
+		return 0
+	case errors.Is(err, context.Canceled): // Ctrl-C: no partial output was written
+		fmt.Fprintf(stderr, "storyeval %s: interrupted\n", c.name)
+		return 130
 	}
-	return 0
+	fmt.Fprintf(stderr, "storyeval %s: %v\n", c.name, err)
+	return 1
+}
+
+// isHelp reports whether word asks for help.
+func isHelp(word string) bool {
+	return word == "-h" || word == "-help" || word == "--help" || word == "help"
 }
 
 func usage(w io.Writer) {
-	fmt.Fprintln(w, "usage: storyeval <subcommand> [flags] [arguments]")
-	fmt.Fprintln(w, "       storyeval -version")
-	fmt.Fprintln(w, "\nFlags go before positional arguments. Scoring subcommands print JSON, or CSV with -format csv,")
-	fmt.Fprintln(w, "with one row per input item in input order; a repeated id is an error.")
-	fmt.Fprintln(w, "\nsubcommands:")
-	names := make([]string, 0, len(commands))
-	for n := range commands {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
+	fmt.Fprint(w, `usage: storyeval <subcommand> [flags] [arguments]
+       storyeval -version
+
+Flags go before positional arguments. Scoring subcommands print JSON, or CSV with -format csv,
+with one row per input item in input order; a repeated id is an error.
+
+subcommands:
+`)
+	for _, n := range slices.Sorted(maps.Keys(commands)) {
 		fmt.Fprintf(w, "  %-12s %s\n", n, commands[n].summary)
 	}
 	fmt.Fprintln(w, "\nRun 'storyeval <subcommand> -h' for its flags.")
 }
 
-// version describes the build: the module version (a tag when installed
-// with go install module@version, "(devel)" in a checkout), the VCS
-// revision when the build recorded one, and the Go version.
+// action is one word of a subcommand that does several things (stylem
+// build|score, vrank train|predict|pretrain, rovist train vg|c).
+type action struct {
+	name string
+	run  func(args []string, stdout, stderr io.Writer) error
+}
+
+// runAction runs the action args[0] names with the rest of args. usage
+// lines go to stderr for -h and for a missing or unknown action, which are
+// errors naming the actions there are.
+func runAction(args []string, stdout, stderr io.Writer, usage []string, actions ...action) error {
+	names := make([]string, len(actions))
+	for i, a := range actions {
+		if len(args) > 0 && args[0] == a.name {
+			return a.run(args[1:], stdout, stderr)
+		}
+		names[i] = a.name
+	}
+	fmt.Fprintln(stderr, strings.Join(usage, "\n"))
+	switch {
+	case len(args) == 0:
+		return fmt.Errorf("missing action: %s", joinWords(names, "or"))
+	case isHelp(args[0]):
+		return flag.ErrHelp
+	}
+	return fmt.Errorf("unknown action %q (want %s)", args[0], joinWords(names, "or"))
+}
+
+// version describes the build: the module version ("(devel)" in a
+// checkout), the VCS revision when recorded, and the Go version.
 func version() string {
 	bi, ok := debug.ReadBuildInfo()
 	if !ok {
@@ -114,45 +132,38 @@ func version() string {
 	}
 	v := "storyeval " + bi.Main.Version
 	for _, s := range bi.Settings {
-		switch s.Key {
-		case "vcs.revision":
+		if s.Key == "vcs.revision" {
 			v += " " + s.Value
-		case "vcs.modified":
-			if s.Value == "true" {
-				v += " (modified)"
-			}
+		} else if s.Key == "vcs.modified" && s.Value == "true" {
+			v += " (modified)"
 		}
 	}
 	return v + " " + bi.GoVersion
 }
 
-// parseFlags parses a subcommand's flags. maxArgs is how many positional
-// arguments the subcommand takes (-1: any number). A flag written after a
-// positional argument, which Go's flag package would take as one more file
-// name, is an error that says to move it.
+// parseFlags parses a subcommand's flags and at most maxArgs positional
+// arguments (-1: any number). A flag after a positional argument, which Go's
+// flag package would take as a file name, is an error that says to move it.
 func parseFlags(fs *flag.FlagSet, args []string, maxArgs int) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	rest := fs.Args()
 	for i, a := range rest {
-		// rest[0] can start with "-" only after a "--" terminator, which
-		// makes it a positional argument on purpose.
-		if i > 0 && len(a) > 1 && a[0] == '-' {
+		if i > 0 && len(a) > 1 && a[0] == '-' { // rest[0] is "-…" only after "--", on purpose
 			return fmt.Errorf("flag %s comes after the argument %q: flags go before positional arguments (%s [flags] [arguments])", a, rest[i-1], fs.Name())
 		}
 	}
-	if maxArgs >= 0 && len(rest) > maxArgs {
-		if maxArgs == 0 {
-			return fmt.Errorf("unexpected argument %q: %s takes no positional arguments (input files are given with flags; see -h)", rest[0], fs.Name())
-		}
-		return fmt.Errorf("unexpected arguments %q", rest[maxArgs:])
+	switch {
+	case maxArgs < 0 || len(rest) <= maxArgs:
+		return nil
+	case maxArgs == 0:
+		return fmt.Errorf("unexpected argument %q: %s takes no positional arguments (input files are given with flags; see -h)", rest[0], fs.Name())
 	}
-	return nil
+	return fmt.Errorf("unexpected arguments %q", rest[maxArgs:])
 }
 
-// newFlagSet returns a subcommand's flag set, which reports errors on
-// stderr instead of exiting.
+// newFlagSet returns a subcommand's flag set, reporting errors on stderr.
 func newFlagSet(name string, stderr io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -162,15 +173,12 @@ func newFlagSet(name string, stderr io.Writer) *flag.FlagSet {
 // setUsage makes -h print the given lines, then the flags.
 func setUsage(fs *flag.FlagSet, lines ...string) {
 	fs.Usage = func() {
-		for _, l := range lines {
-			fmt.Fprintln(fs.Output(), l)
-		}
+		fmt.Fprintln(fs.Output(), strings.Join(lines, "\n"))
 		fs.PrintDefaults()
 	}
 }
 
-// requireFlags fails, after printing the usage, when any of the named
-// flags is empty.
+// requireFlags prints the usage and fails when a named flag is empty.
 func requireFlags(fs *flag.FlagSet, names ...string) error {
 	var missing []string
 	for _, n := range names {
@@ -178,13 +186,17 @@ func requireFlags(fs *flag.FlagSet, names ...string) error {
 			missing = append(missing, "-"+n)
 		}
 	}
-	switch len(missing) {
-	case 0:
+	if len(missing) == 0 {
 		return nil
-	case 1:
-		fs.Usage()
-		return fmt.Errorf("%s is required", missing[0])
 	}
 	fs.Usage()
-	return fmt.Errorf("%s and %s are required", strings.Join(missing[:len(missing)-1], ", "), missing[len(missing)-1])
+	if len(missing) == 1 {
+		return fmt.Errorf("%s is required", missing[0])
+	}
+	return fmt.Errorf("%s are required", joinWords(missing, "and"))
+}
+
+// joinWords joins two or more words as "a, b and c" with conj.
+func joinWords(words []string, conj string) string {
+	return strings.Join(words[:len(words)-1], ", ") + " " + conj + " " + words[len(words)-1]
 }

@@ -72,11 +72,11 @@ func BenchmarkScore500x3(b *testing.B) {
 	if s.Len() != 500 {
 		b.Fatalf("%d sequences, want 500", s.Len())
 	}
-	names, err := parseScoreMetrics("bleu,meteor,rouge,cider,nr")
+	names, err := compare.ParseMetricNames("bleu,meteor,rouge,cider,nr")
 	if err != nil {
 		b.Fatal(err)
 	}
-	metrics, err := scoreMetricList(names, s, scoreInputs{suite: s}, nil, "")
+	metrics, err := (&compare.Sources{Suite: s}).Metrics(names, nil, "")
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/csv"
+	"github.com/storyeval/storyeval/compare"
 	"os"
 	"path/filepath"
 	"strings"
@@ -78,7 +79,7 @@ func TestScoreOptInNgramMetrics(t *testing.T) {
 	if checked != 60*2 {
 		t.Fatalf("checked %d scores", checked)
 	}
-	all, err := parseScoreMetrics("all")
+	all, err := compare.ParseMetricNames("all")
 	if err != nil {
 		t.Fatal(err)
 	}
