@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 
 	"github.com/storyeval/storyeval/groovist"
 	"github.com/storyeval/storyeval/limits"
@@ -22,8 +23,6 @@ func runGroovist(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("groovist", stderr)
 	npsPath := fs.String("nps", "", "JSON file {id: [noun phrases]} (e.g. spaCy's, as GROOViST's nphrases.json)")
 	storiesPath := fs.String("stories", "", "JSON file {id: text} or {id: {\"story\", \"images\"}}: phrases are extracted when -nps is not given")
-	clip := addCLIPModelFlags(fs)
-	dev := addDeviceFlag(fs)
 	entities := fs.String("entities", "", "entities CSV (image_id, bbox, ...) (required)")
 	crops := fs.String("crops", "", "folder of region crops {image_id}_{bbox}.jpg (required)")
 	dataset := fs.String("dataset", "", "image ids and θ preset: vist, aesop, vwp or custom (default: images of -stories, θ of vist)")
@@ -38,13 +37,9 @@ func runGroovist(args []string, stdout, stderr io.Writer) error {
 	tanh := fs.Bool("tanh", false, "map scores to [-1, 1] with tanh")
 	format := fs.String("format", "json", "output format: json or csv")
 	details := fs.Bool("details", false, "JSON: per-phrase diagnostics (weight, cosines, best image and region)")
-	cacheFlags := addCacheFlags(fs)
-	images := addImageFlags(fs)
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: storyeval groovist (-nps FILE.json | -stories FILE.json) -model DIR -entities FILE.csv -crops DIR [-dataset aesop|vist|vwp|custom] [-theta X|vist|aesop|vwp|estimate] [-device cpu|cuda[:N]] [options]")
-		fmt.Fprintln(stderr, "\nScores each story's noun phrases against the region crops of its images (GROOViST, Surikuchi et al. 2023).")
-		fs.PrintDefaults()
-	}
+	run := addCLIPRunFlags(fs)
+	setUsage(fs, "usage: storyeval groovist (-nps FILE.json | -stories FILE.json) -model DIR -entities FILE.csv -crops DIR [-dataset aesop|vist|vwp|custom] [-theta X|vist|aesop|vwp|estimate] [-device cpu|cuda[:N]] [options]",
+		"\nScores each story's noun phrases against the region crops of its images (GROOViST, Surikuchi et al. 2023).")
 	if err := parseFlags(fs, args, 0); err != nil {
 		return err
 	}
@@ -52,22 +47,18 @@ func runGroovist(args []string, stdout, stderr io.Writer) error {
 		fs.Usage()
 		return errors.New("give -nps or -stories")
 	}
-	if *format != "json" && *format != "csv" {
-		return fmt.Errorf("-format %q: want json or csv", *format)
+	if err := checkJSONOrCSV(*format); err != nil {
+		return err
 	}
-	d, err := dev.open()
+	r, err := run.start()
 	if err != nil {
 		return err
 	}
-	defer d.Close()
+	defer r.close()
 	if *entities == "" || *crops == "" {
 		return errors.New("-entities and -crops are required (the entities CSV and the folder of region crops)")
 	}
-	decode, err := images.options()
-	if err != nil {
-		return err
-	}
-	inputs, err := groovistInputs(*npsPath, *storiesPath)
+	inputs, err := groovist.LoadInputs(*npsPath, *storiesPath, limits.Limits{})
 	if err != nil {
 		return err
 	}
@@ -76,16 +67,11 @@ func runGroovist(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("-%w", err)
 	}
 	var table *groovist.ImageTable
-	if ds.NeedsTable() {
-		if *sid2iids == "" {
-			return fmt.Errorf("-dataset %s needs -sid2iids", ds)
-		}
-		data, err := readFile(*sid2iids)
-		if err != nil {
-			return fmt.Errorf("-sid2iids: %w", err)
-		}
-		if table, err = groovist.ParseImageTable(data, ds); err != nil {
-			return fmt.Errorf("-sid2iids %s: %w", *sid2iids, err)
+	if ds.NeedsTable() && *sid2iids == "" {
+		return fmt.Errorf("-dataset %s needs -sid2iids", ds)
+	} else if ds.NeedsTable() {
+		if table, err = groovist.LoadImageTable(*sid2iids, ds, limits.Limits{}); err != nil {
+			return flagFileError("-sid2iids", err)
 		}
 	}
 	if err := groovist.AssignImageIDs(inputs, ds, table); err != nil {
@@ -107,17 +93,14 @@ func runGroovist(args []string, stdout, stderr io.Writer) error {
 	if *nouns {
 		opts.Units = groovist.Nouns
 	}
-	m, tok, err := clip.loadOn(d.Options)
+	if err := r.load("groovist", stderr); err != nil {
+		return err
+	}
+	sc, err := groovist.NewScorer(r.model, r.tok)
 	if err != nil {
 		return err
 	}
-	defer m.Close()
-	sc, err := groovist.NewScorer(m, tok)
-	if err != nil {
-		return err
-	}
-	sc.Decode = decode
-	defer boundHeap(decode)()
+	sc.Cache, sc.CacheModel, sc.Decode, sc.CropsDir = r.Cache, r.CacheModel, r.decode, *crops
 	if *ratings != "" {
 		if sc.Ratings, err = groovist.LoadRatings(*ratings); err != nil {
 			return fmt.Errorf("-ratings: %w", err)
@@ -131,39 +114,20 @@ func runGroovist(args []string, stdout, stderr io.Writer) error {
 	if sc.Entities, err = regions.Load(*entities, regions.Options{}); err != nil {
 		return fmt.Errorf("-entities: %w", err)
 	}
-	sc.CropsDir = *crops
-	cache := cacheFlags.open("groovist", stderr)
-	defer cache.close()
-	if sc.Cache, sc.CacheModel, err = cache.clip(*clip.model); err != nil {
-		return err
-	}
 	if opts.Weighting == groovist.IDF {
-		opts.IDF, err = groovist.InputsIDF(inputs, opts.Units)
-		if err != nil {
+		if opts.IDF, err = groovist.InputsIDF(inputs, opts.Units); err != nil {
 			return err
 		}
 	}
-	ctx, stop := interruptContext()
-	defer stop()
-	var prog *progress
-	last := 0
-	opts.Progress = func(done, total int) {
-		if prog == nil {
-			prog = newProgress(stderr, total, "embeddings")
-		}
-		prog.Add(done - last)
-		last = done
+	p, progress := newBar(stderr, "embeddings")
+	opts.Progress = progress
+	res, err := sc.Score(r.ctx, inputs, opts)
+	if err := scored(p, r.cache, err); err != nil {
+		return err
 	}
-	res, err := sc.Score(ctx, inputs, opts)
-	prog.Finish()
-	if err != nil {
-		return imageError(err)
-	}
-	cache.succeeded()
 	warnSkippedImages(stderr, "groovist", groovist.Skipped(res))
 	if estimate {
-		x := groovist.EstimateTheta(res)
-		opts.Theta = groovist.ThetaOf(x)
+		opts.Theta = groovist.ThetaOf(groovist.EstimateTheta(res))
 		res = groovist.Rescore(res, opts)
 	}
 	if *format == "csv" {
@@ -175,4 +139,14 @@ func runGroovist(args []string, stdout, stderr io.Writer) error {
 // groovistInputs reads the phrase lists and/or the stories, in file order.
 func groovistInputs(npsPath, storiesPath string) ([]groovist.Input, error) {
 	return groovist.LoadInputs(npsPath, storiesPath, limits.Limits{})
+}
+
+// flagFileError prefixes err, from loading the file a flag names, with the
+// flag: "-flag: open …" when the file cannot be opened, else "-flag FILE:
+// …" (the library's error starts with the file).
+func flagFileError(flag string, err error) error {
+	if errors.As(err, new(*fs.PathError)) {
+		return fmt.Errorf("%s: %w", flag, err)
+	}
+	return fmt.Errorf("%s %w", flag, err)
 }

@@ -1,17 +1,21 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 
+	"github.com/storyeval/storyeval/embcache"
 	"github.com/storyeval/storyeval/encoders"
+	"github.com/storyeval/storyeval/encoders/imageproc"
 	"github.com/storyeval/storyeval/encoders/tokenize"
 )
 
 // clipModelFlags are -model and -tokenizer of the commands that score
-// with CLIP (clipscore, groovist).
+// with CLIP (clipscore, groovist, cache warm).
 type clipModelFlags struct{ model, tokenizer *string }
 
 // addCLIPModelFlags defines -model and -tokenizer on fs.
@@ -22,43 +26,38 @@ func addCLIPModelFlags(fs *flag.FlagSet) clipModelFlags {
 	}
 }
 
-// load loads the model and tokenizer the flags name (see loadCLIPModel)
-// onto the CPU.
+// load is loadOn onto the CPU.
 func (f clipModelFlags) load() (*encoders.CLIP, *tokenize.CLIP, error) {
 	return f.loadOn(encoders.Options{})
 }
 
-// loadOn is load onto the backend o chooses (-device).
+// loadOn loads the CLIP model of -model onto o's backend and the BPE
+// vocabulary of -tokenizer (the model folder when empty), naming the flag
+// that supplies a missing file.
 func (f clipModelFlags) loadOn(o encoders.Options) (*encoders.CLIP, *tokenize.CLIP, error) {
-	return loadCLIPModel(*f.model, *f.tokenizer, o)
-}
-
-// loadCLIPModel loads the CLIP model of -model and the BPE vocabulary of
-// -tokenizer (the model folder when empty), naming the flag that supplies
-// a missing file.
-func loadCLIPModel(modelDir, tokDir string, o encoders.Options) (*encoders.CLIP, *tokenize.CLIP, error) {
-	if modelDir == "" {
+	dir, tokDir, which := *f.model, *f.tokenizer, "-tokenizer"
+	if dir == "" {
 		return nil, nil, fmt.Errorf("-model is required: a HuggingFace CLIP folder (config.json and model.safetensors or pytorch_model.bin)")
 	}
-	if _, err := os.Stat(filepath.Join(modelDir, "config.json")); err != nil {
-		return nil, nil, fmt.Errorf("-model %s: no config.json (a HuggingFace CLIP folder is needed): %w", modelDir, err)
+	if _, err := os.Stat(filepath.Join(dir, "config.json")); err != nil {
+		return nil, nil, fmt.Errorf("-model %s: no config.json (a HuggingFace CLIP folder is needed): %w", dir, err)
 	}
-	m, err := encoders.LoadCLIP(modelDir, o)
+	m, err := encoders.LoadCLIP(dir, o)
 	if err != nil {
-		return nil, nil, fmt.Errorf("-model %s: %w", modelDir, err)
+		return nil, nil, fmt.Errorf("-model %s: %w", dir, err)
 	}
-	which := "-tokenizer"
 	if tokDir == "" {
-		tokDir, which = modelDir, "-model"
+		tokDir, which = dir, "-model"
 	}
+	var tok *tokenize.CLIP
 	if !hasAny(tokDir, "vocab.json", "vocab.json.gz") || !hasAny(tokDir, "merges.txt", "merges.txt.gz") {
-		_ = m.Close()
-		return nil, nil, fmt.Errorf("%s %s: no vocab.json and merges.txt (CLIP's BPE vocabulary; pass the folder that has them with -tokenizer)", which, tokDir)
+		err = fmt.Errorf("%s %s: no vocab.json and merges.txt (CLIP's BPE vocabulary; pass the folder that has them with -tokenizer)", which, tokDir)
+	} else if tok, err = tokenize.LoadCLIP(tokDir, tokenize.CLIPOptions{}); err != nil {
+		err = fmt.Errorf("%s %s: %w", which, tokDir, err)
 	}
-	tok, err := tokenize.LoadCLIP(tokDir, tokenize.CLIPOptions{})
 	if err != nil {
 		_ = m.Close()
-		return nil, nil, fmt.Errorf("%s %s: %w", which, tokDir, err)
+		return nil, nil, err
 	}
 	return m, tok, nil
 }
@@ -70,4 +69,87 @@ func hasAny(dir string, names ...string) bool {
 		}
 	}
 	return false
+}
+
+// clipRunFlags are the flags clipscore and groovist share: the CLIP model,
+// -device, the image-decoding bounds and the embedding cache.
+type clipRunFlags struct {
+	clip   clipModelFlags
+	device deviceFlag
+	images *imageFlags
+	cache  cacheFlags
+}
+
+func addCLIPRunFlags(fs *flag.FlagSet) clipRunFlags {
+	return clipRunFlags{addCLIPModelFlags(fs), addDeviceFlag(fs), addImageFlags(fs), addCacheFlags(fs)}
+}
+
+// clipRun is what a CLIP command scores with: start opens the -device
+// (first, so that a wrong one is the first error) and the decode bounds;
+// load, once the inputs are read, the model, the heap bound, the cache
+// (Cache nil with -no-cache) and the interrupt context. close releases
+// them in the reverse order.
+type clipRun struct {
+	clipRunFlags
+	dev        *openDevice
+	decode     imageproc.DecodeOptions
+	model      *encoders.CLIP
+	tok        *tokenize.CLIP
+	cache      *cacheRun
+	Cache      embcache.Cache
+	CacheModel embcache.Digest
+	ctx        context.Context
+	undo       []func()
+}
+
+func (f clipRunFlags) start() (r *clipRun, err error) {
+	r = &clipRun{clipRunFlags: f}
+	if r.dev, err = f.device.open(); err != nil {
+		return nil, err
+	}
+	r.undo = append(r.undo, func() { r.dev.Close() })
+	if r.decode, err = f.images.options(); err != nil {
+		r.close()
+	}
+	return r, err
+}
+
+func (r *clipRun) load(name string, stderr io.Writer) (err error) {
+	if r.model, r.tok, err = r.clip.loadOn(r.dev.Options); err != nil {
+		return err
+	}
+	r.cache = r.clipRunFlags.cache.open(name, stderr)
+	r.undo = append(r.undo, func() { r.model.Close() }, boundHeap(r.decode), r.cache.close)
+	r.Cache, r.CacheModel, err = r.cache.clip(*r.clip.model)
+	var stop func()
+	r.ctx, stop = interruptContext()
+	r.undo = append(r.undo, stop)
+	return err
+}
+
+func (r *clipRun) close() {
+	for i := len(r.undo) - 1; i >= 0; i-- {
+		r.undo[i]()
+	}
+}
+
+// newBar returns a progress bar of what and the library Progress callback
+// (a running done of total) that moves it.
+func newBar(stderr io.Writer, what string) (*progress, func(done, total int)) {
+	p := newProgress(stderr, 0, what)
+	return p, func(done, total int) {
+		p.total = total
+		p.Set(done)
+	}
+}
+
+// scored ends a scoring run: the bar, then err with the pixel-limit hint,
+// or the cache's closing line on success.
+func scored(p *progress, c *cacheRun, err error) error {
+	p.Finish()
+	if err != nil {
+		return imageError(err)
+	}
+	c.succeeded()
+	return nil
 }
