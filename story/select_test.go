@@ -3,6 +3,8 @@ package story_test
 import (
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"reflect"
 	"testing"
 
@@ -50,5 +52,29 @@ func TestSelect(t *testing.T) {
 	}
 	if got := story.Texts(nil); len(got) != 0 {
 		t.Errorf("Texts(nil) = %q", got)
+	}
+}
+
+// TestLoadSelection reads a file, selects ids from it and checks the two
+// errors: an id not in the file names it and the file; an empty file has
+// no stories.
+func TestLoadSelection(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "s.json")
+	empty := filepath.Join(dir, "empty.json")
+	if os.WriteFile(path, []byte(`{"a": "one .", "b": "two ."}`), 0o644) != nil || os.WriteFile(empty, []byte(`{}`), 0o644) != nil {
+		t.Fatal("cannot write the inputs")
+	}
+	got, err := story.LoadSelection(path, []string{"b"}, story.ReadOptions{})
+	if err != nil || len(got) != 1 || got[0].Text != "two ." {
+		t.Errorf("LoadSelection b = %v, %v; want the story b", got, err)
+	}
+	_, err = story.LoadSelection(path, []string{"a", "zz"}, story.ReadOptions{})
+	var unknown *story.UnknownIDError
+	if !errors.As(err, &unknown) || err.Error() != `story "zz" is not in `+path {
+		t.Errorf("unknown id: %v, want an *UnknownIDError naming zz and %s", err, path)
+	}
+	if _, err := story.LoadSelection(empty, nil, story.ReadOptions{}); err == nil || err.Error() != empty+": no stories" {
+		t.Errorf("empty file: %v, want %q", err, empty+": no stories")
 	}
 }

@@ -8,7 +8,6 @@ import (
 
 	"github.com/storyeval/storyeval/groovist"
 	"github.com/storyeval/storyeval/limits"
-	"github.com/storyeval/storyeval/regions"
 )
 
 func init() {
@@ -96,24 +95,13 @@ func runGroovist(args []string, stdout, stderr io.Writer) error {
 	if err := r.load("groovist", stderr); err != nil {
 		return err
 	}
-	sc, err := groovist.NewScorer(r.model, r.tok)
-	if err != nil {
+	sc, err := groovist.LoadScorer(r.model, r.tok, groovist.ScorerFiles{Entities: *entities, Crops: *crops, Ratings: *ratings, Pronouns: *pronouns})
+	if ie := (*groovist.InputError)(nil); errors.As(err, &ie) {
+		return fmt.Errorf("-%s: %w", ie.Input, err)
+	} else if err != nil {
 		return err
 	}
-	sc.Cache, sc.CacheModel, sc.Decode, sc.CropsDir = r.Cache, r.CacheModel, r.decode, *crops
-	if *ratings != "" {
-		if sc.Ratings, err = groovist.LoadRatings(*ratings); err != nil {
-			return fmt.Errorf("-ratings: %w", err)
-		}
-	}
-	if *pronouns != "" {
-		if sc.Pronouns, err = groovist.LoadPronouns(*pronouns); err != nil {
-			return fmt.Errorf("-pronouns: %w", err)
-		}
-	}
-	if sc.Entities, err = regions.Load(*entities, regions.Options{}); err != nil {
-		return fmt.Errorf("-entities: %w", err)
-	}
+	sc.Cache, sc.CacheModel, sc.Decode = r.Cache, r.CacheModel, r.decode
 	if opts.Weighting == groovist.IDF {
 		if opts.IDF, err = groovist.InputsIDF(inputs, opts.Units); err != nil {
 			return err
@@ -149,4 +137,21 @@ func flagFileError(flag string, err error) error {
 		return fmt.Errorf("%s: %w", flag, err)
 	}
 	return fmt.Errorf("%s %w", flag, err)
+}
+
+// warnSkippedImages prints a warning line for each of the first 10 images
+// that GROOViST skipped (the reference skips them silently; their
+// alignment is 0), then how many more there were.
+func warnSkippedImages(stderr io.Writer, name string, skipped []groovist.SkippedImage) {
+	for i, s := range skipped {
+		if i == 10 {
+			fmt.Fprintf(stderr, "storyeval %s: warning: %d more images skipped (the \"error\" of each image in the JSON output says why)\n", name, len(skipped)-i)
+			return
+		}
+		hint := ""
+		if s.TooLarge {
+			hint = " (raise the limit with -max-image-pixels)"
+		}
+		fmt.Fprintf(stderr, "storyeval %s: warning: %s%s\n", name, s, hint)
+	}
 }

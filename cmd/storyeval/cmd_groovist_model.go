@@ -2,16 +2,16 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 
 	"github.com/storyeval/storyeval/embcache"
 	"github.com/storyeval/storyeval/encoders"
 	"github.com/storyeval/storyeval/encoders/imageproc"
 	"github.com/storyeval/storyeval/encoders/tokenize"
+	"github.com/storyeval/storyeval/groovist"
 )
 
 // clipModelFlags are -model and -tokenizer of the commands that score
@@ -31,44 +31,22 @@ func (f clipModelFlags) load() (*encoders.CLIP, *tokenize.CLIP, error) {
 	return f.loadOn(encoders.Options{})
 }
 
-// loadOn loads the CLIP model of -model onto o's backend and the BPE
-// vocabulary of -tokenizer (the model folder when empty), naming the flag
-// that supplies a missing file.
+// loadOn is groovist.LoadCLIP of the folders the flags name, onto o's
+// backend; an error names the flag of the folder at fault.
 func (f clipModelFlags) loadOn(o encoders.Options) (*encoders.CLIP, *tokenize.CLIP, error) {
-	dir, tokDir, which := *f.model, *f.tokenizer, "-tokenizer"
-	if dir == "" {
+	if *f.model == "" {
 		return nil, nil, fmt.Errorf("-model is required: a HuggingFace CLIP folder (config.json and model.safetensors or pytorch_model.bin)")
 	}
-	if _, err := os.Stat(filepath.Join(dir, "config.json")); err != nil {
-		return nil, nil, fmt.Errorf("-model %s: no config.json (a HuggingFace CLIP folder is needed): %w", dir, err)
+	m, tok, err := groovist.LoadCLIP(*f.model, *f.tokenizer, o)
+	var fe *groovist.CLIPFolderError
+	if !errors.As(err, &fe) {
+		return m, tok, err
 	}
-	m, err := encoders.LoadCLIP(dir, o)
-	if err != nil {
-		return nil, nil, fmt.Errorf("-model %s: %w", dir, err)
+	flag := map[bool]string{false: "-model", true: "-tokenizer"}[fe.Tokenizer]
+	if errors.Is(err, groovist.ErrNoVocabulary) {
+		return nil, nil, fmt.Errorf("%s %s: %v (CLIP's BPE vocabulary; pass the folder that has them with -tokenizer)", flag, fe.Dir, fe.Err)
 	}
-	if tokDir == "" {
-		tokDir, which = dir, "-model"
-	}
-	var tok *tokenize.CLIP
-	if !hasAny(tokDir, "vocab.json", "vocab.json.gz") || !hasAny(tokDir, "merges.txt", "merges.txt.gz") {
-		err = fmt.Errorf("%s %s: no vocab.json and merges.txt (CLIP's BPE vocabulary; pass the folder that has them with -tokenizer)", which, tokDir)
-	} else if tok, err = tokenize.LoadCLIP(tokDir, tokenize.CLIPOptions{}); err != nil {
-		err = fmt.Errorf("%s %s: %w", which, tokDir, err)
-	}
-	if err != nil {
-		_ = m.Close()
-		return nil, nil, err
-	}
-	return m, tok, nil
-}
-
-func hasAny(dir string, names ...string) bool {
-	for _, n := range names {
-		if _, err := os.Stat(filepath.Join(dir, n)); err == nil {
-			return true
-		}
-	}
-	return false
+	return nil, nil, fmt.Errorf("%s %w", flag, err)
 }
 
 // clipRunFlags are the flags clipscore and groovist share: the CLIP model,

@@ -2,9 +2,7 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"strconv"
@@ -111,27 +109,32 @@ func runRoViST(args []string, stdout, stderr io.Writer) error {
 			if !*noIDF {
 				files.IDF = flagValue("idf")
 			}
-			if vg, err = rovistGrounding(ctx, fs, stories, files, opts, cache, images, stderr); err != nil {
+			if files.Decode, err = images.options(); err != nil {
 				return err
+			}
+			var c *cacheRun
+			restore := func() {}
+			p, progress := newBar(stderr, "crops")
+			opts.Progress = progress
+			vg, err = rovist.ScoreGroundingFiles(ctx, flagValue("grounding-model"), files, stories, opts, func(g *rovist.Grounder, ckpt, vit string) error {
+				restore, c = boundHeap(files.Decode), cache.open("rovist", stderr)
+				return c.grounder(g, ckpt, vit)
+			})
+			err = scored(p, c, err)
+			c.close()
+			restore()
+			if err != nil {
+				return checkpointFlag("-grounding-model", err)
 			}
 		}
 	}
 	if want.C && *cohModel == "" {
 		fmt.Fprintln(stderr, "storyeval rovist: skipping C: give -coherence-model")
 	} else if want.C {
-		ckpt, albert, err := rovist.CoherenceFiles(*cohModel, *albertDir)
-		if err != nil {
-			return fmt.Errorf("-coherence-model: %w", err)
-		}
-		m, err := rovist.LoadCoherenceModel(ckpt, albert, dev.Options)
-		if err != nil {
-			return err
-		}
-		defer m.Close()
 		p, progress := newBar(stderr, "sentence pairs")
-		coh, err = m.Score(ctx, stories, rovist.CoherenceOptions{GrowingPrefix: *dhm, Truncate: *truncate, BatchSize: *batch, Progress: progress})
+		coh, err = rovist.ScoreCoherenceFiles(ctx, *cohModel, *albertDir, dev.Options, stories, rovist.CoherenceOptions{GrowingPrefix: *dhm, Truncate: *truncate, BatchSize: *batch, Progress: progress})
 		if p.Finish(); err != nil {
-			return fmt.Errorf("C: %w", err)
+			return checkpointFlag("-coherence-model", err)
 		}
 	}
 	if want.NR {
@@ -167,60 +170,23 @@ func runRoViST(args []string, stdout, stderr io.Writer) error {
 
 // rovistStories reads the stories and selects -ids.
 func rovistStories(path, ids string) ([]story.Story, error) {
-	set, err := story.LoadJSON(path, story.ReadOptions{Limits: limits.Limits{MaxBytes: maxInputBytes}})
-	if err != nil {
-		return nil, err
-	}
 	var list []string
 	if ids != "" {
 		list = strings.Split(ids, ",")
 	}
-	stories, err := set.Select(list)
-	var unknown *story.UnknownIDError
-	if errors.As(err, &unknown) {
-		return nil, fmt.Errorf("-ids: story %q is not in %s", unknown.ID, path)
-	} else if len(stories) == 0 {
-		return nil, fmt.Errorf("%s: no stories", path)
+	stories, err := story.LoadSelection(path, list, story.ReadOptions{Limits: limits.Limits{MaxBytes: maxInputBytes}})
+	if errors.As(err, new(*story.UnknownIDError)) {
+		return nil, fmt.Errorf("-ids: %w", err)
 	}
-	return stories, nil
+	return stories, err
 }
 
-// rovistGrounding loads RoViST-VG for the stories' nouns and scores them.
-func rovistGrounding(ctx context.Context, fs *flag.FlagSet, stories []story.Story, files rovist.GrounderFiles, opts rovist.VGOptions, cache cacheFlags, images *imageFlags, stderr io.Writer) ([]rovist.VGResult, error) {
-	nouns, err := rovist.StoryNouns(stories, opts.Nouns)
-	if err != nil {
-		return nil, err
+// checkpointFlag names the flag of a checkpoint that cannot be resolved.
+func checkpointFlag(flag string, err error) error {
+	if errors.As(err, new(*rovist.CheckpointError)) {
+		return fmt.Errorf("%s: %w", flag, err)
 	}
-	var words []string
-	for _, n := range nouns {
-		words = append(words, n...)
-	}
-	if files.Decode, err = images.options(); err != nil {
-		return nil, err
-	}
-	ckpt, vit, err := rovist.GroundingFiles(fs.Lookup("grounding-model").Value.String(), files.ViT)
-	if err != nil {
-		return nil, fmt.Errorf("-grounding-model: %w", err)
-	}
-	g, err := rovist.LoadGrounder(ckpt, files, words)
-	if err != nil {
-		return nil, err
-	}
-	defer g.Model.Close()
-	defer boundHeap(files.Decode)()
-	c := cache.open("rovist", stderr)
-	defer c.close()
-	if err := c.grounder(g, ckpt, vit); err != nil {
-		return nil, err
-	}
-	p, progress := newBar(stderr, "crops")
-	opts.Progress = progress
-	res, err := g.Score(ctx, stories, opts)
-	if err != nil {
-		p.Finish()
-		return nil, fmt.Errorf("VG: %w", imageError(err))
-	}
-	return res, scored(p, c, nil)
+	return err
 }
 
 // runRoViSTTrain dispatches `rovist train vg|c`: the training recipes of
