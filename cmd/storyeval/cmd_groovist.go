@@ -95,7 +95,7 @@ func runGroovist(args []string, stdout, stderr io.Writer) error {
 	if err := r.load("groovist", stderr); err != nil {
 		return err
 	}
-	sc, err := groovist.LoadScorer(r.model, r.tok, groovist.ScorerFiles{Entities: *entities, Crops: *crops, Ratings: *ratings, Pronouns: *pronouns})
+	sc, err := groovist.NewScorerWithFiles(r.model, r.tok, groovist.ScorerFiles{Entities: *entities, Crops: *crops, Ratings: *ratings, Pronouns: *pronouns})
 	if ie := (*groovist.InputError)(nil); errors.As(err, &ie) {
 		return fmt.Errorf("-%s: %w", ie.Input, err)
 	} else if err != nil {

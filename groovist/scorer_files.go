@@ -14,7 +14,7 @@ type ScorerFiles struct {
 	Entities, Crops, Ratings, Pronouns string
 }
 
-// InputError is LoadScorer's error reading one of its files: Input is
+// InputError is NewScorerWithFiles's error reading one of its files: Input is
 // the field of ScorerFiles in lower case ("entities", "ratings",
 // "pronouns"). Its message is the underlying error's.
 type InputError struct {
@@ -28,9 +28,9 @@ func (e *InputError) Error() string { return e.Err.Error() }
 // Unwrap returns the underlying error.
 func (e *InputError) Unwrap() error { return e.Err }
 
-// LoadScorer returns NewScorer's scorer with the ratings, pronouns and
+// NewScorerWithFiles returns NewScorer's scorer with the ratings, pronouns and
 // regions of f loaded and CropsDir set.
-func LoadScorer(model *encoders.CLIP, tok *tokenize.CLIP, f ScorerFiles) (*Scorer, error) {
+func NewScorerWithFiles(model *encoders.CLIP, tok *tokenize.CLIP, f ScorerFiles) (*Scorer, error) {
 	sc, err := NewScorer(model, tok)
 	if err != nil {
 		return nil, err
