@@ -76,21 +76,12 @@ func runGroovist(args []string, stdout, stderr io.Writer) error {
 	if err := groovist.AssignImageIDs(inputs, ds, table); err != nil {
 		return err
 	}
-	opts := groovist.Options{NoPenalty: *noPen, Tanh: *tanh}
-	var estimate bool
-	if opts.Theta, estimate, err = groovist.ParseTheta(*theta, ds); err != nil {
+	th, estimate, err := groovist.ParseTheta(*theta, ds)
+	if err != nil {
 		return fmt.Errorf("-%w", err)
 	}
-	switch {
-	case *noConc && *idf:
+	if *noConc && *idf {
 		return errors.New("-no-concreteness and -idf exclude each other")
-	case *noConc:
-		opts.Weighting = groovist.Uniform
-	case *idf:
-		opts.Weighting = groovist.IDF
-	}
-	if *nouns {
-		opts.Units = groovist.Nouns
 	}
 	if err := r.load("groovist", stderr); err != nil {
 		return err
@@ -102,10 +93,9 @@ func runGroovist(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	sc.Cache, sc.CacheModel, sc.Decode = r.Cache, r.CacheModel, r.decode
-	if opts.Weighting == groovist.IDF {
-		if opts.IDF, err = groovist.InputsIDF(inputs, opts.Units); err != nil {
-			return err
-		}
+	opts, err := groovist.Ablations{NoConcreteness: *noConc, NoPenalty: *noPen, IDF: *idf, Nouns: *nouns, Tanh: *tanh}.Options(th, inputs)
+	if err != nil {
+		return err
 	}
 	p, progress := newBar(stderr, "embeddings")
 	opts.Progress = progress

@@ -138,14 +138,8 @@ func runRoViST(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	if want.NR {
-		// Scores only: the per-pair results of every story would take
-		// 15× the input (issue 24), and the output shows none of them.
-		var errs []error
-		nr, errs = rovist.NonRedundancyScores(story.Texts(stories), rovist.NROptions{})
-		for i, e := range errs {
-			if e != nil {
-				return fmt.Errorf("NR: story %q: %w", stories[i].ID, e)
-			}
+		if nr, err = rovist.NonRedundancyOfStories(stories, rovist.NROptions{}); err != nil {
+			return fmt.Errorf("NR: %w", err)
 		}
 	}
 	if vg == nil && coh == nil && nr == nil {
