@@ -41,15 +41,10 @@ func runCLIPScore(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer r.close()
-	ids, paths, err := groovist.ImageFiles(*imagesDir)
-	if err != nil {
-		return fmt.Errorf("-images: %w", err)
-	}
-	if len(ids) == 0 {
-		return fmt.Errorf("-images %s: no .png, .jpg, .jpeg or .tiff file", *imagesDir)
-	}
-	items, err := groovist.LoadCaptions(*candsPath, *refsPath, ids, paths, limits.Limits{})
-	if err != nil {
+	items, err := groovist.LoadCaptionsDir(*candsPath, *refsPath, *imagesDir, limits.Limits{})
+	if errors.As(err, new(*groovist.InputError)) {
+		return flagFileError("-images", err)
+	} else if err != nil {
 		return err
 	}
 	if err := r.load("clipscore", stderr); err != nil {
