@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 
 	"github.com/storyeval/storyeval/limits"
@@ -94,11 +93,8 @@ func runRoViST(args []string, stdout, stderr io.Writer) error {
 			fmt.Fprintf(stderr, "storyeval rovist: skipping VG: give %s\n", strings.Join(missing, ", "))
 		} else {
 			opts := rovist.VGOptions{NoIDF: *noIDF, BatchSize: *batch}
-			if *defaultIDF != "" {
-				if opts.DefaultIDF, err = strconv.ParseFloat(*defaultIDF, 64); err != nil {
-					return fmt.Errorf("-default-idf %q: %w", *defaultIDF, err)
-				}
-				opts.UseDefaultIDF = true
+			if err := opts.ParseDefaultIDF(*defaultIDF); err != nil {
+				return fmt.Errorf("-default-idf %w", err)
 			}
 			if *nounsPath != "" {
 				if opts.Nouns, err = rovist.LoadNouns(*nounsPath, limits.Limits{MaxBytes: maxInputBytes}); err != nil {
