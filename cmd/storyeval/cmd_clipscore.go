@@ -23,7 +23,7 @@ func runCLIPScore(args []string, stdout, stderr io.Writer) error {
 	imagesDir := fs.String("images", "", "folder of images named {image id}.png/.jpg/.jpeg (required)")
 	refsPath := fs.String("refs", "", "JSON file {image id: [references]} (or {image id: reference}) for RefCLIPScore")
 	format := fs.String("format", "json", "output format: json or csv")
-	run := addCLIPRunFlags(fs)
+	r := addCLIPRun(fs)
 	setUsage(fs, "usage: storyeval clipscore -cands FILE.json -images DIR [-refs FILE.json] -model DIR [-tokenizer DIR] [-format json|csv] [-device cpu|cuda[:N]]",
 		"\nPer image: CLIPScore = 2.5·max(cos(image, \"A photo depicts \" + caption), 0); with -refs also RefCLIPScore.")
 	if err := parseFlags(fs, args, 0); err != nil {
@@ -36,11 +36,10 @@ func runCLIPScore(args []string, stdout, stderr io.Writer) error {
 	if err := checkJSONOrCSV(*format); err != nil {
 		return err
 	}
-	r, err := run.start()
-	if err != nil {
+	defer r.close()
+	if err := r.start(); err != nil {
 		return err
 	}
-	defer r.close()
 	items, err := groovist.LoadCaptionsDir(*candsPath, *refsPath, *imagesDir, limits.Limits{})
 	if errors.As(err, new(*groovist.InputError)) {
 		return flagFileError("-images", err)

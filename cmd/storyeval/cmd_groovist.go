@@ -36,7 +36,7 @@ func runGroovist(args []string, stdout, stderr io.Writer) error {
 	tanh := fs.Bool("tanh", false, "map scores to [-1, 1] with tanh")
 	format := fs.String("format", "json", "output format: json or csv")
 	details := fs.Bool("details", false, "JSON: per-phrase diagnostics (weight, cosines, best image and region)")
-	run := addCLIPRunFlags(fs)
+	r := addCLIPRun(fs)
 	setUsage(fs, "usage: storyeval groovist (-nps FILE.json | -stories FILE.json) -model DIR -entities FILE.csv -crops DIR [-dataset aesop|vist|vwp|custom] [-theta X|vist|aesop|vwp|estimate] [-device cpu|cuda[:N]] [options]",
 		"\nScores each story's noun phrases against the region crops of its images (GROOViST, Surikuchi et al. 2023).")
 	if err := parseFlags(fs, args, 0); err != nil {
@@ -49,11 +49,10 @@ func runGroovist(args []string, stdout, stderr io.Writer) error {
 	if err := checkJSONOrCSV(*format); err != nil {
 		return err
 	}
-	r, err := run.start()
-	if err != nil {
+	defer r.close()
+	if err := r.start(); err != nil {
 		return err
 	}
-	defer r.close()
 	if *entities == "" || *crops == "" {
 		return errors.New("-entities and -crops are required (the entities CSV and the folder of region crops)")
 	}
@@ -65,13 +64,12 @@ func runGroovist(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("-%w", err)
 	}
-	var table *groovist.ImageTable
 	if ds.NeedsTable() && *sid2iids == "" {
 		return fmt.Errorf("-dataset %s needs -sid2iids", ds)
-	} else if ds.NeedsTable() {
-		if table, err = groovist.LoadImageTable(*sid2iids, ds, limits.Limits{}); err != nil {
-			return flagFileError("-sid2iids", err)
-		}
+	}
+	table, err := groovist.LoadImageTable(*sid2iids, ds, limits.Limits{})
+	if err != nil {
+		return flagFileError("-sid2iids", err)
 	}
 	if err := groovist.AssignImageIDs(inputs, ds, table); err != nil {
 		return err

@@ -49,26 +49,17 @@ func (f clipModelFlags) loadOn(o encoders.Options) (*encoders.CLIP, *tokenize.CL
 	return nil, nil, fmt.Errorf("%s %w", flag, err)
 }
 
-// clipRunFlags are the flags clipscore and groovist share: the CLIP model,
-// -device, the image-decoding bounds and the embedding cache.
-type clipRunFlags struct {
-	clip   clipModelFlags
-	device deviceFlag
-	images *imageFlags
-	cache  cacheFlags
-}
-
-func addCLIPRunFlags(fs *flag.FlagSet) clipRunFlags {
-	return clipRunFlags{addCLIPModelFlags(fs), addDeviceFlag(fs), addImageFlags(fs), addCacheFlags(fs)}
-}
-
-// clipRun is what a CLIP command scores with: start opens the -device
-// (first, so that a wrong one is the first error) and the decode bounds;
-// load, once the inputs are read, the model, the heap bound, the cache
-// (Cache nil with -no-cache) and the interrupt context. close releases
-// them in the reverse order.
+// clipRun is the set-up clipscore and groovist share. Its flags are
+// -model and -tokenizer, -device, the image-decoding bounds and the cache;
+// start opens the device (first, so that a wrong one is the first error)
+// and checks the bounds; load, once the inputs are read, loads the model,
+// bounds the heap, opens the cache (Cache nil with -no-cache) and the
+// interrupt context. close releases them in the reverse order.
 type clipRun struct {
-	clipRunFlags
+	clip       clipModelFlags
+	device     deviceFlag
+	images     *imageFlags
+	caching    cacheFlags
 	dev        *openDevice
 	decode     imageproc.DecodeOptions
 	model      *encoders.CLIP
@@ -80,23 +71,24 @@ type clipRun struct {
 	undo       []func()
 }
 
-func (f clipRunFlags) start() (r *clipRun, err error) {
-	r = &clipRun{clipRunFlags: f}
-	if r.dev, err = f.device.open(); err != nil {
-		return nil, err
+func addCLIPRun(fs *flag.FlagSet) *clipRun {
+	return &clipRun{clip: addCLIPModelFlags(fs), device: addDeviceFlag(fs), images: addImageFlags(fs), caching: addCacheFlags(fs)}
+}
+
+func (r *clipRun) start() (err error) {
+	if r.dev, err = r.device.open(); err != nil {
+		return err
 	}
 	r.undo = append(r.undo, func() { r.dev.Close() })
-	if r.decode, err = f.images.options(); err != nil {
-		r.close()
-	}
-	return r, err
+	r.decode, err = r.images.options()
+	return err
 }
 
 func (r *clipRun) load(name string, stderr io.Writer) (err error) {
 	if r.model, r.tok, err = r.clip.loadOn(r.dev.Options); err != nil {
 		return err
 	}
-	r.cache = r.clipRunFlags.cache.open(name, stderr)
+	r.cache = r.caching.open(name, stderr)
 	r.undo = append(r.undo, func() { r.model.Close() }, boundHeap(r.decode), r.cache.close)
 	r.Cache, r.CacheModel, err = r.cache.clip(*r.clip.model)
 	var stop func()

@@ -20,9 +20,6 @@ func init() {
 	})
 }
 
-// rovistSystemID labels the row of system means in CSV output.
-const rovistSystemID = rovist.SystemID
-
 func runRoViST(args []string, stdout, stderr io.Writer) error {
 	if len(args) > 0 && args[0] == "train" {
 		return runRoViSTTrain(args[1:], stdout, stderr)
@@ -50,7 +47,7 @@ func runRoViST(args []string, stdout, stderr io.Writer) error {
 	cache, images, device := addCacheFlags(fs), addImageFlags(fs), addDeviceFlag(fs)
 	setUsage(fs, "usage: storyeval rovist -stories FILE.json [-coherence-model PATH] [-grounding-model PATH -glove FILE -idf FILE -regions CSV -crops DIR] [-metrics vg,c,nr] [-dhm] [-format csv|json] [-device cpu|cuda[:N]]",
 		"       storyeval rovist train vg|c ...   (train RoViST-VG or RoViST-C; 'storyeval rovist train' lists their flags)",
-		"\nPrints one row per story in input order, then the system means (CSV id "+rovistSystemID+").",
+		"\nPrints one row per story in input order, then the system means (CSV id "+rovist.SystemID+").",
 		"A metric whose files are not given is skipped with a note on stderr. Undefined",
 		"scores (fewer than two sentences, no nouns) are NaN in CSV and null in JSON.")
 	if err := parseFlags(fs, args, 0); err != nil {
