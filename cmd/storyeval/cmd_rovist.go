@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -142,17 +141,12 @@ func runRoViST(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	var buf bytes.Buffer // nothing is written unless everything succeeded
+	// Both writers fail only when stdout does: JSON is encoded whole
+	// before it is written, CSV has no value that cannot be written.
 	if *format == "json" {
-		err = rovist.WriteJSON(&buf, rows, *scaledVG)
-	} else {
-		err = rovist.WriteCSV(&buf, rows, rovist.Computed{VG: vg != nil, C: coh != nil, NR: nr != nil})
+		return rovist.WriteJSON(stdout, rows, *scaledVG)
 	}
-	if err != nil {
-		return err
-	}
-	_, err = stdout.Write(buf.Bytes())
-	return err
+	return rovist.WriteCSV(stdout, rows, rovist.Computed{VG: vg != nil, C: coh != nil, NR: nr != nil})
 }
 
 // rovistStories reads the stories and selects -ids.
