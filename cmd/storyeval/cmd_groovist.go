@@ -4,10 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 
 	"github.com/storyeval/storyeval/groovist"
 	"github.com/storyeval/storyeval/limits"
-	"github.com/storyeval/storyeval/regions"
 )
 
 func init() {
@@ -22,8 +22,6 @@ func runGroovist(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("groovist", stderr)
 	npsPath := fs.String("nps", "", "JSON file {id: [noun phrases]} (e.g. spaCy's, as GROOViST's nphrases.json)")
 	storiesPath := fs.String("stories", "", "JSON file {id: text} or {id: {\"story\", \"images\"}}: phrases are extracted when -nps is not given")
-	clip := addCLIPModelFlags(fs)
-	dev := addDeviceFlag(fs)
 	entities := fs.String("entities", "", "entities CSV (image_id, bbox, ...) (required)")
 	crops := fs.String("crops", "", "folder of region crops {image_id}_{bbox}.jpg (required)")
 	dataset := fs.String("dataset", "", "image ids and θ preset: vist, aesop, vwp or custom (default: images of -stories, θ of vist)")
@@ -38,13 +36,9 @@ func runGroovist(args []string, stdout, stderr io.Writer) error {
 	tanh := fs.Bool("tanh", false, "map scores to [-1, 1] with tanh")
 	format := fs.String("format", "json", "output format: json or csv")
 	details := fs.Bool("details", false, "JSON: per-phrase diagnostics (weight, cosines, best image and region)")
-	cacheFlags := addCacheFlags(fs)
-	images := addImageFlags(fs)
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: storyeval groovist (-nps FILE.json | -stories FILE.json) -model DIR -entities FILE.csv -crops DIR [-dataset aesop|vist|vwp|custom] [-theta X|vist|aesop|vwp|estimate] [-device cpu|cuda[:N]] [options]")
-		fmt.Fprintln(stderr, "\nScores each story's noun phrases against the region crops of its images (GROOViST, Surikuchi et al. 2023).")
-		fs.PrintDefaults()
-	}
+	r := addCLIPRun(fs)
+	setUsage(fs, "usage: storyeval groovist (-nps FILE.json | -stories FILE.json) -model DIR -entities FILE.csv -crops DIR [-dataset aesop|vist|vwp|custom] [-theta X|vist|aesop|vwp|estimate] [-device cpu|cuda[:N]] [options]",
+		"\nScores each story's noun phrases against the region crops of its images (GROOViST, Surikuchi et al. 2023).")
 	if err := parseFlags(fs, args, 0); err != nil {
 		return err
 	}
@@ -52,22 +46,17 @@ func runGroovist(args []string, stdout, stderr io.Writer) error {
 		fs.Usage()
 		return errors.New("give -nps or -stories")
 	}
-	if *format != "json" && *format != "csv" {
-		return fmt.Errorf("-format %q: want json or csv", *format)
-	}
-	d, err := dev.open()
-	if err != nil {
+	if err := checkJSONOrCSV(*format); err != nil {
 		return err
 	}
-	defer d.Close()
+	defer r.close()
+	if err := r.start(); err != nil {
+		return err
+	}
 	if *entities == "" || *crops == "" {
 		return errors.New("-entities and -crops are required (the entities CSV and the folder of region crops)")
 	}
-	decode, err := images.options()
-	if err != nil {
-		return err
-	}
-	inputs, err := groovistInputs(*npsPath, *storiesPath)
+	inputs, err := groovist.LoadInputs(*npsPath, *storiesPath, limits.Limits{})
 	if err != nil {
 		return err
 	}
@@ -75,95 +64,46 @@ func runGroovist(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("-%w", err)
 	}
-	var table *groovist.ImageTable
-	if ds.NeedsTable() {
-		if *sid2iids == "" {
-			return fmt.Errorf("-dataset %s needs -sid2iids", ds)
-		}
-		data, err := readFile(*sid2iids)
-		if err != nil {
-			return fmt.Errorf("-sid2iids: %w", err)
-		}
-		if table, err = groovist.ParseImageTable(data, ds); err != nil {
-			return fmt.Errorf("-sid2iids %s: %w", *sid2iids, err)
-		}
+	if ds.NeedsTable() && *sid2iids == "" {
+		return fmt.Errorf("-dataset %s needs -sid2iids", ds)
+	}
+	table, err := groovist.LoadImageTable(*sid2iids, ds, limits.Limits{})
+	if err != nil {
+		return flagFileError("-sid2iids", err)
 	}
 	if err := groovist.AssignImageIDs(inputs, ds, table); err != nil {
 		return err
 	}
-	opts := groovist.Options{NoPenalty: *noPen, Tanh: *tanh}
-	var estimate bool
-	if opts.Theta, estimate, err = groovist.ParseTheta(*theta, ds); err != nil {
+	th, estimate, err := groovist.ParseTheta(*theta, ds)
+	if err != nil {
 		return fmt.Errorf("-%w", err)
 	}
-	switch {
-	case *noConc && *idf:
+	if *noConc && *idf {
 		return errors.New("-no-concreteness and -idf exclude each other")
-	case *noConc:
-		opts.Weighting = groovist.Uniform
-	case *idf:
-		opts.Weighting = groovist.IDF
 	}
-	if *nouns {
-		opts.Units = groovist.Nouns
+	if err := r.load("groovist", stderr); err != nil {
+		return err
 	}
-	m, tok, err := clip.loadOn(d.Options)
+	sc, err := groovist.NewScorerWithFiles(r.model, r.tok, groovist.ScorerFiles{Entities: *entities, Crops: *crops, Ratings: *ratings, Pronouns: *pronouns})
+	if ie := (*groovist.InputError)(nil); errors.As(err, &ie) {
+		return fmt.Errorf("-%s: %w", ie.Input, err)
+	} else if err != nil {
+		return err
+	}
+	sc.Cache, sc.CacheModel, sc.Decode = r.Cache, r.CacheModel, r.decode
+	opts, err := groovist.Ablations{NoConcreteness: *noConc, NoPenalty: *noPen, IDF: *idf, Nouns: *nouns, Tanh: *tanh}.Options(th, inputs)
 	if err != nil {
 		return err
 	}
-	defer m.Close()
-	sc, err := groovist.NewScorer(m, tok)
-	if err != nil {
+	p, progress := newBar(stderr, "embeddings")
+	opts.Progress = progress
+	res, err := sc.Score(r.ctx, inputs, opts)
+	if err := scored(p, r.cache, err); err != nil {
 		return err
 	}
-	sc.Decode = decode
-	defer boundHeap(decode)()
-	if *ratings != "" {
-		if sc.Ratings, err = groovist.LoadRatings(*ratings); err != nil {
-			return fmt.Errorf("-ratings: %w", err)
-		}
-	}
-	if *pronouns != "" {
-		if sc.Pronouns, err = groovist.LoadPronouns(*pronouns); err != nil {
-			return fmt.Errorf("-pronouns: %w", err)
-		}
-	}
-	if sc.Entities, err = regions.Load(*entities, regions.Options{}); err != nil {
-		return fmt.Errorf("-entities: %w", err)
-	}
-	sc.CropsDir = *crops
-	cache := cacheFlags.open("groovist", stderr)
-	defer cache.close()
-	if sc.Cache, sc.CacheModel, err = cache.clip(*clip.model); err != nil {
-		return err
-	}
-	if opts.Weighting == groovist.IDF {
-		opts.IDF, err = groovist.InputsIDF(inputs, opts.Units)
-		if err != nil {
-			return err
-		}
-	}
-	ctx, stop := interruptContext()
-	defer stop()
-	var prog *progress
-	last := 0
-	opts.Progress = func(done, total int) {
-		if prog == nil {
-			prog = newProgress(stderr, total, "embeddings")
-		}
-		prog.Add(done - last)
-		last = done
-	}
-	res, err := sc.Score(ctx, inputs, opts)
-	prog.Finish()
-	if err != nil {
-		return imageError(err)
-	}
-	cache.succeeded()
 	warnSkippedImages(stderr, "groovist", groovist.Skipped(res))
 	if estimate {
-		x := groovist.EstimateTheta(res)
-		opts.Theta = groovist.ThetaOf(x)
+		opts.Theta = groovist.ThetaOf(groovist.EstimateTheta(res))
 		res = groovist.Rescore(res, opts)
 	}
 	if *format == "csv" {
@@ -175,4 +115,31 @@ func runGroovist(args []string, stdout, stderr io.Writer) error {
 // groovistInputs reads the phrase lists and/or the stories, in file order.
 func groovistInputs(npsPath, storiesPath string) ([]groovist.Input, error) {
 	return groovist.LoadInputs(npsPath, storiesPath, limits.Limits{})
+}
+
+// flagFileError prefixes err, from loading the file a flag names, with the
+// flag: "-flag: open …" when the file cannot be opened, else "-flag FILE:
+// …" (the library's error starts with the file).
+func flagFileError(flag string, err error) error {
+	if errors.As(err, new(*fs.PathError)) {
+		return fmt.Errorf("%s: %w", flag, err)
+	}
+	return fmt.Errorf("%s %w", flag, err)
+}
+
+// warnSkippedImages prints a warning line for each of the first 10 images
+// that GROOViST skipped (the reference skips them silently; their
+// alignment is 0), then how many more there were.
+func warnSkippedImages(stderr io.Writer, name string, skipped []groovist.SkippedImage) {
+	for i, s := range skipped {
+		if i == 10 {
+			fmt.Fprintf(stderr, "storyeval %s: warning: %d more images skipped (the \"error\" of each image in the JSON output says why)\n", name, len(skipped)-i)
+			return
+		}
+		hint := ""
+		if s.TooLarge {
+			hint = " (raise the limit with -max-image-pixels)"
+		}
+		fmt.Fprintf(stderr, "storyeval %s: warning: %s%s\n", name, s, hint)
+	}
 }

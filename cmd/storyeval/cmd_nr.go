@@ -46,27 +46,60 @@ func runNR(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	// Each batch is scored and printed before the next is read: no
-	// story's per-pair results outlive its batch.
-	texts := make([]string, 0, batchStories)
-	err = eachStoryBatch(*storiesPath, func(batch []story.Story) error {
-		texts = texts[:0]
-		for _, st := range batch {
-			texts = append(texts, st.Text)
-		}
-		results, errs := rovist.NonRedundancyAll(texts, opts)
-		for i, st := range batch {
-			if errs[i] != nil {
-				return fmt.Errorf("story %q: %w", st.ID, errs[i])
-			}
-			if err := tw.add(st.ID, []float64{results[i].Score}); err != nil {
-				return err
-			}
-		}
-		return nil
+	score := func(texts []string) ([]rovist.NRResult, []error) { return rovist.NonRedundancyAll(texts, opts) }
+	err = eachStoryText(*storiesPath, score, func(id string, r rovist.NRResult) error {
+		return tw.add(id, []float64{r.Score})
 	})
 	if err != nil {
 		return err
 	}
 	return tw.close(nil)
+}
+
+func init() {
+	register(command{
+		name:    "nouns",
+		summary: "RoViST's nouns per sentence (NLTK sentences, words, POS tags) of each story",
+		run:     runNouns,
+	})
+}
+
+func runNouns(args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("nouns", stderr)
+	storiesPath := fs.String("stories", "", "JSON file {id: story text} (required)")
+	setUsage(fs,
+		"usage: storyeval nouns -stories FILE.json",
+		"\nPrints {id: [[sorted unique nouns of sentence 1], ...]} in the input's order.",
+		streamedNote,
+	)
+	if err := parseFlags(fs, args, 0); err != nil {
+		return err
+	}
+	if err := requireFlags(fs, "stories"); err != nil {
+		return err
+	}
+	out := rovist.NewNounsWriter(stdout)
+	if err := eachStoryText(*storiesPath, rovist.NounsAll, out.Write); err != nil {
+		return err
+	}
+	return out.Close()
+}
+
+// eachStoryText scores the texts of the stories at path a batch at a time
+// (eachStoryBatch) with a batch scorer of rovist and calls emit with each
+// story's result in input order; a story's error stops it there. No
+// story's result outlives its batch.
+func eachStoryText[R any](path string, score func([]string) ([]R, []error), emit func(id string, r R) error) error {
+	return eachStoryBatch(path, func(batch []story.Story) error {
+		res, errs := score(story.Texts(batch))
+		for i, st := range batch {
+			if errs[i] != nil {
+				return fmt.Errorf("story %q: %w", st.ID, errs[i])
+			}
+			if err := emit(st.ID, res[i]); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 }

@@ -1,12 +1,9 @@
 package main
 
 import (
-	"bytes"
-	"context"
-	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 
 	"github.com/storyeval/storyeval/limits"
@@ -22,268 +19,155 @@ func init() {
 	})
 }
 
-// rovistSystemID labels the row of system means in CSV output.
-const rovistSystemID = rovist.SystemID
-
-// rovistFlags are the parsed flags of the rovist subcommand.
-type rovistFlags struct {
-	stories, ids, metrics, format               string
-	coherenceModel, albertDir                   string
-	groundingModel, vitDir, glove, idf, regions string
-	crops, nouns                                string
-	dhm, truncate, noIDF, scaledVG              bool
-	defaultIDF                                  string
-	batch                                       int
-	cache                                       cacheFlags
-	images                                      *imageFlags
-	device                                      deviceFlag
-	// dev is the opened -device the models load onto.
-	dev *openDevice
-}
-
 func runRoViST(args []string, stdout, stderr io.Writer) error {
 	if len(args) > 0 && args[0] == "train" {
 		return runRoViSTTrain(args[1:], stdout, stderr)
 	}
 	fs := newFlagSet("rovist", stderr)
-	var f rovistFlags
-	fs.StringVar(&f.stories, "stories", "", "JSON file {id: text} or RoViST's {id: {\"story\": text, \"images\": [ids]}} (required)")
-	fs.StringVar(&f.ids, "ids", "", "comma-separated story ids to score, in this order (default: all, in file order)")
-	fs.StringVar(&f.metrics, "metrics", "vg,c,nr", "metrics to compute: any of vg, c, nr")
-	fs.StringVar(&f.format, "format", "csv", "output format: csv or json (json adds the per-pair and per-noun diagnostics)")
-	fs.StringVar(&f.coherenceModel, "coherence-model", "", "RoViST-C checkpoint sop_model_epoch4.pth.tar, or a folder holding one .pth.tar (enables C)")
-	fs.StringVar(&f.albertDir, "albert", "", "ALBERT folder with config.json and spiece.model (default: albert-large-v1 next to the coherence checkpoint)")
-	fs.StringVar(&f.groundingModel, "grounding-model", "", "RoViST-VG checkpoint r2p_model_epoch2.pth.tar, or a folder holding one .pth.tar (enables VG)")
-	fs.StringVar(&f.vitDir, "vit", "", "ViT folder with config.json and preprocessor_config.json (default: vit-base-patch16-224-in21k next to the grounding checkpoint)")
-	fs.StringVar(&f.glove, "glove", "", "GloVe text file, plain or .gz (glove.6B.300d.txt; needed by VG)")
-	fs.StringVar(&f.idf, "idf", "", "idf_dict.pkl (needed by VG unless -no-idf)")
-	fs.StringVar(&f.regions, "regions", "", "regions CSV with columns image_id,bbox (vist_entities.csv; needed by VG)")
-	fs.StringVar(&f.crops, "crops", "", "folder of region crops {image_id}_{bbox}.jpg (vist-entities/; needed by VG)")
-	fs.StringVar(&f.nouns, "nouns", "", "nouns JSON {id: [nouns]} as extract_nouns.py writes it (default: extract them from the stories)")
-	fs.BoolVar(&f.dhm, "dhm", false, "C: score each sentence against the growing prefix of the story (the dHM variant)")
-	fs.BoolVar(&f.truncate, "truncate", false, "C: truncate a sentence pair longer than 512 pieces (longest first) instead of failing")
-	fs.BoolVar(&f.noIDF, "no-idf", false, "VG: weight every noun 1 (the reference's --use_idf '')")
-	fs.StringVar(&f.defaultIDF, "default-idf", "", "VG: idf weight of a noun missing from -idf (default: such a noun is an error)")
-	fs.BoolVar(&f.scaledVG, "scaled-vg", false, "add the paper's scaled VG, 2/(1+exp(-VG/2))-1, in the overall score instead of the raw VG")
-	fs.IntVar(&f.batch, "batch", 0, "sentence pairs (C) or crops (VG) per forward pass (default: the library's)")
-	f.cache = addCacheFlags(fs)
-	f.images = addImageFlags(fs)
-	f.device = addDeviceFlag(fs)
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: storyeval rovist -stories FILE.json [-coherence-model PATH] [-grounding-model PATH -glove FILE -idf FILE -regions CSV -crops DIR] [-metrics vg,c,nr] [-dhm] [-format csv|json] [-device cpu|cuda[:N]]")
-		fmt.Fprintln(stderr, "       storyeval rovist train vg|c ...   (train RoViST-VG or RoViST-C; 'storyeval rovist train' lists their flags)")
-		fmt.Fprintln(stderr, "\nPrints one row per story in input order, then the system means (CSV id "+rovistSystemID+").")
-		fmt.Fprintln(stderr, "A metric whose files are not given is skipped with a note on stderr. Undefined")
-		fmt.Fprintln(stderr, "scores (fewer than two sentences, no nouns) are NaN in CSV and null in JSON.")
-		fs.PrintDefaults()
-	}
+	storiesPath := fs.String("stories", "", "JSON file {id: text} or RoViST's {id: {\"story\": text, \"images\": [ids]}} (required)")
+	ids := fs.String("ids", "", "comma-separated story ids to score, in this order (default: all, in file order)")
+	metrics := fs.String("metrics", "vg,c,nr", "metrics to compute: any of vg, c, nr")
+	format := fs.String("format", "csv", "output format: csv or json (json adds the per-pair and per-noun diagnostics)")
+	cohModel := fs.String("coherence-model", "", "RoViST-C checkpoint sop_model_epoch4.pth.tar, or a folder holding one .pth.tar (enables C)")
+	albertDir := fs.String("albert", "", "ALBERT folder with config.json and spiece.model (default: albert-large-v1 next to the coherence checkpoint)")
+	fs.String("grounding-model", "", "RoViST-VG checkpoint r2p_model_epoch2.pth.tar, or a folder holding one .pth.tar (enables VG)")
+	vitDir := fs.String("vit", "", "ViT folder with config.json and preprocessor_config.json (default: vit-base-patch16-224-in21k next to the grounding checkpoint)")
+	fs.String("glove", "", "GloVe text file, plain or .gz (glove.6B.300d.txt; needed by VG)")
+	fs.String("idf", "", "idf_dict.pkl (needed by VG unless -no-idf)")
+	fs.String("regions", "", "regions CSV with columns image_id,bbox (vist_entities.csv; needed by VG)")
+	fs.String("crops", "", "folder of region crops {image_id}_{bbox}.jpg (vist-entities/; needed by VG)")
+	nounsPath := fs.String("nouns", "", "nouns JSON {id: [nouns]} as extract_nouns.py writes it (default: extract them from the stories)")
+	dhm := fs.Bool("dhm", false, "C: score each sentence against the growing prefix of the story (the dHM variant)")
+	truncate := fs.Bool("truncate", false, "C: truncate a sentence pair longer than 512 pieces (longest first) instead of failing")
+	noIDF := fs.Bool("no-idf", false, "VG: weight every noun 1 (the reference's --use_idf '')")
+	defaultIDF := fs.String("default-idf", "", "VG: idf weight of a noun missing from -idf (default: such a noun is an error)")
+	scaledVG := fs.Bool("scaled-vg", false, "add the paper's scaled VG, 2/(1+exp(-VG/2))-1, in the overall score instead of the raw VG")
+	batch := fs.Int("batch", 0, "sentence pairs (C) or crops (VG) per forward pass (default: the library's)")
+	cache, images, device := addCacheFlags(fs), addImageFlags(fs), addDeviceFlag(fs)
+	setUsage(fs, "usage: storyeval rovist -stories FILE.json [-coherence-model PATH] [-grounding-model PATH -glove FILE -idf FILE -regions CSV -crops DIR] [-metrics vg,c,nr] [-dhm] [-format csv|json] [-device cpu|cuda[:N]]",
+		"       storyeval rovist train vg|c ...   (train RoViST-VG or RoViST-C; 'storyeval rovist train' lists their flags)",
+		"\nPrints one row per story in input order, then the system means (CSV id "+rovist.SystemID+").",
+		"A metric whose files are not given is skipped with a note on stderr. Undefined",
+		"scores (fewer than two sentences, no nouns) are NaN in CSV and null in JSON.")
 	if err := parseFlags(fs, args, 0); err != nil {
 		return err
 	}
-	if f.stories == "" {
+	if *storiesPath == "" {
 		fs.Usage()
 		return fmt.Errorf("-stories is required")
 	}
-	if f.format != "csv" && f.format != "json" {
-		return fmt.Errorf("-format %q: want csv or json", f.format)
+	if *format != "csv" && *format != "json" {
+		return fmt.Errorf("-format %q: want csv or json", *format)
 	}
-	want := map[string]bool{}
-	for _, m := range strings.Split(f.metrics, ",") {
-		m = strings.ToLower(strings.TrimSpace(m))
-		switch m {
-		case "vg", "c", "nr":
-			want[m] = true
-		default:
-			return fmt.Errorf("-metrics: unknown metric %q (want vg, c, nr)", m)
-		}
+	want, err := rovist.ParseMetrics(*metrics)
+	if err != nil {
+		return fmt.Errorf("-metrics: %w", err)
 	}
-	var err error
-	if f.dev, err = f.device.open(); err != nil {
+	dev, err := device.open()
+	if err != nil {
 		return err
 	}
-	defer f.dev.Close()
-	stories, err := rovistStories(f)
+	defer dev.Close()
+	stories, err := rovistStories(*storiesPath, *ids)
 	if err != nil {
 		return err
 	}
 	ctx, stop := interruptContext()
 	defer stop()
-
+	flagValue := func(name string) string { return fs.Lookup(name).Value.String() }
 	var vg []rovist.VGResult
 	var coh []rovist.CoherenceResult
 	var nr []rovist.NRResult
-	if want["vg"] {
-		if missing := missingFlags(map[string]string{"-grounding-model": f.groundingModel, "-glove": f.glove, "-regions": f.regions, "-crops": f.crops, "-idf": map[bool]string{true: "-", false: f.idf}[f.noIDF]}); missing != "" {
-			fmt.Fprintf(stderr, "storyeval rovist: skipping VG: give %s\n", missing)
-		} else if vg, err = rovistGrounding(ctx, f, stories, stderr); err != nil {
-			return err
-		}
-	}
-	if want["c"] {
-		if f.coherenceModel == "" {
-			fmt.Fprintln(stderr, "storyeval rovist: skipping C: give -coherence-model")
-		} else if coh, err = rovistCoherence(ctx, f, stories, stderr); err != nil {
-			return err
-		}
-	}
-	if want["nr"] {
-		texts := make([]string, len(stories))
-		for i, st := range stories {
-			texts[i] = st.Text
-		}
-		var errs []error
-		// Scores only: the per-pair results of every story would take
-		// 15× the input (issue 24), and the output shows none of them.
-		nr, errs = rovist.NonRedundancyScores(texts, rovist.NROptions{})
-		for i, e := range errs {
-			if e != nil {
-				return fmt.Errorf("NR: story %q: %w", stories[i].ID, e)
+	if want.VG {
+		var missing []string
+		for _, name := range []string{"grounding-model", "glove", "idf", "regions", "crops"} {
+			if flagValue(name) == "" && (name != "idf" || !*noIDF) {
+				missing = append(missing, "-"+name)
 			}
+		}
+		if missing != nil {
+			fmt.Fprintf(stderr, "storyeval rovist: skipping VG: give %s\n", strings.Join(missing, ", "))
+		} else {
+			opts := rovist.VGOptions{NoIDF: *noIDF, BatchSize: *batch}
+			if err := opts.ParseDefaultIDF(*defaultIDF); err != nil {
+				return fmt.Errorf("-default-idf %w", err)
+			}
+			if *nounsPath != "" {
+				if opts.Nouns, err = rovist.LoadNouns(*nounsPath, limits.Limits{MaxBytes: maxInputBytes}); err != nil {
+					return flagFileError("-nouns", err)
+				}
+			}
+			files := rovist.GrounderFiles{ViT: *vitDir, GloVe: flagValue("glove"), Regions: flagValue("regions"), Crops: flagValue("crops"), Encoder: dev.Options}
+			if !*noIDF {
+				files.IDF = flagValue("idf")
+			}
+			if files.Decode, err = images.options(); err != nil {
+				return err
+			}
+			var c *cacheRun
+			restore := func() {}
+			p, progress := newBar(stderr, "crops")
+			opts.Progress = progress
+			vg, err = rovist.ScoreGroundingFiles(ctx, flagValue("grounding-model"), files, stories, opts, func(g *rovist.Grounder, ckpt, vit string) error {
+				restore, c = boundHeap(files.Decode), cache.open("rovist", stderr)
+				return c.grounder(g, ckpt, vit)
+			})
+			err = scored(p, c, err)
+			c.close()
+			restore()
+			if err != nil {
+				return checkpointFlag("-grounding-model", err)
+			}
+		}
+	}
+	if want.C && *cohModel == "" {
+		fmt.Fprintln(stderr, "storyeval rovist: skipping C: give -coherence-model")
+	} else if want.C {
+		p, progress := newBar(stderr, "sentence pairs")
+		coh, err = rovist.ScoreCoherenceFiles(ctx, *cohModel, *albertDir, dev.Options, stories, rovist.CoherenceOptions{GrowingPrefix: *dhm, Truncate: *truncate, BatchSize: *batch, Progress: progress})
+		if p.Finish(); err != nil {
+			return checkpointFlag("-coherence-model", err)
+		}
+	}
+	if want.NR {
+		if nr, err = rovist.NonRedundancyOfStories(stories, rovist.NROptions{}); err != nil {
+			return fmt.Errorf("NR: %w", err)
 		}
 	}
 	if vg == nil && coh == nil && nr == nil {
 		return fmt.Errorf("no metric to compute")
 	}
-	rows, err := rovist.Combine(stories, vg, coh, nr, rovist.CombineOptions{ScaledVG: f.scaledVG})
+	rows, err := rovist.Combine(stories, vg, coh, nr, rovist.CombineOptions{ScaledVG: *scaledVG})
 	if err != nil {
 		return err
 	}
-	var buf bytes.Buffer // nothing is written unless everything succeeded
-	if f.format == "json" {
-		err = rovist.WriteJSON(&buf, rows, f.scaledVG)
-	} else {
-		err = rovist.WriteCSV(&buf, rows, rovist.Computed{VG: vg != nil, C: coh != nil, NR: nr != nil})
+	// Both writers fail only when stdout does: JSON is encoded whole
+	// before it is written, CSV has no value that cannot be written.
+	if *format == "json" {
+		return rovist.WriteJSON(stdout, rows, *scaledVG)
 	}
-	if err != nil {
-		return err
+	return rovist.WriteCSV(stdout, rows, rovist.Computed{VG: vg != nil, C: coh != nil, NR: nr != nil})
+}
+
+// rovistStories reads the stories and selects -ids.
+func rovistStories(path, ids string) ([]story.Story, error) {
+	var list []string
+	if ids != "" {
+		list = strings.Split(ids, ",")
 	}
-	_, err = stdout.Write(buf.Bytes())
+	stories, err := story.LoadSelection(path, list, story.ReadOptions{Limits: limits.Limits{MaxBytes: maxInputBytes}})
+	if errors.As(err, new(*story.UnknownIDError)) {
+		return nil, fmt.Errorf("-ids: %w", err)
+	}
+	return stories, err
+}
+
+// checkpointFlag names the flag of a checkpoint that cannot be resolved.
+func checkpointFlag(flag string, err error) error {
+	if errors.As(err, new(*rovist.CheckpointError)) {
+		return fmt.Errorf("%s: %w", flag, err)
+	}
 	return err
-}
-
-// missingFlags lists, in a fixed order, the flags left empty.
-func missingFlags(flags map[string]string) string {
-	var out []string
-	for _, name := range []string{"-grounding-model", "-glove", "-idf", "-regions", "-crops"} {
-		if v, ok := flags[name]; ok && v == "" {
-			out = append(out, name)
-		}
-	}
-	return strings.Join(out, ", ")
-}
-
-// rovistStories reads the stories and applies -ids.
-func rovistStories(f rovistFlags) ([]story.Story, error) {
-	set, err := story.LoadJSON(f.stories, story.ReadOptions{Limits: limits.Limits{MaxBytes: maxInputBytes}})
-	if err != nil {
-		return nil, err
-	}
-	if f.ids == "" {
-		if set.Len() == 0 {
-			return nil, fmt.Errorf("%s: no stories", f.stories)
-		}
-		return set.Stories(), nil
-	}
-	var out []story.Story
-	for _, id := range strings.Split(f.ids, ",") {
-		st, ok := set.Get(id)
-		if !ok {
-			return nil, fmt.Errorf("-ids: story %q is not in %s", id, f.stories)
-		}
-		out = append(out, st)
-	}
-	return out, nil
-}
-
-func rovistCoherence(ctx context.Context, f rovistFlags, stories []story.Story, stderr io.Writer) ([]rovist.CoherenceResult, error) {
-	ckpt, albert, err := rovist.CoherenceFiles(f.coherenceModel, f.albertDir)
-	if err != nil {
-		return nil, fmt.Errorf("-coherence-model: %w", err)
-	}
-	m, err := rovist.LoadCoherenceModel(ckpt, albert, f.dev.Options)
-	if err != nil {
-		return nil, err
-	}
-	defer m.Close()
-	p := newProgress(stderr, 0, "sentence pairs")
-	defer p.Finish()
-	opts := rovist.CoherenceOptions{GrowingPrefix: f.dhm, Truncate: f.truncate, BatchSize: f.batch}
-	last := 0
-	opts.Progress = func(done, total int) {
-		p.total = total
-		p.Add(done - last)
-		last = done
-	}
-	res, err := m.Score(ctx, stories, opts)
-	if err != nil {
-		return nil, fmt.Errorf("C: %w", err)
-	}
-	return res, nil
-}
-
-func rovistGrounding(ctx context.Context, f rovistFlags, stories []story.Story, stderr io.Writer) ([]rovist.VGResult, error) {
-	opts := rovist.VGOptions{NoIDF: f.noIDF, BatchSize: f.batch}
-	if f.defaultIDF != "" {
-		v, err := strconv.ParseFloat(f.defaultIDF, 64)
-		if err != nil {
-			return nil, fmt.Errorf("-default-idf %q: %w", f.defaultIDF, err)
-		}
-		opts.UseDefaultIDF, opts.DefaultIDF = true, v
-	}
-	if f.nouns != "" {
-		data, err := readFile(f.nouns)
-		if err != nil {
-			return nil, fmt.Errorf("-nouns: %w", err)
-		}
-		if err := json.Unmarshal(data, &opts.Nouns); err != nil {
-			return nil, fmt.Errorf("-nouns %s: want {id: [nouns]}: %w", f.nouns, err)
-		}
-	}
-	nouns, err := rovist.StoryNouns(stories, opts.Nouns)
-	if err != nil {
-		return nil, err
-	}
-	var words []string
-	for _, n := range nouns {
-		words = append(words, n...)
-	}
-	decode, err := f.images.options()
-	if err != nil {
-		return nil, err
-	}
-	ckpt, vit, err := rovist.GroundingFiles(f.groundingModel, f.vitDir)
-	if err != nil {
-		return nil, fmt.Errorf("-grounding-model: %w", err)
-	}
-	files := rovist.GrounderFiles{ViT: vit, GloVe: f.glove, Regions: f.regions, Crops: f.crops, Decode: decode, Encoder: f.dev.Options}
-	if !f.noIDF {
-		files.IDF = f.idf
-	}
-	g, err := rovist.LoadGrounder(ckpt, files, words)
-	if err != nil {
-		return nil, err
-	}
-	defer g.Model.Close()
-	defer boundHeap(decode)()
-	cache := f.cache.open("rovist", stderr)
-	defer cache.close()
-	if err := cache.grounder(g, ckpt, vit); err != nil {
-		return nil, err
-	}
-	p := newProgress(stderr, 0, "crops")
-	defer p.Finish()
-	last := 0
-	opts.Progress = func(done, total int) {
-		p.total = total
-		p.Add(done - last)
-		last = done
-	}
-	res, err := g.Score(ctx, stories, opts)
-	if err != nil {
-		return nil, fmt.Errorf("VG: %w", imageError(err))
-	}
-	cache.succeeded()
-	return res, nil
 }
 
 // runRoViSTTrain dispatches `rovist train vg|c`: the training recipes of

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/storyeval/storyeval/internal/e2efixtures"
+	"github.com/storyeval/storyeval/rovist"
 )
 
 // rovistOutput decodes `storyeval rovist -format json`.
@@ -362,7 +363,7 @@ func TestRoViSTCommandSkipsAndErrors(t *testing.T) {
 		t.Errorf("stderr %q", errOut)
 	}
 	lines := strings.Split(strings.TrimSpace(out), "\n")
-	if lines[0] != "id,c,nr" || !strings.HasPrefix(lines[len(lines)-1], rovistSystemID+",") || len(lines) != 2+strings.Count(mustRead(t, stories), "\": \"") {
+	if lines[0] != "id,c,nr" || !strings.HasPrefix(lines[len(lines)-1], rovist.SystemID+",") || len(lines) != 2+strings.Count(mustRead(t, stories), "\": \"") {
 		t.Errorf("CSV:\n%s", out)
 	}
 	// The CSV values are the JSON ones.
