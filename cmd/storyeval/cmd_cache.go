@@ -16,14 +16,6 @@ import (
 	"github.com/storyeval/storyeval/rovist"
 )
 
-func init() {
-	register(command{
-		name:    "cache",
-		summary: "the embedding cache of rovist, groovist, clipscore and score: stats, clear, or warm it with the crops of a regions file or an image folder",
-		run:     runCache,
-	})
-}
-
 func runCache(args []string, stdout, stderr io.Writer) error {
 	return runAction(args, stdout, stderr, []string{
 		"usage: storyeval cache stats [-cache DIR] [-verify] (entries and bytes by kind, size per 10,000 entries, as JSON)",

@@ -7,14 +7,6 @@ import (
 	"github.com/storyeval/storyeval/encoders/checkpoint"
 )
 
-func init() {
-	register(command{
-		name:    "checkpoint",
-		summary: "list the tensors (and non-tensor entries) of safetensors, torch zip/legacy or sharded checkpoints",
-		run:     runCheckpoint,
-	})
-}
-
 func runCheckpoint(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("checkpoint", stderr)
 	var opts checkpoint.SummaryOptions

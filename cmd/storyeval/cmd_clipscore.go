@@ -9,14 +9,6 @@ import (
 	"github.com/storyeval/storyeval/limits"
 )
 
-func init() {
-	register(command{
-		name:    "clipscore",
-		summary: "CLIPScore and RefCLIPScore of captions (clipscore.py conventions)",
-		run:     runCLIPScore,
-	})
-}
-
 func runCLIPScore(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("clipscore", stderr)
 	candsPath := fs.String("cands", "", "JSON file {image id: candidate caption} (required)")

@@ -7,14 +7,6 @@ import (
 	"github.com/storyeval/storyeval/correlation"
 )
 
-func init() {
-	register(command{
-		name:    "correlate",
-		summary: "Pearson, Spearman, Kendall τ-b/τ-c (and point-biserial) of two CSV columns, as SciPy",
-		run:     runCorrelate,
-	})
-}
-
 func runCorrelate(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("correlate", stderr)
 	in := fs.String("in", "", "CSV file with a header row of column names; .gz files are decompressed (required)")

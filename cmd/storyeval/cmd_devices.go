@@ -9,14 +9,6 @@ import (
 	"github.com/storyeval/storyeval/encoders/compute/cuda/cudalib"
 )
 
-func init() {
-	register(command{
-		name:    "devices",
-		summary: "the GPUs and CUDA libraries found, and why one is unusable",
-		run:     runDevices,
-	})
-}
-
 func runDevices(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("devices", stderr)
 	verbose := fs.Bool("v", false, "also list every library, the files rejected and the folders searched")

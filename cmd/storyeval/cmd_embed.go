@@ -9,14 +9,6 @@ import (
 	"github.com/storyeval/storyeval/encoders"
 )
 
-func init() {
-	register(command{
-		name:    "embed",
-		summary: "embed a text or an image with a HuggingFace model directory (BERT, ALBERT, ViT, CLIP)",
-		run:     runEmbed,
-	})
-}
-
 // embedOutput is what the embed subcommand prints.
 type embedOutput struct {
 	ModelType string  `json:"model_type"`

@@ -10,14 +10,6 @@ import (
 	"github.com/storyeval/storyeval/limits"
 )
 
-func init() {
-	register(command{
-		name:    "groovist",
-		summary: "GROOViST visual grounding of stories (CLIP, noun phrases, region crops)",
-		run:     runGroovist,
-	})
-}
-
 func runGroovist(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("groovist", stderr)
 	npsPath := fs.String("nps", "", "JSON file {id: [noun phrases]} (e.g. spaCy's, as GROOViST's nphrases.json)")

@@ -11,14 +11,6 @@ import (
 	"github.com/storyeval/storyeval/internal/npy"
 )
 
-func init() {
-	register(command{
-		name:    "imageproc",
-		summary: "ViT/CLIP image preprocessing (Pillow-exact) of PNG/JPEG files to pixel_values",
-		run:     runImageproc,
-	})
-}
-
 // imageprocItem is the JSON summary of one preprocessed image.
 type imageprocItem struct {
 	File   string  `json:"file"`

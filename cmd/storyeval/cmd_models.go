@@ -9,14 +9,6 @@ import (
 	"github.com/storyeval/storyeval/encoders/checkpoint"
 )
 
-func init() {
-	register(command{
-		name:    "models",
-		summary: "check a models folder: which files were found, which metrics they enable, where to get the missing ones; models convert writes a checkpoint as safetensors",
-		run:     runModels,
-	})
-}
-
 func runModels(args []string, stdout, stderr io.Writer) error {
 	if len(args) > 0 && args[0] == "convert" {
 		return runModelsConvert(args[1:], stdout, stderr)

@@ -12,19 +12,6 @@ import (
 	"github.com/storyeval/storyeval/ngram"
 )
 
-func init() {
-	register(command{
-		name:    "ngram",
-		summary: "COCO caption metrics (BLEU-1..4, METEOR, ROUGE-L, CIDEr-D), NLTK BLEU and VIST METEOR of a corpus file",
-		run:     runNgram,
-	})
-	register(command{
-		name:    "sacrebleu",
-		summary: "SacreBLEU BLEU (13a, exp smoothing, 0-100) of a corpus file",
-		run:     runSacreBLEU,
-	})
-}
-
 const corpusFlagUsage = `corpus JSON file {"cands": {id: str}, "refs": {id: [str, ...]}} (required)`
 
 func runNgram(args []string, stdout, stderr io.Writer) error {

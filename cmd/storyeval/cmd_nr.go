@@ -8,14 +8,6 @@ import (
 	"github.com/storyeval/storyeval/story"
 )
 
-func init() {
-	register(command{
-		name:    "nr",
-		summary: "RoViST-NR (non-redundancy) of each story",
-		run:     runNR,
-	})
-}
-
 func runNR(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("nr", stderr)
 	storiesPath := fs.String("stories", "", "JSON file {id: story text} (required)")
@@ -54,14 +46,6 @@ func runNR(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	return tw.close(nil)
-}
-
-func init() {
-	register(command{
-		name:    "nouns",
-		summary: "RoViST's nouns per sentence (NLTK sentences, words, POS tags) of each story",
-		run:     runNouns,
-	})
 }
 
 func runNouns(args []string, stdout, stderr io.Writer) error {

@@ -11,14 +11,6 @@ import (
 	"github.com/storyeval/storyeval/story"
 )
 
-func init() {
-	register(command{
-		name:    "rovist",
-		summary: "RoViST (VG, C, NR and their sum) of each story from the original RoViST checkpoints, with system means; rovist train vg|c trains VG or C",
-		run:     runRoViST,
-	})
-}
-
 func runRoViST(args []string, stdout, stderr io.Writer) error {
 	if len(args) > 0 && args[0] == "train" {
 		return runRoViSTTrain(args[1:], stdout, stderr)

@@ -15,14 +15,6 @@ import (
 	"github.com/storyeval/storyeval/rovist"
 )
 
-func init() {
-	register(command{
-		name:    "score",
-		summary: "every available metric on the stories of several systems: scores.csv, summary.json (means, CIs, significance, human correlation), report.html",
-		run:     runScore,
-	})
-}
-
 // The -demo story set, its synthetic ratings and the caption corpus of its
 // toy StyleM table (demo/README.md).
 var (

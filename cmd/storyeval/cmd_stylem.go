@@ -13,14 +13,6 @@ import (
 	"github.com/storyeval/storyeval/stylem"
 )
 
-func init() {
-	register(command{
-		name:    "stylem",
-		summary: "StyleM: build a contrastive n-gram table (stylem build) and score captions with OnlyStyle and StyleCIDEr (stylem score)",
-		run:     runStylem,
-	})
-}
-
 func runStylem(args []string, stdout, stderr io.Writer) error {
 	return runAction(args, stdout, stderr, []string{
 		"usage: storyeval stylem build [-tokenize ptb|simple] [-formula code|paper] [-ecdf statsmodels|count-ratio] -in CORPUS.jsonl -out TABLE",

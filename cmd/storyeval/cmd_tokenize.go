@@ -10,14 +10,6 @@ import (
 	"github.com/storyeval/storyeval/story"
 )
 
-func init() {
-	register(command{
-		name:    "tokenize",
-		summary: "BERT WordPiece, ALBERT SentencePiece or CLIP BPE model inputs of each text, as JSON lines",
-		run:     runTokenize,
-	})
-}
-
 // tokenizeLine is one output line of the tokenize subcommand: the id,
 // then the encoding's members.
 type tokenizeLine struct {

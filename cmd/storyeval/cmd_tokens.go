@@ -10,14 +10,6 @@ import (
 	"github.com/storyeval/storyeval/story"
 )
 
-func init() {
-	register(command{
-		name:    "tokens",
-		summary: "NLTK 3.8 sentences and per-sentence word tokens of each story, as JSON lines",
-		run:     runTokens,
-	})
-}
-
 // tokensLine is one output line of the tokens subcommand; field order is
 // output order.
 type tokensLine struct {

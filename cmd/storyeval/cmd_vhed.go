@@ -13,14 +13,6 @@ import (
 	"github.com/storyeval/storyeval/vhed/vhedplot"
 )
 
-func init() {
-	register(command{
-		name:    "vhed",
-		summary: "VHED assessments of metrics (Vrank paper): pair ranking accuracy, Ω^k, gap buckets, Reference Absent, plots",
-		run:     runVHED,
-	})
-}
-
 func runVHED(args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 || args[0] != "assess" {
 		fmt.Fprintln(stderr, "usage: storyeval vhed assess -csv VHED.csv [-scores scores.csv] [-metrics bleu,meteor,rouge,cider,sacrebleu,nltkbleu,meteor-vist] [-plot DIR] [-format json|table]")

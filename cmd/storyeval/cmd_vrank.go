@@ -12,14 +12,6 @@ import (
 	vranktrain "github.com/storyeval/storyeval/vrank/train"
 )
 
-func init() {
-	register(command{
-		name:    "vrank",
-		summary: "train the Vrank story-pair ranker on a VHED-format CSV (vrank train), predict ranking gaps (vrank predict), or MLM-pretrain its encoder (vrank pretrain)",
-		run:     runVrank,
-	})
-}
-
 func runVrank(args []string, stdout, stderr io.Writer) error {
 	return runAction(args, stdout, stderr, []string{
 		"usage: storyeval vrank train -csv FILE (-encoder DIR | -resume DIR) -out DIR [flags]",

@@ -26,20 +26,41 @@ import (
 	"strings"
 )
 
-// command is one subcommand, registered by its cmd_*.go file in an init
-// function; run parses the words after its name and writes to stdout.
+// command is one subcommand; run parses the words after its name and
+// writes to stdout.
 type command struct {
 	name, summary string
 	run           func(args []string, stdout, stderr io.Writer) error
 }
 
-var commands = map[string]command{} // filled by register
+// commands is the subcommand table, by name.
+var commands = map[string]command{}
 
-func register(c command) {
-	if _, dup := commands[c.name]; dup {
-		panic("storyeval: subcommand registered twice: " + c.name) // programming error, caught by any run
+func init() {
+	for _, c := range []command{
+		{"cache", "the embedding cache of rovist, groovist, clipscore and score: stats, clear, or warm it with the crops of a regions file or an image folder", runCache},
+		{"checkpoint", "list the tensors (and non-tensor entries) of safetensors, torch zip/legacy or sharded checkpoints", runCheckpoint},
+		{"clipscore", "CLIPScore and RefCLIPScore of captions (clipscore.py conventions)", runCLIPScore},
+		{"correlate", "Pearson, Spearman, Kendall τ-b/τ-c (and point-biserial) of two CSV columns, as SciPy", runCorrelate},
+		{"devices", "the GPUs and CUDA libraries found, and why one is unusable", runDevices},
+		{"embed", "embed a text or an image with a HuggingFace model directory (BERT, ALBERT, ViT, CLIP)", runEmbed},
+		{"groovist", "GROOViST visual grounding of stories (CLIP, noun phrases, region crops)", runGroovist},
+		{"imageproc", "ViT/CLIP image preprocessing (Pillow-exact) of PNG/JPEG files to pixel_values", runImageproc},
+		{"models", "check a models folder: which files were found, which metrics they enable, where to get the missing ones; models convert writes a checkpoint as safetensors", runModels},
+		{"ngram", "COCO caption metrics (BLEU-1..4, METEOR, ROUGE-L, CIDEr-D), NLTK BLEU and VIST METEOR of a corpus file", runNgram},
+		{"nouns", "RoViST's nouns per sentence (NLTK sentences, words, POS tags) of each story", runNouns},
+		{"nr", "RoViST-NR (non-redundancy) of each story", runNR},
+		{"rovist", "RoViST (VG, C, NR and their sum) of each story from the original RoViST checkpoints, with system means; rovist train vg|c trains VG or C", runRoViST},
+		{"sacrebleu", "SacreBLEU BLEU (13a, exp smoothing, 0-100) of a corpus file", runSacreBLEU},
+		{"score", "every available metric on the stories of several systems: scores.csv, summary.json (means, CIs, significance, human correlation), report.html", runScore},
+		{"stylem", "StyleM: build a contrastive n-gram table (stylem build) and score captions with OnlyStyle and StyleCIDEr (stylem score)", runStylem},
+		{"tokenize", "BERT WordPiece, ALBERT SentencePiece or CLIP BPE model inputs of each text, as JSON lines", runTokenize},
+		{"tokens", "NLTK 3.8 sentences and per-sentence word tokens of each story, as JSON lines", runTokens},
+		{"vhed", "VHED assessments of metrics (Vrank paper): pair ranking accuracy, Ω^k, gap buckets, Reference Absent, plots", runVHED},
+		{"vrank", "train the Vrank story-pair ranker on a VHED-format CSV (vrank train), predict ranking gaps (vrank predict), or MLM-pretrain its encoder (vrank pretrain)", runVrank},
+	} {
+		commands[c.name] = c
 	}
-	commands[c.name] = c
 }
 
 func main() { os.Exit(runMain(os.Args[1:], os.Stdout, os.Stderr)) }

@@ -3,12 +3,12 @@ package main
 import (
 	"bytes"
 	"encoding/csv"
-	"github.com/storyeval/storyeval/compare"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/storyeval/storyeval/compare"
 	"github.com/storyeval/storyeval/ngram"
 )
 
