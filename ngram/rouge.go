@@ -40,12 +40,12 @@ func rougeL(c *Corpus, details []ROUGELDetail) Scores {
 				ref = x.appendIDs(ref[:0], fields)
 				var lcs int
 				lcs, scratch = LCSLength(ref, cand, scratch)
-				p, r := float64(lcs)/float64(len(cand)), float64(lcs)/float64(len(ref))
+				prec, rec := float64(lcs)/float64(len(cand)), float64(lcs)/float64(len(ref))
 				if details != nil {
-					d.note(k, lcs, len(ref), p > precMax || k == 0, r > recMax || k == 0)
+					d.note(k, lcs, len(ref), prec > precMax || k == 0, rec > recMax || k == 0)
 				}
-				precMax = max(precMax, p)
-				recMax = max(recMax, r)
+				precMax = max(precMax, prec)
+				recMax = max(recMax, rec)
 			}
 			score := 0.0
 			if precMax != 0 && recMax != 0 {
