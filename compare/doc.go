@@ -22,7 +22,10 @@
 //
 // [Compare] runs the metrics over the suite and returns a [Report]:
 // per-story scores with a diagnostic per story (the "why" of a low
-// score), per-system means with bootstrap intervals, corpus-level scores
+// score: BLEU-1 to 3, METEOR's precision, recall and fragmentation,
+// ROUGE-L's LCS, CIDEr-D's per-order similarities and length penalty,
+// the weightiest style n-grams, the least coherent or grounded part for
+// the learned metrics), per-system means with bootstrap intervals, corpus-level scores
 // where the metric defines one (BLEU-4, CIDEr-D), a paired randomization
 // test per pair of systems and metric with its p-value adjusted for
 // multiple comparisons ([Options.Correction]: Holm by default,
@@ -33,7 +36,8 @@
 // their references) is flagged in [Summary].Degenerate and not ranked. Each text is prepared once per run and
 // shared by the metrics that need it: the tokenized corpora of the n-gram
 // metrics, the nouns of RoViST-VG (also the words its GloVe vectors are
-// loaded for). Progress goes to [Options.Progress], named by metric;
+// loaded for), the regions file of RoViST-VG and GROOViST (parsed once,
+// see [regions.Entities.View]). Progress goes to [Options.Progress], named by metric;
 // cancelling the context stops the run.
 //
 // The report is written by [Report.WriteScoresCSV] (one row per story

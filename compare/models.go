@@ -199,8 +199,17 @@ func (m *Models) load(suite *story.Suite, opts ModelsOptions, want func(name, la
 		}
 		m.loaded["c"] = Coherence(model)
 	}
+	// The regions CSV is parsed once, with GROOViST's string ids; RoViST-VG
+	// takes its integer-id reading of the same parse (regions.View).
+	var ent *regions.Entities
+	if want("vg", "RoViST-VG") || want("groovist", "GROOViST") {
+		var err error
+		if ent, err = regions.Load(opts.Regions, regions.Options{}); err != nil {
+			return err
+		}
+	}
 	if want("vg", "RoViST-VG") {
-		g, nouns, err := loadGrounder(path, suite, opts)
+		g, nouns, err := loadGrounder(path, suite, opts, ent)
 		if err != nil {
 			return err
 		}
@@ -221,10 +230,7 @@ func (m *Models) load(suite *story.Suite, opts ModelsOptions, want func(name, la
 		if err != nil {
 			return err
 		}
-		if s.Entities, err = regions.Load(opts.Regions, regions.Options{}); err != nil {
-			return err
-		}
-		s.CropsDir, s.Decode = opts.Crops, opts.Decode
+		s.Entities, s.CropsDir, s.Decode = ent, opts.Crops, opts.Decode
 		m.groovist = s
 		m.loaded["groovist"] = counted{GROOViST(s), m.counter}
 	}
@@ -263,10 +269,11 @@ func (m *Models) loadCLIP(dir string, be compute.Backend) error {
 }
 
 // loadGrounder loads RoViST-VG's model, the idf table, the region crops
-// and the GloVe vectors of every noun of the suite's stories, and returns
-// those nouns (every system's stories, system by system in suite order),
-// so that scoring does not extract them again.
-func loadGrounder(path func(string, int) string, suite *story.Suite, opts ModelsOptions) (*rovist.Grounder, [][]string, error) {
+// (of ent, the regions already read) and the GloVe vectors of every noun
+// of the suite's stories, and returns those nouns (every system's stories,
+// system by system in suite order), so that scoring does not extract them
+// again.
+func loadGrounder(path func(string, int) string, suite *story.Suite, opts ModelsOptions, ent *regions.Entities) (*rovist.Grounder, [][]string, error) {
 	stories, err := systemStories(suite, suite.Systems())
 	if err != nil {
 		return nil, nil, err
@@ -281,7 +288,7 @@ func loadGrounder(path func(string, int) string, suite *story.Suite, opts Models
 	}
 	g, err := rovist.LoadGrounder(path("RoViST-VG", 0), rovist.GrounderFiles{
 		ViT: filepath.Dir(path("RoViST-VG", 1)), GloVe: path("RoViST-VG", 3), IDF: path("RoViST-VG", 4),
-		Regions: opts.Regions, Crops: opts.Crops, Decode: opts.Decode, Encoder: encoders.Options{Backend: opts.Backend},
+		Regions: opts.Regions, Entities: ent, Crops: opts.Crops, Decode: opts.Decode, Encoder: encoders.Options{Backend: opts.Backend},
 	}, words)
 	if err != nil {
 		return nil, nil, err

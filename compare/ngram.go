@@ -103,7 +103,9 @@ func cocoScores(in *Inputs, sys string) ([]Column, error) {
 	if err != nil {
 		return nil, err
 	}
-	bleu, rouge, cider := ngram.BLEU(c), ngram.ROUGEL(c), ngram.CIDErD(c)
+	bleu := ngram.BLEU(c)
+	rouge, rougeWhy := ngram.ROUGELDetails(c)
+	cider, ciderWhy := ngram.CIDErDDetails(c)
 	ids := c.IDs()
 	cols := make([]Column, len(cocoColumns))
 	for k, name := range cocoColumns {
@@ -116,8 +118,8 @@ func cocoScores(in *Inputs, sys string) ([]Column, error) {
 		if !shares4gram(c.Candidate(id), c.References(id)) {
 			cols[0].Notes[sys][i] += "; no 4-gram in common with the references"
 		}
-		cols[1].Scores[sys][i] = rouge.Items[id]
-		cols[2].Scores[sys][i] = cider.Items[id]
+		cols[1].Scores[sys][i], cols[1].Notes[sys][i] = rouge.Items[id], rougeNote(rougeWhy[id])
+		cols[2].Scores[sys][i], cols[2].Notes[sys][i] = cider.Items[id], ciderNote(ciderWhy[id])
 	}
 	// The corpus-level scores papers report: BLEU-4 of the summed
 	// n-gram counts, CIDEr-D the mean over the stories.
@@ -180,32 +182,28 @@ func (m meteorMetric) Score(ctx context.Context, in *Inputs) ([]Column, error) {
 	if m.m == nil {
 		return nil, fmt.Errorf("%s: no Meteor scorer", m.columns[0])
 	}
+	// Both configurations score an item by its best reference's
+	// statistics (ItemStats: the item scores of CorpusScoresVIST, on the
+	// text as given, and of Corpus, on the PTB-tokenized text), which
+	// also explain the score.
+	corpus := tokenizedCorpus
+	if m.vist {
+		corpus = rawCorpus
+	}
 	return perSystem(ctx, in, func(sys string, _ func(int, int)) ([]Column, error) {
-		var items map[string]float64
-		if m.vist {
-			c, err := rawCorpus(in, sys)
-			if err != nil {
-				return nil, err
-			}
-			r, err := m.m.CorpusScoresVIST(c)
-			if err != nil {
-				return nil, fmt.Errorf("METEOR-VIST: %w", err)
-			}
-			items = r.Items
-		} else {
-			c, err := tokenizedCorpus(in, sys)
-			if err != nil {
-				return nil, err
-			}
-			cands, refs := map[string]string{}, map[string][]string{}
-			for _, id := range c.IDs() {
-				cands[id], refs[id] = c.Candidate(id), c.References(id)
-			}
-			if _, items, err = m.m.Corpus(cands, refs); err != nil {
-				return nil, fmt.Errorf("METEOR: %w", err)
-			}
+		c, err := corpus(in, sys)
+		if err != nil {
+			return nil, err
 		}
-		return []Column{itemColumn(m.columns[0], sys, in, items)}, nil
+		stats, err := m.m.ItemStats(c)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", m.columns[0], err)
+		}
+		col := newColumn(m.columns[0], sys, in.Suite.Len())
+		for i, seq := range in.Suite.All() {
+			col.Scores[sys][i], col.Notes[sys][i] = stats[seq.ID].Score, meteorNote(stats[seq.ID])
+		}
+		return []Column{col}, nil
 	})
 }
 

@@ -29,8 +29,11 @@ type reportData struct {
 	Systems     []string
 	Metrics     []string
 	Unavailable []Unavailable
-	Table       []reportSystemRow
-	Degenerate  []reportNote
+	// Table is the Systems table: systems as rows, or metrics as rows
+	// when there are more metrics than systems (12 metric columns do not
+	// fit a page; a few system columns do).
+	Table      reportGrid
+	Degenerate []reportNote
 	// Demo maps the columns of demonstration models to their label;
 	// Demonstration groups those columns by label for the page's banner.
 	Demo          map[string]string
@@ -51,9 +54,53 @@ type reportCell struct {
 	Best bool
 }
 
-type reportSystemRow struct {
-	System string
+// reportGrid is a table of cells with a header row and a header column;
+// Corner names what the rows are.
+type reportGrid struct {
+	Corner  string
+	Columns []reportHeader
+	Rows    []reportGridRow
+}
+
+// reportHeader is a row or column name, Demo marking a demonstration
+// model's metric.
+type reportHeader struct {
+	Name string
+	Demo bool
+}
+
+type reportGridRow struct {
+	Header reportHeader
 	Cells  []reportCell
+}
+
+// systemsTable lays out cells[system][metric] with systems as rows, or
+// transposed (metrics as rows) when there are more metrics than systems.
+func systemsTable(systems, metrics []string, demo map[string]string, cells [][]reportCell) reportGrid {
+	sys := make([]reportHeader, len(systems))
+	for i, name := range systems {
+		sys[i] = reportHeader{Name: name}
+	}
+	met := make([]reportHeader, len(metrics))
+	for j, name := range metrics {
+		met[j] = reportHeader{Name: name, Demo: demo[name] != ""}
+	}
+	if len(metrics) <= len(systems) {
+		g := reportGrid{Corner: "system", Columns: met}
+		for i, h := range sys {
+			g.Rows = append(g.Rows, reportGridRow{Header: h, Cells: cells[i]})
+		}
+		return g
+	}
+	g := reportGrid{Corner: "metric", Columns: sys}
+	for j, h := range met {
+		row := reportGridRow{Header: h}
+		for i := range systems {
+			row.Cells = append(row.Cells, cells[i][j])
+		}
+		g.Rows = append(g.Rows, row)
+	}
+	return g
 }
 
 type reportNote struct{ Metric, Text string }
@@ -127,8 +174,9 @@ func (r *Report) WriteHTML(w io.Writer) error {
 		}
 	}
 	d.Demo, d.Demonstration = sum.Demonstration, demonstrationNotes(sum)
+	var cells [][]reportCell
 	for _, sys := range r.Systems {
-		row := reportSystemRow{System: sys}
+		var row []reportCell
 		for _, m := range sum.Metrics {
 			st := sum.PerSystem[sys][m]
 			best := sum.Degenerate[m] == "" && !math.IsNaN(float64(st.Mean))
@@ -137,10 +185,11 @@ func (r *Report) WriteHTML(w io.Writer) error {
 					best = false
 				}
 			}
-			row.Cells = append(row.Cells, reportCell{Text: fmt.Sprintf("%s [%s, %s]", fmtScore(float64(st.Mean)), fmtScore(float64(st.Low)), fmtScore(float64(st.High))), Best: best})
+			row = append(row, reportCell{Text: fmt.Sprintf("%s [%s, %s]", fmtScore(float64(st.Mean)), fmtScore(float64(st.Low)), fmtScore(float64(st.High))), Best: best})
 		}
-		d.Table = append(d.Table, row)
+		cells = append(cells, row)
 	}
+	d.Table = systemsTable(r.Systems, sum.Metrics, sum.Demonstration, cells)
 	for _, m := range sum.Metrics {
 		if c, ok := sum.Corpus[m]; ok {
 			row := reportCorpusRow{Metric: m}

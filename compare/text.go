@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/storyeval/storyeval/rovist"
 	"github.com/storyeval/storyeval/story"
@@ -71,7 +72,9 @@ type onlyStyle struct {
 }
 
 // OnlyStyle returns StyleM's OnlyStyle of each story for style, with the
-// table's tokenization (a nil table leaves the metric unavailable).
+// table's tokenization (a nil table leaves the metric unavailable); the
+// diagnostic gives each order's mean CNG and the n-grams of the story
+// that weigh most for the style.
 func OnlyStyle(table *stylem.Table, style string) Metric {
 	return onlyStyle{spec{name: "stylem", columns: []string{"OnlyStyle"}}, table, style}
 }
@@ -96,12 +99,34 @@ func (m onlyStyle) Score(ctx context.Context, in *Inputs) ([]Column, error) {
 	return perSystem(ctx, in, func(sys string, _ func(int, int)) ([]Column, error) {
 		col := newColumn(m.columns[0], sys, in.Suite.Len())
 		for i, seq := range in.Suite.All() {
-			v, err := m.table.OnlyStyle(m.style, stylem.Tokenize(seq.Stories[sys], step))
+			d, err := m.table.OnlyStyleDetail(m.style, stylem.Tokenize(seq.Stories[sys], step), onlyStyleTop)
 			if err != nil {
 				return nil, fmt.Errorf("OnlyStyle of %q: %w", seq.ID, err)
 			}
-			col.Scores[sys][i] = v
+			col.Scores[sys][i], col.Notes[sys][i] = d.Score, onlyStyleNote(d, m.style)
 		}
 		return []Column{col}, nil
 	})
+}
+
+// onlyStyleTop is how many of a story's style n-grams its note names.
+const onlyStyleTop = 3
+
+// onlyStyleNote explains an OnlyStyle score: the mean CNG of the story's
+// distinct n-grams per order (the score is their mean) and the n-grams
+// that weigh most for the style.
+func onlyStyleNote(d stylem.OnlyStyleDetail, style string) string {
+	orders := make([]string, len(d.Orders))
+	for k, o := range d.Orders {
+		orders[k] = fmt.Sprintf("%d-grams %.3f (%d of %d in the style)", o.N, o.MeanCNG, o.InStyle, o.Distinct)
+	}
+	s := "mean CNG of the distinct " + strings.Join(orders, ", ")
+	if len(d.Top) == 0 {
+		return s + fmt.Sprintf("; no n-gram with a positive CNG for %q", style)
+	}
+	top := make([]string, len(d.Top))
+	for k, g := range d.Top {
+		top[k] = fmt.Sprintf("%q %.3f", g.Ngram, g.CNG)
+	}
+	return s + fmt.Sprintf("; most %q: %s", style, strings.Join(top, ", "))
 }

@@ -30,11 +30,12 @@ const ciderScale = 10.0
 // each within a bounded table, and items are then scored one at a time.
 // The split and interned corpus this builds stays with c, for BLEU and
 // later calls.
-func CIDErD(c *Corpus) Scores { return ciderD(c, ciderTableBudget) }
+func CIDErD(c *Corpus) Scores { return ciderD(c, ciderTableBudget, nil) }
 
 // ciderD is CIDErD with the document-frequency tables held within budget
-// bytes.
-func ciderD(c *Corpus, budget int) Scores {
+// bytes, also filling details[i] with item i's per-order similarities
+// when details is not nil.
+func ciderD(c *Corpus, budget int, details []CIDErDetail) Scores {
 	n := len(c.ids)
 	tc := c.tokenCorpus()
 	df := tc.docFreqs(budget)
@@ -49,7 +50,11 @@ func ciderD(c *Corpus, budget int) Scores {
 	parallel.Chunks(n, 64, func(_, lo, hi int) {
 		sc := newCiderScratch()
 		for i := lo; i < hi; i++ {
-			all[i] = sc.itemScore(tc, &df, idfs, i)
+			var d *CIDErDetail
+			if details != nil {
+				d = &details[i]
+			}
+			all[i] = sc.itemScore(tc, &df, idfs, i, d)
 		}
 	})
 	out := Scores{Items: make(map[string]float64, n)}
@@ -92,8 +97,9 @@ type ciderVec struct {
 	length int
 }
 
-// itemScore is the toolkit's CIDEr-D score of item i.
-func (sc *ciderScratch) itemScore(tc *tokenCorpus, df *ciderDF, idfs []float64, i int) float64 {
+// itemScore is the toolkit's CIDEr-D score of item i; det, when not nil,
+// receives its per-order similarities and mean length penalty.
+func (sc *ciderScratch) itemScore(tc *tokenCorpus, df *ciderDF, idfs []float64, i int, det *CIDErDetail) float64 {
 	sc.grams.clear()
 	sc.order = sc.order[:1]
 	first, last := tc.itemSents[i], tc.itemSents[i+1]
@@ -107,17 +113,28 @@ func (sc *ciderScratch) itemScore(tc *tokenCorpus, df *ciderDF, idfs []float64, 
 		for e, g := range sc.ref.ids {
 			sc.refVal[g] = sc.ref.values[e]
 		}
-		sim := sc.similarity()
+		sim, penalty := sc.similarity()
 		for _, g := range sc.ref.ids {
 			sc.refVal[g] = 0
 		}
 		for k := range sum {
 			sum[k] += sim[k]
 		}
+		if det != nil {
+			det.Penalty += penalty
+		}
+	}
+	refs := float64(last - first - 1)
+	if det != nil {
+		for k := range sum {
+			det.Orders[k] = sum[k] / refs * ciderScale
+		}
+		det.Penalty /= refs
+		det.Words, det.References = len(tc.sentence(first)), last-first-1
 	}
 	// np.mean of four values adds them left to right.
 	score := (((sum[0] + sum[1]) + sum[2]) + sum[3]) / maxOrder
-	score /= float64(last - first - 1)
+	score /= refs
 	return score * ciderScale
 }
 
@@ -187,8 +204,8 @@ func (sc *ciderScratch) gram(prefix, token uint32, order int) uint32 {
 
 // similarity is the toolkit's sim of the hypothesis and the current
 // reference: per order, the clipped dot product over the hypothesis
-// n-grams, normalised, times the length penalty.
-func (sc *ciderScratch) similarity() [maxOrder]float64 {
+// n-grams, normalised, times the length penalty (also returned).
+func (sc *ciderScratch) similarity() ([maxOrder]float64, float64) {
 	h, r := &sc.hyp, &sc.ref
 	var val [maxOrder]float64
 	for e, g := range h.ids {
@@ -202,5 +219,5 @@ func (sc *ciderScratch) similarity() [maxOrder]float64 {
 		}
 		val[k] *= penalty
 	}
-	return val
+	return val, penalty
 }

@@ -23,7 +23,7 @@ func TestCIDErDDoesNotDependOnPartitioning(t *testing.T) {
 	for _, procs := range []int{1, 2} {
 		runtime.GOMAXPROCS(procs)
 		for _, budget := range []int{1 << 40, ciderTableBudget, 1 << 10} {
-			got := ciderD(uncached(c), budget)
+			got := ciderD(uncached(c), budget, nil)
 			if got.Corpus != want.Corpus {
 				t.Errorf("procs %d budget %d: corpus %v, want %v", procs, budget, got.Corpus, want.Corpus)
 			}

@@ -19,7 +19,11 @@ const rougeBeta = 1.2
 // Matches the reference implementation, which splits on single spaces
 // (str.split(" ")), so an empty string is one empty token and repeated
 // spaces yield empty tokens; and scores 0 when either maximum is 0.
-func ROUGEL(c *Corpus) Scores {
+func ROUGEL(c *Corpus) Scores { return rougeL(c, nil) }
+
+// rougeL is ROUGEL, also filling details[i] with item i's precision and
+// recall maxima when details is not nil.
+func rougeL(c *Corpus, details []ROUGELDetail) Scores {
 	all := make([]float64, len(c.ids))
 	parallel.Chunks(len(c.ids), minItemsPerWorker, func(_, lo, hi int) {
 		x := tokenIDs{}
@@ -30,13 +34,18 @@ func ROUGEL(c *Corpus) Scores {
 			id := c.ids[i]
 			cand = x.appendIDs(cand[:0], appendSplitSpace(fields[:0], c.cands[id]))
 			precMax, recMax := 0.0, 0.0
-			for _, r := range c.refs[id] {
+			var d ROUGELDetail
+			for k, r := range c.refs[id] {
 				fields = appendSplitSpace(fields[:0], r)
 				ref = x.appendIDs(ref[:0], fields)
 				var lcs int
 				lcs, scratch = LCSLength(ref, cand, scratch)
-				precMax = max(precMax, float64(lcs)/float64(len(cand)))
-				recMax = max(recMax, float64(lcs)/float64(len(ref)))
+				prec, rec := float64(lcs)/float64(len(cand)), float64(lcs)/float64(len(ref))
+				if details != nil {
+					d.note(k, lcs, len(ref), prec > precMax || k == 0, rec > recMax || k == 0)
+				}
+				precMax = max(precMax, prec)
+				recMax = max(recMax, rec)
 			}
 			score := 0.0
 			if precMax != 0 && recMax != 0 {
@@ -44,6 +53,10 @@ func ROUGEL(c *Corpus) Scores {
 				score = ((1 + b2) * precMax * recMax) / (recMax + b2*precMax)
 			}
 			all[i] = score
+			if details != nil {
+				d.Words, d.Precision, d.Recall = len(cand), precMax, recMax
+				details[i] = d
+			}
 		}
 	})
 	out := Scores{Items: make(map[string]float64, len(c.ids))}

@@ -67,6 +67,11 @@ type Entities struct {
 	byImage map[string][]Region
 	rows    int
 	ints    bool // every id is an integer (keys are canonical)
+	// name, and the first id that is not an integer with its line, word
+	// View's error for IntegerIDs.
+	name         string
+	nonInteger   string
+	nonIntegerAt int
 }
 
 // Load reads the regions file at path (see Read).
@@ -116,6 +121,7 @@ func Read(r io.Reader, name string, o Options) (*Entities, error) {
 	objCol, hasObj := col["object"]
 	var rows []Region
 	ints := true
+	firstID, firstLine := "", 0 // the first id that is not an integer
 	for {
 		rec, err := cr.Read()
 		if errors.Is(err, io.EOF) {
@@ -142,15 +148,15 @@ func Read(r io.Reader, name string, o Options) (*Entities, error) {
 			reg.Object = rec[objCol]
 		}
 		reg.Box, reg.HasBox = ParseBBox(reg.BBox)
-		if _, ok := parseID(reg.ImageID); !ok {
+		if _, ok := parseID(reg.ImageID); !ok && ints {
 			if o.IDs == IntegerIDs {
-				return nil, fmt.Errorf("regions %s line %d: image id %s is not an integer", name, line, errtext.Quote(reg.ImageID))
+				return nil, integerIDError(name, line, reg.ImageID)
 			}
-			ints = false
+			ints, firstID, firstLine = false, reg.ImageID, line
 		}
 		rows = append(rows, reg)
 	}
-	e := &Entities{byImage: map[string][]Region{}, rows: len(rows), ints: ints}
+	e := &Entities{byImage: map[string][]Region{}, rows: len(rows), ints: ints, name: name, nonInteger: firstID, nonIntegerAt: firstLine}
 	for _, reg := range rows {
 		if ints {
 			reg.ImageID = CanonicalImageID(reg.ImageID)
@@ -158,6 +164,12 @@ func Read(r io.Reader, name string, o Options) (*Entities, error) {
 		e.byImage[reg.ImageID] = append(e.byImage[reg.ImageID], reg)
 	}
 	return e, nil
+}
+
+// integerIDError says that RoViST's integer ids cannot read the id at
+// line of the regions file name.
+func integerIDError(name string, line int, id string) error {
+	return fmt.Errorf("regions %s line %d: image id %s is not an integer", name, line, errtext.Quote(id))
 }
 
 // readError words an error of encoding/csv or of the size limit.

@@ -137,5 +137,13 @@ func FuzzRead(f *testing.F) {
 		if n != e.Len() {
 			t.Fatalf("%d rows grouped, %d read", n, e.Len())
 		}
+		// View(IntegerIDs) of a StringIDs parse is Read with IntegerIDs.
+		if !ints {
+			v, verr := e.View(IntegerIDs)
+			d, derr := Read(strings.NewReader(string(data)), "fuzz", Options{IDs: IntegerIDs})
+			if (verr == nil) != (derr == nil) || (verr != nil && verr.Error() != derr.Error()) || (verr == nil && !reflect.DeepEqual(v, d)) {
+				t.Fatalf("View(IntegerIDs) = %v, %v; Read(IntegerIDs) = %v, %v", v, verr, d, derr)
+			}
+		}
 	})
 }

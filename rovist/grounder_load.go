@@ -67,6 +67,10 @@ type GrounderFiles struct {
 	// Regions is the regions CSV, read with RoViST's integer image ids;
 	// Crops the folder of its crops.
 	Regions, Crops string
+	// Entities, when not nil, are the regions already read (by a caller
+	// that also runs GROOViST on them): Regions is not read again, and
+	// RoViST's reading is taken with Entities.View(regions.IntegerIDs).
+	Entities *regions.Entities
 	// Decode bounds and configures the crops' decoding.
 	Decode imageproc.DecodeOptions
 	// Encoder chooses the ViT's backend (default: the CPU).
@@ -106,7 +110,12 @@ func (g *Grounder) loadFiles(f GrounderFiles, words []string) error {
 			return err
 		}
 	}
-	ent, err := regions.Load(f.Regions, regions.Options{IDs: regions.IntegerIDs})
+	ent := f.Entities
+	if ent != nil {
+		ent, err = ent.View(regions.IntegerIDs)
+	} else {
+		ent, err = regions.Load(f.Regions, regions.Options{IDs: regions.IntegerIDs})
+	}
 	if err != nil {
 		return err
 	}

@@ -132,3 +132,32 @@ func ExampleTable_ScoreAll() {
 	// c1,Gloomy,0,0,0
 	// c1,Angry,0.010267857142857143,0.20535714285714285,2.3404470365708185
 }
+
+// What a caption's OnlyStyle is made of: the mean CNG per order and the
+// n-grams that weigh most for the style.
+func ExampleTable_OnlyStyleDetail() {
+	tab, err := stylem.Build(corpus, stylem.BuildOptions{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	d, err := tab.OnlyStyleDetail("Gloomy", stylem.Tokenize("A sad, lonely day.", nil), 3)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("OnlyStyle %.4f\n", d.Score)
+	for _, o := range d.Orders {
+		fmt.Printf("%d-grams: %d of %d in the style, mean CNG %.4f\n", o.N, o.InStyle, o.Distinct, o.MeanCNG)
+	}
+	for _, g := range d.Top {
+		fmt.Printf("%q %.4f\n", g.Ngram, g.CNG)
+	}
+	// Output:
+	// OnlyStyle 0.1531
+	// 1-grams: 4 of 5 in the style, mean CNG 0.3625
+	// 2-grams: 1 of 4 in the style, mean CNG 0.2500
+	// 3-grams: 0 of 3 in the style, mean CNG 0.0000
+	// 4-grams: 0 of 2 in the style, mean CNG 0.0000
+	// "lonely day" 1.0000
+	// "sad" 1.0000
+	// "lonely" 0.6667
+}
