@@ -10,11 +10,7 @@ import (
 )
 
 func init() {
-	register(command{
-		name:    "devices",
-		summary: "the GPUs and CUDA libraries found, and why one is unusable",
-		run:     runDevices,
-	})
+	register(command{name: "devices", run: runDevices, summary: "the GPUs and CUDA libraries found, and why one is unusable"})
 }
 
 func runDevices(args []string, stdout, stderr io.Writer) error {
@@ -35,29 +31,22 @@ func runDevices(args []string, stdout, stderr io.Writer) error {
 	if *format != "text" && *format != "json" {
 		return fmt.Errorf("-format %s: want text or json", quoteShort(*format))
 	}
-	check, index := false, 0
+	var check bool
+	var index int
+	var err error
 	if *device != "" {
-		var err error
 		if check, index, err = cuda.ParseDevice(*device); err != nil {
 			return err
 		}
 	}
-	o := cudalib.Options{Paths: filepath.SplitList(*libPath)}
-	r := cuda.Discover(o)
-	var err error
+	r := cuda.Discover(cudalib.Options{Paths: filepath.SplitList(*libPath)})
 	if *format == "json" {
 		err = writeJSON(stdout, r.JSON())
 	} else {
 		err = r.WriteBrief(stdout, *verbose)
 	}
-	if err != nil {
+	if err != nil || !check {
 		return err
 	}
-	if check {
-		return r.Usable(index)
-	}
-	return nil
+	return r.Usable(index)
 }
-
-// devicesReport is what -format json prints.
-type devicesReport = cuda.ReportJSON
