@@ -5,8 +5,8 @@ import (
 	"io"
 	"path/filepath"
 
-	"github.com/storyeval/storyeval/encoders/compute/cuda"
 	"github.com/storyeval/storyeval/encoders/compute/cuda/cudalib"
+	"github.com/storyeval/storyeval/encoders/compute/device"
 )
 
 func init() {
@@ -18,7 +18,7 @@ func runDevices(args []string, stdout, stderr io.Writer) error {
 	verbose := fs.Bool("v", false, "also list every library, the files rejected and the folders searched")
 	libPath := fs.String("cuda-lib-path", "", "folders (separated by ':') searched first for libcuda.so.1, libcublas and libnvrtc, before $"+cudalib.EnvLibPath+" and the system folders")
 	format := fs.String("format", "text", "output format: text or json")
-	device := fs.String("device", "", "check that this device can be used (cpu, cuda or cuda:N): exit status 1 and the reason when it cannot")
+	dev := fs.String("device", "", "check that this device can be used (cpu, cuda or cuda:N): exit status 1 and the reason when it cannot")
 	setUsage(fs,
 		"usage: storyeval devices [-v] [-format text|json] [-cuda-lib-path DIRS] [-device cuda[:N]]",
 		"\nPrints one line saying which GPUs are usable or why none is; when one is, or with -v,",
@@ -31,22 +31,6 @@ func runDevices(args []string, stdout, stderr io.Writer) error {
 	if *format != "text" && *format != "json" {
 		return fmt.Errorf("-format %s: want text or json", quoteShort(*format))
 	}
-	var check bool
-	var index int
-	var err error
-	if *device != "" {
-		if check, index, err = cuda.ParseDevice(*device); err != nil {
-			return err
-		}
-	}
-	r := cuda.Discover(cudalib.Options{Paths: filepath.SplitList(*libPath)})
-	if *format == "json" {
-		err = writeJSON(stdout, r.JSON())
-	} else {
-		err = r.WriteBrief(stdout, *verbose)
-	}
-	if err != nil || !check {
-		return err
-	}
-	return r.Usable(index)
+	return device.WriteReport(stdout, device.ReportOptions{JSON: *format == "json", Verbose: *verbose, Check: *dev,
+		Libraries: cudalib.Options{Paths: filepath.SplitList(*libPath)}})
 }

@@ -8,7 +8,6 @@ import (
 	"os"
 
 	"github.com/storyeval/storyeval/encoders"
-	"github.com/storyeval/storyeval/encoders/compute"
 	"github.com/storyeval/storyeval/encoders/compute/cuda"
 	"github.com/storyeval/storyeval/encoders/compute/cuda/cudalib"
 	"github.com/storyeval/storyeval/encoders/compute/device"
@@ -38,13 +37,9 @@ type openDevice struct {
 // open opens the device -device names; an unknown name or an unusable GPU
 // is a one-line error naming the flag.
 func (f deviceFlag) open() (*openDevice, error) {
-	be, c, err := device.Open(*f.name, cuda.Options{})
+	opts, c, err := device.EncoderOptions(*f.name, cuda.Options{})
 	if err != nil {
 		return nil, fmt.Errorf("-device %w", err)
 	}
-	d := &openDevice{Closer: c}
-	if be.Name() != compute.CPU().Name() {
-		d.Backend = be
-	}
-	return d, nil
+	return &openDevice{opts, c}, nil
 }
