@@ -29,47 +29,45 @@ func runCache(args []string, stdout, stderr io.Writer) error {
 	}, action{"stats", runCacheStats}, action{"clear", runCacheClear}, action{"warm", runCacheWarm})
 }
 
-// openCacheStore parses -cache and opens the store, checking every page
-// and value when verify is set; other processes are waited for (the
-// maintenance actions are short) rather than skipped.
-func openCacheStore(fs *flag.FlagSet, args []string, verify *bool) (*embcache.Store, error) {
+// withCacheStore parses -cache, opens the store (checking every page and
+// value when verify is set; another process holding it is waited for, as
+// the maintenance actions are short) and runs f on it.
+func withCacheStore(fs *flag.FlagSet, args []string, verify *bool, f func(*embcache.Store) error) error {
 	dir := fs.String("cache", "", "embedding cache folder (default: $"+embcache.EnvDir+", else storyeval/ in the user cache folder)")
 	if err := parseFlags(fs, args, 0); err != nil {
-		return nil, err
+		return err
 	}
-	return embcache.OpenDir(*dir, embcache.Options{Verify: verify != nil && *verify})
+	st, err := embcache.OpenDir(*dir, embcache.Options{Verify: verify != nil && *verify})
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	return f(st)
 }
 
 func runCacheStats(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("cache stats", stderr)
 	verify := fs.Bool("verify", false, "check every page and every value's checksum (a read of the whole file); a damaged store is moved aside and rebuilt")
-	st, err := openCacheStore(fs, args, verify)
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	s, err := st.Summary()
-	if err != nil {
-		return err
-	}
-	return writeJSON(stdout, s)
+	return withCacheStore(fs, args, verify, func(st *embcache.Store) error {
+		s, err := st.Summary()
+		if err != nil {
+			return err
+		}
+		return writeJSON(stdout, s)
+	})
 }
 
 func runCacheClear(args []string, stdout, stderr io.Writer) error {
-	st, err := openCacheStore(newFlagSet("cache clear", stderr), args, nil)
-	if err != nil {
+	return withCacheStore(newFlagSet("cache clear", stderr), args, nil, func(st *embcache.Store) error {
+		s, err := st.Stats()
+		if err == nil {
+			err = st.Clear()
+		}
+		if err == nil {
+			fmt.Fprintf(stdout, "cleared %d entries from %s\n", s.Entries, st.Path())
+		}
 		return err
-	}
-	defer st.Close()
-	s, err := st.Stats()
-	if err == nil {
-		err = st.Clear()
-	}
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(stdout, "cleared %d entries from %s\n", s.Entries, st.Path())
-	return nil
+	})
 }
 
 func runCacheWarm(args []string, stdout, stderr io.Writer) error {
