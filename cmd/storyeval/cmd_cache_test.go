@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/storyeval/storyeval/embcache"
 	"github.com/storyeval/storyeval/internal/e2efixtures"
 )
 
@@ -156,7 +157,7 @@ func TestCacheCommand(t *testing.T) {
 			t.Fatalf("groovist after cache warm: %d of %d %s embeddings from the cache, want all (%d phrases warmed)", h, n, kind, all)
 		}
 	}
-	var st cacheStats
+	var st embcache.Summary
 	out, _ = runStoryeval(t, "cache", "stats", "-cache", cache)
 	if err := json.Unmarshal([]byte(out), &st); err != nil || st.Entries == 0 || st.Bytes == 0 || st.FileBytes < st.Bytes ||
 		st.Text.Entries != all || st.Image.Entries+all != st.Entries || st.Verified {

@@ -5,8 +5,8 @@ import (
 	"io"
 	"path/filepath"
 
-	"github.com/storyeval/storyeval/encoders/compute/cuda"
 	"github.com/storyeval/storyeval/encoders/compute/cuda/cudalib"
+	"github.com/storyeval/storyeval/encoders/compute/device"
 )
 
 func runDevices(args []string, stdout, stderr io.Writer) error {
@@ -14,7 +14,7 @@ func runDevices(args []string, stdout, stderr io.Writer) error {
 	verbose := fs.Bool("v", false, "also list every library, the files rejected and the folders searched")
 	libPath := fs.String("cuda-lib-path", "", "folders (separated by ':') searched first for libcuda.so.1, libcublas and libnvrtc, before $"+cudalib.EnvLibPath+" and the system folders")
 	format := fs.String("format", "text", "output format: text or json")
-	device := fs.String("device", "", "check that this device can be used (cpu, cuda or cuda:N): exit status 1 and the reason when it cannot")
+	dev := fs.String("device", "", "check that this device can be used (cpu, cuda or cuda:N): exit status 1 and the reason when it cannot")
 	setUsage(fs,
 		"usage: storyeval devices [-v] [-format text|json] [-cuda-lib-path DIRS] [-device cuda[:N]]",
 		"\nPrints one line saying which GPUs are usable or why none is; when one is, or with -v,",
@@ -27,29 +27,6 @@ func runDevices(args []string, stdout, stderr io.Writer) error {
 	if *format != "text" && *format != "json" {
 		return fmt.Errorf("-format %s: want text or json", quoteShort(*format))
 	}
-	check, index := false, 0
-	if *device != "" {
-		var err error
-		if check, index, err = cuda.ParseDevice(*device); err != nil {
-			return err
-		}
-	}
-	o := cudalib.Options{Paths: filepath.SplitList(*libPath)}
-	r := cuda.Discover(o)
-	var err error
-	if *format == "json" {
-		err = writeJSON(stdout, r.JSON())
-	} else {
-		err = r.WriteBrief(stdout, *verbose)
-	}
-	if err != nil {
-		return err
-	}
-	if check {
-		return r.Usable(index)
-	}
-	return nil
+	return device.WriteReport(stdout, device.ReportOptions{JSON: *format == "json", Verbose: *verbose, Check: *dev,
+		Libraries: cudalib.Options{Paths: filepath.SplitList(*libPath)}})
 }
-
-// devicesReport is what -format json prints.
-type devicesReport = cuda.ReportJSON

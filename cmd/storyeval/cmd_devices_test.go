@@ -59,7 +59,7 @@ func TestDevicesCommand(t *testing.T) {
 	}
 
 	code, out, _ = run("-format", "json")
-	var rep devicesReport
+	var rep cuda.ReportJSON
 	if err := json.Unmarshal([]byte(out), &rep); code != 0 || err != nil {
 		t.Fatalf("devices -format json: exit %d, %v:\n%s", code, err, out)
 	}

@@ -20,7 +20,10 @@ func TestEmbedImageMatchesViTGolden(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr.String())
 	}
-	var got embedOutput
+	var got struct {
+		Dim       int       `json:"dim"`
+		Embedding []float64 `json:"embedding"`
+	}
 	if err := json.Unmarshal(stdout.Bytes(), &got); err != nil {
 		t.Fatal(err)
 	}

@@ -4,9 +4,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"os"
-	"runtime"
-	"runtime/debug"
 
 	"github.com/storyeval/storyeval/encoders/imageproc"
 )
@@ -49,21 +46,8 @@ func imageError(err error) error {
 	return err
 }
 
-// boundHeap sets the soft memory limit to the live heap now (the loaded
-// models) plus the decode budget and 256 MiB for the rest of the run,
-// unless GOMEMLIMIT is set, and returns the function that restores the
-// previous limit. The budget bounds the images live at once; without a
-// limit the collector lets the garbage of finished images grow as large as
-// the live heap before collecting it (GOGC=100), and a second 13000×13000
-// image was allocated while the first was still mapped (clipscore on
-// issue 24's bombs: "fatal error: out of memory" under a 4 GB ulimit -v).
+// boundHeap bounds the heap to the models plus the decode budget while
+// images are decoded (see imageproc.BoundHeap).
 func boundHeap(opts imageproc.DecodeOptions) (restore func()) {
-	if os.Getenv("GOMEMLIMIT") != "" || opts.Budget == nil {
-		return func() {}
-	}
-	runtime.GC()
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	prev := debug.SetMemoryLimit(int64(ms.HeapAlloc) + opts.Budget.Size() + 256<<20)
-	return func() { debug.SetMemoryLimit(prev) }
+	return imageproc.BoundHeap(opts.Budget)
 }

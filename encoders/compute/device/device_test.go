@@ -61,3 +61,17 @@ func TestOpenCUDAUnusable(t *testing.T) {
 		}
 	}
 }
+
+// TestEncoderOptions: "cpu" gives the zero Options (no backend, the
+// reference default) and a closer; a name that is no device is Open's
+// error.
+func TestEncoderOptions(t *testing.T) {
+	opts, c, err := EncoderOptions("cpu", cuda.Options{})
+	if err != nil || opts.Backend != nil || c == nil || c.Close() != nil {
+		t.Fatalf("cpu: %+v, %v, %v", opts, c, err)
+	}
+	var de *Error
+	if _, c, err := EncoderOptions("gpu", cuda.Options{}); !errors.As(err, &de) || de.Name != "gpu" || c != nil {
+		t.Fatalf("gpu: %v, %v", c, err)
+	}
+}
