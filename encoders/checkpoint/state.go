@@ -274,7 +274,7 @@ func (s *State) checkSize(name string, e *entry) (int, error) {
 	closed, stored := s.files.closed, len(e.data) // Close drops e.data
 	s.files.mu.RUnlock()
 	if closed {
-		return 0, ErrClosed
+		return 0, fmt.Errorf("reading %q: %w", name, ErrClosed)
 	}
 	n := numElements(e.shape)
 	if n == 0 {
