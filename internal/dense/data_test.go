@@ -34,7 +34,9 @@ func TestDataValues(t *testing.T) {
 // Data the array is sometimes collected inside the call: the check below
 // sees the reused memory, or the runtime dies with "found bad pointer in
 // Go heap" — the CI failure's message, for a span of the same 960,000
-// bytes — in some runs (see the commit that added this test for rates).
+// bytes. Measured with bare t.Data() (2 cores, load 22–26): 2 of 6 such
+// processes failed; with 64-value arrays, 22 of 5,056,381 reads in 4×30 s
+// saw their array reused, against 0 of 5,845,105 through Data.
 func TestDataUnderGCPressure(t *testing.T) {
 	defer debug.SetGCPercent(debug.SetGCPercent(1))
 	const n = 240_000
