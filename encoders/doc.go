@@ -33,4 +33,11 @@
 // pooled or [CLS] outputs (TextOutput.CLS, TextOutput.Pooled,
 // ImageOutput.CLS), and checkpoint.State.Sub selects an encoder stored
 // under a prefix of a larger checkpoint.
+//
+// Outputs are *tensor.Dense. Read their values with t.Float32s(), not
+// t.Data(): gorgonia.org/tensor v0.9.24's Data holds the backing array
+// only as a uintptr while it allocates, so when t is not used after the
+// call the garbage collector may free the array under the slice returned
+// (issue 21's "found bad pointer in Go heap"). Where Data is needed, keep
+// t reachable past it with runtime.KeepAlive(t), as this module does.
 package encoders

@@ -48,7 +48,7 @@ func ExampleCLIP_Logits() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Printf("self-similarity logit %.2f = exp(logit_scale) %.2f\n", perText.Data().([]float32)[0], m.LogitScale())
+	fmt.Printf("self-similarity logit %.2f = exp(logit_scale) %.2f\n", perText.Float32s()[0], m.LogitScale())
 	// Output: self-similarity logit 40.45 = exp(logit_scale) 40.45
 }
 
@@ -70,7 +70,7 @@ func ExampleNewBERTFrom() {
 	enc := tokenize.Encoding{IDs: []int{1, 5, 7, 2}, TypeIDs: make([]int, 4), AttentionMask: []int{1, 1, 1, 1}, Tokens: make([]string, 4)}
 	a, _ := trained.Forward(context.Background(), []tokenize.Encoding{enc}, encoders.ForwardOptions{})
 	b, _ := scorer.Forward(context.Background(), []tokenize.Encoding{enc}, encoders.ForwardOptions{})
-	fmt.Println(a.LastHiddenState.Data().([]float32)[0] == b.LastHiddenState.Data().([]float32)[0])
+	fmt.Println(a.LastHiddenState.Float32s()[0] == b.LastHiddenState.Float32s()[0])
 	// Output:
 	// 39 embeddings.word_embeddings.weight [30 8]
 	// true

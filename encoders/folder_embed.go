@@ -8,6 +8,7 @@ import (
 
 	"github.com/storyeval/storyeval/encoders/imageproc"
 	"github.com/storyeval/storyeval/encoders/tokenize"
+	"github.com/storyeval/storyeval/internal/dense"
 	"gorgonia.org/tensor"
 )
 
@@ -109,7 +110,7 @@ func folderEmbedding(modelType, kind string, v *tensor.Dense, err error) (Folder
 	if err != nil {
 		return FolderEmbedding{}, err
 	}
-	return FolderEmbedding{ModelType: modelType, Kind: kind, Vector: v.Data().([]float32)}, nil
+	return FolderEmbedding{ModelType: modelType, Kind: kind, Vector: dense.Data(v).([]float32)}, nil
 }
 
 func embedBERTText(ctx context.Context, dir, text string, opts FolderOptions) (*tensor.Dense, string, error) {

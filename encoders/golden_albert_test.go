@@ -3,6 +3,8 @@ package encoders
 import (
 	"context"
 	"testing"
+
+	"github.com/storyeval/storyeval/internal/dense"
 )
 
 func TestALBERTGoldens(t *testing.T) { runALBERTGoldens(t, Options{}) }
@@ -32,30 +34,30 @@ func runALBERTGoldens(t *testing.T, opts Options) {
 				}
 				B, T, H, E := len(encs), encs[0].Len(), cfg.HiddenSize, cfg.EmbeddingSize
 				if g.has(p + "last_hidden_state") {
-					g.compare(label, p+"last_hidden_state", out.LastHiddenState.Data().([]float32), []int{B, T, H})
+					g.compare(label, p+"last_hidden_state", dense.Data(out.LastHiddenState).([]float32), []int{B, T, H})
 				}
 				if g.has(p + "pooler_output") {
-					g.compare(label, p+"pooler_output", out.PoolerOutput.Data().([]float32), []int{B, H})
+					g.compare(label, p+"pooler_output", dense.Data(out.PoolerOutput).([]float32), []int{B, H})
 				}
 				if g.has(p + "hidden_states") {
 					g.compare(label, p+"hidden_states", flatHidden(out.HiddenStates), []int{len(out.HiddenStates), B, T, H})
 				}
 				if g.has(p + "embedding_output") {
-					g.compare(label, p+"embedding_output", out.EmbeddingOutput.Data().([]float32), []int{B, T, E})
+					g.compare(label, p+"embedding_output", dense.Data(out.EmbeddingOutput).([]float32), []int{B, T, E})
 				}
 				if g.has(p + "sop_logits") {
 					l, err := m.SOPLogits(out)
 					if err != nil {
 						t.Fatal(err)
 					}
-					g.compare(label, p+"sop_logits", l.Data().([]float32), []int{B, 2})
+					g.compare(label, p+"sop_logits", dense.Data(l).([]float32), []int{B, 2})
 				}
 				if g.has(p + "logits") {
 					l, err := m.ClassifierLogits(out)
 					if err != nil {
 						t.Fatal(err)
 					}
-					g.compare(label, p+"logits", l.Data().([]float32), l.Shape())
+					g.compare(label, p+"logits", dense.Data(l).([]float32), l.Shape())
 				}
 				if g.has(p + "mlm_logits_at_mask") {
 					pos := g.array(p + "mask_positions")
@@ -67,7 +69,7 @@ func runALBERTGoldens(t *testing.T, opts Options) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					g.compare(label, p+"mlm_logits_at_mask", l.Data().([]float32), []int{len(positions), cfg.VocabSize})
+					g.compare(label, p+"mlm_logits_at_mask", dense.Data(l).([]float32), []int{len(positions), cfg.VocabSize})
 				}
 			}
 		}

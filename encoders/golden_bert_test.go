@@ -3,6 +3,8 @@ package encoders
 import (
 	"context"
 	"testing"
+
+	"github.com/storyeval/storyeval/internal/dense"
 )
 
 func TestBERTGoldens(t *testing.T) { runBERTGoldens(t, Options{}) }
@@ -32,7 +34,7 @@ func runBERTGoldens(t *testing.T, opts Options) {
 				}
 				B, T, H := len(encs), encs[0].Len(), cfg.HiddenSize
 				o := outPrefix + p
-				g.compare(label, o+"last_hidden_state", out.LastHiddenState.Data().([]float32), []int{B, T, H})
+				g.compare(label, o+"last_hidden_state", dense.Data(out.LastHiddenState).([]float32), []int{B, T, H})
 				if g.has(o + "hidden_states") {
 					g.compare(label, o+"hidden_states", flatHidden(out.HiddenStates), []int{len(out.HiddenStates), B, T, H})
 				}
@@ -48,7 +50,7 @@ func runBERTGoldens(t *testing.T, opts Options) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					g.compare(label, o+pool.name, emb.Data().([]float32), []int{B, H})
+					g.compare(label, o+pool.name, dense.Data(emb).([]float32), []int{B, H})
 					if pool.cos != "" && g.has(o+pool.cos) {
 						g.compare64(label, o+pool.cos, cosFlat(must(CosineMatrix(emb))), []int{B, B})
 					}

@@ -3,6 +3,8 @@ package encoders
 import (
 	"context"
 	"testing"
+
+	"github.com/storyeval/storyeval/internal/dense"
 )
 
 func TestCLIPGoldens(t *testing.T) { runCLIPGoldens(t, Options{}) }
@@ -33,11 +35,11 @@ func runCLIPGoldens(t *testing.T, opts Options) {
 					t.Fatal(err)
 				}
 				B, T, Ht, D := len(encs), encs[0].Len(), cfg.TextConfig.HiddenSize, cfg.ProjectionDim
-				g.compare(label, "text_last_hidden_state", text.LastHiddenState.Data().([]float32), []int{B, T, Ht})
-				g.compare(label, "text_pooler_output", text.PoolerOutput.Data().([]float32), []int{B, Ht})
+				g.compare(label, "text_last_hidden_state", dense.Data(text.LastHiddenState).([]float32), []int{B, T, Ht})
+				g.compare(label, "text_pooler_output", dense.Data(text.PoolerOutput).([]float32), []int{B, Ht})
 				g.compare(label, "text_hidden_states", flatHidden(text.HiddenStates), []int{len(text.HiddenStates), B, T, Ht})
-				g.compare(label, "text_features", text.Features.Data().([]float32), []int{B, D})
-				g.compare(label, "text_embeds", text.Embeds.Data().([]float32), []int{B, D})
+				g.compare(label, "text_features", dense.Data(text.Features).([]float32), []int{B, D})
+				g.compare(label, "text_embeds", dense.Data(text.Embeds).([]float32), []int{B, D})
 				eos := make([]float32, B)
 				for i, e := range text.EOSIndex {
 					eos[i] = float32(e)
@@ -52,15 +54,15 @@ func runCLIPGoldens(t *testing.T, opts Options) {
 				}
 				Bi, S, Hv := len(imgs), m.patch.numPatches()+1, cfg.VisionConfig.HiddenSize
 				vp := p + "vision_"
-				g.compare(label, vp+"last_hidden_state", img.LastHiddenState.Data().([]float32), []int{Bi, S, Hv})
-				g.compare(label, vp+"pooler_output", img.PoolerOutput.Data().([]float32), []int{Bi, Hv})
+				g.compare(label, vp+"last_hidden_state", dense.Data(img.LastHiddenState).([]float32), []int{Bi, S, Hv})
+				g.compare(label, vp+"pooler_output", dense.Data(img.PoolerOutput).([]float32), []int{Bi, Hv})
 				g.compare(label, vp+"hidden_states", flatHidden(img.HiddenStates), []int{len(img.HiddenStates), Bi, S, Hv})
 				if p != "" {
 					continue // only the processed images have text pairs
 				}
 				D := cfg.ProjectionDim
-				g.compare(label, "image_features", img.Features.Data().([]float32), []int{Bi, D})
-				g.compare(label, "image_embeds", img.Embeds.Data().([]float32), []int{Bi, D})
+				g.compare(label, "image_features", dense.Data(img.Features).([]float32), []int{Bi, D})
+				g.compare(label, "image_embeds", dense.Data(img.Embeds).([]float32), []int{Bi, D})
 				if text == nil {
 					continue
 				}
@@ -69,8 +71,8 @@ func runCLIPGoldens(t *testing.T, opts Options) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				g.compare(label, "logits_per_text", perText.Data().([]float32), []int{B, Bi})
-				g.compare(label, "logits_per_image", perImage.Data().([]float32), []int{Bi, B})
+				g.compare(label, "logits_per_text", dense.Data(perText).([]float32), []int{B, Bi})
+				g.compare(label, "logits_per_image", dense.Data(perImage).([]float32), []int{Bi, B})
 			}
 		}
 		g.done()

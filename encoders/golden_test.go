@@ -12,6 +12,7 @@ import (
 	"github.com/storyeval/storyeval/encoders/checkpoint"
 	"github.com/storyeval/storyeval/encoders/internal/fixturedir"
 	"github.com/storyeval/storyeval/encoders/tokenize"
+	"github.com/storyeval/storyeval/internal/dense"
 	"github.com/storyeval/storyeval/internal/npy"
 	"gorgonia.org/tensor"
 )
@@ -258,7 +259,7 @@ func (g *golden) encodings(prefix string) []tokenize.Encoding {
 func flatHidden(hs []*tensor.Dense) []float32 {
 	var out []float32
 	for _, h := range hs {
-		out = append(out, h.Data().([]float32)...)
+		out = append(out, dense.Data(h).([]float32)...)
 	}
 	return out
 }

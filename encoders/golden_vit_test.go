@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/storyeval/storyeval/encoders/imageproc"
+	"github.com/storyeval/storyeval/internal/dense"
 )
 
 // pixels turns a golden pixel_values array [B, C, H, W] into images.
@@ -46,10 +47,10 @@ func runViTGoldens(t *testing.T, opts Options) {
 				B, T, H := len(imgs), m.patch.numPatches()+1, cfg.HiddenSize
 				o := outPrefix + p
 				if g.has(o + "last_hidden_state") {
-					g.compare(label, o+"last_hidden_state", out.LastHiddenState.Data().([]float32), []int{B, T, H})
+					g.compare(label, o+"last_hidden_state", dense.Data(out.LastHiddenState).([]float32), []int{B, T, H})
 				}
 				if g.has(o + "pooler_output") {
-					g.compare(label, o+"pooler_output", out.PoolerOutput.Data().([]float32), []int{B, H})
+					g.compare(label, o+"pooler_output", dense.Data(out.PoolerOutput).([]float32), []int{B, H})
 				}
 				if g.has(o + "hidden_states") {
 					g.compare(label, o+"hidden_states", flatHidden(out.HiddenStates), []int{len(out.HiddenStates), B, T, H})
@@ -59,7 +60,7 @@ func runViTGoldens(t *testing.T, opts Options) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					g.compare(label, o+"logits", l.Data().([]float32), l.Shape())
+					g.compare(label, o+"logits", dense.Data(l).([]float32), l.Shape())
 				}
 			}
 		}

@@ -12,6 +12,7 @@ import (
 	"github.com/storyeval/storyeval/encoders/checkpoint"
 	"github.com/storyeval/storyeval/encoders/nn"
 	"github.com/storyeval/storyeval/encoders/tokenize"
+	"github.com/storyeval/storyeval/internal/dense"
 	"github.com/storyeval/storyeval/internal/e2efixtures"
 	"gorgonia.org/tensor"
 )
@@ -109,11 +110,11 @@ func TestLinearHeadOnSubEncoder(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			rows, err := head.ApplyRows(pooled.Data().([]float32))
+			rows, err := head.ApplyRows(dense.Data(pooled).([]float32))
 			if err != nil {
 				t.Fatal(err)
 			}
-			got := logits.Data().([]float32)
+			got := dense.Data(logits).([]float32)
 			for i, w := range p.Logits {
 				worst = max(worst, math.Abs(float64(got[i])-w))
 				if rows[i] != got[i] {

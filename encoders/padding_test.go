@@ -9,6 +9,7 @@ import (
 
 	"github.com/storyeval/storyeval/encoders/internal/fixturedir"
 	"github.com/storyeval/storyeval/encoders/tokenize"
+	"github.com/storyeval/storyeval/internal/dense"
 )
 
 // unpad returns encoding e without its padding positions.
@@ -47,15 +48,15 @@ func TestBERTPaddedBatchEqualsSingleItems(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got := out.LastHiddenState.Data().([]float32)
-		want := batch.LastHiddenState.Data().([]float32)[b*T*H:]
+		got := dense.Data(out.LastHiddenState).([]float32)
+		want := dense.Data(batch.LastHiddenState).([]float32)[b*T*H:]
 		for i := range got {
 			if math.Abs(float64(got[i]-want[i])) > 1e-5 {
 				t.Fatalf("item %d value %d: alone %g, in the padded batch %g", b, i, got[i], want[i])
 			}
 		}
-		p1 := out.PoolerOutput.Data().([]float32)
-		p2 := batch.PoolerOutput.Data().([]float32)[b*H:]
+		p1 := dense.Data(out.PoolerOutput).([]float32)
+		p2 := dense.Data(batch.PoolerOutput).([]float32)[b*H:]
 		for i := range p1 {
 			if math.Abs(float64(p1[i]-p2[i])) > 1e-5 {
 				t.Fatalf("item %d pooler %d: alone %g, batched %g", b, i, p1[i], p2[i])
@@ -79,7 +80,7 @@ func TestConcurrentForward(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := ref.LastHiddenState.Data().([]float32)
+	want := dense.Data(ref.LastHiddenState).([]float32)
 	var wg sync.WaitGroup
 	errs := make(chan string, 8)
 	for w := 0; w < 8; w++ {
@@ -91,7 +92,7 @@ func TestConcurrentForward(t *testing.T) {
 				errs <- err.Error()
 				return
 			}
-			for i, v := range out.LastHiddenState.Data().([]float32) {
+			for i, v := range dense.Data(out.LastHiddenState).([]float32) {
 				if v != want[i] {
 					errs <- "concurrent result differs"
 					return

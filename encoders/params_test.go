@@ -10,6 +10,7 @@ import (
 
 	"github.com/storyeval/storyeval/encoders/checkpoint"
 	"github.com/storyeval/storyeval/encoders/nn"
+	"github.com/storyeval/storyeval/internal/dense"
 	"gorgonia.org/tensor"
 )
 
@@ -121,7 +122,7 @@ func TestParamsSaveLoadIdentical(t *testing.T) {
 				}
 			}
 			for i, o := range got.out {
-				if !slices.Equal(o.Data().([]float32), want.out[i].Data().([]float32)) {
+				if !slices.Equal(dense.Data(o).([]float32), dense.Data(want.out[i]).([]float32)) {
 					t.Errorf("%s: output %d differs after the round trip", c.name, i)
 				}
 			}

@@ -3,6 +3,7 @@ package encoders
 import (
 	"fmt"
 
+	"github.com/storyeval/storyeval/internal/dense"
 	"gorgonia.org/tensor"
 )
 
@@ -37,7 +38,7 @@ func float32Values(what string, t *tensor.Dense, dims ...int) ([]float32, []int,
 		}
 		t = m
 	}
-	raw := t.Data()
+	raw := dense.Data(t)
 	data, ok := raw.([]float32)
 	if !ok || len(data) < n {
 		return nil, nil, fmt.Errorf("%s holds %T with fewer than the %d values of shape %v", what, raw, n, shape)

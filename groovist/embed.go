@@ -8,6 +8,7 @@ import (
 
 	"github.com/storyeval/storyeval/encoders"
 	"github.com/storyeval/storyeval/encoders/imageproc"
+	"github.com/storyeval/storyeval/internal/dense"
 	"github.com/storyeval/storyeval/internal/parallel"
 	"github.com/storyeval/storyeval/regions"
 	"github.com/storyeval/storyeval/story"
@@ -51,7 +52,7 @@ func (t *textSet) embed(ctx context.Context, enc encoders.TextEncoder, progress 
 // splitRows returns the rows of an [n, d] float32 tensor.
 func splitRows(x *tensor.Dense, n int) ([][]float32, error) {
 	shape := x.Shape()
-	data, ok := x.Data().([]float32)
+	data, ok := dense.Data(x).([]float32)
 	if !ok || len(shape) != 2 || shape[0] != n {
 		return nil, fmt.Errorf("got shape %v, want [%d, d] float32", shape, n)
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/storyeval/storyeval/encoders"
 	"github.com/storyeval/storyeval/encoders/tokenize"
+	"github.com/storyeval/storyeval/internal/dense"
 	"github.com/storyeval/storyeval/internal/pairwise"
 	"github.com/storyeval/storyeval/internal/pyunicode"
 	"github.com/storyeval/storyeval/internal/sentences"
@@ -235,7 +236,7 @@ func (m *CoherenceModel) runPairs(ctx context.Context, jobs []coherenceJob, resu
 		if out.PoolerOutput == nil {
 			return fmt.Errorf("coherence: the ALBERT checkpoint has no pooler")
 		}
-		pooled := out.PoolerOutput.Data().([]float32)
+		pooled := dense.Data(out.PoolerOutput).([]float32)
 		for k, j := range idx {
 			logits, prob := m.logitsAndProb(pooled[k*H : (k+1)*H])
 			p := &results[jobs[j].story].Pairs[jobs[j].pair]

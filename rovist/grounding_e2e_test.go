@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/storyeval/storyeval/encoders/imageproc"
+	"github.com/storyeval/storyeval/internal/dense"
 	"github.com/storyeval/storyeval/internal/e2efixtures"
 	"github.com/storyeval/storyeval/internal/npy"
 	"github.com/storyeval/storyeval/internal/pairwise"
@@ -430,7 +431,7 @@ func checkGroundingArrays(t *testing.T, c *counter, f groundingFixture, g *Groun
 		if err != nil {
 			t.Fatal(err)
 		}
-		got := out.Data().([]float32)
+		got := dense.Data(out).([]float32)
 		c.closeAll(t, "arrays/crops_vit_pooler.npy", "pooler", f32s(got), f32s(a.F32))
 	}
 	if a := arr("crops_image_embedding"); a != nil {

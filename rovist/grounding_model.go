@@ -11,6 +11,7 @@ import (
 	"github.com/storyeval/storyeval/encoders"
 	"github.com/storyeval/storyeval/encoders/checkpoint"
 	"github.com/storyeval/storyeval/encoders/imageproc"
+	"github.com/storyeval/storyeval/internal/dense"
 )
 
 // GroundingModel is RoViST-VG's region-to-phrase model: a ViT image
@@ -156,7 +157,7 @@ func (m *GroundingModel) imageFeatures(ctx context.Context, imgs []imageproc.Pix
 	if out.PoolerOutput == nil {
 		return nil, fmt.Errorf("grounding: the ViT checkpoint has no pooler, which RoViST-VG projects")
 	}
-	pooled := out.PoolerOutput.Data().([]float32)
+	pooled := dense.Data(out.PoolerOutput).([]float32)
 	H := m.imageHead.in
 	res := make([][]float32, len(imgs))
 	for i := range res {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/storyeval/storyeval/encoders"
 	"github.com/storyeval/storyeval/encoders/tokenize"
+	"github.com/storyeval/storyeval/internal/dense"
 
 	"gorgonia.org/tensor"
 )
@@ -82,11 +83,11 @@ func (m *Model) features(last, pooled *tensor.Dense) ([]float32, error) {
 		if pooled == nil {
 			return nil, fmt.Errorf("the model has no pooler")
 		}
-		return pooled.Data().([]float32), nil
+		return dense.Data(pooled).([]float32), nil
 	}
 	shape := last.Shape()
 	B, S, H := shape[0], shape[1], shape[2]
-	data := last.Data().([]float32)
+	data := dense.Data(last).([]float32)
 	out := make([]float32, B*H)
 	for b := 0; b < B; b++ {
 		copy(out[b*H:(b+1)*H], data[b*S*H:b*S*H+H])

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
+
+	"github.com/storyeval/storyeval/internal/dense"
 )
 
 // TestConcurrentReadsAndClose reads one State from many goroutines while it
@@ -36,7 +38,7 @@ func TestConcurrentReadsAndClose(t *testing.T) {
 					t.Error(err)
 					return
 				}
-				if got := x.Data().([]float32); len(got) != len(want) {
+				if got := dense.Data(x).([]float32); len(got) != len(want) {
 					t.Errorf("%d elements, want %d", len(got), len(want))
 					return
 				}

@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/storyeval/storyeval/internal/dense"
 	"github.com/storyeval/storyeval/internal/safetensors"
 )
 
@@ -77,7 +78,7 @@ func (s *State) safetensors(opts ConvertOptions) ([]safetensors.Tensor, error) {
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", n, err)
 			}
-			switch v := d.Data().(type) {
+			switch v := dense.Data(d).(type) {
 			case []float32:
 				t.F32 = v
 			case float32: // a 0-dimensional tensor (shape []) holds one element
@@ -88,7 +89,7 @@ func (s *State) safetensors(opts ConvertOptions) ([]safetensors.Tensor, error) {
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", n, err)
 			}
-			switch v := d.Data().(type) {
+			switch v := dense.Data(d).(type) {
 			case []int64:
 				t.I64 = v
 			case int64:

@@ -87,7 +87,7 @@ func ExampleFromFloat32() {
 		log.Fatal(err)
 	}
 	w[0] = 10 // the State reads the caller's slice
-	fmt.Println(st.Format(), t.Shape(), t.Data())
+	fmt.Println(st.Format(), t.Shape(), t.Float32s())
 	// Output: memory (2, 3) [10 2 3 4 5 6]
 }
 

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/storyeval/storyeval/encoders/internal/fixturedir"
+	"github.com/storyeval/storyeval/internal/dense"
 	"github.com/x448/float16"
 )
 
@@ -138,9 +139,9 @@ func float32Bits(t testing.TB, st *State, name string) []uint32 {
 	}
 	var v []float32
 	if x.Shape().IsScalar() {
-		v = []float32{x.Data().(float32)}
+		v = []float32{dense.Data(x).(float32)}
 	} else {
-		v = x.Data().([]float32)
+		v = dense.Data(x).([]float32)
 	}
 	out := make([]uint32, len(v))
 	for i, f := range v {
@@ -156,9 +157,9 @@ func int64s(t testing.TB, st *State, name string) []int64 {
 		t.Fatal(err)
 	}
 	if x.Shape().IsScalar() {
-		return []int64{x.Data().(int64)}
+		return []int64{dense.Data(x).(int64)}
 	}
-	return x.Data().([]int64)
+	return dense.Data(x).([]int64)
 }
 
 // TestFixtureSafetensorsMatchIndex checks every model.safetensors against

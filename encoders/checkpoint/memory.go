@@ -36,6 +36,9 @@ func FromFloat32(tensors []Float32Tensor) (*State, error) {
 		if n := numElements(t.Shape); n != int64(len(t.Data)) || n == 0 {
 			return nil, fmt.Errorf("tensor %q has shape %v but %d values", t.Name, t.Shape, len(t.Data))
 		}
+		// The byte view is a pointer conversion (no uintptr), so it keeps
+		// t.Data alive like t.Data itself; it is only read (checkSize,
+		// Float32's shared path returns f32 itself).
 		s.tensors[t.Name] = &entry{
 			dtype: F32, shape: append([]int(nil), t.Shape...),
 			data:      unsafe.Slice((*byte)(unsafe.Pointer(&t.Data[0])), 4*len(t.Data)),

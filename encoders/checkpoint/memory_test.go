@@ -3,6 +3,8 @@ package checkpoint
 import (
 	"slices"
 	"testing"
+
+	"github.com/storyeval/storyeval/internal/dense"
 )
 
 // TestFromFloat32 checks that an in-memory State lists its tensors, shares
@@ -26,7 +28,7 @@ func TestFromFloat32(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	data := d.Data().([]float32)
+	data := dense.Data(d).([]float32)
 	if !slices.Equal(data, w) || &data[0] != &w[0] || !slices.Equal([]int(d.Shape()), []int{2, 3}) {
 		t.Errorf("Float32 gave %v %v, want the shared slice %v", data, d.Shape(), w)
 	}

@@ -22,6 +22,9 @@ func mapFile(f *os.File, size int64) ([]byte, func() error, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	// No slice into the mapping outlives release: reads copy out of it
+	// under the fileSet's read lock, and Close clears the entries' views
+	// (fileSet.close).
 	return b, func() error { return syscall.Munmap(b) }, nil
 }
 
@@ -34,6 +37,14 @@ func releasePages(b []byte) {
 	if len(b) == 0 {
 		return
 	}
+	// Sound: the address is only used for arithmetic, the range advised is
+	// a reslice of b (never a pointer made from an integer), and b is
+	// always inside a read-only MAP_SHARED file mapping (entry.mapped is
+	// set only where within(data, mapping) holds): MADV_DONTNEED on
+	// file-backed pages drops them from the resident set and a later read
+	// faults the same bytes back in, whereas on Go heap memory it would
+	// zero live objects. Callers hold the read lock, so Close cannot unmap
+	// b meanwhile.
 	page := uintptr(os.Getpagesize())
 	start := uintptr(unsafe.Pointer(&b[0]))
 	lo := (start + page - 1) &^ (page - 1)

@@ -104,7 +104,9 @@ func newState(format Format) *State {
 	return &State{files: &fileSet{}, format: format, tensors: make(map[string]*entry), values: make(map[string]any)}
 }
 
-// within reports whether sub is a sub-slice of whole's memory.
+// within reports whether sub is a sub-slice of whole's memory. The
+// addresses are compared as integers and never turned back into pointers;
+// sub and whole keep their memory alive for the call.
 func within(sub, whole []byte) bool {
 	if len(sub) == 0 || len(whole) == 0 {
 		return false

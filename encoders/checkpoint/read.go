@@ -97,6 +97,8 @@ func decodeFloat32(dst []float32, src []byte, dt DType, bigEndian bool) {
 	switch dt {
 	case F32:
 		if !bigEndian && hostLittleEndian() && len(dst) > 0 {
+			// dst's bytes through a pointer conversion: no uintptr, and
+			// float32 holds no pointers, so any bytes are a valid value.
 			copy(unsafe.Slice((*byte)(unsafe.Pointer(&dst[0])), 4*len(dst)), src)
 			return
 		}

@@ -103,7 +103,7 @@ func (o Options) OpenSharded(indexPath string) (*State, error) {
 	st := newState(FormatSharded)
 	st.opts, st.owner = o, true
 	fail := func(err error) (*State, error) {
-		return nil, errors.Join(err, st.files.close())
+		return nil, errors.Join(err, st.files.close(nil))
 	}
 	dir := filepath.Dir(indexPath)
 	for _, shard := range shards {

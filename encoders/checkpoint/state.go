@@ -71,7 +71,9 @@ type fileSet struct {
 	closers []func() error
 }
 
-func (f *fileSet) close() error {
+// close runs the closers once; entries, when given, are the State's
+// tensors, whose views into a mapping are dropped with it.
+func (f *fileSet) close(entries map[string]*entry) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.closed {
@@ -85,6 +87,16 @@ func (f *fileSet) close() error {
 		}
 	}
 	f.closers = nil
+	// No slice may outlive its unmapped range: the garbage collector
+	// ignores pointers outside the Go heap, but the heap may later map an
+	// arena over the range, and a stale view would then be a pointer into
+	// the heap that no allocation made ("found bad pointer in Go heap").
+	// Readers see closed before touching data, under the same lock.
+	for _, e := range entries {
+		if e.mapped {
+			e.data = nil
+		}
+	}
 	return errors.Join(errs...)
 }
 
@@ -179,7 +191,7 @@ func (s *State) Close() error {
 	if !s.owner || s.files == nil {
 		return nil
 	}
-	return s.files.close()
+	return s.files.close(s.tensors)
 }
 
 // Float32 reads the named floating-point tensor (F32, F16, BF16 or F64) into
@@ -258,6 +270,12 @@ func (s *State) lookup(name string) (*entry, error) {
 // checkSize refuses what a gorgonia tensor cannot hold (no elements) and
 // what exceeds MaxTensorElements.
 func (s *State) checkSize(name string, e *entry) (int, error) {
+	s.files.mu.RLock()
+	closed, stored := s.files.closed, len(e.data) // Close drops e.data
+	s.files.mu.RUnlock()
+	if closed {
+		return 0, fmt.Errorf("reading %q: %w", name, ErrClosed)
+	}
 	n := numElements(e.shape)
 	if n == 0 {
 		return 0, fmt.Errorf("tensor %q has shape %v with no elements, which a gorgonia tensor cannot hold", name, e.shape)
@@ -269,7 +287,7 @@ func (s *State) checkSize(name string, e *entry) (int, error) {
 	if ratio <= 0 {
 		ratio = defaultMaxExpansionRatio
 	}
-	if stored := max(int64(len(e.data)/e.dtype.Size()), 1); e.strides != nil && n/ratio > stored {
+	if stored := max(int64(stored/e.dtype.Size()), 1); e.strides != nil && n/ratio > stored {
 		return 0, fmt.Errorf("tensor %q repeats its %d stored elements into %d, more than %d times (a decompression bomb?)",
 			name, stored, n, ratio)
 	}

@@ -1,6 +1,10 @@
 package checkpoint
 
-import "math"
+import (
+	"math"
+
+	"github.com/storyeval/storyeval/internal/dense"
+)
 
 // TensorStats summarises a tensor's values, for inspecting a checkpoint
 // (the storyeval checkpoint command's -stats): whether weights loaded, were
@@ -25,13 +29,13 @@ func (s *State) Stats(name string) (TensorStats, error) {
 		if err != nil {
 			return TensorStats{}, err
 		}
-		vals = appendFloat64(vals, x.Data())
+		vals = appendFloat64(vals, dense.Data(x))
 	} else {
 		x, err := s.Int64(name)
 		if err != nil {
 			return TensorStats{}, err
 		}
-		vals = appendFloat64(vals, x.Data())
+		vals = appendFloat64(vals, dense.Data(x))
 	}
 	st := TensorStats{Count: len(vals), Mean: math.NaN(), Min: math.NaN(), Max: math.NaN()}
 	if len(vals) == 0 {

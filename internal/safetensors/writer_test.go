@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/storyeval/storyeval/encoders/checkpoint"
+	"github.com/storyeval/storyeval/internal/dense"
 	"github.com/storyeval/storyeval/internal/safetensors"
 )
 
@@ -35,7 +36,7 @@ func TestRoundTripThroughCheckpoint(t *testing.T) {
 			if !equalShape(got.Shape(), want.Shape) {
 				t.Errorf("%s: shape %v, want %v", want.Name, got.Shape(), want.Shape)
 			}
-			for i, v := range got.Data().([]float32) {
+			for i, v := range dense.Data(got).([]float32) {
 				if v != want.F32[i] {
 					t.Errorf("%s[%d] = %v, want %v", want.Name, i, v, want.F32[i])
 				}
@@ -46,7 +47,7 @@ func TestRoundTripThroughCheckpoint(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for i, v := range got.Data().([]int64) {
+		for i, v := range dense.Data(got).([]int64) {
 			if v != want.I64[i] {
 				t.Errorf("%s[%d] = %v, want %v", want.Name, i, v, want.I64[i])
 			}

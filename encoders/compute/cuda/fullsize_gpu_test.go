@@ -14,6 +14,7 @@ import (
 	"github.com/storyeval/storyeval/encoders/compute/cuda"
 	"github.com/storyeval/storyeval/encoders/imageproc"
 	"github.com/storyeval/storyeval/encoders/tokenize"
+	"github.com/storyeval/storyeval/internal/dense"
 )
 
 // The full-size architectures of issue 22's speed comparison, with random
@@ -89,7 +90,7 @@ func randomImages(batch, size int, seed int64) []imageproc.PixelValues {
 // on LayerNorm-scaled outputs).
 func same(t *testing.T, what string, got, want *tensor.Dense, tol float64) {
 	t.Helper()
-	g, w := got.Data().([]float32), want.Data().([]float32)
+	g, w := dense.Data(got).([]float32), dense.Data(want).([]float32)
 	if len(g) != len(w) {
 		t.Fatalf("%s: %d values, want %d", what, len(g), len(w))
 	}

@@ -287,12 +287,12 @@ func TestGPUPinnedCopies(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer d.FreeHost(in)
+	defer d.FreeHost(&in)
 	out, err := d.AllocHost(n)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer d.FreeHost(out)
+	defer d.FreeHost(&out)
 	for i := range in.Data {
 		in.Data[i] = float32(i) * 0.5
 	}
@@ -315,6 +315,11 @@ func TestGPUPinnedCopies(t *testing.T) {
 		if v != float32(i) {
 			t.Fatalf("value %d came back as %v, want %d", i, v, i)
 		}
+	}
+	// FreeHost leaves no slice over the released memory; the deferred
+	// second FreeHost is then a no-op.
+	if err := d.FreeHost(&out); err != nil || out.Data != nil {
+		t.Errorf("FreeHost: err %v, Data left with %d values, want nil", err, len(out.Data))
 	}
 }
 

@@ -26,11 +26,18 @@ func (d *Device) AllocHost(n int) (HostBuffer, error) {
 	if err != nil {
 		return HostBuffer{}, d.wrap(fmt.Errorf("allocating %d page-locked float32 values: %w", n, err))
 	}
+	// A Go slice over C memory (page-locked by the driver): sound while the
+	// memory is allocated, and FreeHost clears it before releasing it.
 	return HostBuffer{Data: unsafe.Slice((*float32)(p), n), p: p}, nil
 }
 
-// FreeHost releases an AllocHost.
-func (d *Device) FreeHost(h HostBuffer) error {
+// FreeHost releases an AllocHost and clears *h, so that no Go slice is
+// left pointing at the released range: the garbage collector ignores
+// pointers outside the Go heap, but if the heap later maps an arena over
+// that range, a stale Data would be a pointer into the heap that no
+// allocation made ("found bad pointer in Go heap", issue 21). Freeing a
+// cleared buffer is a no-op.
+func (d *Device) FreeHost(h *HostBuffer) error {
 	if h.p == nil {
 		return nil
 	}
@@ -39,7 +46,9 @@ func (d *Device) FreeHost(h HostBuffer) error {
 		return err
 	}
 	defer done()
-	return d.wrap(d.drv.FreeHost(h.p))
+	p := h.p
+	*h = HostBuffer{}
+	return d.wrap(d.drv.FreeHost(p))
 }
 
 // CopyInAsync queues a copy of h.Data into the start of b and returns at

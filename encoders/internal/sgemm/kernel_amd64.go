@@ -1,5 +1,11 @@
 package sgemm
 
+// The assembly takes its operands as *float32, not uintptr, so the garbage
+// collector sees them during the call; the kernels are leaf functions
+// (NOSPLIT, no frame) that keep no pointer after returning, hence
+// go:noescape. They read and write only the elements kernelGo's slices
+// span, which the callers bounds-check.
+
 // kernelAVX2 is the 6×16 kernelFunc in AVX2/FMA assembly.
 //
 //go:noescape

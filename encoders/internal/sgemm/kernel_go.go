@@ -8,6 +8,10 @@ var goKernel = microKernel{name: "go", fn: kernelGo, mr: 6, nr: 16}
 // kernelGo is the portable kernelFunc for 6×16 tiles.
 func kernelGo(k int, a, b, c *float32, ldc int) {
 	const mr, nr = 6, 16
+	// The slices span exactly what a micro-kernel reads and writes;
+	// sgemm checked that A, B and C hold them (gonum's length checks) and
+	// packA/packB slice the panels with bounds checks, so none reaches past
+	// its allocation.
 	as := unsafe.Slice(a, k*mr)
 	bs := unsafe.Slice(b, k*nr)
 	var acc [mr][nr]float32

@@ -8,6 +8,7 @@ import (
 	"gorgonia.org/tensor"
 
 	"github.com/storyeval/storyeval/encoders/internal/sgemm"
+	"github.com/storyeval/storyeval/internal/dense"
 )
 
 // Implementation must stay usable as gorgonia.org/tensor's BLAS.
@@ -41,7 +42,7 @@ func TestThroughTensor(t *testing.T) {
 		t.Errorf("MatMul called Sgemm %d times, want 1", calls.Load())
 	}
 	want := []float32{58, 64, 139, 154}
-	got := c.Data().([]float32)
+	got := dense.Data(c.(*tensor.Dense)).([]float32)
 	for i := range want {
 		if got[i] != want[i] {
 			t.Fatalf("MatMul = %v, want %v", got, want)
