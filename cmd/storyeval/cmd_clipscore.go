@@ -18,12 +18,8 @@ func runCLIPScore(args []string, stdout, stderr io.Writer) error {
 	r := addCLIPRun(fs)
 	setUsage(fs, "usage: storyeval clipscore -cands FILE.json -images DIR [-refs FILE.json] -model DIR [-tokenizer DIR] [-format json|csv] [-device cpu|cuda[:N]]",
 		"\nPer image: CLIPScore = 2.5·max(cos(image, \"A photo depicts \" + caption), 0); with -refs also RefCLIPScore.")
-	if err := parseFlags(fs, args, 0); err != nil {
+	if err := parseRequired(fs, args, nil, "cands", "images"); err != nil {
 		return err
-	}
-	if *candsPath == "" || *imagesDir == "" {
-		fs.Usage()
-		return errors.New("-cands and -images are required")
 	}
 	if err := checkJSONOrCSV(*format); err != nil {
 		return err

@@ -21,13 +21,7 @@ func runCorrelate(args []string, stdout, stderr io.Writer) error {
 		"Prints n, Pearson r, Spearman rho, Kendall tau-b and tau-c with two-sided p-values",
 		"(SciPy 1.10 semantics; null where undefined), and the point-biserial r when x holds only 0 and 1.",
 	)
-	if err := parseFlags(fs, args, 0); err != nil {
-		return err
-	}
-	if err := checkFormat(*format); err != nil {
-		return err
-	}
-	if err := requireFlags(fs, "in", "x", "y"); err != nil {
+	if err := parseRequired(fs, args, format, "in", "x", "y"); err != nil {
 		return err
 	}
 	if *resamples < 0 {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/storyeval/storyeval/compare"
 	"github.com/storyeval/storyeval/rovist"
 	"github.com/storyeval/storyeval/story"
 )
@@ -21,31 +22,25 @@ func runNR(args []string, stdout, stderr io.Writer) error {
 		"story with fewer than two sentences, which the reference leaves undefined.",
 		streamedNote,
 	)
-	if err := parseFlags(fs, args, 0); err != nil {
-		return err
-	}
-	if err := checkFormat(*format); err != nil {
-		return err
-	}
-	if err := requireFlags(fs, "stories"); err != nil {
+	if err := parseRequired(fs, args, format, "stories"); err != nil {
 		return err
 	}
 	if *block < 1 {
 		return fmt.Errorf("-block %d: the block length must be at least 1", *block)
 	}
 	opts := rovist.NROptions{SetJaccard: *setJaccard, BlockLength: *block, ErrorOnEmptyUnion: *strict}
-	tw, err := newTableWriter(stdout, *format, []string{"nr"}, nil)
+	tw, err := compare.NewTableWriter(stdout, *format == formatCSV, []string{"nr"}, nil)
 	if err != nil {
 		return err
 	}
 	score := func(texts []string) ([]rovist.NRResult, []error) { return rovist.NonRedundancyAll(texts, opts) }
 	err = eachStoryText(*storiesPath, score, func(id string, r rovist.NRResult) error {
-		return tw.add(id, []float64{r.Score})
+		return tw.Add(id, []float64{r.Score})
 	})
 	if err != nil {
 		return err
 	}
-	return tw.close(nil)
+	return tw.Close(nil)
 }
 
 func runNouns(args []string, stdout, stderr io.Writer) error {
@@ -56,10 +51,7 @@ func runNouns(args []string, stdout, stderr io.Writer) error {
 		"\nPrints {id: [[sorted unique nouns of sentence 1], ...]} in the input's order.",
 		streamedNote,
 	)
-	if err := parseFlags(fs, args, 0); err != nil {
-		return err
-	}
-	if err := requireFlags(fs, "stories"); err != nil {
+	if err := parseRequired(fs, args, nil, "stories"); err != nil {
 		return err
 	}
 	out := rovist.NewNounsWriter(stdout)

@@ -41,12 +41,8 @@ func runRoViST(args []string, stdout, stderr io.Writer) error {
 		"\nPrints one row per story in input order, then the system means (CSV id "+rovist.SystemID+").",
 		"A metric whose files are not given is skipped with a note on stderr. Undefined",
 		"scores (fewer than two sentences, no nouns) are NaN in CSV and null in JSON.")
-	if err := parseFlags(fs, args, 0); err != nil {
+	if err := parseRequired(fs, args, nil, "stories"); err != nil {
 		return err
-	}
-	if *storiesPath == "" {
-		fs.Usage()
-		return fmt.Errorf("-stories is required")
 	}
 	if *format != "csv" && *format != "json" {
 		return fmt.Errorf("-format %q: want csv or json", *format)

@@ -32,10 +32,7 @@ func runTokenize(args []string, stdout, stderr io.Writer) error {
 		`{"id": ..., "tokens": [...], "input_ids": [...], "attention_mask": [...], "token_type_ids": [...]}`,
 		streamedNote,
 	)
-	if err := parseFlags(fs, args, 0); err != nil {
-		return err
-	}
-	if err := requireFlags(fs, "family", "model", "texts"); err != nil {
+	if err := parseRequired(fs, args, nil, "family", "model", "texts"); err != nil {
 		return err
 	}
 	opt := tokenize.Options{MaxLength: *maxLength}

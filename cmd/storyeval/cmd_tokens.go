@@ -27,10 +27,7 @@ func runTokens(args []string, stdout, stderr io.Writer) error {
 		`{"id": ..., "sentences": nltk.sent_tokenize(story), "words": [nltk.word_tokenize(s) for s in sentences]}`,
 		streamedNote,
 	)
-	if err := parseFlags(fs, args, 0); err != nil {
-		return err
-	}
-	if err := requireFlags(fs, "stories"); err != nil {
+	if err := parseRequired(fs, args, nil, "stories"); err != nil {
 		return err
 	}
 	return writeStoryLines(stdout, *storiesPath, func(batch []story.Story) ([]tokensLine, error) {

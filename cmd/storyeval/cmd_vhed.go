@@ -46,10 +46,7 @@ func runVHEDAssess(args []string, stdout, stderr io.Writer) error {
 	resamples := fs.Int("bootstrap", 1000, "bootstrap resamples for the accuracy intervals (0: none)")
 	confidence := fs.Float64("confidence", correlation.DefaultConfidence, "coverage of the bootstrap intervals")
 	seed := fs.Uint64("seed", 0, "seed of the bootstrap resamples")
-	if err := parseFlags(fs, args, 0); err != nil {
-		return err
-	}
-	if err := requireFlags(fs, "csv"); err != nil {
+	if err := parseRequired(fs, args, nil, "csv"); err != nil {
 		return err
 	}
 	switch {

@@ -10,7 +10,6 @@ import (
 
 	"github.com/storyeval/storyeval/compare"
 	"github.com/storyeval/storyeval/internal/gzipbound"
-	"github.com/storyeval/storyeval/internal/jsonfloat"
 	"github.com/storyeval/storyeval/limits"
 	"github.com/storyeval/storyeval/story"
 )
@@ -30,9 +29,6 @@ const (
 
 // Float is compare.Float: shortest round-trip form, null when undefined.
 type Float = compare.Float
-
-// formatFloat writes x for CSV output: shortest round-trip, "NaN" when undefined.
-func formatFloat(x float64) string { return jsonfloat.CSV(x) }
 
 // readFile reads a whole input file, refusing one above maxInputBytes;
 // openMaybeGzip opens one, decompressing it within maxInputBytes when its
@@ -74,32 +70,6 @@ func checkFormat(format string) error {
 	}
 	return nil
 }
-
-// scoreTable and tableWriter are compare.ScoreTable and TableWriter in a
-// -format; appendJSONFloat and appendJSONString append JSON as writeJSON
-// writes it.
-type scoreTable struct {
-	metrics, ids []string
-	corpus       []float64
-	items        [][]float64
-	extraJSON    func(w io.Writer) error
-}
-
-func (t *scoreTable) write(w io.Writer, format string) error {
-	ct := compare.ScoreTable{Metrics: t.metrics, Corpus: t.corpus, IDs: t.ids, Items: t.items, ExtraJSON: t.extraJSON}
-	return ct.Write(w, format == formatCSV)
-}
-
-type tableWriter struct{ tw *compare.TableWriter }
-
-func newTableWriter(w io.Writer, format string, metrics []string, corpus []float64) (*tableWriter, error) {
-	tw, err := compare.NewTableWriter(w, format == formatCSV, metrics, corpus)
-	return &tableWriter{tw}, err
-}
-func (t *tableWriter) add(id string, values []float64) error         { return t.tw.Add(id, values) }
-func (t *tableWriter) close(extraJSON func(w io.Writer) error) error { return t.tw.Close(extraJSON) }
-func appendJSONFloat(buf []byte, x float64) []byte                   { return jsonfloat.Append(buf, x) }
-func appendJSONString(buf []byte, s string) []byte                   { return jsonfloat.AppendString(buf, s) }
 
 // parseList reads a comma-separated flag value of numbers with parse;
 // what names one ("a number") in the error, which quotes the bad item.
