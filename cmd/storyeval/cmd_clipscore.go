@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"fmt"
 	"io"
 
 	"github.com/storyeval/storyeval/groovist"
@@ -21,7 +20,7 @@ func runCLIPScore(args []string, stdout, stderr io.Writer) error {
 	if err := parseRequired(fs, args, nil, "cands", "images"); err != nil {
 		return err
 	}
-	if err := checkJSONOrCSV(*format); err != nil {
+	if err := oneOf("format", *format, "json", "csv"); err != nil {
 		return err
 	}
 	defer r.close()
@@ -50,12 +49,4 @@ func runCLIPScore(args []string, stdout, stderr io.Writer) error {
 		return groovist.WriteCLIPScoreCSV(stdout, res)
 	}
 	return groovist.WriteCLIPScoreJSON(stdout, res, *refsPath != "")
-}
-
-// checkJSONOrCSV checks the -format of clipscore and groovist.
-func checkJSONOrCSV(format string) error {
-	if format != "json" && format != "csv" {
-		return fmt.Errorf("-format %q: want json or csv", format)
-	}
-	return nil
 }

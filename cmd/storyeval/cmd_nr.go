@@ -34,7 +34,7 @@ func runNR(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	score := func(texts []string) ([]rovist.NRResult, []error) { return rovist.NonRedundancyAll(texts, opts) }
-	err = eachStoryText(*storiesPath, score, func(id string, r rovist.NRResult) error {
+	err = story.EachResultFile(*storiesPath, storyRead, storyBatch, score, func(id string, r rovist.NRResult) error {
 		return tw.Add(id, []float64{r.Score})
 	})
 	if err != nil {
@@ -55,27 +55,8 @@ func runNouns(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	out := rovist.NewNounsWriter(stdout)
-	if err := eachStoryText(*storiesPath, rovist.NounsAll, out.Write); err != nil {
+	if err := story.EachResultFile(*storiesPath, storyRead, storyBatch, rovist.NounsAll, out.Write); err != nil {
 		return err
 	}
 	return out.Close()
-}
-
-// eachStoryText scores the texts of the stories at path a batch at a time
-// (eachStoryBatch) with a batch scorer of rovist and calls emit with each
-// story's result in input order; a story's error stops it there. No
-// story's result outlives its batch.
-func eachStoryText[R any](path string, score func([]string) ([]R, []error), emit func(id string, r R) error) error {
-	return eachStoryBatch(path, func(batch []story.Story) error {
-		res, errs := score(story.Texts(batch))
-		for i, st := range batch {
-			if errs[i] != nil {
-				return fmt.Errorf("story %q: %w", st.ID, errs[i])
-			}
-			if err := emit(st.ID, res[i]); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
 }

@@ -1,7 +1,7 @@
 package main
 
 import (
-	"errors"
+	"cmp"
 	"fmt"
 	"io"
 	"strings"
@@ -44,12 +44,9 @@ func runRoViST(args []string, stdout, stderr io.Writer) error {
 	if err := parseRequired(fs, args, nil, "stories"); err != nil {
 		return err
 	}
-	if *format != "csv" && *format != "json" {
-		return fmt.Errorf("-format %q: want csv or json", *format)
-	}
 	want, err := rovist.ParseMetrics(*metrics)
-	if err != nil {
-		return fmt.Errorf("-metrics: %w", err)
+	if err := cmp.Or(oneOf("format", *format, "csv", "json"), flagError("metrics", err)); err != nil {
+		return err
 	}
 	dev, err := device.open()
 	if err != nil {
@@ -104,7 +101,7 @@ func runRoViST(args []string, stdout, stderr io.Writer) error {
 			c.close()
 			restore()
 			if err != nil {
-				return checkpointFlag("-grounding-model", err)
+				return flagOf[*rovist.CheckpointError](err, "-grounding-model: ")
 			}
 		}
 	}
@@ -114,7 +111,7 @@ func runRoViST(args []string, stdout, stderr io.Writer) error {
 		p, progress := newBar(stderr, "sentence pairs")
 		coh, err = rovist.ScoreCoherenceFiles(ctx, *cohModel, *albertDir, dev.Options, stories, rovist.CoherenceOptions{GrowingPrefix: *dhm, Truncate: *truncate, BatchSize: *batch, Progress: progress})
 		if p.Finish(); err != nil {
-			return checkpointFlag("-coherence-model", err)
+			return flagOf[*rovist.CheckpointError](err, "-coherence-model: ")
 		}
 	}
 	if want.NR {
@@ -144,18 +141,7 @@ func rovistStories(path, ids string) ([]story.Story, error) {
 		list = strings.Split(ids, ",")
 	}
 	stories, err := story.LoadSelection(path, list, story.ReadOptions{Limits: limits.Limits{MaxBytes: maxInputBytes}})
-	if errors.As(err, new(*story.UnknownIDError)) {
-		return nil, fmt.Errorf("-ids: %w", err)
-	}
-	return stories, err
-}
-
-// checkpointFlag names the flag of a checkpoint that cannot be resolved.
-func checkpointFlag(flag string, err error) error {
-	if errors.As(err, new(*rovist.CheckpointError)) {
-		return fmt.Errorf("%s: %w", flag, err)
-	}
-	return err
+	return stories, flagOf[*story.UnknownIDError](err, "-ids: ")
 }
 
 // runRoViSTTrain dispatches `rovist train vg|c`: the training recipes of

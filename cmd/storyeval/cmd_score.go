@@ -91,10 +91,8 @@ func runScore(args []string, stdout, stderr io.Writer) error {
 		opts.Demo = &compare.DemoSources{Stories: demoStories, Ratings: demoRatings, StyleCorpus: demoStyleCorpus, Style: "Happy"}
 	}
 	src, err := opts.Load()
-	if se := (*compare.StyleError)(nil); errors.As(err, &se) {
-		return fmt.Errorf("-style %w", err)
-	} else if err != nil {
-		return err
+	if err != nil {
+		return flagOf[*compare.StyleError](err, "-style ")
 	}
 	var demoRun *compare.DemoRun
 	if *demo && slices.ContainsFunc(selected, func(m string) bool { return slices.Contains(compare.LearnedMetricNames(), m) }) {

@@ -86,7 +86,7 @@ func longestText(enc tokenize.Encoder, path string, opt tokenize.Options) (*stri
 	opt.Padding = tokenize.NoPadding
 	var longest string
 	n := -1
-	err := eachStoryBatch(path, func(batch []story.Story) error {
+	err := story.EachBatchFile(path, storyRead, storyBatch, func(batch []story.Story) error {
 		for _, st := range batch {
 			e, err := enc.EncodeWith(st.Text, opt)
 			if err != nil {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -85,10 +84,8 @@ func runVHEDAssess(args []string, stdout, stderr io.Writer) error {
 	}
 	jobs, err := vhed.ScorerFiles{CSV: *csvPath, Scores: *scoresPath, Errors: *errorsPath,
 		Metrics: *metrics, Refs: *refsPath, RefAbsent: *refAbsent, IsReference: opts.IsReference}.Load(pairs)
-	if ie := (*vhed.InputError)(nil); errors.As(err, &ie) {
-		return fmt.Errorf("-%w", err) // -errors FILE: …, -metrics: …
-	} else if err != nil {
-		return err
+	if err != nil {
+		return flagOf[*vhed.InputError](err, "-") // -errors FILE: …, -metrics: …
 	}
 	ctx, stop := interruptContext()
 	defer stop()

@@ -42,12 +42,12 @@ func openMaybeGzip(path string) (io.Reader, func() error, error) {
 	return rc, rc.Close, nil
 }
 
-// eachStoryBatch calls fn with consecutive batches of the stories of the
-// {id: story} file at path, so that memory is bounded by a batch.
-func eachStoryBatch(path string, fn func(batch []story.Story) error) error {
-	ro := story.ReadOptions{Limits: limits.Limits{MaxBytes: maxInputBytes}}
-	return story.EachBatchFile(path, ro, story.BatchOptions{MaxStories: batchStories}, fn)
-}
+// storyRead and storyBatch read a {id: story} file a batch at a time, so
+// that memory is bounded by a batch (story.EachBatchFile).
+var (
+	storyRead  = story.ReadOptions{Limits: limits.Limits{MaxBytes: maxInputBytes}}
+	storyBatch = story.BatchOptions{MaxStories: batchStories}
+)
 
 // writeJSON writes v as indented JSON followed by a newline, map keys
 // sorted, without HTML escaping.
