@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 
@@ -24,11 +25,9 @@ func runCorrelate(args []string, stdout, stderr io.Writer) error {
 	if err := parseRequired(fs, args, format, "in", "x", "y"); err != nil {
 		return err
 	}
-	if *resamples < 0 {
-		return fmt.Errorf("-bootstrap: %d resamples; want 0 (none) or more", *resamples)
-	}
-	if !(*confidence > 0 && *confidence < 1) {
-		return fmt.Errorf("-confidence %v: want a coverage strictly between 0 and 1, such as 0.95", *confidence)
+	if err := cmp.Or(errIf(*resamples < 0, "-bootstrap: %d resamples; want 0 (none) or more", *resamples),
+		errIf(!(*confidence > 0 && *confidence < 1), "-confidence %v: want a coverage strictly between 0 and 1, such as 0.95", *confidence)); err != nil {
+		return err
 	}
 	cols, err := correlation.LoadColumns(*in, *xCol, *yCol)
 	if err != nil {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"strconv"
@@ -55,22 +56,17 @@ func runVHEDAssess(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("-format %q: want json or table", *format)
 	}
 	opts := vhed.AssessOptions{RawGap: *rawGap, SplitAllPairs: *splitAll}
-	var err error
-	if opts.Agreements, err = parseList(*agreements, strconv.Atoi, "a whole number"); err != nil {
-		return fmt.Errorf("-agreements: %w", err)
-	}
-	if opts.Union, err = parseList(*union, strconv.Atoi, "a whole number"); err != nil {
-		return fmt.Errorf("-union: %w", err)
-	}
+	var errA, errU, errG error
+	opts.Agreements, errA = parseList(*agreements, strconv.Atoi, "a whole number")
+	opts.Union, errU = parseList(*union, strconv.Atoi, "a whole number")
 	if *gapEdges != "" {
-		if opts.GapEdges, err = parseList(*gapEdges, parseFloat, "a number"); err != nil {
-			return fmt.Errorf("-gap-edges: %w", err)
-		}
+		opts.GapEdges, errG = parseList(*gapEdges, parseFloat, "a number")
+	}
+	if err := cmp.Or(flagError("agreements", errA), flagError("union", errU), flagError("gap-edges", errG),
+		errIf(*resamples < 0, "-bootstrap: %d resamples; want 0 (none) or more", *resamples)); err != nil {
+		return err
 	}
 	opts.IsReference = vhed.ReferenceModels(*refModels)
-	if *resamples < 0 {
-		return fmt.Errorf("-bootstrap: %d resamples; want 0 (none) or more", *resamples)
-	}
 	if *resamples > 0 {
 		opts.Intervals = true
 		opts.Bootstrap = correlation.BootstrapOptions{Resamples: *resamples, Confidence: *confidence, Seed: *seed}
