@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"io"
 	"strconv"
 	"strings"
 
@@ -30,17 +29,8 @@ const (
 // Float is compare.Float: shortest round-trip form, null when undefined.
 type Float = compare.Float
 
-// readFile reads a whole input file, refusing one above maxInputBytes;
-// openMaybeGzip opens one, decompressing it within maxInputBytes when its
-// name ends in .gz.
+// readFile reads a whole input file, refusing one above maxInputBytes.
 func readFile(path string) ([]byte, error) { return gzipbound.ReadFile(path, maxInputBytes) }
-func openMaybeGzip(path string) (io.Reader, func() error, error) {
-	rc, err := gzipbound.OpenFile(path, maxInputBytes)
-	if err != nil {
-		return nil, nil, err
-	}
-	return rc, rc.Close, nil
-}
 
 // storyRead and storyBatch read a {id: story} file a batch at a time, so
 // that memory is bounded by a batch (story.EachBatchFile).
