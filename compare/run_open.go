@@ -13,7 +13,7 @@ type RunOptions struct {
 	// ModelsDir is the models folder ("" : the learned metrics are Absent;
 	// with a demo, WriteDemo's demonstration models).
 	ModelsDir string
-	// Models are OpenModels' options; OpenRun sets Metrics and
+	// Models are OpenModels' options; Open sets Metrics and
 	// Demonstration, and the demo's Regions and Crops where these are "".
 	Models ModelsOptions
 	// Paraphrase is METEOR's paraphrase table (Sources.Metrics).
@@ -42,11 +42,11 @@ type ModelsError struct {
 func (e *ModelsError) Error() string { return e.Err.Error() }
 func (e *ModelsError) Unwrap() error { return e.Err }
 
-// OpenRun reads and checks every input (SourcesOptions.Load) before any
+// Open reads and checks every input (SourcesOptions.Load) before any
 // model or table is loaded, writes the demo's images, crops and models when
 // a demo runs learned metrics (only those use them), opens the models and
 // builds the metrics. Close removes the demo's files.
-func OpenRun(o RunOptions) (*Run, error) {
+func (o RunOptions) Open() (*Run, error) {
 	src, err := o.Sources.Load()
 	if err != nil {
 		return nil, err

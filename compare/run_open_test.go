@@ -7,11 +7,11 @@ import (
 	"testing"
 )
 
-// TestOpenRun opens a run of BLEU and RoViST-C without a models folder: the
+// TestRunOptionsOpen opens a run of BLEU and RoViST-C without a models folder: the
 // hook sees the opened models, C is Absent and says what it needs; a models
 // folder that does not exist is a ModelsError naming it, and a missing story
 // set fails before any model is opened.
-func TestOpenRun(t *testing.T) {
+func TestRunOptionsOpen(t *testing.T) {
 	dir := t.TempDir()
 	stories := filepath.Join(dir, "suite.json")
 	if err := os.WriteFile(stories, []byte(testSuiteJSON), 0o644); err != nil {
@@ -26,7 +26,7 @@ func TestOpenRun(t *testing.T) {
 			}
 			return nil
 		}}
-	r, err := OpenRun(o)
+	r, err := o.Open()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,11 +37,11 @@ func TestOpenRun(t *testing.T) {
 	}
 	o.ModelsDir = filepath.Join(dir, "no-models")
 	var me *ModelsError
-	if _, err := OpenRun(o); !errors.As(err, &me) || me.Dir != o.ModelsDir || opened != 1 {
+	if _, err := o.Open(); !errors.As(err, &me) || me.Dir != o.ModelsDir || opened != 1 {
 		t.Errorf("missing models folder: %v (hook called %d times), want a ModelsError naming %s", err, opened, o.ModelsDir)
 	}
 	o.Sources.Stories = filepath.Join(dir, "missing.json")
-	if _, err := OpenRun(o); !errors.Is(err, os.ErrNotExist) || errors.As(err, &me) {
+	if _, err := o.Open(); !errors.Is(err, os.ErrNotExist) || errors.As(err, &me) {
 		t.Errorf("missing story set: %v", err)
 	}
 }

@@ -90,7 +90,7 @@ func runScore(args []string, stdout, stderr io.Writer) error {
 	var c *cacheRun
 	restore := func() {}
 	defer func() { restore(); c.close() }()
-	run, err := compare.OpenRun(compare.RunOptions{Sources: opts, Metrics: selected, ModelsDir: *modelsDir, Paraphrase: *paraphrase,
+	run, err := compare.RunOptions{Sources: opts, Metrics: selected, ModelsDir: *modelsDir, Paraphrase: *paraphrase,
 		Models: compare.ModelsOptions{Regions: *regions, Crops: *crops, Decode: decode, Backend: dev.Backend,
 			VG:            rovist.VGOptions{UseDefaultIDF: *vgDefaultIDF > 0, DefaultIDF: *vgDefaultIDF},
 			NoFolderNeeds: "-models DIR", RegionsNeeds: "-regions CSV and -crops DIR (the image regions of the story set)",
@@ -110,7 +110,7 @@ func runScore(args []string, stdout, stderr io.Writer) error {
 			// metrics of a large suite may need more than the decode budget.
 			restore = boundHeap(decode)
 			return nil
-		}})
+		}}.Open()
 	var me *compare.ModelsError
 	if errors.As(err, &me) { // without a folder, OpenModels makes Absent metrics
 		return fmt.Errorf("-models %s: %w", me.Dir, me.Err)
