@@ -39,7 +39,10 @@ type ModelsError struct {
 	Err error
 }
 
+// Error is Err's message: the caller names the folder (Dir) its own way.
 func (e *ModelsError) Error() string { return e.Err.Error() }
+
+// Unwrap returns Err.
 func (e *ModelsError) Unwrap() error { return e.Err }
 
 // Open reads and checks every input (SourcesOptions.Load) before any
