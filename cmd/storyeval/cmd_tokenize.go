@@ -10,13 +10,6 @@ import (
 	"github.com/storyeval/storyeval/story"
 )
 
-// tokenizeLine is one output line of the tokenize subcommand: the id,
-// then the encoding's members.
-type tokenizeLine struct {
-	ID string `json:"id"`
-	tokenize.Encoding
-}
-
 func runTokenize(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("tokenize", stderr)
 	family := fs.String("family", "", "tokenizer family: bert, albert or clip (required)")
@@ -57,7 +50,7 @@ func runTokenize(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	return writeStoryLines(stdout, *textsPath, func(batch []story.Story) ([]tokenizeLine, error) {
+	return writeStoryLines(stdout, *textsPath, func(batch []story.Story) ([]tokenize.IDEncoding, error) {
 		texts := make([]string, len(batch))
 		for i, st := range batch {
 			texts[i] = st.Text
@@ -66,7 +59,7 @@ func runTokenize(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return nil, err
 		}
-		lines := make([]tokenizeLine, len(batch))
+		lines := make([]tokenize.IDEncoding, len(batch))
 		for i, st := range batch {
 			if *maxLength > 0 && opt.Truncation != tokenize.NoTruncation && encs[i].Len() > *maxLength {
 				// HF's tokenizer, asked to truncate below the special
@@ -74,7 +67,7 @@ func runTokenize(args []string, stdout, stderr io.Writer) error {
 				// untruncated; say so rather than print it without a word.
 				return lines[:i], fmt.Errorf("text %q: -max-length %d is too short to truncate to: %d tokens remain after %s truncation (the special tokens alone may need more)", st.ID, *maxLength, encs[i].Len(), *truncation)
 			}
-			lines[i] = tokenizeLine{st.ID, encs[i]}
+			lines[i] = tokenize.IDEncoding{ID: st.ID, Encoding: encs[i]}
 		}
 		return lines, nil
 	})
