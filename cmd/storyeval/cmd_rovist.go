@@ -53,9 +53,13 @@ func runRoViST(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer dev.Close()
-	stories, err := rovistStories(*storiesPath, *ids)
+	var idList []string
+	if *ids != "" {
+		idList = strings.Split(*ids, ",")
+	}
+	stories, err := story.LoadSelection(*storiesPath, idList, storyRead)
 	if err != nil {
-		return err
+		return flagOf[*story.UnknownIDError](err, "-ids: ")
 	}
 	ctx, stop := interruptContext()
 	defer stop()
@@ -132,16 +136,6 @@ func runRoViST(args []string, stdout, stderr io.Writer) error {
 		return rovist.WriteJSON(stdout, rows, *scaledVG)
 	}
 	return rovist.WriteCSV(stdout, rows, rovist.Computed{VG: vg != nil, C: coh != nil, NR: nr != nil})
-}
-
-// rovistStories reads the stories and selects -ids.
-func rovistStories(path, ids string) ([]story.Story, error) {
-	var list []string
-	if ids != "" {
-		list = strings.Split(ids, ",")
-	}
-	stories, err := story.LoadSelection(path, list, story.ReadOptions{Limits: limits.Limits{MaxBytes: maxInputBytes}})
-	return stories, flagOf[*story.UnknownIDError](err, "-ids: ")
 }
 
 // runRoViSTTrain dispatches `rovist train vg|c`: the training recipes of
