@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"fmt"
 	"io"
 
 	"github.com/storyeval/storyeval/groovist"
@@ -18,14 +17,10 @@ func runCLIPScore(args []string, stdout, stderr io.Writer) error {
 	r := addCLIPRun(fs)
 	setUsage(fs, "usage: storyeval clipscore -cands FILE.json -images DIR [-refs FILE.json] -model DIR [-tokenizer DIR] [-format json|csv] [-device cpu|cuda[:N]]",
 		"\nPer image: CLIPScore = 2.5·max(cos(image, \"A photo depicts \" + caption), 0); with -refs also RefCLIPScore.")
-	if err := parseFlags(fs, args, 0); err != nil {
+	if err := parseRequired(fs, args, nil, "cands", "images"); err != nil {
 		return err
 	}
-	if *candsPath == "" || *imagesDir == "" {
-		fs.Usage()
-		return errors.New("-cands and -images are required")
-	}
-	if err := checkJSONOrCSV(*format); err != nil {
+	if err := oneOf("format", *format, "json", "csv"); err != nil {
 		return err
 	}
 	defer r.close()
@@ -54,12 +49,4 @@ func runCLIPScore(args []string, stdout, stderr io.Writer) error {
 		return groovist.WriteCLIPScoreCSV(stdout, res)
 	}
 	return groovist.WriteCLIPScoreJSON(stdout, res, *refsPath != "")
-}
-
-// checkJSONOrCSV checks the -format of clipscore and groovist.
-func checkJSONOrCSV(format string) error {
-	if format != "json" && format != "csv" {
-		return fmt.Errorf("-format %q: want json or csv", format)
-	}
-	return nil
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 
@@ -21,20 +22,12 @@ func runCorrelate(args []string, stdout, stderr io.Writer) error {
 		"Prints n, Pearson r, Spearman rho, Kendall tau-b and tau-c with two-sided p-values",
 		"(SciPy 1.10 semantics; null where undefined), and the point-biserial r when x holds only 0 and 1.",
 	)
-	if err := parseFlags(fs, args, 0); err != nil {
+	if err := parseRequired(fs, args, format, "in", "x", "y"); err != nil {
 		return err
 	}
-	if err := checkFormat(*format); err != nil {
+	if err := cmp.Or(errIf(*resamples < 0, "-bootstrap: %d resamples; want 0 (none) or more", *resamples),
+		errIf(!(*confidence > 0 && *confidence < 1), "-confidence %v: want a coverage strictly between 0 and 1, such as 0.95", *confidence)); err != nil {
 		return err
-	}
-	if err := requireFlags(fs, "in", "x", "y"); err != nil {
-		return err
-	}
-	if *resamples < 0 {
-		return fmt.Errorf("-bootstrap: %d resamples; want 0 (none) or more", *resamples)
-	}
-	if !(*confidence > 0 && *confidence < 1) {
-		return fmt.Errorf("-confidence %v: want a coverage strictly between 0 and 1, such as 0.95", *confidence)
 	}
 	cols, err := correlation.LoadColumns(*in, *xCol, *yCol)
 	if err != nil {

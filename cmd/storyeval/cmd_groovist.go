@@ -38,7 +38,7 @@ func runGroovist(args []string, stdout, stderr io.Writer) error {
 		fs.Usage()
 		return errors.New("give -nps or -stories")
 	}
-	if err := checkJSONOrCSV(*format); err != nil {
+	if err := oneOf("format", *format, "json", "csv"); err != nil {
 		return err
 	}
 	defer r.close()

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 
@@ -23,10 +22,7 @@ func runModels(args []string, stdout, stderr io.Writer) error {
 		"whether the metric is enabled, and for each missing file where the original release",
 		"publishes it and the name to give it. Flags go before positional arguments; there are none.",
 	)
-	if err := parseFlags(fs, args, 0); err != nil {
-		return err
-	}
-	if err := requireFlags(fs, "dir"); err != nil {
+	if err := parseRequired(fs, args, nil, "dir"); err != nil {
 		return err
 	}
 	status, err := compare.CheckModels(*dir)
@@ -52,12 +48,8 @@ func runModelsConvert(args []string, stdout, stderr io.Writer) error {
 	out := fs.String("out", "", "safetensors file to write (required; written to a temporary file, then renamed)")
 	strip := fs.String("strip", "model.", "prefix removed from every tensor name when all of them have it (\"\" keeps names as stored)")
 	setUsage(fs, "usage: storyeval models convert -in CHECKPOINT -out FILE.safetensors [-strip PREFIX]")
-	if err := parseFlags(fs, args, 0); err != nil {
+	if err := parseRequired(fs, args, nil, "in", "out"); err != nil {
 		return err
-	}
-	if *in == "" || *out == "" {
-		fs.Usage()
-		return errors.New("-in and -out are required")
 	}
 	n, err := checkpoint.ConvertFile(*in, *out, checkpoint.ConvertOptions{StripPrefix: *strip, Metadata: map[string]string{"converted_from": *in}})
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	"runtime/debug"
 	"strings"
 
+	"github.com/storyeval/storyeval/compare"
 	"github.com/storyeval/storyeval/limits"
 	"github.com/storyeval/storyeval/ngram"
 )
@@ -50,7 +51,7 @@ func runNgram(args []string, stdout, stderr io.Writer) error {
 			errIf(*smoothing < 0 || *smoothing > 7, "-nltk-smoothing: want 0..7, got %d", *smoothing), flagError("metrics", errM),
 			errIf(*tokenize != "ptb" && *tokenize != "none", "-tokenize: want ptb or none, got %q", *tokenize))
 	}
-	return scoreCorpus(fs, args, stdout, check, func(c *ngram.Corpus) (*scoreTable, error) {
+	return scoreCorpus(fs, args, stdout, check, func(c *ngram.Corpus) (*compare.ScoreTable, error) {
 		// Progress by stage: on a large corpus each metric takes a while,
 		// and the bar (drawn only on a terminal, after a second) shows
 		// which one.
@@ -67,7 +68,7 @@ func runNgram(args []string, stdout, stderr io.Writer) error {
 		}
 		t := evaluationTable(ev)
 		if *tokenize == "ptb" {
-			t.extraJSON = func(w io.Writer) error {
+			t.ExtraJSON = func(w io.Writer) error {
 				if _, err := io.WriteString(w, ",\n  \"tokenized\": "); err != nil {
 					return err
 				}
@@ -87,7 +88,7 @@ func runSacreBLEU(args []string, stdout, stderr io.Writer) error {
 		"usage: storyeval sacrebleu [-lowercase] [-format json|csv] -in FILE.json",
 		"The corpus score is corpus_bleu; items are sentence_bleu scores (effective order), in the input's order.",
 	)
-	return scoreCorpus(fs, args, stdout, nil, func(c *ngram.Corpus) (*scoreTable, error) {
+	return scoreCorpus(fs, args, stdout, nil, func(c *ngram.Corpus) (*compare.ScoreTable, error) {
 		s, err := ngram.SacreBLEU(c, ngram.SacreBLEUOptions{Lowercase: *lowercase})
 		if err != nil {
 			return nil, err
@@ -99,7 +100,7 @@ func runSacreBLEU(args []string, stdout, stderr io.Writer) error {
 // scoreCorpus runs the part ngram and sacrebleu share: it parses the
 // flags, checks -format, then the command's own flags (check, when not
 // nil), loads the -in corpus, scores it and prints the table in -format.
-func scoreCorpus(fs *flag.FlagSet, args []string, stdout io.Writer, check func() error, score func(*ngram.Corpus) (*scoreTable, error)) error {
+func scoreCorpus(fs *flag.FlagSet, args []string, stdout io.Writer, check func() error, score func(*ngram.Corpus) (*compare.ScoreTable, error)) error {
 	if err := parseFlags(fs, args, 0); err != nil {
 		return err
 	}
@@ -123,12 +124,12 @@ func scoreCorpus(fs *flag.FlagSet, args []string, stdout io.Writer, check func()
 	if err != nil {
 		return err
 	}
-	return t.write(stdout, format)
+	return t.Write(stdout, format == formatCSV)
 }
 
 // evaluationTable is ev as the score table the command prints.
-func evaluationTable(ev *ngram.Evaluation) *scoreTable {
-	return &scoreTable{metrics: ev.Columns, corpus: ev.Corpus, ids: ev.IDs, items: ev.Items}
+func evaluationTable(ev *ngram.Evaluation) *compare.ScoreTable {
+	return &compare.ScoreTable{Metrics: ev.Columns, Corpus: ev.Corpus, IDs: ev.IDs, Items: ev.Items}
 }
 
 // setMemoryTarget sets the garbage collector's soft memory limit (unless

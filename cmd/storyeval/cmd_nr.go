@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/storyeval/storyeval/compare"
 	"github.com/storyeval/storyeval/rovist"
 	"github.com/storyeval/storyeval/story"
 )
@@ -21,31 +22,25 @@ func runNR(args []string, stdout, stderr io.Writer) error {
 		"story with fewer than two sentences, which the reference leaves undefined.",
 		streamedNote,
 	)
-	if err := parseFlags(fs, args, 0); err != nil {
-		return err
-	}
-	if err := checkFormat(*format); err != nil {
-		return err
-	}
-	if err := requireFlags(fs, "stories"); err != nil {
+	if err := parseRequired(fs, args, format, "stories"); err != nil {
 		return err
 	}
 	if *block < 1 {
 		return fmt.Errorf("-block %d: the block length must be at least 1", *block)
 	}
 	opts := rovist.NROptions{SetJaccard: *setJaccard, BlockLength: *block, ErrorOnEmptyUnion: *strict}
-	tw, err := newTableWriter(stdout, *format, []string{"nr"}, nil)
+	tw, err := compare.NewTableWriter(stdout, *format == formatCSV, []string{"nr"}, nil)
 	if err != nil {
 		return err
 	}
 	score := func(texts []string) ([]rovist.NRResult, []error) { return rovist.NonRedundancyAll(texts, opts) }
-	err = eachStoryText(*storiesPath, score, func(id string, r rovist.NRResult) error {
-		return tw.add(id, []float64{r.Score})
+	err = story.EachResultFile(*storiesPath, storyRead, storyBatch, score, func(id string, r rovist.NRResult) error {
+		return tw.Add(id, []float64{r.Score})
 	})
 	if err != nil {
 		return err
 	}
-	return tw.close(nil)
+	return tw.Close(nil)
 }
 
 func runNouns(args []string, stdout, stderr io.Writer) error {
@@ -56,34 +51,12 @@ func runNouns(args []string, stdout, stderr io.Writer) error {
 		"\nPrints {id: [[sorted unique nouns of sentence 1], ...]} in the input's order.",
 		streamedNote,
 	)
-	if err := parseFlags(fs, args, 0); err != nil {
-		return err
-	}
-	if err := requireFlags(fs, "stories"); err != nil {
+	if err := parseRequired(fs, args, nil, "stories"); err != nil {
 		return err
 	}
 	out := rovist.NewNounsWriter(stdout)
-	if err := eachStoryText(*storiesPath, rovist.NounsAll, out.Write); err != nil {
+	if err := story.EachResultFile(*storiesPath, storyRead, storyBatch, rovist.NounsAll, out.Write); err != nil {
 		return err
 	}
 	return out.Close()
-}
-
-// eachStoryText scores the texts of the stories at path a batch at a time
-// (eachStoryBatch) with a batch scorer of rovist and calls emit with each
-// story's result in input order; a story's error stops it there. No
-// story's result outlives its batch.
-func eachStoryText[R any](path string, score func([]string) ([]R, []error), emit func(id string, r R) error) error {
-	return eachStoryBatch(path, func(batch []story.Story) error {
-		res, errs := score(story.Texts(batch))
-		for i, st := range batch {
-			if errs[i] != nil {
-				return fmt.Errorf("story %q: %w", st.ID, errs[i])
-			}
-			if err := emit(st.ID, res[i]); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
 }

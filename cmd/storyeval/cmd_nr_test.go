@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"testing"
 
+	"github.com/storyeval/storyeval/internal/jsonfloat"
 	"github.com/storyeval/storyeval/rovist"
 	"github.com/storyeval/storyeval/story"
 )
@@ -44,7 +45,7 @@ func TestNRCommandOptions(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want += id + "," + formatFloat(res.Score) + "\n"
+		want += id + "," + jsonfloat.CSV(res.Score) + "\n"
 	}
 	if got := stdout.String(); got != want {
 		t.Errorf("output\n%s\nwant\n%s", got, want)

@@ -1,7 +1,7 @@
 package main
 
 import (
-	"errors"
+	"cmp"
 	"fmt"
 	"io"
 	"strings"
@@ -41,28 +41,25 @@ func runRoViST(args []string, stdout, stderr io.Writer) error {
 		"\nPrints one row per story in input order, then the system means (CSV id "+rovist.SystemID+").",
 		"A metric whose files are not given is skipped with a note on stderr. Undefined",
 		"scores (fewer than two sentences, no nouns) are NaN in CSV and null in JSON.")
-	if err := parseFlags(fs, args, 0); err != nil {
+	if err := parseRequired(fs, args, nil, "stories"); err != nil {
 		return err
 	}
-	if *storiesPath == "" {
-		fs.Usage()
-		return fmt.Errorf("-stories is required")
-	}
-	if *format != "csv" && *format != "json" {
-		return fmt.Errorf("-format %q: want csv or json", *format)
-	}
 	want, err := rovist.ParseMetrics(*metrics)
-	if err != nil {
-		return fmt.Errorf("-metrics: %w", err)
+	if err := cmp.Or(oneOf("format", *format, "csv", "json"), flagError("metrics", err)); err != nil {
+		return err
 	}
 	dev, err := device.open()
 	if err != nil {
 		return err
 	}
 	defer dev.Close()
-	stories, err := rovistStories(*storiesPath, *ids)
+	var idList []string
+	if *ids != "" {
+		idList = strings.Split(*ids, ",")
+	}
+	stories, err := story.LoadSelection(*storiesPath, idList, storyRead)
 	if err != nil {
-		return err
+		return flagOf[*story.UnknownIDError](err, "-ids: ")
 	}
 	ctx, stop := interruptContext()
 	defer stop()
@@ -108,7 +105,7 @@ func runRoViST(args []string, stdout, stderr io.Writer) error {
 			c.close()
 			restore()
 			if err != nil {
-				return checkpointFlag("-grounding-model", err)
+				return flagOf[*rovist.CheckpointError](err, "-grounding-model: ")
 			}
 		}
 	}
@@ -118,7 +115,7 @@ func runRoViST(args []string, stdout, stderr io.Writer) error {
 		p, progress := newBar(stderr, "sentence pairs")
 		coh, err = rovist.ScoreCoherenceFiles(ctx, *cohModel, *albertDir, dev.Options, stories, rovist.CoherenceOptions{GrowingPrefix: *dhm, Truncate: *truncate, BatchSize: *batch, Progress: progress})
 		if p.Finish(); err != nil {
-			return checkpointFlag("-coherence-model", err)
+			return flagOf[*rovist.CheckpointError](err, "-coherence-model: ")
 		}
 	}
 	if want.NR {
@@ -139,27 +136,6 @@ func runRoViST(args []string, stdout, stderr io.Writer) error {
 		return rovist.WriteJSON(stdout, rows, *scaledVG)
 	}
 	return rovist.WriteCSV(stdout, rows, rovist.Computed{VG: vg != nil, C: coh != nil, NR: nr != nil})
-}
-
-// rovistStories reads the stories and selects -ids.
-func rovistStories(path, ids string) ([]story.Story, error) {
-	var list []string
-	if ids != "" {
-		list = strings.Split(ids, ",")
-	}
-	stories, err := story.LoadSelection(path, list, story.ReadOptions{Limits: limits.Limits{MaxBytes: maxInputBytes}})
-	if errors.As(err, new(*story.UnknownIDError)) {
-		return nil, fmt.Errorf("-ids: %w", err)
-	}
-	return stories, err
-}
-
-// checkpointFlag names the flag of a checkpoint that cannot be resolved.
-func checkpointFlag(flag string, err error) error {
-	if errors.As(err, new(*rovist.CheckpointError)) {
-		return fmt.Errorf("%s: %w", flag, err)
-	}
-	return err
 }
 
 // runRoViSTTrain dispatches `rovist train vg|c`: the training recipes of

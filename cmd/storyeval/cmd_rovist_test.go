@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/storyeval/storyeval/internal/e2efixtures"
+	"github.com/storyeval/storyeval/internal/jsonfloat"
 	"github.com/storyeval/storyeval/rovist"
 )
 
@@ -372,7 +373,7 @@ func TestRoViSTCommandSkipsAndErrors(t *testing.T) {
 		f := strings.Split(lines[i+1], ",")
 		want := "NaN"
 		if s.C.Score != nil {
-			want = formatFloat(*s.C.Score)
+			want = jsonfloat.CSV(*s.C.Score)
 		}
 		if f[0] != s.ID || f[1] != want {
 			t.Errorf("CSV row %q, JSON %s %s", lines[i+1], s.ID, want)

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/storyeval/storyeval/internal/e2efixtures"
+	"github.com/storyeval/storyeval/internal/jsonfloat"
 	"github.com/storyeval/storyeval/rovist"
 	rovisttrain "github.com/storyeval/storyeval/rovist/train"
 	"github.com/storyeval/storyeval/story"
@@ -75,8 +76,8 @@ func TestRovistTrainCThenScore(t *testing.T) {
 		if !want[i].Defined {
 			continue
 		}
-		if !strings.Contains(stdout.String(), formatFloat(want[i].Score)) {
-			t.Errorf("story %s: the rovist output does not hold the library's score %s", st.ID, formatFloat(want[i].Score))
+		if !strings.Contains(stdout.String(), jsonfloat.CSV(want[i].Score)) {
+			t.Errorf("story %s: the rovist output does not hold the library's score %s", st.ID, jsonfloat.CSV(want[i].Score))
 		}
 	}
 }

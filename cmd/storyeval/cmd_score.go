@@ -1,13 +1,11 @@
 package main
 
 import (
-	"cmp"
 	_ "embed"
 	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/storyeval/storyeval/compare"
@@ -85,79 +83,66 @@ func runScore(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer dev.Close()
-	// Read and check every input before any model or table is loaded.
 	opts := compare.SourcesOptions{Stories: *in, Ratings: *human, StyleTable: *styleTable, Style: *style, StyleNeeds: "-stylem-table and -style"}
 	if *demo {
 		opts.Demo = &compare.DemoSources{Stories: demoStories, Ratings: demoRatings, StyleCorpus: demoStyleCorpus, Style: "Happy"}
 	}
-	src, err := opts.Load()
-	if se := (*compare.StyleError)(nil); errors.As(err, &se) {
-		return fmt.Errorf("-style %w", err)
-	} else if err != nil {
-		return err
-	}
-	var demoRun *compare.DemoRun
-	if *demo && slices.ContainsFunc(selected, func(m string) bool { return slices.Contains(compare.LearnedMetricNames(), m) }) {
-		// Only learned metrics use the demo's images, crops and models.
-		if demoRun, err = compare.WriteDemo(src, *modelsDir); err != nil {
-			return err
-		}
-		defer demoRun.Remove()
-		*modelsDir, *regions, *crops = demoRun.Models, cmp.Or(*regions, demoRun.Regions), cmp.Or(*crops, demoRun.Crops)
-	}
-	models, err := compare.OpenModels(*modelsDir, src.Suite, compare.ModelsOptions{
-		Metrics: selected, Regions: *regions, Crops: *crops, Decode: decode, Backend: dev.Backend, Demonstration: demoRun.Label(),
-		VG:            rovist.VGOptions{UseDefaultIDF: *vgDefaultIDF > 0, DefaultIDF: *vgDefaultIDF},
-		NoFolderNeeds: "-models DIR", RegionsNeeds: "-regions CSV and -crops DIR (the image regions of the story set)",
-	})
-	if err != nil { // without a folder, OpenModels makes Absent metrics
-		return fmt.Errorf("-models %s: %w", *modelsDir, err)
-	}
-	var cacheRun *cacheRun
-	if models.EncodesImages() {
-		// The demonstration models' embeddings are not worth keeping.
-		if demoRun.Label() == "" {
-			cacheRun = cache.open("score", stderr)
-		}
-		if cacheRun != nil {
-			defer cacheRun.close()
-			if err := models.UseCache(cacheRun, cacheRun.Store); err != nil {
-				return err
+	var c *cacheRun
+	restore := func() {}
+	defer func() { restore(); c.close() }()
+	run, err := compare.RunOptions{Sources: opts, Metrics: selected, ModelsDir: *modelsDir, Paraphrase: *paraphrase,
+		Models: compare.ModelsOptions{Regions: *regions, Crops: *crops, Decode: decode, Backend: dev.Backend,
+			VG:            rovist.VGOptions{UseDefaultIDF: *vgDefaultIDF > 0, DefaultIDF: *vgDefaultIDF},
+			NoFolderNeeds: "-models DIR", RegionsNeeds: "-regions CSV and -crops DIR (the image regions of the story set)",
+		},
+		Opened: func(r *compare.Run) error {
+			if !r.Models.EncodesImages() {
+				return nil
 			}
-		}
-		// Only a run that decodes images gets the heap bound: the n-gram
-		// metrics of a large suite may need more than the decode budget.
-		defer boundHeap(decode)()
+			if r.Demo.Label() == "" { // the demonstration models' embeddings are not worth keeping
+				if c = cache.open("score", stderr); c != nil {
+					if err := r.Models.UseCache(c, c.Store); err != nil {
+						return err
+					}
+				}
+			}
+			// Only a run that decodes images gets the heap bound: the n-gram
+			// metrics of a large suite may need more than the decode budget.
+			restore = boundHeap(decode)
+			return nil
+		}}.Open()
+	var me *compare.ModelsError
+	if errors.As(err, &me) { // without a folder, OpenModels makes Absent metrics
+		return fmt.Errorf("-models %s: %w", me.Dir, me.Err)
+	} else if err != nil {
+		return flagOf[*compare.StyleError](err, "-style ")
 	}
-	metricList, err := src.Metrics(selected, models, *paraphrase)
-	if err != nil {
-		return err
-	}
-	for _, u := range compare.UnavailableColumns(src.Suite, metricList) {
+	defer run.Close()
+	for _, u := range compare.UnavailableColumns(run.Sources.Suite, run.Metrics) {
 		fmt.Fprintf(stderr, "storyeval score: %s skipped: needs %s\n", u.Metric, u.Needs)
 	}
 	ctx, stop := interruptContext()
 	defer stop()
 	bar := newProgress(stderr, 0, "steps")
 	defer bar.Finish()
-	report, err := compare.Compare(ctx, src.Suite, metricList, compare.Options{
+	report, err := compare.Compare(ctx, run.Sources.Suite, run.Metrics, compare.Options{
 		Resamples: *resamples, Rounds: *rounds, Confidence: *confidence, Seed: *seed,
-		Ratings: src.Ratings, Correction: corr, Progress: bar.stage,
+		Ratings: run.Sources.Ratings, Correction: corr, Progress: bar.stage,
 	})
 	if err != nil {
 		return imageError(err)
 	}
-	cacheRun.succeeded()
-	for _, c := range report.Columns {
-		warnSkippedImages(stderr, "score", c.SkippedImages)
+	c.succeeded()
+	for _, col := range report.Columns {
+		warnSkippedImages(stderr, "score", col.SkippedImages)
 	}
 	if err := report.WriteFiles(*outDir); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "scored %d systems × %d stories with %d metrics; report: %s\n", len(report.Systems), src.Suite.Len(), len(report.Columns), filepath.Join(*outDir, "report.html"))
+	fmt.Fprintf(stdout, "scored %d systems × %d stories with %d metrics; report: %s\n", len(report.Systems), run.Sources.Suite.Len(), len(report.Columns), filepath.Join(*outDir, "report.html"))
 	bar.Finish()
-	if cols := report.DemonstrationColumns(); len(cols) > 0 && demoRun.Label() != "" {
-		fmt.Fprintf(stderr, "%s: demonstration models (%s)\n", strings.Join(cols, ", "), demoRun.Label())
+	if cols := report.DemonstrationColumns(); len(cols) > 0 && run.Demo.Label() != "" {
+		fmt.Fprintf(stderr, "%s: demonstration models (%s)\n", strings.Join(cols, ", "), run.Demo.Label())
 		fmt.Fprintln(stderr, "real models: 'storyeval models -dir DIR' lists each file a models folder DIR lacks and where it comes from; with them, 'storyeval score -demo -models DIR'")
 	}
 	return nil

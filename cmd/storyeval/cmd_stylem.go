@@ -9,6 +9,7 @@ import (
 	"os"
 	"runtime/debug"
 
+	"github.com/storyeval/storyeval/internal/gzipbound"
 	"github.com/storyeval/storyeval/limits"
 	"github.com/storyeval/storyeval/stylem"
 )
@@ -46,7 +47,7 @@ func runStylemBuild(args []string, stdout, stderr io.Writer) error {
 		errIf(*chunkMB < 1 || *chunkMB > 1<<20, "-chunk-mb %d: want 1 to %d", *chunkMB, 1<<20)); err != nil {
 		return err
 	}
-	r, closeIn, err := openMaybeGzip(*in)
+	r, err := gzipbound.OpenFile(*in, maxInputBytes)
 	if err != nil {
 		return fmt.Errorf("-in: %w", err)
 	}
@@ -54,7 +55,7 @@ func runStylemBuild(args []string, stdout, stderr io.Writer) error {
 	// 25 % growth instead of 100 % keeps the peak near the live size.
 	defer debug.SetGCPercent(debug.SetGCPercent(25))
 	recs, err := readStylemCorpus(r, *inFormat)
-	closeIn()
+	r.Close()
 	if err != nil {
 		return fmt.Errorf("%s: %w", *in, err)
 	}
@@ -129,11 +130,11 @@ func runStylemScore(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("-tokenize (table built with %q): %w", tab.Tokenization(), err)
 	}
-	r, closeIn, err := openMaybeGzip(*in)
+	r, err := gzipbound.OpenFile(*in, maxInputBytes)
 	if err != nil {
 		return fmt.Errorf("-in: %w", err)
 	}
-	defer closeIn()
+	defer r.Close()
 	scores, err := tab.ScoreAll(io.LimitReader(r, maxInputBytes), step)
 	if err != nil {
 		return fmt.Errorf("%s: %w", *in, err)

@@ -10,13 +10,6 @@ import (
 	"github.com/storyeval/storyeval/story"
 )
 
-// tokenizeLine is one output line of the tokenize subcommand: the id,
-// then the encoding's members.
-type tokenizeLine struct {
-	ID string `json:"id"`
-	tokenize.Encoding
-}
-
 func runTokenize(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("tokenize", stderr)
 	family := fs.String("family", "", "tokenizer family: bert, albert or clip (required)")
@@ -32,10 +25,7 @@ func runTokenize(args []string, stdout, stderr io.Writer) error {
 		`{"id": ..., "tokens": [...], "input_ids": [...], "attention_mask": [...], "token_type_ids": [...]}`,
 		streamedNote,
 	)
-	if err := parseFlags(fs, args, 0); err != nil {
-		return err
-	}
-	if err := requireFlags(fs, "family", "model", "texts"); err != nil {
+	if err := parseRequired(fs, args, nil, "family", "model", "texts"); err != nil {
 		return err
 	}
 	opt := tokenize.Options{MaxLength: *maxLength}
@@ -60,7 +50,7 @@ func runTokenize(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	return writeStoryLines(stdout, *textsPath, func(batch []story.Story) ([]tokenizeLine, error) {
+	return writeStoryLines(stdout, *textsPath, func(batch []story.Story) ([]tokenize.IDEncoding, error) {
 		texts := make([]string, len(batch))
 		for i, st := range batch {
 			texts[i] = st.Text
@@ -69,7 +59,7 @@ func runTokenize(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return nil, err
 		}
-		lines := make([]tokenizeLine, len(batch))
+		lines := make([]tokenize.IDEncoding, len(batch))
 		for i, st := range batch {
 			if *maxLength > 0 && opt.Truncation != tokenize.NoTruncation && encs[i].Len() > *maxLength {
 				// HF's tokenizer, asked to truncate below the special
@@ -77,7 +67,7 @@ func runTokenize(args []string, stdout, stderr io.Writer) error {
 				// untruncated; say so rather than print it without a word.
 				return lines[:i], fmt.Errorf("text %q: -max-length %d is too short to truncate to: %d tokens remain after %s truncation (the special tokens alone may need more)", st.ID, *maxLength, encs[i].Len(), *truncation)
 			}
-			lines[i] = tokenizeLine{st.ID, encs[i]}
+			lines[i] = tokenize.IDEncoding{ID: st.ID, Encoding: encs[i]}
 		}
 		return lines, nil
 	})
@@ -89,7 +79,7 @@ func longestText(enc tokenize.Encoder, path string, opt tokenize.Options) (*stri
 	opt.Padding = tokenize.NoPadding
 	var longest string
 	n := -1
-	err := eachStoryBatch(path, func(batch []story.Story) error {
+	err := story.EachBatchFile(path, storyRead, storyBatch, func(batch []story.Story) error {
 		for _, st := range batch {
 			e, err := enc.EncodeWith(st.Text, opt)
 			if err != nil {

@@ -9,6 +9,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/storyeval/storyeval/encoders/tokenize"
 )
 
 func TestTokenizeCommand(t *testing.T) {
@@ -53,7 +55,7 @@ func TestTokenizeCommand(t *testing.T) {
 			t.Fatalf("%s: %d lines, want 2", tc.family, len(lines))
 		}
 		for i, line := range lines {
-			var got tokenizeLine
+			var got tokenize.IDEncoding
 			if err := json.Unmarshal([]byte(line), &got); err != nil {
 				t.Fatal(err)
 			}
@@ -95,15 +97,15 @@ func TestTokenizePadLongestAcrossBatches(t *testing.T) {
 	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	run := func(padding string) []tokenizeLine {
+	run := func(padding string) []tokenize.IDEncoding {
 		var stdout, stderr bytes.Buffer
 		if code := runMain([]string{"tokenize", "-family", "bert", "-model", "../../testdata/encoders/fixtures/tokenizers/bert", "-padding", padding, "-texts", path}, &stdout, &stderr); code != 0 {
 			t.Fatalf("-padding %s: exit %d: %s", padding, code, stderr.String())
 		}
-		var lines []tokenizeLine
+		var lines []tokenize.IDEncoding
 		dec := json.NewDecoder(&stdout)
 		for dec.More() {
-			var l tokenizeLine
+			var l tokenize.IDEncoding
 			if err := dec.Decode(&l); err != nil {
 				t.Fatal(err)
 			}

@@ -5,18 +5,9 @@ import (
 	"encoding/json"
 	"io"
 
-	"github.com/storyeval/storyeval/internal/parallel"
 	"github.com/storyeval/storyeval/rovist"
 	"github.com/storyeval/storyeval/story"
 )
-
-// tokensLine is one output line of the tokens subcommand; field order is
-// output order.
-type tokensLine struct {
-	ID        string     `json:"id"`
-	Sentences []string   `json:"sentences"`
-	Words     [][]string `json:"words"`
-}
 
 func runTokens(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("tokens", stderr)
@@ -27,33 +18,23 @@ func runTokens(args []string, stdout, stderr io.Writer) error {
 		`{"id": ..., "sentences": nltk.sent_tokenize(story), "words": [nltk.word_tokenize(s) for s in sentences]}`,
 		streamedNote,
 	)
-	if err := parseFlags(fs, args, 0); err != nil {
+	if err := parseRequired(fs, args, nil, "stories"); err != nil {
 		return err
 	}
-	if err := requireFlags(fs, "stories"); err != nil {
-		return err
-	}
-	return writeStoryLines(stdout, *storiesPath, func(batch []story.Story) ([]tokensLine, error) {
-		lines := make([]tokensLine, len(batch))
-		parallel.Chunks(len(batch), 8, func(_, lo, hi int) {
-			for i := lo; i < hi; i++ {
-				lines[i].ID = batch[i].ID
-				lines[i].Sentences, lines[i].Words = rovist.Tokens(batch[i].Text) // as RoViST splits
-			}
-		})
-		return lines, nil
+	return writeStoryLines(stdout, *storiesPath, func(batch []story.Story) ([]rovist.StoryTokens, error) {
+		return rovist.TokensAll(batch), nil // as RoViST splits
 	})
 }
 
 // writeStoryLines prints, one JSON line each, the values lines makes of
 // each batch of the stories file at path, a batch at a time (see
-// eachStoryBatch). An error of lines stops the output after the values it
+// storyBatch). An error of lines stops the output after the values it
 // returned with it.
 func writeStoryLines[T any](w io.Writer, path string, lines func(batch []story.Story) ([]T, error)) error {
 	bw := bufio.NewWriterSize(w, 1<<16)
 	enc := json.NewEncoder(bw)
 	enc.SetEscapeHTML(false)
-	err := eachStoryBatch(path, func(batch []story.Story) error {
+	err := story.EachBatchFile(path, storyRead, storyBatch, func(batch []story.Story) error {
 		out, err := lines(batch)
 		for i := range out {
 			if err := enc.Encode(out[i]); err != nil {

@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"reflect"
 	"testing"
+
+	"github.com/storyeval/storyeval/rovist"
 )
 
 // cliStories holds VIST test stories 45531, 45541 (one sentence, no
@@ -17,11 +19,11 @@ func TestTokensCommand(t *testing.T) {
 	if code := runMain([]string{"tokens", "-stories", cliStories}, &stdout, &stderr); code != 0 {
 		t.Fatalf("exit status %d, stderr: %s", code, stderr.String())
 	}
-	var lines []tokensLine
+	var lines []rovist.StoryTokens
 	sc := bufio.NewScanner(&stdout)
 	sc.Buffer(nil, 1<<20)
 	for sc.Scan() {
-		var l tokensLine
+		var l rovist.StoryTokens
 		if err := json.Unmarshal(sc.Bytes(), &l); err != nil {
 			t.Fatalf("line %d is not JSON: %v: %s", len(lines)+1, err, sc.Text())
 		}

@@ -1,7 +1,7 @@
 package main
 
 import (
-	"errors"
+	"cmp"
 	"fmt"
 	"io"
 	"strconv"
@@ -46,10 +46,7 @@ func runVHEDAssess(args []string, stdout, stderr io.Writer) error {
 	resamples := fs.Int("bootstrap", 1000, "bootstrap resamples for the accuracy intervals (0: none)")
 	confidence := fs.Float64("confidence", correlation.DefaultConfidence, "coverage of the bootstrap intervals")
 	seed := fs.Uint64("seed", 0, "seed of the bootstrap resamples")
-	if err := parseFlags(fs, args, 0); err != nil {
-		return err
-	}
-	if err := requireFlags(fs, "csv"); err != nil {
+	if err := parseRequired(fs, args, nil, "csv"); err != nil {
 		return err
 	}
 	switch {
@@ -59,22 +56,17 @@ func runVHEDAssess(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("-format %q: want json or table", *format)
 	}
 	opts := vhed.AssessOptions{RawGap: *rawGap, SplitAllPairs: *splitAll}
-	var err error
-	if opts.Agreements, err = parseList(*agreements, strconv.Atoi, "a whole number"); err != nil {
-		return fmt.Errorf("-agreements: %w", err)
-	}
-	if opts.Union, err = parseList(*union, strconv.Atoi, "a whole number"); err != nil {
-		return fmt.Errorf("-union: %w", err)
-	}
+	var errA, errU, errG error
+	opts.Agreements, errA = parseList(*agreements, strconv.Atoi, "a whole number")
+	opts.Union, errU = parseList(*union, strconv.Atoi, "a whole number")
 	if *gapEdges != "" {
-		if opts.GapEdges, err = parseList(*gapEdges, parseFloat, "a number"); err != nil {
-			return fmt.Errorf("-gap-edges: %w", err)
-		}
+		opts.GapEdges, errG = parseList(*gapEdges, parseFloat, "a number")
+	}
+	if err := cmp.Or(flagError("agreements", errA), flagError("union", errU), flagError("gap-edges", errG),
+		errIf(*resamples < 0, "-bootstrap: %d resamples; want 0 (none) or more", *resamples)); err != nil {
+		return err
 	}
 	opts.IsReference = vhed.ReferenceModels(*refModels)
-	if *resamples < 0 {
-		return fmt.Errorf("-bootstrap: %d resamples; want 0 (none) or more", *resamples)
-	}
 	if *resamples > 0 {
 		opts.Intervals = true
 		opts.Bootstrap = correlation.BootstrapOptions{Resamples: *resamples, Confidence: *confidence, Seed: *seed}
@@ -88,10 +80,8 @@ func runVHEDAssess(args []string, stdout, stderr io.Writer) error {
 	}
 	jobs, err := vhed.ScorerFiles{CSV: *csvPath, Scores: *scoresPath, Errors: *errorsPath,
 		Metrics: *metrics, Refs: *refsPath, RefAbsent: *refAbsent, IsReference: opts.IsReference}.Load(pairs)
-	if ie := (*vhed.InputError)(nil); errors.As(err, &ie) {
-		return fmt.Errorf("-%w", err) // -errors FILE: …, -metrics: …
-	} else if err != nil {
-		return err
+	if err != nil {
+		return flagOf[*vhed.InputError](err, "-") // -errors FILE: …, -metrics: …
 	}
 	ctx, stop := interruptContext()
 	defer stop()

@@ -106,15 +106,11 @@ func runVrankPredict(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer d.Close()
-	in, closeIn, err := openMaybeGzip(*csvPath)
+	r, err := vhed.OpenReader(*csvPath, vhed.ReadOptions{Limits: limits.Limits{MaxBytes: maxInputBytes}, StoriesOnly: true})
 	if err != nil {
 		return err
 	}
-	defer closeIn()
-	r, err := vhed.NewReader(in, vhed.ReadOptions{Limits: limits.Limits{MaxBytes: maxInputBytes}, StoriesOnly: true})
-	if err != nil {
-		return fmt.Errorf("%s: %w", *csvPath, err)
-	}
+	defer r.Close()
 	m, err := vrank.Load(*dir, d.Options)
 	if err != nil {
 		return err

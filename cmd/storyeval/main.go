@@ -199,6 +199,20 @@ func setUsage(fs *flag.FlagSet, lines ...string) {
 	}
 }
 
+// parseRequired is parseFlags without positional arguments, then, when
+// format is not nil, checkFormat, then requireFlags of names.
+func parseRequired(fs *flag.FlagSet, args []string, format *string, names ...string) error {
+	if err := parseFlags(fs, args, 0); err != nil {
+		return err
+	}
+	if format != nil {
+		if err := checkFormat(*format); err != nil {
+			return err
+		}
+	}
+	return requireFlags(fs, names...)
+}
+
 // requireFlags prints the usage and fails when a named flag is empty.
 func requireFlags(fs *flag.FlagSet, names ...string) error {
 	var missing []string

@@ -4,13 +4,11 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"io"
 	"strconv"
 	"strings"
 
 	"github.com/storyeval/storyeval/compare"
 	"github.com/storyeval/storyeval/internal/gzipbound"
-	"github.com/storyeval/storyeval/internal/jsonfloat"
 	"github.com/storyeval/storyeval/limits"
 	"github.com/storyeval/storyeval/story"
 )
@@ -31,27 +29,15 @@ const (
 // Float is compare.Float: shortest round-trip form, null when undefined.
 type Float = compare.Float
 
-// formatFloat writes x for CSV output: shortest round-trip, "NaN" when undefined.
-func formatFloat(x float64) string { return jsonfloat.CSV(x) }
-
-// readFile reads a whole input file, refusing one above maxInputBytes;
-// openMaybeGzip opens one, decompressing it within maxInputBytes when its
-// name ends in .gz.
+// readFile reads a whole input file, refusing one above maxInputBytes.
 func readFile(path string) ([]byte, error) { return gzipbound.ReadFile(path, maxInputBytes) }
-func openMaybeGzip(path string) (io.Reader, func() error, error) {
-	rc, err := gzipbound.OpenFile(path, maxInputBytes)
-	if err != nil {
-		return nil, nil, err
-	}
-	return rc, rc.Close, nil
-}
 
-// eachStoryBatch calls fn with consecutive batches of the stories of the
-// {id: story} file at path, so that memory is bounded by a batch.
-func eachStoryBatch(path string, fn func(batch []story.Story) error) error {
-	ro := story.ReadOptions{Limits: limits.Limits{MaxBytes: maxInputBytes}}
-	return story.EachBatchFile(path, ro, story.BatchOptions{MaxStories: batchStories}, fn)
-}
+// storyRead and storyBatch read a {id: story} file a batch at a time, so
+// that memory is bounded by a batch (story.EachBatchFile).
+var (
+	storyRead  = story.ReadOptions{Limits: limits.Limits{MaxBytes: maxInputBytes}}
+	storyBatch = story.BatchOptions{MaxStories: batchStories}
+)
 
 // writeJSON writes v as indented JSON followed by a newline, map keys
 // sorted, without HTML escaping.
@@ -74,32 +60,6 @@ func checkFormat(format string) error {
 	}
 	return nil
 }
-
-// scoreTable and tableWriter are compare.ScoreTable and TableWriter in a
-// -format; appendJSONFloat and appendJSONString append JSON as writeJSON
-// writes it.
-type scoreTable struct {
-	metrics, ids []string
-	corpus       []float64
-	items        [][]float64
-	extraJSON    func(w io.Writer) error
-}
-
-func (t *scoreTable) write(w io.Writer, format string) error {
-	ct := compare.ScoreTable{Metrics: t.metrics, Corpus: t.corpus, IDs: t.ids, Items: t.items, ExtraJSON: t.extraJSON}
-	return ct.Write(w, format == formatCSV)
-}
-
-type tableWriter struct{ tw *compare.TableWriter }
-
-func newTableWriter(w io.Writer, format string, metrics []string, corpus []float64) (*tableWriter, error) {
-	tw, err := compare.NewTableWriter(w, format == formatCSV, metrics, corpus)
-	return &tableWriter{tw}, err
-}
-func (t *tableWriter) add(id string, values []float64) error         { return t.tw.Add(id, values) }
-func (t *tableWriter) close(extraJSON func(w io.Writer) error) error { return t.tw.Close(extraJSON) }
-func appendJSONFloat(buf []byte, x float64) []byte                   { return jsonfloat.Append(buf, x) }
-func appendJSONString(buf []byte, s string) []byte                   { return jsonfloat.AppendString(buf, s) }
 
 // parseList reads a comma-separated flag value of numbers with parse;
 // what names one ("a number") in the error, which quotes the bad item.

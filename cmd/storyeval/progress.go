@@ -107,9 +107,6 @@ func (p *progress) Finish() {
 	})
 }
 
-// cmpOr returns s, or def when s is empty.
-func cmpOr(s, def string) string { return cmp.Or(s, def) }
-
 // interruptContext returns a context cancelled by Ctrl-C (SIGINT) or
 // SIGTERM, so that long runs stop cleanly and write no partial output.
 func interruptContext() (context.Context, context.CancelFunc) {

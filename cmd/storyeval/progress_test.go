@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"testing"
 )
 
@@ -30,7 +31,7 @@ func TestProgressDescribe(t *testing.T) {
 	p := newProgress(&bytes.Buffer{}, 10, "steps")
 	p.Describe("BLEU-4")
 	p.Describe("RoViST-NR")
-	if p.desc != "RoViST-NR" || cmpOr(p.desc, p.what) != "RoViST-NR" {
+	if p.desc != "RoViST-NR" || cmp.Or(p.desc, p.what) != "RoViST-NR" {
 		t.Errorf("label %q, want RoViST-NR", p.desc)
 	}
 	var nilBar *progress

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"flag"
 	"fmt"
@@ -30,7 +31,7 @@ func addTrainFlags(fs *flag.FlagSet, d trainFlags, epochsHelp, outHelp, seedHelp
 	fs.StringVar(&f.resume, "resume", "", "continue from a checkpoint folder (epoch-NNN, or the -checkpoints folder: the latest)")
 	fs.StringVar(&f.out, "out", "", outHelp)
 	fs.StringVar(&f.checkpoints, "checkpoints", "", "folder for a checkpoint after every epoch (default: none)")
-	fs.IntVar(&f.epochs, "epochs", d.epochs, cmpOr(epochsHelp, "training epochs"))
+	fs.IntVar(&f.epochs, "epochs", d.epochs, cmp.Or(epochsHelp, "training epochs"))
 	fs.IntVar(&f.batch, "batch", d.batch, d.item+" per Adam step")
 	fs.Float64Var(&f.lr, "lr", d.lr, "Adam learning rate")
 	fs.Int64Var(&f.seed, "seed", d.seed, seedHelp)
