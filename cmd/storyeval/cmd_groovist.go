@@ -104,11 +104,6 @@ func runGroovist(args []string, stdout, stderr io.Writer) error {
 	return groovist.WriteJSON(stdout, res, opts.Theta.Value(), *details)
 }
 
-// groovistInputs reads the phrase lists and/or the stories, in file order.
-func groovistInputs(npsPath, storiesPath string) ([]groovist.Input, error) {
-	return groovist.LoadInputs(npsPath, storiesPath, limits.Limits{})
-}
-
 // flagFileError prefixes err, from loading the file a flag names, with the
 // flag: "-flag: open …" when the file cannot be opened, else "-flag FILE:
 // …" (the library's error starts with the file).

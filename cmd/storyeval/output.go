@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/storyeval/storyeval/compare"
 	"github.com/storyeval/storyeval/internal/gzipbound"
 	"github.com/storyeval/storyeval/limits"
 	"github.com/storyeval/storyeval/story"
@@ -25,9 +24,6 @@ const (
 	// Output formats of the scoring subcommands (-format).
 	formatJSON, formatCSV = "json", "csv"
 )
-
-// Float is compare.Float: shortest round-trip form, null when undefined.
-type Float = compare.Float
 
 // readFile reads a whole input file, refusing one above maxInputBytes.
 func readFile(path string) ([]byte, error) { return gzipbound.ReadFile(path, maxInputBytes) }
