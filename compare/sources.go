@@ -206,6 +206,7 @@ type StyleError struct {
 	Styles       []string // the table's styles
 }
 
+// Error names the style, the table and the styles it has.
 func (e *StyleError) Error() string {
 	return fmt.Sprintf("%q is not a style of %s (styles: %q)", e.Style, e.Table, e.Styles)
 }

@@ -26,6 +26,7 @@ type InputError struct {
 	Err         error
 }
 
+// Error names the input (and its file, when it has one) and what is wrong.
 func (e *InputError) Error() string {
 	if e.Path != "" {
 		return fmt.Sprintf("%s %s: %v", e.Input, e.Path, e.Err)
@@ -33,6 +34,7 @@ func (e *InputError) Error() string {
 	return fmt.Sprintf("%s: %v", e.Input, e.Err)
 }
 
+// Unwrap returns the underlying error.
 func (e *InputError) Unwrap() error { return e.Err }
 
 // Load reads the files f names and returns their scorers for pairs:

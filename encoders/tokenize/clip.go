@@ -199,6 +199,7 @@ type TooLongError struct {
 	Tokens, ContextLength int
 }
 
+// Error names the text and how far it exceeds the context length.
 func (e *TooLongError) Error() string {
 	return fmt.Sprintf("CLIP text %d (%s) has %d tokens, more than the context length %d",
 		e.Index, errtext.Quote(e.Text), e.Tokens, e.ContextLength)
