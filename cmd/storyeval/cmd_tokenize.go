@@ -50,7 +50,7 @@ func runTokenize(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	return writeStoryLines(stdout, *textsPath, func(batch []story.Story) ([]tokenize.IDEncoding, error) {
+	return story.WriteJSONLinesFile(stdout, *textsPath, storyRead, storyBatch, func(batch []story.Story) ([]tokenize.IDEncoding, error) {
 		texts := make([]string, len(batch))
 		for i, st := range batch {
 			texts[i] = st.Text

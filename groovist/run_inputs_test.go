@@ -1,0 +1,62 @@
+package groovist_test
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/storyeval/storyeval/groovist"
+)
+
+// TestLoadRunInputs reads a VWP run (ids from the table, θ its preset) and
+// checks that each bad input is an *InputError naming it.
+func TestLoadRunInputs(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, data string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	stories := write("stories.json", `{"scene1;2": "A dog ran. The cat sat."}`)
+	table := write("vwp.json", `{"scene1": 2}`)
+	r, err := groovist.LoadRunInputs(groovist.InputFiles{Stories: stories, Dataset: "VWP", ImageTable: table})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Inputs) != 1 || len(r.Inputs[0].Images) != 2 || r.Inputs[0].Images[1].ID != "scene1_1" {
+		t.Errorf("inputs %+v, want one story with the images scene1_0, scene1_1", r.Inputs)
+	}
+	if r.Theta.Value() != groovist.ThetaVWP || r.EstimateTheta {
+		t.Errorf("θ %v (estimate %v), want the VWP preset %v", r.Theta.Value(), r.EstimateTheta, groovist.ThetaVWP)
+	}
+	if r, err := groovist.LoadRunInputs(groovist.InputFiles{Stories: stories, Dataset: "aesop", Theta: "estimate"}); err != nil || !r.EstimateTheta || r.Inputs[0].Images[2].ID != "scene1;2_2" {
+		t.Errorf("AESOP, θ estimate: %+v, %v; want AESOP's ids and EstimateTheta", r, err)
+	}
+	for _, c := range []struct {
+		input string
+		f     groovist.InputFiles
+	}{
+		{"dataset", groovist.InputFiles{Stories: stories, Dataset: "coco"}},
+		{"image table", groovist.InputFiles{Stories: stories, Dataset: "vwp"}},
+		{"image table", groovist.InputFiles{Stories: stories, Dataset: "vwp", ImageTable: filepath.Join(dir, "none.json")}},
+		{"theta", groovist.InputFiles{Stories: stories, Dataset: "aesop", Theta: "high"}},
+	} {
+		_, err := groovist.LoadRunInputs(c.f)
+		if ie := (*groovist.InputError)(nil); !errors.As(err, &ie) || ie.Input != c.input {
+			t.Errorf("%+v: %v, want an *InputError for %s", c.f, err, c.input)
+		}
+	}
+	_, err = groovist.LoadRunInputs(groovist.InputFiles{Stories: stories, Dataset: "vist"})
+	if nt := (*groovist.NoImageTableError)(nil); !errors.As(err, &nt) || nt.Dataset != groovist.VIST {
+		t.Errorf("vist without a table: %v, want a NoImageTableError for vist", err)
+	}
+	// The inputs are read first: their error is LoadInputs's, not an InputError.
+	_, err = groovist.LoadRunInputs(groovist.InputFiles{Stories: filepath.Join(dir, "none.json"), Dataset: "coco"})
+	if !errors.As(err, new(*fs.PathError)) || errors.As(err, new(*groovist.InputError)) {
+		t.Errorf("missing stories and a bad dataset: %v, want the stories' *fs.PathError", err)
+	}
+}
