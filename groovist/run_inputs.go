@@ -67,3 +67,14 @@ func LoadRunInputs(f InputFiles) (RunInputs, error) {
 	}
 	return r, nil
 }
+
+// Finish ends a run scored with opts: with EstimateTheta, it sets
+// opts.Theta to the estimate of results (EstimateTheta) and returns them
+// rescored with it (Rescore); otherwise it returns results as they are.
+func (r RunInputs) Finish(results []Result, opts *Options) []Result {
+	if !r.EstimateTheta {
+		return results
+	}
+	opts.Theta = ThetaOf(EstimateTheta(results))
+	return Rescore(results, *opts)
+}

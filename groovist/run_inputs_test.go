@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"reflect"
 	"testing"
 
 	"github.com/storyeval/storyeval/groovist"
@@ -58,5 +59,21 @@ func TestLoadRunInputs(t *testing.T) {
 	_, err = groovist.LoadRunInputs(groovist.InputFiles{Stories: filepath.Join(dir, "none.json"), Dataset: "coco"})
 	if !errors.As(err, new(*fs.PathError)) || errors.As(err, new(*groovist.InputError)) {
 		t.Errorf("missing stories and a bad dataset: %v, want the stories' *fs.PathError", err)
+	}
+}
+
+// TestRunInputsFinish checks that Finish rescores with the estimated θ
+// (0.625, the mean scaled score of the two phrases, by hand) only when
+// the run estimates it.
+func TestRunInputsFinish(t *testing.T) {
+	res := []groovist.Result{{NPs: []groovist.NPScore{{Scaled: 1, Weight: 2}, {Scaled: 0.25, Weight: 4}}}}
+	opts := groovist.Options{Theta: groovist.ThetaOf(0.5)}
+	if got := (groovist.RunInputs{}).Finish(res, &opts); !reflect.DeepEqual(got, res) || opts.Theta.Value() != 0.5 {
+		t.Errorf("no estimate: θ %v, results %+v; want them untouched", opts.Theta.Value(), got)
+	}
+	got := groovist.RunInputs{EstimateTheta: true}.Finish(res, &opts)
+	want := groovist.Rescore(res, groovist.Options{Theta: groovist.ThetaOf(0.625)})
+	if opts.Theta.Value() != 0.625 || !reflect.DeepEqual(got, want) {
+		t.Errorf("estimate: θ %v, results %+v; want θ 0.625 and %+v", opts.Theta.Value(), got, want)
 	}
 }

@@ -73,10 +73,7 @@ func runGroovist(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	warnSkippedImages(stderr, "groovist", groovist.Skipped(res))
-	if run.EstimateTheta {
-		opts.Theta = groovist.ThetaOf(groovist.EstimateTheta(res))
-		res = groovist.Rescore(res, opts)
-	}
+	res = run.Finish(res, &opts)
 	if *format == "csv" {
 		return groovist.WriteCSV(stdout, res)
 	}
@@ -123,10 +120,7 @@ func warnSkippedImages(stderr io.Writer, name string, skipped []groovist.Skipped
 			fmt.Fprintf(stderr, "storyeval %s: warning: %d more images skipped (the \"error\" of each image in the JSON output says why)\n", name, len(skipped)-i)
 			return
 		}
-		hint := ""
-		if s.TooLarge {
-			hint = " (raise the limit with -max-image-pixels)"
-		}
+		hint := map[bool]string{true: " (raise the limit with -max-image-pixels)"}[s.TooLarge]
 		fmt.Fprintf(stderr, "storyeval %s: warning: %s%s\n", name, s, hint)
 	}
 }
