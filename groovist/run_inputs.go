@@ -6,7 +6,7 @@ import (
 	"github.com/storyeval/storyeval/limits"
 )
 
-// InputFiles names what a run reads before it scores (LoadRunInputs): the
+// InputFiles names what a run reads before it scores (InputFiles.Load): the
 // phrases and/or stories (LoadInputs), the dataset's name (ParseDataset)
 // and its image table file (LoadImageTable), and θ (ParseTheta).
 type InputFiles struct {
@@ -27,7 +27,7 @@ type RunInputs struct {
 	EstimateTheta bool
 }
 
-// NoImageTableError is LoadRunInputs's error for a dataset that needs an
+// NoImageTableError is InputFiles.Load's error for a dataset that needs an
 // image table when InputFiles names none.
 type NoImageTableError struct{ Dataset Dataset }
 
@@ -36,13 +36,13 @@ func (e *NoImageTableError) Error() string {
 	return fmt.Sprintf("dataset %s needs an image table", e.Dataset)
 }
 
-// LoadRunInputs reads f in the order the reference's command line checks
+// Load reads f in the order the reference's command line checks
 // them: the inputs, the dataset, its image table, whose ids it assigns
 // (AssignImageIDs), then θ. A bad dataset, table or θ is an *InputError
 // whose Input is "dataset", "image table" or "theta" (a missing table a
 // *NoImageTableError in it); the errors of the inputs and of assigning
 // image ids are LoadInputs's and AssignImageIDs's.
-func LoadRunInputs(f InputFiles) (RunInputs, error) {
+func (f InputFiles) Load() (RunInputs, error) {
 	in, err := LoadInputs(f.Phrases, f.Stories, f.Limits)
 	if err != nil {
 		return RunInputs{}, err

@@ -11,9 +11,9 @@ import (
 	"github.com/storyeval/storyeval/groovist"
 )
 
-// TestLoadRunInputs reads a VWP run (ids from the table, θ its preset) and
+// TestInputFilesLoad reads a VWP run (ids from the table, θ its preset) and
 // checks that each bad input is an *InputError naming it.
-func TestLoadRunInputs(t *testing.T) {
+func TestInputFilesLoad(t *testing.T) {
 	dir := t.TempDir()
 	write := func(name, data string) string {
 		p := filepath.Join(dir, name)
@@ -24,7 +24,7 @@ func TestLoadRunInputs(t *testing.T) {
 	}
 	stories := write("stories.json", `{"scene1;2": "A dog ran. The cat sat."}`)
 	table := write("vwp.json", `{"scene1": 2}`)
-	r, err := groovist.LoadRunInputs(groovist.InputFiles{Stories: stories, Dataset: "VWP", ImageTable: table})
+	r, err := groovist.InputFiles{Stories: stories, Dataset: "VWP", ImageTable: table}.Load()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,7 +34,7 @@ func TestLoadRunInputs(t *testing.T) {
 	if r.Theta.Value() != groovist.ThetaVWP || r.EstimateTheta {
 		t.Errorf("θ %v (estimate %v), want the VWP preset %v", r.Theta.Value(), r.EstimateTheta, groovist.ThetaVWP)
 	}
-	if r, err := groovist.LoadRunInputs(groovist.InputFiles{Stories: stories, Dataset: "aesop", Theta: "estimate"}); err != nil || !r.EstimateTheta || r.Inputs[0].Images[2].ID != "scene1;2_2" {
+	if r, err := (groovist.InputFiles{Stories: stories, Dataset: "aesop", Theta: "estimate"}).Load(); err != nil || !r.EstimateTheta || r.Inputs[0].Images[2].ID != "scene1;2_2" {
 		t.Errorf("AESOP, θ estimate: %+v, %v; want AESOP's ids and EstimateTheta", r, err)
 	}
 	for _, c := range []struct {
@@ -46,17 +46,17 @@ func TestLoadRunInputs(t *testing.T) {
 		{"image table", groovist.InputFiles{Stories: stories, Dataset: "vwp", ImageTable: filepath.Join(dir, "none.json")}},
 		{"theta", groovist.InputFiles{Stories: stories, Dataset: "aesop", Theta: "high"}},
 	} {
-		_, err := groovist.LoadRunInputs(c.f)
+		_, err := c.f.Load()
 		if ie := (*groovist.InputError)(nil); !errors.As(err, &ie) || ie.Input != c.input {
 			t.Errorf("%+v: %v, want an *InputError for %s", c.f, err, c.input)
 		}
 	}
-	_, err = groovist.LoadRunInputs(groovist.InputFiles{Stories: stories, Dataset: "vist"})
+	_, err = groovist.InputFiles{Stories: stories, Dataset: "vist"}.Load()
 	if nt := (*groovist.NoImageTableError)(nil); !errors.As(err, &nt) || nt.Dataset != groovist.VIST {
 		t.Errorf("vist without a table: %v, want a NoImageTableError for vist", err)
 	}
 	// The inputs are read first: their error is LoadInputs's, not an InputError.
-	_, err = groovist.LoadRunInputs(groovist.InputFiles{Stories: filepath.Join(dir, "none.json"), Dataset: "coco"})
+	_, err = groovist.InputFiles{Stories: filepath.Join(dir, "none.json"), Dataset: "coco"}.Load()
 	if !errors.As(err, new(*fs.PathError)) || errors.As(err, new(*groovist.InputError)) {
 		t.Errorf("missing stories and a bad dataset: %v, want the stories' *fs.PathError", err)
 	}

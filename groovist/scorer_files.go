@@ -16,7 +16,7 @@ type ScorerFiles struct {
 
 // InputError is the error of one input of NewScorerWithFiles (Input is
 // the field of ScorerFiles in lower case: "entities", "ratings",
-// "pronouns"), LoadRunInputs ("dataset", "image table", "theta") or
+// "pronouns"), InputFiles.Load ("dataset", "image table", "theta") or
 // LoadCaptionsDir ("images"). Its message is the underlying error's.
 type InputError struct {
 	Input string

@@ -47,7 +47,7 @@ func runGroovist(args []string, stdout, stderr io.Writer) error {
 	if *entities == "" || *crops == "" {
 		return errors.New("-entities and -crops are required (the entities CSV and the folder of region crops)")
 	}
-	run, err := groovist.LoadRunInputs(groovist.InputFiles{Phrases: *npsPath, Stories: *storiesPath, Dataset: *dataset, ImageTable: *sid2iids, Theta: *theta})
+	run, err := groovist.InputFiles{Phrases: *npsPath, Stories: *storiesPath, Dataset: *dataset, ImageTable: *sid2iids, Theta: *theta}.Load()
 	if err != nil {
 		return groovistFlagError(err)
 	}
