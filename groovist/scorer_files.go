@@ -14,9 +14,10 @@ type ScorerFiles struct {
 	Entities, Crops, Ratings, Pronouns string
 }
 
-// InputError is NewScorerWithFiles's error reading one of its files: Input is
-// the field of ScorerFiles in lower case ("entities", "ratings",
-// "pronouns"). Its message is the underlying error's.
+// InputError is the error of one input of NewScorerWithFiles (Input is
+// the field of ScorerFiles in lower case: "entities", "ratings",
+// "pronouns"), InputFiles.Load ("dataset", "image table", "theta") or
+// LoadCaptionsDir ("images"). Its message is the underlying error's.
 type InputError struct {
 	Input string
 	Err   error

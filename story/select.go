@@ -59,3 +59,13 @@ func Texts(stories []Story) []string {
 	}
 	return texts
 }
+
+// IDs returns the ids of stories, in order, beside Texts for the batch
+// functions that take both (tokenize.EncodeIDs).
+func IDs(stories []Story) []string {
+	ids := make([]string, len(stories))
+	for i, st := range stories {
+		ids[i] = st.ID
+	}
+	return ids
+}

@@ -53,6 +53,9 @@ func TestSelect(t *testing.T) {
 	if got := story.Texts(nil); len(got) != 0 {
 		t.Errorf("Texts(nil) = %q", got)
 	}
+	if got := story.IDs([]story.Story{{ID: "b", Text: "x"}, {ID: "a"}}); !reflect.DeepEqual(got, []string{"b", "a"}) {
+		t.Errorf("IDs = %q, want [b a]", got)
+	}
 }
 
 // TestLoadSelection reads a file, selects ids from it and checks the two

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"io"
 
 	"github.com/storyeval/storyeval/groovist"
@@ -28,10 +27,8 @@ func runCLIPScore(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	items, err := groovist.LoadCaptionsDir(*candsPath, *refsPath, *imagesDir, limits.Limits{})
-	if errors.As(err, new(*groovist.InputError)) {
-		return flagFileError("-images", err)
-	} else if err != nil {
-		return err
+	if err != nil {
+		return groovistFlagError(err)
 	}
 	if err := r.load("clipscore", stderr); err != nil {
 		return err

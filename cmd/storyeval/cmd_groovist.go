@@ -7,7 +7,6 @@ import (
 	"io/fs"
 
 	"github.com/storyeval/storyeval/groovist"
-	"github.com/storyeval/storyeval/limits"
 )
 
 func runGroovist(args []string, stdout, stderr io.Writer) error {
@@ -48,27 +47,9 @@ func runGroovist(args []string, stdout, stderr io.Writer) error {
 	if *entities == "" || *crops == "" {
 		return errors.New("-entities and -crops are required (the entities CSV and the folder of region crops)")
 	}
-	inputs, err := groovist.LoadInputs(*npsPath, *storiesPath, limits.Limits{})
+	run, err := groovist.InputFiles{Phrases: *npsPath, Stories: *storiesPath, Dataset: *dataset, ImageTable: *sid2iids, Theta: *theta}.Load()
 	if err != nil {
-		return err
-	}
-	ds, err := groovist.ParseDataset(*dataset)
-	if err != nil {
-		return fmt.Errorf("-%w", err)
-	}
-	if ds.NeedsTable() && *sid2iids == "" {
-		return fmt.Errorf("-dataset %s needs -sid2iids", ds)
-	}
-	table, err := groovist.LoadImageTable(*sid2iids, ds, limits.Limits{})
-	if err != nil {
-		return flagFileError("-sid2iids", err)
-	}
-	if err := groovist.AssignImageIDs(inputs, ds, table); err != nil {
-		return err
-	}
-	th, estimate, err := groovist.ParseTheta(*theta, ds)
-	if err != nil {
-		return fmt.Errorf("-%w", err)
+		return groovistFlagError(err)
 	}
 	if *noConc && *idf {
 		return errors.New("-no-concreteness and -idf exclude each other")
@@ -77,31 +58,47 @@ func runGroovist(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	sc, err := groovist.NewScorerWithFiles(r.model, r.tok, groovist.ScorerFiles{Entities: *entities, Crops: *crops, Ratings: *ratings, Pronouns: *pronouns})
-	if ie := (*groovist.InputError)(nil); errors.As(err, &ie) {
-		return fmt.Errorf("-%s: %w", ie.Input, err)
-	} else if err != nil {
-		return err
+	if err != nil {
+		return groovistFlagError(err)
 	}
 	sc.Cache, sc.CacheModel, sc.Decode = r.Cache, r.CacheModel, r.decode
-	opts, err := groovist.Ablations{NoConcreteness: *noConc, NoPenalty: *noPen, IDF: *idf, Nouns: *nouns, Tanh: *tanh}.Options(th, inputs)
+	opts, err := groovist.Ablations{NoConcreteness: *noConc, NoPenalty: *noPen, IDF: *idf, Nouns: *nouns, Tanh: *tanh}.Options(run.Theta, run.Inputs)
 	if err != nil {
 		return err
 	}
 	p, progress := newBar(stderr, "embeddings")
 	opts.Progress = progress
-	res, err := sc.Score(r.ctx, inputs, opts)
+	res, err := sc.Score(r.ctx, run.Inputs, opts)
 	if err := scored(p, r.cache, err); err != nil {
 		return err
 	}
 	warnSkippedImages(stderr, "groovist", groovist.Skipped(res))
-	if estimate {
-		opts.Theta = groovist.ThetaOf(groovist.EstimateTheta(res))
-		res = groovist.Rescore(res, opts)
-	}
+	res = run.Finish(res, &opts)
 	if *format == "csv" {
 		return groovist.WriteCSV(stdout, res)
 	}
 	return groovist.WriteJSON(stdout, res, opts.Theta.Value(), *details)
+}
+
+// groovistFlagError prefixes a *groovist.InputError with the flag of its
+// input: a value's error (dataset, θ) starts with its name; the table's
+// and the images' as flagFileError, as the command always wrote them.
+func groovistFlagError(err error) error {
+	var ie *groovist.InputError
+	var nt *groovist.NoImageTableError
+	switch {
+	case errors.As(err, &nt):
+		return fmt.Errorf("-dataset %s needs -sid2iids", nt.Dataset)
+	case !errors.As(err, &ie):
+		return err
+	case ie.Input == "dataset" || ie.Input == "theta":
+		return fmt.Errorf("-%w", err)
+	case ie.Input == "image table":
+		return flagFileError("-sid2iids", err)
+	case ie.Input == "images":
+		return flagFileError("-images", err)
+	}
+	return fmt.Errorf("-%s: %w", ie.Input, err) // the scorer's files
 }
 
 // flagFileError prefixes err, from loading the file a flag names, with the
@@ -123,10 +120,7 @@ func warnSkippedImages(stderr io.Writer, name string, skipped []groovist.Skipped
 			fmt.Fprintf(stderr, "storyeval %s: warning: %d more images skipped (the \"error\" of each image in the JSON output says why)\n", name, len(skipped)-i)
 			return
 		}
-		hint := ""
-		if s.TooLarge {
-			hint = " (raise the limit with -max-image-pixels)"
-		}
+		hint := map[bool]string{true: " (raise the limit with -max-image-pixels)"}[s.TooLarge]
 		fmt.Fprintf(stderr, "storyeval %s: warning: %s%s\n", name, s, hint)
 	}
 }

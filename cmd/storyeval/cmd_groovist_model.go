@@ -18,7 +18,6 @@ import (
 // with CLIP (clipscore, groovist, cache warm).
 type clipModelFlags struct{ model, tokenizer *string }
 
-// addCLIPModelFlags defines -model and -tokenizer on fs.
 func addCLIPModelFlags(fs *flag.FlagSet) clipModelFlags {
 	return clipModelFlags{
 		model:     fs.String("model", "", "HuggingFace CLIP folder (config.json + weights) (required)"),
@@ -26,7 +25,6 @@ func addCLIPModelFlags(fs *flag.FlagSet) clipModelFlags {
 	}
 }
 
-// load is loadOn onto the CPU.
 func (f clipModelFlags) load() (*encoders.CLIP, *tokenize.CLIP, error) {
 	return f.loadOn(encoders.Options{})
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -46,50 +47,19 @@ func runTokenize(args []string, stdout, stderr io.Writer) error {
 	// a first pass finds it, and each batch is padded to it.
 	var longest *string
 	if opt.Padding == tokenize.PadLongest {
-		if longest, err = longestText(enc, *textsPath, opt); err != nil {
+		var l tokenize.Longest
+		if err := story.EachBatchFile(*textsPath, storyRead, storyBatch, func(b []story.Story) error {
+			return l.Add(enc, story.IDs(b), story.Texts(b), opt)
+		}); err != nil {
 			return err
 		}
+		longest = &l.Text
 	}
-	return writeStoryLines(stdout, *textsPath, func(batch []story.Story) ([]tokenize.IDEncoding, error) {
-		texts := make([]string, len(batch))
-		for i, st := range batch {
-			texts[i] = st.Text
+	return story.WriteJSONLinesFile(stdout, *textsPath, storyRead, storyBatch, func(batch []story.Story) ([]tokenize.IDEncoding, error) {
+		lines, err := tokenize.EncodeIDs(enc, story.IDs(batch), story.Texts(batch), opt, longest)
+		if ts := (*tokenize.TooShortError)(nil); errors.As(err, &ts) {
+			return lines, fmt.Errorf("text %q: -max-length %d is too short to truncate to: %d tokens remain after %s truncation (the special tokens alone may need more)", ts.ID, *maxLength, ts.Len, *truncation)
 		}
-		encs, err := tokenize.EncodeBatchParallel(enc, texts, opt, longest)
-		if err != nil {
-			return nil, err
-		}
-		lines := make([]tokenize.IDEncoding, len(batch))
-		for i, st := range batch {
-			if *maxLength > 0 && opt.Truncation != tokenize.NoTruncation && encs[i].Len() > *maxLength {
-				// HF's tokenizer, asked to truncate below the special
-				// tokens' length, logs an error and returns the text
-				// untruncated; say so rather than print it without a word.
-				return lines[:i], fmt.Errorf("text %q: -max-length %d is too short to truncate to: %d tokens remain after %s truncation (the special tokens alone may need more)", st.ID, *maxLength, encs[i].Len(), *truncation)
-			}
-			lines[i] = tokenize.IDEncoding{ID: st.ID, Encoding: encs[i]}
-		}
-		return lines, nil
+		return lines, err
 	})
-}
-
-// longestText returns the text of the file whose encoding (truncated as opt
-// says, unpadded) is the longest, the first of them on a tie.
-func longestText(enc tokenize.Encoder, path string, opt tokenize.Options) (*string, error) {
-	opt.Padding = tokenize.NoPadding
-	var longest string
-	n := -1
-	err := story.EachBatchFile(path, storyRead, storyBatch, func(batch []story.Story) error {
-		for _, st := range batch {
-			e, err := enc.EncodeWith(st.Text, opt)
-			if err != nil {
-				return fmt.Errorf("text %q: %w", st.ID, err)
-			}
-			if e.Len() > n {
-				longest, n = st.Text, e.Len()
-			}
-		}
-		return nil
-	})
-	return &longest, err
 }
