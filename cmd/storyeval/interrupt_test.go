@@ -71,14 +71,14 @@ func tempSize(target string) int64 {
 // times, each time killing it with SIGKILL (which no cleanup survives) once
 // the temporary file of watch holds i/points of want bytes (i = 0 …
 // points-1: from the first byte towards the end), and checks that watch
-// and the other files in keep still hold exactly what they held before. It
-// returns how many of the kills came while the temporary file was being
-// written (not before it was created or after the rename), which the
-// caller requires to be all of them. A run that ends on its own before
-// the poll sees the threshold (a loaded machine can deschedule the poller
-// for the whole write) must have succeeded; the files are put back and
+// and the other files in keep still hold exactly what they held before.
+// Only kills that land while the temporary file is being written count: a
+// run that ends on its own before the poll sees the threshold (a loaded
+// machine can deschedule the poller for the whole write) must have
+// succeeded, and one whose write and rename finished before the signal
+// landed leaves no temporary file; either way the files are put back and
 // that point is tried again, up to killAttempts times.
-func killDuringWrite(t *testing.T, watch string, want int64, points int, keep []string, args ...string) int {
+func killDuringWrite(t *testing.T, watch string, want int64, points int, keep []string, args ...string) {
 	t.Helper()
 	keep = append([]string{watch}, keep...)
 	before := make([][]byte, len(keep))
@@ -92,7 +92,6 @@ func killDuringWrite(t *testing.T, watch string, want int64, points int, keep []
 	if err != nil {
 		t.Fatal(err)
 	}
-	mid := 0
 	for i, attempt := 0, 0; i < points; attempt++ {
 		threshold := want * int64(i) / int64(points)
 		cmd := exec.Command(exe, args...)
@@ -121,8 +120,13 @@ func killDuringWrite(t *testing.T, watch string, want int64, points int, keep []
 			}
 			time.Sleep(50 * time.Microsecond)
 		}
-		if !killed {
-			if code := cmd.ProcessState.ExitCode(); code != 0 {
+		// SIGKILL lands asynchronously: on a busy machine the child can
+		// finish its write and rename between the poll and the signal. No
+		// temporary file left means that happened (a killed process cannot
+		// remove it), and that run says nothing about a kill mid-write.
+		late := killed && tempSize(watch) < 0
+		if !killed || late {
+			if code := cmd.ProcessState.ExitCode(); !killed && code != 0 {
 				t.Fatalf("kill %d: the run ended by itself with exit %d before the kill: %s", i, code, stderr.String())
 			}
 			if attempt >= killAttempts {
@@ -133,13 +137,10 @@ func killDuringWrite(t *testing.T, watch string, want int64, points int, keep []
 					t.Fatal(err)
 				}
 			}
-			t.Logf("kill %d: the run finished before the kill (attempt %d); trying again", i, attempt+1)
+			t.Logf("kill %d: the run finished its write before the kill (attempt %d); trying again", i, attempt+1)
 			continue
 		}
 		attempt = -1
-		if tempSize(watch) >= 0 {
-			mid++
-		}
 		for k, path := range keep {
 			after, err := os.ReadFile(path)
 			if err != nil || !bytes.Equal(after, before[k]) {
@@ -156,7 +157,6 @@ func killDuringWrite(t *testing.T, watch string, want int64, points int, keep []
 		}
 		i++
 	}
-	return mid
 }
 
 // killAttempts bounds the runs killDuringWrite makes for one kill point
@@ -187,9 +187,7 @@ func TestStylemBuildKilledMidWriteKeepsPreviousTable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if mid := killDuringWrite(t, table, st.Size(), 10, nil, "stylem", "build", "-in", corpus, "-out", table); mid != 10 {
-		t.Errorf("%d of 10 kills came while the table was being written, want all", mid)
-	}
+	killDuringWrite(t, table, st.Size(), 10, nil, "stylem", "build", "-in", corpus, "-out", table)
 	// What is left still reads as a table.
 	r = runProcess(t, nil, "stylem", "score", "-table", table, "-in", "samples/stylem_captions.jsonl")
 	if r.code != 0 || !strings.Contains(string(r.stdout), "onlystyle") {
@@ -223,9 +221,7 @@ func TestScoreKilledMidWriteKeepsPreviousReport(t *testing.T) {
 		t.Fatal(err)
 	}
 	keep := []string{filepath.Join(out, "scores.csv"), filepath.Join(out, "summary.json")}
-	if mid := killDuringWrite(t, filepath.Join(out, "report.html"), st.Size(), 3, keep, append(args, out)...); mid != 3 {
-		t.Errorf("%d of 3 kills came while the report was being written, want all", mid)
-	}
+	killDuringWrite(t, filepath.Join(out, "report.html"), st.Size(), 3, keep, append(args, out)...)
 }
 
 // TestModelsConvertKilledMidWriteKeepsPreviousFile kills `models convert`
@@ -255,9 +251,7 @@ func TestModelsConvertKilledMidWriteKeepsPreviousFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if mid := killDuringWrite(t, out, st.Size(), 5, nil, "models", "convert", "-in", big, "-out", out); mid != 5 {
-		t.Errorf("%d of 5 kills came while the file was being written, want all", mid)
-	}
+	killDuringWrite(t, out, st.Size(), 5, nil, "models", "convert", "-in", big, "-out", out)
 }
 
 // signalWhen runs "storyeval args..." as a child process and sends it sig
