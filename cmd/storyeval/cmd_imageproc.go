@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"strings"
@@ -23,16 +24,12 @@ func runImageproc(args []string, stdout, stderr io.Writer) error {
 	if err := parseFlags(fs, args, -1); err != nil {
 		return err
 	}
-	if fs.NArg() == 0 {
-		return fmt.Errorf("no image files given")
-	}
 	o := imageproc.FilesOptions{ResizeFirst: *resizeFirst, KeepValues: *npyOut != ""}
 	var err error
-	if o.Decode, err = images.options(); err != nil {
+	o.Decode, err = images.options()
+	if err := cmp.Or(errIf(fs.NArg() == 0, "no image files given"), err,
+		errIf(*resizeFirst && *box != "", "-resize-first and -box cannot be combined (a region crop is taken from the RGB image)")); err != nil {
 		return err
-	}
-	if *resizeFirst && *box != "" {
-		return fmt.Errorf("-resize-first and -box cannot be combined (a region crop is taken from the RGB image)")
 	}
 	var cfg imageproc.ProcessorConfig
 	if *config != "" {

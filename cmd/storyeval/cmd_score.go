@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	_ "embed"
 	"errors"
 	"fmt"
@@ -53,29 +54,18 @@ func runScore(args []string, stdout, stderr io.Writer) error {
 	if err := parseFlags(fs, args, 0); err != nil {
 		return err
 	}
-	switch {
-	case *in == "" && !*demo:
+	if *in == "" && !*demo {
 		fs.Usage()
 		return errors.New("-in (or -demo) is required")
-	case *in != "" && *demo:
-		return errors.New("-in and -demo exclude each other")
-	case !(*confidence > 0 && *confidence < 1):
-		return fmt.Errorf("-confidence %v is not in (0, 1)", *confidence)
-	case *resamples < 1 || *rounds < 1:
-		return fmt.Errorf("-resamples %d and -rounds %d must be at least 1", *resamples, *rounds)
-	case (*styleTable == "") != (*style == ""):
-		return errors.New("-stylem-table and -style go together")
 	}
 	corr, ok := map[string]correlation.Correction{"holm": correlation.Holm, "bh": correlation.BenjaminiHochberg}[*correction]
-	if !ok {
-		return fmt.Errorf("-correction %s: want holm or bh", quoteShort(*correction))
-	}
-	selected, err := compare.ParseMetricNames(*metrics)
-	if err != nil {
-		return fmt.Errorf("-metrics: %w", err)
-	}
-	decode, err := images.options()
-	if err != nil {
+	selected, errM := compare.ParseMetricNames(*metrics)
+	decode, errD := images.options()
+	if err := cmp.Or(errIf(*in != "" && *demo, "-in and -demo exclude each other"),
+		errIf(!(*confidence > 0 && *confidence < 1), "-confidence %v is not in (0, 1)", *confidence),
+		errIf(*resamples < 1 || *rounds < 1, "-resamples %d and -rounds %d must be at least 1", *resamples, *rounds),
+		errIf((*styleTable == "") != (*style == ""), "-stylem-table and -style go together"),
+		errIf(!ok, "-correction %s: want holm or bh", quoteShort(*correction)), flagError("metrics", errM), errD); err != nil {
 		return err
 	}
 	dev, err := device.open()
