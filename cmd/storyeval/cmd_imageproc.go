@@ -44,18 +44,14 @@ func runImageproc(args []string, stdout, stderr io.Writer) error {
 	} else if strings.EqualFold(*processor, "openai-clip") && *rounding == "floor" {
 		*rounding = "half-even" // clip.load's preprocess is torchvision's
 	}
-	if err != nil {
-		return err
-	}
-	if cfg.CropRounding, err = imageproc.CropRoundingByName(*rounding); err != nil {
-		return fmt.Errorf("-crop-rounding: %w", err)
-	}
+	var errR, errB error
+	cfg.CropRounding, errR = imageproc.CropRoundingByName(*rounding)
 	if *box != "" {
-		b, err := imageproc.ParseBox(*box)
-		if err != nil {
-			return fmt.Errorf("-box: %w", err)
-		}
-		o.Box = &b
+		o.Box = new(imageproc.Box)
+		*o.Box, errB = imageproc.ParseBox(*box)
+	}
+	if err := cmp.Or(err, flagError("crop-rounding", errR), flagError("box", errB)); err != nil {
+		return err
 	}
 	p, err := imageproc.NewProcessor(cfg)
 	if err != nil {

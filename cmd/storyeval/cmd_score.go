@@ -85,21 +85,19 @@ func runScore(args []string, stdout, stderr io.Writer) error {
 			VG:            rovist.VGOptions{UseDefaultIDF: *vgDefaultIDF > 0, DefaultIDF: *vgDefaultIDF},
 			NoFolderNeeds: "-models DIR", RegionsNeeds: "-regions CSV and -crops DIR (the image regions of the story set)",
 		},
-		Opened: func(r *compare.Run) error {
+		Opened: func(r *compare.Run) (err error) {
 			if !r.Models.EncodesImages() {
 				return nil
 			}
 			if r.Demo.Label() == "" { // the demonstration models' embeddings are not worth keeping
 				if c = cache.open("score", stderr); c != nil {
-					if err := r.Models.UseCache(c, c.Store); err != nil {
-						return err
-					}
+					err = r.Models.UseCache(c, c.Store)
 				}
 			}
 			// Only a run that decodes images gets the heap bound: the n-gram
 			// metrics of a large suite may need more than the decode budget.
 			restore = boundHeap(decode)
-			return nil
+			return err
 		}}.Open()
 	var me *compare.ModelsError
 	if errors.As(err, &me) { // without a folder, OpenModels makes Absent metrics
