@@ -177,3 +177,15 @@ func ExampleReadCorpus() {
 	// 2 Gloomy [A grey day.]
 	// unknown format "csv" (want jsonl or personality-captions)
 }
+
+// ExampleOpenTable reads a table file written by 'storyeval stylem build'
+// (the toy table of the golden fixture: the toy corpus with -tokenize
+// simple, 225 n-grams as stylem build reports for it).
+func ExampleOpenTable() {
+	tab, err := stylem.OpenTable("testdata/toy_table_34c9a1c.stylem", stylem.ReadOptions{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(tab.Styles(), tab.Formula(), tab.ECDF(), tab.Tokenization(), tab.NumNgrams())
+	// Output: [Happy Gloomy Angry] code count-ratio simple 225
+}
