@@ -114,7 +114,7 @@ func (opts SourcesOptions) Load() (*Sources, error) {
 		}
 	}
 	if opts.StyleTable != "" {
-		if r.StyleTable, err = openStyleTable(opts.StyleTable); err != nil {
+		if r.StyleTable, err = stylem.OpenTable(opts.StyleTable, stylem.ReadOptions{}); err != nil {
 			return nil, err
 		}
 		if !slices.Contains(r.StyleTable.Styles(), opts.Style) {
@@ -136,19 +136,6 @@ func loadSuite(path string) (*story.Suite, error) {
 		return story.LoadSuiteDir(path, story.ReadOptions{})
 	}
 	return story.LoadSuite(path, story.ReadOptions{})
-}
-
-func openStyleTable(path string) (*stylem.Table, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	t, err := stylem.ReadTable(f, stylem.ReadOptions{})
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return t, nil
 }
 
 // Metrics makes the adapters of the named metrics (ParseMetricNames), in

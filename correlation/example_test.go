@@ -3,6 +3,8 @@ package correlation_test
 import (
 	"context"
 	"fmt"
+	"log"
+	"os"
 	"strings"
 
 	"github.com/storyeval/storyeval/correlation"
@@ -159,4 +161,23 @@ func ExampleSummarize() {
 	// Pearson r = 0.9835, Spearman rho = 0.9820
 	// Kendall tau-b = 0.9449, tau-c = 0.9766
 	// point-biserial: false
+}
+
+// ExampleNewSummaryReport prints what 'storyeval correlate -bootstrap 500
+// -seed 1 -format csv' prints on the same two columns: the four
+// coefficients with p-values and percentile intervals.
+func ExampleNewSummaryReport() {
+	r, err := correlation.NewSummaryReport(context.Background(), human, metric, correlation.BootstrapOptions{Resamples: 500, Confidence: 0.95, Seed: 1})
+	if err != nil {
+		log.Fatal(err)
+	}
+	if err := r.Write(os.Stdout, true); err != nil {
+		log.Fatal(err)
+	}
+	// Output:
+	// coefficient,n,value,p,low,high,undefined,resamples,confidence,seed
+	// pearson,8,0.9835496743595902,1.0992331390824547e-05,0.9325972024445408,0.9980889980852585,0,500,0.95,1
+	// spearman,8,0.9819805060619657,1.4430449972093964e-05,0.893010836681381,1,0,500,0.95,1
+	// kendall_b,8,0.944911182523068,0.0015428402949769213,0.8416254115301732,1,0,500,0.95,1
+	// kendall_c,8,0.9765625,0.0015428402949769213,0.75,0.984375,0,500,0.95,1
 }

@@ -161,3 +161,31 @@ func ExampleTable_OnlyStyleDetail() {
 	// "sad" 1.0000
 	// "lonely" 0.6667
 }
+
+// ExampleReadCorpus reads a corpus in the layout a command-line flag names.
+func ExampleReadCorpus() {
+	jsonl := `{"style": "Happy", "caption": "What a happy day!", "image": "1"}
+{"style": "Gloomy", "caption": "A grey day.", "image": "2"}`
+	recs, err := stylem.ReadCorpus(strings.NewReader(jsonl), "jsonl")
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(len(recs), recs[1].Style, recs[1].Captions)
+	_, err = stylem.ReadCorpus(strings.NewReader(jsonl), "csv")
+	fmt.Println(err)
+	// Output:
+	// 2 Gloomy [A grey day.]
+	// unknown format "csv" (want jsonl or personality-captions)
+}
+
+// ExampleOpenTable reads a table file written by 'storyeval stylem build'
+// (the toy table of the golden fixture: the toy corpus with -tokenize
+// simple, 225 n-grams as stylem build reports for it).
+func ExampleOpenTable() {
+	tab, err := stylem.OpenTable("testdata/toy_table_34c9a1c.stylem", stylem.ReadOptions{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(tab.Styles(), tab.Formula(), tab.ECDF(), tab.Tokenization(), tab.NumNgrams())
+	// Output: [Happy Gloomy Angry] code count-ratio simple 225
+}

@@ -33,22 +33,13 @@ func runCorrelate(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	sum, err := correlation.Summarize(cols[0], cols[1])
+	ctx, stop := interruptContext()
+	defer stop()
+	bar := newProgress(stderr, 4**resamples, "resamples")
+	out, err := correlation.NewSummaryReport(ctx, cols[0], cols[1], correlation.BootstrapOptions{Resamples: *resamples, Confidence: *confidence, Seed: *seed, Progress: bar.Add})
+	bar.Finish()
 	if err != nil {
 		return fmt.Errorf("%s: %w", *in, err)
-	}
-	out := correlation.SummaryReport{Summary: sum}
-	if *resamples > 0 {
-		ctx, stop := interruptContext()
-		defer stop()
-		bar := newProgress(stderr, 4**resamples, "resamples")
-		out.Bootstrap = correlation.BootstrapOptions{Resamples: *resamples, Confidence: *confidence, Seed: *seed, Progress: bar.Add}
-		iv, err := correlation.BootstrapSummary(ctx, cols[0], cols[1], out.Bootstrap)
-		bar.Finish()
-		if err != nil {
-			return fmt.Errorf("%s: %w", *in, err)
-		}
-		out.Intervals = &iv
 	}
 	return out.Write(stdout, *format == formatCSV)
 }

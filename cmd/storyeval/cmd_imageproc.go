@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"strings"
@@ -23,16 +24,12 @@ func runImageproc(args []string, stdout, stderr io.Writer) error {
 	if err := parseFlags(fs, args, -1); err != nil {
 		return err
 	}
-	if fs.NArg() == 0 {
-		return fmt.Errorf("no image files given")
-	}
 	o := imageproc.FilesOptions{ResizeFirst: *resizeFirst, KeepValues: *npyOut != ""}
 	var err error
-	if o.Decode, err = images.options(); err != nil {
+	o.Decode, err = images.options()
+	if err := cmp.Or(errIf(fs.NArg() == 0, "no image files given"), err,
+		errIf(*resizeFirst && *box != "", "-resize-first and -box cannot be combined (a region crop is taken from the RGB image)")); err != nil {
 		return err
-	}
-	if *resizeFirst && *box != "" {
-		return fmt.Errorf("-resize-first and -box cannot be combined (a region crop is taken from the RGB image)")
 	}
 	var cfg imageproc.ProcessorConfig
 	if *config != "" {
@@ -47,18 +44,14 @@ func runImageproc(args []string, stdout, stderr io.Writer) error {
 	} else if strings.EqualFold(*processor, "openai-clip") && *rounding == "floor" {
 		*rounding = "half-even" // clip.load's preprocess is torchvision's
 	}
-	if err != nil {
-		return err
-	}
-	if cfg.CropRounding, err = imageproc.CropRoundingByName(*rounding); err != nil {
-		return fmt.Errorf("-crop-rounding: %w", err)
-	}
+	var errR, errB error
+	cfg.CropRounding, errR = imageproc.CropRoundingByName(*rounding)
 	if *box != "" {
-		b, err := imageproc.ParseBox(*box)
-		if err != nil {
-			return fmt.Errorf("-box: %w", err)
-		}
-		o.Box = &b
+		o.Box = new(imageproc.Box)
+		*o.Box, errB = imageproc.ParseBox(*box)
+	}
+	if err := cmp.Or(err, flagError("crop-rounding", errR), flagError("box", errB)); err != nil {
+		return err
 	}
 	p, err := imageproc.NewProcessor(cfg)
 	if err != nil {

@@ -57,8 +57,10 @@ func runNgram(args []string, stdout, stderr io.Writer) error {
 		// which one.
 		bar := newProgress(stderr, len(opts.Metrics)+1, "stages")
 		defer bar.Finish()
+		var tokenized *ngram.Corpus
 		if *tokenize == "ptb" {
 			c = c.Tokenized()
+			tokenized = c
 		}
 		bar.Add(1)
 		opts.Progress = func(string) { bar.Add(1) }
@@ -66,16 +68,7 @@ func runNgram(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return nil, err
 		}
-		t := evaluationTable(ev)
-		if *tokenize == "ptb" {
-			t.ExtraJSON = func(w io.Writer) error {
-				if _, err := io.WriteString(w, ",\n  \"tokenized\": "); err != nil {
-					return err
-				}
-				return c.WriteJSON(w, "  ")
-			}
-		}
-		return t, nil
+		return compare.EvaluationTable(ev, tokenized), nil
 	})
 }
 
@@ -93,7 +86,7 @@ func runSacreBLEU(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return nil, err
 		}
-		return evaluationTable(s.Evaluation(c, "BLEU")), nil
+		return compare.EvaluationTable(s.Evaluation(c, "BLEU"), nil), nil
 	})
 }
 
@@ -125,11 +118,6 @@ func scoreCorpus(fs *flag.FlagSet, args []string, stdout io.Writer, check func()
 		return err
 	}
 	return t.Write(stdout, format == formatCSV)
-}
-
-// evaluationTable is ev as the score table the command prints.
-func evaluationTable(ev *ngram.Evaluation) *compare.ScoreTable {
-	return &compare.ScoreTable{Metrics: ev.Columns, Corpus: ev.Corpus, IDs: ev.IDs, Items: ev.Items}
 }
 
 // setMemoryTarget sets the garbage collector's soft memory limit (unless

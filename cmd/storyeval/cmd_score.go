@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	_ "embed"
 	"errors"
 	"fmt"
@@ -53,29 +54,18 @@ func runScore(args []string, stdout, stderr io.Writer) error {
 	if err := parseFlags(fs, args, 0); err != nil {
 		return err
 	}
-	switch {
-	case *in == "" && !*demo:
+	if *in == "" && !*demo {
 		fs.Usage()
 		return errors.New("-in (or -demo) is required")
-	case *in != "" && *demo:
-		return errors.New("-in and -demo exclude each other")
-	case !(*confidence > 0 && *confidence < 1):
-		return fmt.Errorf("-confidence %v is not in (0, 1)", *confidence)
-	case *resamples < 1 || *rounds < 1:
-		return fmt.Errorf("-resamples %d and -rounds %d must be at least 1", *resamples, *rounds)
-	case (*styleTable == "") != (*style == ""):
-		return errors.New("-stylem-table and -style go together")
 	}
 	corr, ok := map[string]correlation.Correction{"holm": correlation.Holm, "bh": correlation.BenjaminiHochberg}[*correction]
-	if !ok {
-		return fmt.Errorf("-correction %s: want holm or bh", quoteShort(*correction))
-	}
-	selected, err := compare.ParseMetricNames(*metrics)
-	if err != nil {
-		return fmt.Errorf("-metrics: %w", err)
-	}
-	decode, err := images.options()
-	if err != nil {
+	selected, errM := compare.ParseMetricNames(*metrics)
+	decode, errD := images.options()
+	if err := cmp.Or(errIf(*in != "" && *demo, "-in and -demo exclude each other"),
+		errIf(!(*confidence > 0 && *confidence < 1), "-confidence %v is not in (0, 1)", *confidence),
+		errIf(*resamples < 1 || *rounds < 1, "-resamples %d and -rounds %d must be at least 1", *resamples, *rounds),
+		errIf((*styleTable == "") != (*style == ""), "-stylem-table and -style go together"),
+		errIf(!ok, "-correction %s: want holm or bh", quoteShort(*correction)), flagError("metrics", errM), errD); err != nil {
 		return err
 	}
 	dev, err := device.open()
@@ -95,21 +85,19 @@ func runScore(args []string, stdout, stderr io.Writer) error {
 			VG:            rovist.VGOptions{UseDefaultIDF: *vgDefaultIDF > 0, DefaultIDF: *vgDefaultIDF},
 			NoFolderNeeds: "-models DIR", RegionsNeeds: "-regions CSV and -crops DIR (the image regions of the story set)",
 		},
-		Opened: func(r *compare.Run) error {
+		Opened: func(r *compare.Run) (err error) {
 			if !r.Models.EncodesImages() {
 				return nil
 			}
 			if r.Demo.Label() == "" { // the demonstration models' embeddings are not worth keeping
 				if c = cache.open("score", stderr); c != nil {
-					if err := r.Models.UseCache(c, c.Store); err != nil {
-						return err
-					}
+					err = r.Models.UseCache(c, c.Store)
 				}
 			}
 			// Only a run that decodes images gets the heap bound: the n-gram
 			// metrics of a large suite may need more than the decode budget.
 			restore = boundHeap(decode)
-			return nil
+			return err
 		}}.Open()
 	var me *compare.ModelsError
 	if errors.As(err, &me) { // without a folder, OpenModels makes Absent metrics

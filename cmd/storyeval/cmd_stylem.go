@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"cmp"
 	"errors"
 	"fmt"
@@ -10,7 +9,6 @@ import (
 	"runtime/debug"
 
 	"github.com/storyeval/storyeval/internal/gzipbound"
-	"github.com/storyeval/storyeval/limits"
 	"github.com/storyeval/storyeval/stylem"
 )
 
@@ -54,10 +52,10 @@ func runStylemBuild(args []string, stdout, stderr io.Writer) error {
 	// The records and the chunk are the build's live heap; collecting at
 	// 25 % growth instead of 100 % keeps the peak near the live size.
 	defer debug.SetGCPercent(debug.SetGCPercent(25))
-	recs, err := readStylemCorpus(r, *inFormat)
+	recs, err := stylem.ReadCorpus(r, *inFormat)
 	r.Close()
 	if err != nil {
-		return fmt.Errorf("%s: %w", *in, err)
+		return fmt.Errorf("%s: %w", *in, flagOf[*stylem.CorpusFormatError](err, "-in-format: "))
 	}
 	ctx, stop := interruptContext()
 	defer stop()
@@ -82,17 +80,6 @@ func runStylemBuild(args []string, stdout, stderr io.Writer) error {
 	})
 }
 
-// readStylemCorpus reads a corpus in the -in-format layout.
-func readStylemCorpus(r io.Reader, format string) ([]stylem.Record, error) {
-	switch format {
-	case "jsonl":
-		return stylem.ReadCorpusJSONL(r, limits.Limits{})
-	case "personality-captions":
-		return stylem.ReadPersonalityCaptions(r, stylem.PersonalityCaptionsOptions{})
-	}
-	return nil, fmt.Errorf("-in-format: unknown format %q (want jsonl or personality-captions)", format)
-}
-
 func runStylemScore(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("stylem score", stderr)
 	tablePath := fs.String("table", "", "table file written by stylem build (required)")
@@ -106,25 +93,19 @@ func runStylemScore(args []string, stdout, stderr io.Writer) error {
 	if err := parseFlags(fs, args, 0); err != nil {
 		return err
 	}
-	if err := checkFormat(*format); err != nil {
+	if err := cmp.Or(checkFormat(*format), errIf(*tablePath == "", "-table: no table file given")); err != nil {
 		return err
-	}
-	if *tablePath == "" {
-		return fmt.Errorf("-table: no table file given")
-	}
-	tf, err := os.Open(*tablePath)
-	if err != nil {
-		return fmt.Errorf("-table: %w", err)
 	}
 	// Loading builds one large live heap from a decompressed body that is
 	// garbage once read: collecting at 25 % growth keeps the peak near the
 	// table's size (a 5-million-n-gram table: 533 MB → see the commit).
 	gc := debug.SetGCPercent(25)
-	tab, err := stylem.ReadTable(bufio.NewReaderSize(tf, 1<<20), stylem.ReadOptions{})
+	tab, err := stylem.OpenTable(*tablePath, stylem.ReadOptions{})
 	debug.SetGCPercent(gc)
-	tf.Close()
-	if err != nil {
-		return fmt.Errorf("%s: %w", *tablePath, err)
+	if pe := (*os.PathError)(nil); errors.As(err, &pe) && pe.Op == "open" {
+		return fmt.Errorf("-table: %w", err)
+	} else if err != nil {
+		return err
 	}
 	step, err := stylem.StepByName(cmp.Or(*tokenize, tab.Tokenization()))
 	if err != nil {

@@ -49,12 +49,6 @@ func runVHEDAssess(args []string, stdout, stderr io.Writer) error {
 	if err := parseRequired(fs, args, nil, "csv"); err != nil {
 		return err
 	}
-	switch {
-	case *scoresPath == "" && *metrics == "":
-		return fmt.Errorf("nothing to assess: give -scores, -metrics or both")
-	case *format != "json" && *format != "table":
-		return fmt.Errorf("-format %q: want json or table", *format)
-	}
 	opts := vhed.AssessOptions{RawGap: *rawGap, SplitAllPairs: *splitAll}
 	var errA, errU, errG error
 	opts.Agreements, errA = parseList(*agreements, strconv.Atoi, "a whole number")
@@ -62,7 +56,8 @@ func runVHEDAssess(args []string, stdout, stderr io.Writer) error {
 	if *gapEdges != "" {
 		opts.GapEdges, errG = parseList(*gapEdges, parseFloat, "a number")
 	}
-	if err := cmp.Or(flagError("agreements", errA), flagError("union", errU), flagError("gap-edges", errG),
+	if err := cmp.Or(errIf(*scoresPath == "" && *metrics == "", "nothing to assess: give -scores, -metrics or both"),
+		oneOf("format", *format, "json", "table"), flagError("agreements", errA), flagError("union", errU), flagError("gap-edges", errG),
 		errIf(*resamples < 0, "-bootstrap: %d resamples; want 0 (none) or more", *resamples)); err != nil {
 		return err
 	}
