@@ -13,6 +13,7 @@ type CorpusFormatError struct {
 	Format string // the name given
 }
 
+// Error names the format and the ones there are.
 func (e *CorpusFormatError) Error() string {
 	return fmt.Sprintf("unknown format %q (want jsonl or personality-captions)", e.Format)
 }
