@@ -19,14 +19,14 @@ import (
 )
 
 // writeJSONFile writes v as JSON to path.
-func writeJSONFile(b *testing.B, path string, v any) string {
-	b.Helper()
+func writeJSONFile(tb testing.TB, path string, v any) string {
+	tb.Helper()
 	data, err := json.Marshal(v)
 	if err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
 	if err := os.WriteFile(path, data, 0o644); err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
 	return path
 }
