@@ -62,7 +62,10 @@ func (r *Report) WriteSummaryJSON(w io.Writer) error {
 // WriteFiles writes scores.csv, summary.json and report.html into dir
 // (created). Everything is rendered first and written to temporary files beside
 // the targets, which are renamed into place only when all three exist, so a
-// failed or interrupted run leaves no half-written output.
+// failed or interrupted run leaves no half-written output. The three
+// renames follow one another: a process killed (SIGKILL, power loss)
+// between them leaves the first files new and the others old, each
+// complete.
 func (r *Report) WriteFiles(dir string) error {
 	var scores, summary, report bytes.Buffer
 	if err := r.WriteScoresCSV(&scores); err != nil {

@@ -80,6 +80,17 @@ func tempSize(target string) int64 {
 // that point is tried again, up to killAttempts times.
 func killDuringWrite(t *testing.T, watch string, want int64, points int, keep []string, args ...string) {
 	t.Helper()
+	killDuringWriteOf(t, watch, want, points, keep, nil, args...)
+}
+
+// killDuringWriteOf is killDuringWrite for a command that replaces several
+// files (watch and keep) by renaming each into place once all are written:
+// complete, when not nil, holds each file's new content (watch's first),
+// and a kill that lands between those renames — some files the complete
+// new ones, the others untouched, none partial — is tried again like one
+// that lands after the last rename. Any other change fails.
+func killDuringWriteOf(t *testing.T, watch string, want int64, points int, keep []string, complete [][]byte, args ...string) {
+	t.Helper()
 	keep = append([]string{watch}, keep...)
 	before := make([][]byte, len(keep))
 	for i, path := range keep {
@@ -124,19 +135,22 @@ func killDuringWrite(t *testing.T, watch string, want int64, points int, keep []
 		// finish its write and rename between the poll and the signal. No
 		// temporary file left means that happened (a killed process cannot
 		// remove it), and that run says nothing about a kill mid-write.
-		late := killed && tempSize(watch) < 0
+		late := killed && (tempSize(watch) < 0 || renaming(keep, before, complete))
 		if !killed || late {
 			if code := cmd.ProcessState.ExitCode(); !killed && code != 0 {
 				t.Fatalf("kill %d: the run ended by itself with exit %d before the kill: %s", i, code, stderr.String())
 			}
 			if attempt >= killAttempts {
-				t.Fatalf("kill %d: %d runs each finished writing before the poll saw %d bytes of the temporary file", i, attempt+1, threshold)
+				t.Fatalf("kill %d: in %d runs the files were replaced before the kill at %d bytes of the temporary file landed (a run that ends too soon, or a file replaced before all are written)", i, attempt+1, threshold)
 			}
 			for k, path := range keep {
 				if err := os.WriteFile(path, before[k], 0o644); err != nil {
 					t.Fatal(err)
 				}
 			}
+			// A kill between renames leaves the later files' temporaries,
+			// which the next attempt's poll must not take for its own.
+			removeTemporaries(keep)
 			t.Logf("kill %d: the run finished its write before the kill (attempt %d); trying again", i, attempt+1)
 			continue
 		}
@@ -149,14 +163,40 @@ func killDuringWrite(t *testing.T, watch string, want int64, points int, keep []
 			}
 		}
 		t.Logf("kill %d: temporary file of %s at %d of %d bytes; %d files unchanged", i, filepath.Base(watch), size, want, len(keep))
-		for _, path := range keep {
-			matches, _ := filepath.Glob(filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+".tmp*"))
-			for _, m := range matches {
-				os.Remove(m)
-			}
-		}
+		removeTemporaries(keep)
 		i++
 	}
+}
+
+// removeTemporaries removes what killed runs left of the files' temporary
+// copies.
+func removeTemporaries(files []string) {
+	for _, path := range files {
+		matches, _ := filepath.Glob(filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+".tmp*"))
+		for _, m := range matches {
+			os.Remove(m)
+		}
+	}
+}
+
+// renaming reports whether the files in keep are each either as before or
+// their complete new content, and at least one is new: a kill that landed
+// between the renames of a multi-file commit. Without complete it is false.
+func renaming(keep []string, before, complete [][]byte) bool {
+	if complete == nil {
+		return false
+	}
+	changed := false
+	for k, path := range keep {
+		now, err := os.ReadFile(path)
+		switch {
+		case err != nil || !bytes.Equal(now, before[k]) && !bytes.Equal(now, complete[k]):
+			return false
+		case !bytes.Equal(now, before[k]):
+			changed = true
+		}
+	}
+	return changed
 }
 
 // killAttempts bounds the runs killDuringWrite makes for one kill point
@@ -198,7 +238,7 @@ func TestStylemBuildKilledMidWriteKeepsPreviousTable(t *testing.T) {
 // TestScoreKilledMidWriteKeepsPreviousReport kills `score -out` while it
 // writes report.html (scores.csv and summary.json are written, still
 // under temporary names): the previous scores.csv, summary.json and
-// report.html must all be unchanged.
+// report.html must all be unchanged, and no file may ever be partial.
 func TestScoreKilledMidWriteKeepsPreviousReport(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: scores a suite in 4 child processes")
@@ -220,8 +260,20 @@ func TestScoreKilledMidWriteKeepsPreviousReport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// compare.WriteFiles renames the three files into place one after
+	// another once all are written and synced: a kill between those renames
+	// may leave the first ones replaced, each complete (its documented
+	// window), which the kill loop tells apart from a partial or early write.
+	var complete [][]byte
+	for _, name := range []string{"report.html", "scores.csv", "summary.json"} {
+		data, err := os.ReadFile(filepath.Join(full, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		complete = append(complete, data)
+	}
 	keep := []string{filepath.Join(out, "scores.csv"), filepath.Join(out, "summary.json")}
-	killDuringWrite(t, filepath.Join(out, "report.html"), st.Size(), 3, keep, append(args, out)...)
+	killDuringWriteOf(t, filepath.Join(out, "report.html"), st.Size(), 3, keep, complete, append(args, out)...)
 }
 
 // TestModelsConvertKilledMidWriteKeepsPreviousFile kills `models convert`
